@@ -1,0 +1,117 @@
+/**
+ * What went wrong, as a small discriminant the ladder reads (never the message text).
+ *
+ * - `card`: the agent card could not be fetched or is not usable.
+ * - `network`: the connection failed or dropped (socket reset, DNS, refused).
+ * - `stream-closed`: a stream ended cleanly before the task settled (a break, like a drop).
+ * - `timeout`: a bound ran out; `phase` in the details says which.
+ * - `http`: the server answered with an HTTP status we cannot use.
+ * - `protocol`: the server's answer is malformed or breaks the protocol.
+ * - `unsupported`: the server refused the operation (-32004, HTTP 404/405/501).
+ * - `task-not-found`: the server does not know the task (-32001).
+ * - `aborted`: the caller gave up (an external abort signal).
+ * - `config`: an option is out of range.
+ * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O.
+ */
+export type A2AErrorKind =
+  | 'card'
+  | 'network'
+  | 'stream-closed'
+  | 'timeout'
+  | 'http'
+  | 'protocol'
+  | 'unsupported'
+  | 'task-not-found'
+  | 'aborted'
+  | 'config'
+  | 'input';
+
+/** The operation that failed, as the ladder names it. */
+export type A2AOperation =
+  | 'card'
+  | 'send'
+  | 'stream'
+  | 'resubscribe'
+  | 'get-task'
+  | 'cancel'
+  | 'turn'
+  | 'options';
+
+/** Which bound ran out, on `kind: 'timeout'` errors. */
+export type TimeoutPhase =
+  | 'card'
+  | 'send'
+  | 'first-event'
+  | 'idle'
+  | 'auth-wait'
+  | 'poll-request'
+  | 'stale'
+  | 'cancel'
+  | 'turn';
+
+export interface A2AErrorInit {
+  kind: A2AErrorKind;
+  message: string;
+  /** Whether the ladder may try again (resubscribe or poll) after this error. Defaults by kind. */
+  retryable?: boolean;
+  operation?: A2AOperation;
+  /** The agent's URL (never with credentials). */
+  agent?: string;
+  /** HTTP status, when one was seen. */
+  status?: number;
+  /** JSON-RPC / A2A error code, when one was seen. */
+  code?: number;
+  phase?: TimeoutPhase;
+  cause?: unknown;
+}
+
+const RETRYABLE_BY_DEFAULT: ReadonlySet<A2AErrorKind> = new Set(['network', 'stream-closed', 'timeout']);
+
+/** The one error class of the library: a kind, a retryable flag, the operation and agent, and the cause. */
+export class A2AError extends Error {
+  override readonly name = 'A2AError';
+  readonly kind: A2AErrorKind;
+  readonly retryable: boolean;
+  readonly operation?: A2AOperation;
+  readonly agent?: string;
+  readonly status?: number;
+  readonly code?: number;
+  readonly phase?: TimeoutPhase;
+
+  constructor(init: A2AErrorInit) {
+    super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
+    this.kind = init.kind;
+    this.retryable = init.retryable ?? RETRYABLE_BY_DEFAULT.has(init.kind);
+    if (init.operation !== undefined) this.operation = init.operation;
+    if (init.agent !== undefined) this.agent = init.agent;
+    if (init.status !== undefined) this.status = init.status;
+    if (init.code !== undefined) this.code = init.code;
+    if (init.phase !== undefined) this.phase = init.phase;
+  }
+}
+
+/** True when `error` is an {@link A2AError}, optionally of one of `kinds`. */
+export function isA2AError(error: unknown, ...kinds: A2AErrorKind[]): error is A2AError {
+  return error instanceof A2AError && (kinds.length === 0 || kinds.includes(error.kind));
+}
+
+/** Wraps anything thrown into an {@link A2AError}; an A2AError passes through unchanged. */
+export function toA2AError(error: unknown, operation?: A2AOperation): A2AError {
+  if (error instanceof A2AError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new A2AError({ kind: 'protocol', message, cause: error, ...(operation ? { operation } : {}) });
+}
+
+/** A timeout error for one phase of the turn. */
+export function timeoutError(phase: TimeoutPhase, ms: number, operation: A2AOperation): A2AError {
+  return new A2AError({
+    kind: 'timeout',
+    phase,
+    operation,
+    retryable: RETRYABLE_PHASES.has(phase),
+    message: `${phase} timed out after ${ms} ms`,
+  });
+}
+
+/** A quiet stream or a slow poll may be tried again; the other bounds are final. */
+const RETRYABLE_PHASES: ReadonlySet<TimeoutPhase> = new Set(['first-event', 'idle', 'poll-request']);

@@ -1,0 +1,132 @@
+/**
+ * Stable, stateless A2A context ids for chat conversations.
+ *
+ * Every gateway replica and every release must derive the same id for the same
+ * (secret, handle, conversation key), so the construction below is frozen:
+ *
+ *     mac     = HMAC-SHA256(key = secret bytes,
+ *                           msg = "a4h-context-v1" || 0x00
+ *                                 || u32be(len(handle)) || handle
+ *                                 || u32be(len(conversationKey)) || conversationKey)
+ *     id      = mac[0..16] with the RFC 9562 version nibble set to 8 and the variant bits to 10,
+ *               written as a lowercase 8-4-4-4-12 UUID.
+ *
+ * Strings are UTF-8 encoded exactly as given (no normalisation, no trimming). The length
+ * prefixes keep the fields apart, so ("ab", "c") and ("a", "bc") give different ids.
+ *
+ * Web Crypto only (`globalThis.crypto.subtle`): no Node built-ins, so it runs in browsers too.
+ */
+import { A2AError } from '../errors.js';
+
+/** Domain-separation label at the start of every MAC message (followed by one 0x00 byte). */
+export const CONTEXT_ID_DOMAIN = 'a4h-context-v1';
+
+/** The shortest identity secret accepted, in bytes (UTF-8 bytes for a string secret). */
+const MIN_SECRET_BYTES = 16;
+
+/** Lowercase UUID with version 8 and variant `10`. */
+const CONTEXT_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
+/**
+ * A lone UTF-16 surrogate has no UTF-8 encoding; TextEncoder would silently turn it into
+ * U+FFFD, so two different strings would give the same id. Such strings are refused instead.
+ */
+const LONE_SURROGATE = /\p{Cs}/u;
+
+const utf8 = new TextEncoder();
+
+/**
+ * Derives the context id of one conversation with one agent handle.
+ *
+ * @param secret the deployment's identity secret, at least 16 bytes (a string is measured in UTF-8 bytes).
+ * @param handle the agent handle, e.g. `travel` (non-empty).
+ * @param conversationKey the chat platform's conversation key, e.g. `slack:T1:C2:1700000000.000100` (non-empty).
+ * @returns a lowercase UUID (version 8, variant 10), the first 16 bytes of
+ *   HMAC-SHA256(secret, "a4h-context-v1" 0x00 len32(handle) handle len32(key) key).
+ * @throws A2AError `kind: 'config'` for an unusable secret, `kind: 'input'` for an unusable
+ *   handle or key (the promise rejects before any crypto runs; messages never include the secret).
+ */
+export async function deriveContextId(
+  secret: string | Uint8Array,
+  handle: string,
+  conversationKey: string,
+): Promise<string> {
+  const keyBytes = secretBytes(secret);
+  const handleBytes = fieldBytes('handle', handle);
+  const conversationKeyBytes = fieldBytes('conversation key', conversationKey);
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) {
+    throw configError('Web Crypto (crypto.subtle) is not available; context ids need HMAC-SHA256');
+  }
+
+  const message = concat([utf8.encode(CONTEXT_ID_DOMAIN), new Uint8Array([0]), lengthPrefixed(handleBytes), lengthPrefixed(conversationKeyBytes)]);
+  let mac: ArrayBuffer;
+  try {
+    const key = await subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+    mac = await subtle.sign('HMAC', key, message);
+  } finally {
+    keyBytes.fill(0); // our private copy; the CryptoKey holds its own
+  }
+
+  const id = new Uint8Array(mac, 0, 16);
+  id[6] = (id[6]! & 0x0f) | 0x80; // version 8
+  id[8] = (id[8]! & 0x3f) | 0x80; // variant 10
+  const hex = Array.from(id, (b) => b.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/** True when `id` has the shape {@link deriveContextId} returns: a lowercase UUID, version 8, variant 10. */
+export function isContextIdShape(id: string): boolean {
+  return typeof id === 'string' && CONTEXT_ID_SHAPE.test(id);
+}
+
+/** A private copy of the secret's bytes, checked. Messages never include the secret. */
+function secretBytes(secret: string | Uint8Array): Uint8Array<ArrayBuffer> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  if (typeof secret === 'string') {
+    if (LONE_SURROGATE.test(secret)) throw configError('the identity secret must be well-formed Unicode (it has a lone surrogate)');
+    bytes = utf8.encode(secret);
+  } else if (secret instanceof Uint8Array) {
+    bytes = new Uint8Array(secret);
+  } else {
+    throw configError('the identity secret must be a string or a Uint8Array');
+  }
+  if (bytes.length < MIN_SECRET_BYTES) {
+    const length = bytes.length;
+    bytes.fill(0);
+    throw configError(`the identity secret must be at least ${MIN_SECRET_BYTES} bytes (got ${length})`);
+  }
+  return bytes;
+}
+
+function fieldBytes(name: string, value: unknown): Uint8Array {
+  if (typeof value !== 'string') throw inputError(`the ${name} must be a string (got ${value === null ? 'null' : typeof value})`);
+  if (value.length === 0) throw inputError(`the ${name} must not be empty`);
+  if (LONE_SURROGATE.test(value)) throw inputError(`the ${name} must be well-formed Unicode (it has a lone surrogate)`);
+  return utf8.encode(value);
+}
+
+function lengthPrefixed(bytes: Uint8Array): Uint8Array {
+  const out = new Uint8Array(4 + bytes.length);
+  new DataView(out.buffer).setUint32(0, bytes.length, false);
+  out.set(bytes, 4);
+  return out;
+}
+
+function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+function configError(message: string): A2AError {
+  return new A2AError({ kind: 'config', operation: 'options', message });
+}
+
+function inputError(message: string): A2AError {
+  return new A2AError({ kind: 'input', message });
+}

@@ -1,0 +1,44 @@
+/**
+ * a4h-a2a: the browser-safe core. A turn is a cold Observable of events over an {@link A2APort};
+ * this entry imports no Node built-in.
+ */
+export { A2AError, isA2AError, toA2AError } from './errors.js';
+export type { A2AErrorInit, A2AErrorKind, A2AOperation, TimeoutPhase } from './errors.js';
+export { silentLogger } from './logger.js';
+export type { Logger } from './logger.js';
+export type { A2APort } from './wire/port.js';
+export { isInterrupted, isSettled, isTerminal } from './wire/types.js';
+export type {
+  AgentEvent,
+  AgentMessage,
+  Artifact,
+  CardSummary,
+  OutgoingMessage,
+  Part,
+  Role,
+  SendResult,
+  Task,
+  TaskState,
+  TaskStatus,
+} from './wire/types.js';
+export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
+export { runTurn } from './turn/turn.js';
+export type { LadderOptions, TurnRequest } from './turn/turn.js';
+export type {
+  AuthRequiredEvent,
+  EndEvent,
+  ErrorEvent,
+  FallbackEvent,
+  PollingEvent,
+  ReconnectingEvent,
+  StartEvent,
+  StatusEvent,
+  TaskEvent,
+  TextEvent,
+  TurnEvent,
+  TurnOutcome,
+} from './turn/events.js';
+export { backoffDelay, DEFAULT_POLICY, resolvePolicy, turnPolicySchema } from './turn/policy.js';
+export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
+export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';
+export type { TurnView } from './render/view.js';

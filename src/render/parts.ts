@@ -1,0 +1,41 @@
+import type { AgentMessage, Part } from '../wire/types.js';
+
+/** The text of some parts: text parts joined with no separator; data and file parts (tool calls, files) skipped. */
+export function textOf(parts: readonly Part[]): string {
+  let text = '';
+  for (const part of parts) if (part.kind === 'text') text += part.text;
+  return text;
+}
+
+/** The text of an agent's message; undefined for user echoes and for messages without text. */
+export function agentText(message: AgentMessage | undefined): string | undefined {
+  if (message === undefined || message.role !== 'agent') return undefined;
+  const text = textOf(message.parts);
+  return text === '' ? undefined : text;
+}
+
+const PARTIAL_KEY = /(^|_)adk_partial$/;
+
+/**
+ * ADK and kagent flag streamed deltas with `adk_partial` / `kagent_adk_partial: true` metadata.
+ * Such chunks are previews of text that arrives again, whole, in a non-partial event.
+ */
+export function isPartial(...metadata: (Record<string, unknown> | undefined)[]): boolean {
+  for (const meta of metadata) {
+    if (meta === undefined) continue;
+    for (const key in meta) if (meta[key] === true && PARTIAL_KEY.test(key)) return true;
+  }
+  return false;
+}
+
+/** The last agent message after the last user message in a task's history (a status-only agent's answer). */
+export function lastAgentAnswer(history: readonly AgentMessage[] | undefined): string | undefined {
+  if (history === undefined) return undefined;
+  for (let i = history.length - 1; i >= 0; i--) {
+    const message = history[i]!;
+    if (message.role === 'user') return undefined;
+    const text = agentText(message);
+    if (text !== undefined) return text;
+  }
+  return undefined;
+}

@@ -1,0 +1,93 @@
+import { catchError, of, scan, type Observable, type OperatorFunction } from 'rxjs';
+import { toA2AError, type A2AError } from '../errors.js';
+import type { ErrorEvent, TurnEvent, TurnOutcome } from '../turn/events.js';
+import type { TaskState } from '../wire/types.js';
+
+/** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
+export interface TurnView {
+  /** `running` until the `end` event (`ended`) or an error (`error`). */
+  phase: 'running' | 'ended' | 'error';
+  /** The reply so far; after `end`, the final reply. */
+  reply: string;
+  /** The agent's latest progress text, shown until the reply starts; cleared at the end. */
+  preview?: string;
+  state?: TaskState;
+  outcome?: TurnOutcome;
+  contextId?: string;
+  taskId?: string;
+  /** True between a `reconnecting` event and the next event from the agent. */
+  reconnecting: boolean;
+  /** True once the ladder fell back to polling, until the end. */
+  polling: boolean;
+  /** The agent's sign-in request while the task is AUTH_REQUIRED. */
+  authRequired?: { text?: string };
+  error?: A2AError;
+}
+
+/** The view before the first event. */
+export const initialTurnView: TurnView = { phase: 'running', reply: '', reconnecting: false, polling: false };
+
+/** The pure reducer behind {@link turnState}: one event in, the next view out (the input is never mutated). */
+export function reduceTurn(view: TurnView, event: TurnEvent | ErrorEvent): TurnView {
+  switch (event.type) {
+    case 'start':
+      return { ...initialTurnView, ...ids(event.contextId, event.taskId) };
+    case 'task':
+      return { ...view, reconnecting: false, taskId: event.taskId, ...ids(event.contextId, undefined) };
+    case 'status': {
+      const next: TurnView = { ...view, reconnecting: false, state: event.state };
+      if (event.text !== undefined) next.preview = event.text;
+      if (event.state !== 'auth-required') delete next.authRequired;
+      return next;
+    }
+    case 'text': {
+      const next: TurnView = { ...view, reconnecting: false, reply: event.replace ? event.text : view.reply + event.text };
+      delete next.preview;
+      return next;
+    }
+    case 'auth-required':
+      return { ...view, reconnecting: false, authRequired: event.text === undefined ? {} : { text: event.text } };
+    case 'reconnecting':
+      return { ...view, reconnecting: true };
+    case 'polling':
+      return { ...view, polling: true };
+    case 'fallback':
+      return view;
+    case 'end': {
+      const next: TurnView = {
+        ...view,
+        phase: 'ended',
+        reply: event.text,
+        outcome: event.outcome,
+        reconnecting: false,
+        polling: false,
+        ...ids(event.contextId, event.taskId),
+      };
+      delete next.preview;
+      if (event.outcome !== 'auth-required') delete next.authRequired;
+      return next;
+    }
+    case 'error':
+      return { ...view, phase: 'error', error: event.error, reconnecting: false, polling: false };
+  }
+}
+
+function ids(contextId: string | undefined, taskId: string | undefined): Pick<TurnView, 'contextId' | 'taskId'> {
+  return { ...(contextId === undefined ? {} : { contextId }), ...(taskId === undefined ? {} : { taskId }) };
+}
+
+/**
+ * Folds a turn's events into {@link TurnView}s, one per event: pipe a turn into it and hand the
+ * views to a store or a signal.
+ */
+export function turnState(): OperatorFunction<TurnEvent | ErrorEvent, TurnView> {
+  return (events: Observable<TurnEvent | ErrorEvent>) => events.pipe(scan(reduceTurn, initialTurnView));
+}
+
+/**
+ * Opt-in: turns an error into a last `error` event and completes, for consumers that must not see
+ * the error channel (Angular's `toSignal` throws on read after an error; NgRx effects die).
+ */
+export function catchTurnError(): OperatorFunction<TurnEvent, TurnEvent | ErrorEvent> {
+  return catchError((error: unknown) => of<ErrorEvent>({ type: 'error', error: toA2AError(error, 'turn') }));
+}

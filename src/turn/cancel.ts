@@ -1,0 +1,30 @@
+import { finalize, type MonoTypeOperatorFunction } from 'rxjs';
+import { toA2AError } from '../errors.js';
+import type { Task } from '../wire/types.js';
+import type { LadderContext } from './context.js';
+import { within } from './watchdog.js';
+
+/**
+ * When the turn ends for any reason (unsubscribe, deadline, error) while the agent's task is known
+ * and not settled, sends `CancelTask` once. An aborted stream alone does not stop the agent's work.
+ *
+ * The cancel is its own bounded request, started from the teardown and subscribed by nothing that
+ * the teardown reaches, so it outlives the turn. Its failure is logged, never thrown.
+ */
+export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunction<T> {
+  return finalize(() => {
+    const { taskId } = ctx.tracker;
+    if (taskId === undefined || ctx.tracker.settled) return;
+    ctx.logger.debug({ taskId }, 'cancelling the abandoned task');
+    ctx.port
+      .cancel(taskId)
+      .pipe(within<Task>(ctx.policy.cancelTimeoutMs, 'cancel', 'cancel'))
+      .subscribe({
+        next: (task) => ctx.logger.debug({ taskId, state: task.status.state }, 'CancelTask answered'),
+        error: (error: unknown) => {
+          const cause = toA2AError(error, 'cancel');
+          ctx.logger.warn({ taskId, kind: cause.kind, error: cause.message }, 'CancelTask failed');
+        },
+      });
+  });
+}

@@ -1,0 +1,70 @@
+import { tap } from 'rxjs';
+import type { Logger } from '../logger.js';
+import type { A2APort } from '../wire/port.js';
+import { isSettled, isTerminal, type AgentEvent, type TaskState } from '../wire/types.js';
+import type { TurnPolicy } from './policy.js';
+
+/**
+ * What one turn subscription knows about the agent's task: the ladder's decisions (resubscribe or
+ * not, stop the stream, cancel at teardown) read it. It is fed by the port itself (see
+ * {@link trackedPort}), so it is current before any rung looks at an event.
+ */
+export class TaskTracker {
+  taskId: string | undefined;
+  state: TaskState | undefined;
+  /** The agent answered with a single message and no task. */
+  messageOnly = false;
+  /** Agent events seen in this turn, over every rung. */
+  events = 0;
+
+  observe(event: AgentEvent): void {
+    this.events++;
+    switch (event.kind) {
+      case 'task':
+        this.taskId = event.task.id;
+        this.state = event.task.status.state;
+        return;
+      case 'status':
+        this.taskId = event.taskId;
+        this.state = event.status.state;
+        return;
+      case 'artifact':
+        this.taskId = event.taskId;
+        return;
+      case 'message':
+        if (this.taskId === undefined) this.messageOnly = true;
+    }
+  }
+
+  /** The stream has nothing more to say: terminal, input-required, or a message-only reply. AUTH_REQUIRED keeps listening. */
+  get streamDone(): boolean {
+    return this.messageOnly || isTerminal(this.state) || this.state === 'input-required';
+  }
+
+  /** Terminal or interrupted: the turn may end here, and nothing needs cancelling. */
+  get settled(): boolean {
+    return this.messageOnly || isSettled(this.state);
+  }
+}
+
+/** Everything a rung of the ladder needs, per turn subscription. */
+export interface LadderContext {
+  readonly port: A2APort;
+  readonly policy: TurnPolicy;
+  readonly random: () => number;
+  readonly logger: Logger;
+  readonly tracker: TaskTracker;
+}
+
+/** The port with every agent event it delivers recorded by `tracker` first. */
+export function trackedPort(port: A2APort, tracker: TaskTracker): A2APort {
+  const record = <T extends AgentEvent>() => tap((event: T) => tracker.observe(event));
+  return {
+    card: () => port.card(),
+    send: (message) => port.send(message).pipe(record()),
+    stream: (message) => port.stream(message).pipe(record()),
+    resubscribe: (taskId) => port.resubscribe(taskId).pipe(record()),
+    getTask: (taskId) => port.getTask(taskId).pipe(tap((task) => tracker.observe({ kind: 'task', task }))),
+    cancel: (taskId) => port.cancel(taskId),
+  };
+}

@@ -1,0 +1,99 @@
+import type { A2AError } from '../errors.js';
+import type { AgentMessage, TaskState } from '../wire/types.js';
+
+/** How a turn ended, as the agent decided it. Agent failures are outcomes, not errors. */
+export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled';
+
+/** Emitted first, always, before any I/O. */
+export interface StartEvent {
+  type: 'start';
+  contextId?: string;
+  /** The interrupted task this turn continues, if any. */
+  taskId?: string;
+}
+
+/** The agent created (or continued) a task: from here on the turn can reconnect and cancel. */
+export interface TaskEvent {
+  type: 'task';
+  taskId: string;
+  contextId?: string;
+}
+
+/** The task's state or its progress text changed. `text` is the preview: it replaces the previous one. */
+export interface StatusEvent {
+  type: 'status';
+  state: TaskState;
+  text?: string;
+}
+
+/**
+ * Reply text for live rendering. `replace: false` appends `text` to the reply so far;
+ * `replace: true` replaces the whole reply with `text`. Folding these gives the `end` event's text.
+ */
+export interface TextEvent {
+  type: 'text';
+  text: string;
+  replace: boolean;
+}
+
+/** The agent needs the user to sign in out of band; the turn keeps listening (under the auth-wait bound). */
+export interface AuthRequiredEvent {
+  type: 'auth-required';
+  /** The agent's message text, e.g. a sign-in link. */
+  text?: string;
+  message?: AgentMessage;
+}
+
+/** The stream broke after the task was known; the ladder resubscribes after `delayMs`. */
+export interface ReconnectingEvent {
+  type: 'reconnecting';
+  /** 1 for the first resubscribe after a break. */
+  attempt: number;
+  delayMs: number;
+  cause: A2AError;
+}
+
+/** The ladder now polls `GetTask` until the task settles. */
+export interface PollingEvent {
+  type: 'polling';
+  reason: 'resubscribe-failed' | 'send-returned-early' | 'stream-closed';
+  cause?: A2AError;
+}
+
+/** The agent refused the streaming send before any event; the ladder sends once, blocking. */
+export interface FallbackEvent {
+  type: 'fallback';
+  from: 'stream';
+  to: 'send';
+  cause: A2AError;
+}
+
+/** The last event of every turn that did not error: the outcome and the final reply text, exactly once. */
+export interface EndEvent {
+  type: 'end';
+  outcome: TurnOutcome;
+  text: string;
+  contextId?: string;
+  taskId?: string;
+}
+
+/** Everything a turn emits. `start` comes first, `end` last; the error channel means "could not learn what the agent did". */
+export type TurnEvent =
+  | StartEvent
+  | TaskEvent
+  | StatusEvent
+  | TextEvent
+  | AuthRequiredEvent
+  | ReconnectingEvent
+  | PollingEvent
+  | FallbackEvent
+  | EndEvent;
+
+/** The ladder's own notes, passed through the renderer unchanged. */
+export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent;
+
+/** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
+export interface ErrorEvent {
+  type: 'error';
+  error: A2AError;
+}

@@ -1,0 +1,121 @@
+import { asyncScheduler, catchError, concat, concatWith, defer, EMPTY, ignoreElements, map, of, takeWhile, throwError, timer, type Observable } from 'rxjs';
+import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
+import type { AgentEvent, OutgoingMessage, Task } from '../wire/types.js';
+import type { LadderContext } from './context.js';
+import type { LadderNote } from './events.js';
+import { backoffDelay } from './policy.js';
+import { pollUntilSettled } from './poll.js';
+import { sendBlocking } from './send.js';
+import { watchdog, within, type Budget } from './watchdog.js';
+
+type LadderSignal = AgentEvent | LadderNote;
+
+/**
+ * The streaming rung: `SendStreamingMessage`, then, when the stream breaks after the task is known,
+ * resubscribe with backoff (never re-send), then poll. A stream refused before any event falls back
+ * to one blocking send.
+ */
+export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observable<LadderSignal> {
+  return listen(ctx, ctx.port.stream(message), 'stream').pipe(
+    catchError((error: unknown) => {
+      if (ctx.tracker.events === 0 && isA2AError(error, 'unsupported')) {
+        return concat(of<LadderNote>({ type: 'fallback', from: 'stream', to: 'send', cause: error }), sendBlocking(ctx, message));
+      }
+      return recover(ctx, error, 1, asyncScheduler.now());
+    }),
+  );
+}
+
+/**
+ * One live stream (the first send or a resubscribe), bounded by the first-event and idle clocks.
+ * It ends when the task is terminal or input-required (closing the stream ourselves). While the
+ * task is AUTH_REQUIRED the idle clock gives way to the auth-wait clock. A clean close before the
+ * task settled is a break, except during the auth wait, where one `GetTask` tells what happened.
+ */
+function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 'stream' | 'resubscribe'): Observable<AgentEvent> {
+  const { policy, tracker } = ctx;
+  return defer(() => {
+    let seen = false;
+    let waitingForAuth = false;
+    const budget = (): Budget => {
+      seen = true;
+      const wasWaiting = waitingForAuth;
+      waitingForAuth = tracker.state === 'auth-required';
+      if (!waitingForAuth) return policy.idleTimeoutMs;
+      return wasWaiting ? 'keep' : policy.authWaitMs;
+    };
+    const expired = () =>
+      waitingForAuth
+        ? timeoutError('auth-wait', policy.authWaitMs, operation)
+        : seen
+          ? timeoutError('idle', policy.idleTimeoutMs, operation)
+          : timeoutError('first-event', policy.firstEventTimeoutMs, operation);
+    return events$.pipe(
+      watchdog(policy.firstEventTimeoutMs, budget, expired),
+      takeWhile(() => !tracker.streamDone, true),
+      concatWith(defer(() => (tracker.streamDone ? EMPTY : closedEarly(ctx, operation)))),
+    );
+  });
+}
+
+/** The server closed the stream before the task settled. */
+function closedEarly(ctx: LadderContext, operation: 'stream' | 'resubscribe'): Observable<AgentEvent> {
+  const { taskId, state } = ctx.tracker;
+  if (taskId !== undefined && state === 'auth-required') {
+    // Some servers close at AUTH_REQUIRED: ask once whether the agent resumed.
+    return pollOnce(ctx, taskId).pipe(
+      concatWith(defer(() => (ctx.tracker.settled ? EMPTY : throwError(() => streamClosed(operation))))),
+    );
+  }
+  return throwError(() => streamClosed(operation));
+}
+
+function pollOnce(ctx: LadderContext, taskId: string): Observable<AgentEvent> {
+  return defer(() => ctx.port.getTask(taskId)).pipe(
+    within<Task>(ctx.policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
+    map((task): AgentEvent => ({ kind: 'task', task })),
+  );
+}
+
+function streamClosed(operation: 'stream' | 'resubscribe'): A2AError {
+  return new A2AError({
+    kind: 'stream-closed',
+    operation,
+    message: 'the stream ended before the task reached a terminal or interrupted state',
+  });
+}
+
+/**
+ * After a break: resubscribe with backoff while attempts and time allow, then poll. An attempt
+ * that delivered events resets the count. The user's message is never sent again.
+ */
+function recover(ctx: LadderContext, error: unknown, attempt: number, since: number): Observable<LadderSignal> {
+  const cause = toA2AError(error);
+  if (cause.kind === 'timeout' && cause.phase === 'auth-wait') return EMPTY; // outcome: auth-required
+  const taskId = ctx.tracker.taskId;
+  if (taskId === undefined || ctx.tracker.streamDone) return throwError(() => cause);
+  const { reconnect } = ctx.policy;
+  const refused = cause.kind === 'unsupported' || cause.kind === 'task-not-found';
+  const exhausted = attempt > reconnect.maxAttempts || asyncScheduler.now() - since > reconnect.maxElapsedMs;
+  if (refused || exhausted) {
+    return concat(
+      of<LadderNote>({ type: 'polling', reason: 'resubscribe-failed', cause }),
+      pollUntilSettled(ctx, taskId, false),
+    );
+  }
+  if (!cause.retryable) return throwError(() => cause);
+  const delayMs = backoffDelay(reconnect, attempt, ctx.random);
+  return defer(() => {
+    const before = ctx.tracker.events;
+    return concat(
+      of<LadderNote>({ type: 'reconnecting', attempt, delayMs, cause }),
+      timer(delayMs).pipe(ignoreElements()),
+      listen(ctx, defer(() => ctx.port.resubscribe(taskId)), 'resubscribe'),
+    ).pipe(
+      catchError((next: unknown) => {
+        const progressed = ctx.tracker.events > before;
+        return recover(ctx, next, progressed ? 1 : attempt + 1, progressed ? asyncScheduler.now() : since);
+      }),
+    );
+  });
+}

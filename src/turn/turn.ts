@@ -1,0 +1,110 @@
+import { concat, defer, Observable, of, switchMap, throwError, type OperatorFunction } from 'rxjs';
+import { A2AError, timeoutError } from '../errors.js';
+import { silentLogger, type Logger } from '../logger.js';
+import { TurnRenderer } from '../render/renderer.js';
+import type { A2APort } from '../wire/port.js';
+import type { AgentEvent, CardSummary, OutgoingMessage } from '../wire/types.js';
+import { cancelWhenAbandoned } from './cancel.js';
+import { TaskTracker, trackedPort, type LadderContext } from './context.js';
+import type { LadderNote, StartEvent, TurnEvent } from './events.js';
+import { streamTurn } from './live.js';
+import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
+import { sendBlocking } from './send.js';
+import { watchdog, within } from './watchdog.js';
+
+/** One user message to an agent, with the thread's ids. */
+export interface TurnRequest {
+  /** The user's text; must not be empty. */
+  text: string;
+  /** The conversation's contextId (derived for a thread by the client facade). */
+  contextId?: string;
+  /** An interrupted task to continue (after input-required or auth-required). */
+  taskId?: string;
+}
+
+/** How the ladder runs: its bounds, its random source for jitter, its logger. */
+export interface LadderOptions {
+  /** Bounds and backoffs; any subset, resolved against the defaults. */
+  policy?: TurnPolicyInput;
+  /** Random numbers in [0, 1) for backoff jitter (inject a fixed one in tests). Default `Math.random`. */
+  random?: () => number;
+  /** Where a failed CancelTask is reported. Default: silent. */
+  logger?: Logger;
+}
+
+/**
+ * The turn ladder: a cold Observable of {@link TurnEvent}s for one message to one agent.
+ *
+ * card → stream (or blocking send, by the card) → reconnect by resubscribe → poll → render. Nothing
+ * happens until it is subscribed; each subscription is its own turn; unsubscribing cancels it (the
+ * request is aborted and, if the task is not settled, `CancelTask` is sent once). `start` comes
+ * first and `end` last; the error channel carries an {@link A2AError} when what the agent did
+ * could not be learned.
+ */
+export function runTurn(port: A2APort, request: TurnRequest, options: LadderOptions = {}): Observable<TurnEvent> {
+  return defer(() => {
+    const start: StartEvent = { type: 'start' };
+    if (request.contextId !== undefined) start.contextId = request.contextId;
+    if (request.taskId !== undefined) start.taskId = request.taskId;
+
+    let policy: TurnPolicy;
+    try {
+      policy = resolvePolicy(options.policy);
+      checkRequest(request);
+    } catch (error) {
+      return concat(of<TurnEvent>(start), throwError(() => error));
+    }
+    const tracker = new TaskTracker();
+    const ctx: LadderContext = {
+      port: trackedPort(port, tracker),
+      policy,
+      random: options.random ?? Math.random,
+      logger: options.logger ?? silentLogger,
+      tracker,
+    };
+    const message: OutgoingMessage = { text: request.text };
+    if (request.contextId !== undefined) message.contextId = request.contextId;
+    if (request.taskId !== undefined) message.taskId = request.taskId;
+
+    const agent$ = ctx.port.card().pipe(
+      within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
+      switchMap((card) => (card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message))),
+    );
+    return concat(of<TurnEvent>(start), agent$.pipe(render(start))).pipe(
+      watchdog<TurnEvent>(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
+      cancelWhenAbandoned(ctx),
+    );
+  });
+}
+
+function checkRequest(request: TurnRequest): void {
+  if (typeof request.text !== 'string' || request.text.trim() === '') {
+    throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
+  }
+  for (const key of ['contextId', 'taskId'] as const) {
+    const value = request[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} must be a non-empty string when given` });
+    }
+  }
+}
+
+/** The renderer as an operator: one {@link TurnRenderer} per subscription, finished when the ladder completes. */
+function render(start: StartEvent): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
+  return (signals) =>
+    new Observable<TurnEvent>((subscriber) => {
+      const renderer = new TurnRenderer((event) => subscriber.next(event), start);
+      return signals.subscribe({
+        next: (signal) => renderer.push(signal),
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => {
+          try {
+            renderer.finish();
+          } catch (error) {
+            return subscriber.error(error);
+          }
+          subscriber.complete();
+        },
+      });
+    });
+}

@@ -1,0 +1,77 @@
+import { asyncScheduler, Observable, throwError, timeout, timer, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { timeoutError, type A2AOperation, type TimeoutPhase } from '../errors.js';
+
+/**
+ * What a value does to the watchdog's clock: a number restarts it with that many milliseconds,
+ * `'keep'` leaves it running, `null` stops it (no bound until a later value sets one).
+ */
+export type Budget = number | 'keep' | null;
+
+/**
+ * A clock over a stream whose budget each value may change: the idle gap between events, the
+ * auth wait that suspends it, the staleness of a polled task. When the clock runs out, the source
+ * is unsubscribed first (aborting its request) and then the stream errors with `expired()`.
+ *
+ * Per event it only moves a deadline (one `now()`), so a fast stream costs no timer churn. It runs
+ * on RxJS's async scheduler, so marble tests drive it on virtual time.
+ */
+export function watchdog<T>(
+  first: Budget,
+  next: (value: T) => Budget,
+  expired: () => unknown,
+): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let deadline = Infinity;
+      let firesAt = Infinity;
+      let clock: Subscription | undefined;
+      let upstream: Subscription | undefined;
+
+      const stop = (): void => {
+        clock?.unsubscribe();
+        clock = undefined;
+        firesAt = Infinity;
+      };
+      const arm = (delay: number): void => {
+        stop();
+        firesAt = asyncScheduler.now() + delay;
+        clock = timer(delay).subscribe(check);
+      };
+      const check = (): void => {
+        clock = undefined;
+        firesAt = Infinity;
+        const left = deadline - asyncScheduler.now();
+        if (left > 0) return arm(left);
+        upstream?.unsubscribe();
+        subscriber.error(expired());
+      };
+      const set = (budget: Budget): void => {
+        if (budget === 'keep') return;
+        if (budget === null) {
+          deadline = Infinity;
+          return stop();
+        }
+        deadline = asyncScheduler.now() + budget;
+        if (deadline < firesAt) arm(budget);
+      };
+
+      set(first);
+      upstream = source.subscribe({
+        next: (value) => {
+          set(next(value));
+          subscriber.next(value);
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        stop();
+        upstream?.unsubscribe();
+      };
+    });
+}
+
+/** `timeout({ first })` for a one-shot request, failing with a timeout {@link A2AError} for `phase`. */
+export function within<T>(ms: number, phase: TimeoutPhase, operation: A2AOperation): MonoTypeOperatorFunction<T> {
+  return timeout({ first: ms, with: () => throwError(() => timeoutError(phase, ms, operation)) });
+}

@@ -1,0 +1,24 @@
+import type { Observable } from 'rxjs';
+import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from './types.js';
+
+/**
+ * The ladder's only view of an agent: six calls, each a cold Observable bound to one agent.
+ *
+ * Nothing happens until a call is subscribed; each subscription is its own request with its own
+ * `AbortController`, aborted when the subscription ends. Failures arrive as {@link A2AError}s
+ * (`src/errors.ts`) with a kind the ladder reads. A port never retries by itself.
+ */
+export interface A2APort {
+  /** The resolved card of the agent (cached by the adapter); one value, then complete. */
+  card(): Observable<CardSummary>;
+  /** A blocking `SendMessage`: one value (a task, maybe still working, or a message), then complete. */
+  send(message: OutgoingMessage): Observable<SendResult>;
+  /** `SendStreamingMessage`: the agent's events until the server closes the stream. */
+  stream(message: OutgoingMessage): Observable<AgentEvent>;
+  /** `SubscribeToTask` (v0.3 `tasks/resubscribe`): a task snapshot first, then live events. */
+  resubscribe(taskId: string): Observable<AgentEvent>;
+  /** `GetTask`: one task snapshot, then complete. */
+  getTask(taskId: string): Observable<Task>;
+  /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
+  cancel(taskId: string): Observable<Task>;
+}

@@ -1,0 +1,123 @@
+/**
+ * The domain types the ladder works with. The SDK adapter maps its own types into these, so the
+ * ladder, the renderer and the tests never see SDK shapes (v1.0 and v0.3 look the same here).
+ */
+
+/** A task's state, lowercase as in A2A v0.3 (v1.0's `TASK_STATE_WORKING` maps to `working`). */
+export type TaskState =
+  | 'submitted'
+  | 'working'
+  | 'input-required'
+  | 'auth-required'
+  | 'completed'
+  | 'failed'
+  | 'canceled'
+  | 'rejected'
+  | 'unknown';
+
+export type Role = 'user' | 'agent';
+
+/** One part of a message or artifact. Only text parts become reply text; the rest is carried along. */
+export type Part =
+  | { kind: 'text'; text: string; metadata?: Record<string, unknown> }
+  | { kind: 'data'; data: unknown; metadata?: Record<string, unknown> }
+  | { kind: 'file'; mediaType?: string; name?: string; uri?: string; metadata?: Record<string, unknown> };
+
+export interface AgentMessage {
+  role: Role;
+  parts: Part[];
+  messageId?: string;
+  contextId?: string;
+  taskId?: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface TaskStatus {
+  state: TaskState;
+  message?: AgentMessage;
+}
+
+export interface Artifact {
+  artifactId: string;
+  name?: string;
+  parts: Part[];
+  metadata?: Record<string, unknown>;
+}
+
+export interface Task {
+  id: string;
+  contextId?: string;
+  status: TaskStatus;
+  artifacts: Artifact[];
+  history?: AgentMessage[];
+  metadata?: Record<string, unknown>;
+}
+
+/** What an agent sends: a task snapshot, a message, a status update or an artifact chunk. */
+export type AgentEvent =
+  | { kind: 'task'; task: Task }
+  | { kind: 'message'; message: AgentMessage }
+  | {
+      kind: 'status';
+      taskId: string;
+      contextId?: string;
+      status: TaskStatus;
+      metadata?: Record<string, unknown>;
+    }
+  | {
+      kind: 'artifact';
+      taskId: string;
+      contextId?: string;
+      artifact: Artifact;
+      /** Append the parts to the artifact with this id; absent/false on a known id replaces it. */
+      append: boolean;
+      /** This chunk closes the artifact. */
+      lastChunk: boolean;
+      metadata?: Record<string, unknown>;
+    };
+
+/** What a blocking send answers: a task (maybe still working) or a single message. */
+export type SendResult = Extract<AgentEvent, { kind: 'task' } | { kind: 'message' }>;
+
+/** The few facts of a resolved agent card that the ladder and the CLI need. */
+export interface CardSummary {
+  name: string;
+  /** Whether the chosen interface allows `SendStreamingMessage`. */
+  streaming: boolean;
+  /** The protocol version of the chosen interface, e.g. `1.0` or `0.3`. */
+  protocolVersion: string;
+  /** The chosen binding, e.g. `JSONRPC` or `HTTP+JSON`. */
+  transport: string;
+  /** The URL of the chosen interface. */
+  url: string;
+  tenant?: string;
+  description?: string;
+  skills?: { id: string; name: string; description?: string }[];
+  defaultOutputModes?: string[];
+}
+
+/** What the ladder asks the port to send: the text and the thread's ids. The port adds a fresh messageId. */
+export interface OutgoingMessage {
+  text: string;
+  contextId?: string;
+  /** Set to continue an interrupted task (input-required, auth-required). */
+  taskId?: string;
+}
+
+const TERMINAL: ReadonlySet<TaskState> = new Set(['completed', 'failed', 'canceled', 'rejected']);
+const INTERRUPTED: ReadonlySet<TaskState> = new Set(['input-required', 'auth-required']);
+
+/** COMPLETED, FAILED, CANCELED or REJECTED: the task will not change again. */
+export function isTerminal(state: TaskState | undefined): boolean {
+  return state !== undefined && TERMINAL.has(state);
+}
+
+/** INPUT_REQUIRED or AUTH_REQUIRED: the task waits for the user. */
+export function isInterrupted(state: TaskState | undefined): boolean {
+  return state !== undefined && INTERRUPTED.has(state);
+}
+
+/** Terminal or interrupted: the turn can end here, and nothing needs cancelling. */
+export function isSettled(state: TaskState | undefined): boolean {
+  return isTerminal(state) || isInterrupted(state);
+}
