@@ -168,4 +168,53 @@ describe('reconnect: resubscribe, never re-send', () => {
       });
     });
   });
+
+  it('stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', () => {
+    let calls: FakePortCall[] = [];
+    marbles(({ cold, expectObservable }) => {
+      const port = createFakePort({
+        card: () => cold('(c|)', { c: card }),
+        stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
+        resubscribe: () => cold<never>('-#', undefined, drop),
+        getTask: () => cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) }),
+      });
+      const capped = { ...options, policy: { ...options.policy, reconnect: { ...options.policy!.reconnect, maxAttempts: 10, maxElapsedMs: 25 } } };
+      // break at 6; resubscribe at 16 fails at 17 (11 after the break); at 37 fails at 38: 32 > 25, so poll.
+      expectObservable(runTurn(port, { text: 'hi' }, capped).pipe(labels)).toBe('s(tw)-r 10ms R 20ms p(che|)', {
+        s: 'start',
+        t: 'task T',
+        w: 'status working',
+        r: 'reconnecting #1 in 10',
+        R: 'reconnecting #2 in 20',
+        p: 'polling (resubscribe-failed)',
+        c: 'status completed "ok"',
+        h: 'text "ok"',
+        e: 'end completed "ok"',
+      });
+      calls = port.calls;
+    });
+    expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
+  });
+
+  it('a resubscribe with no first event within its bound is a failed attempt', () => {
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const silent$ = cold<never>('-');
+      const port = createFakePort({
+        card: () => cold('(c|)', { c: card }),
+        stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
+        resubscribe: inTurn(silent$, cold('-d|', { d: ev.status('T', 'completed') })),
+      });
+      // break at 6; resubscribe at 16 hears nothing for 50, aborted at 66; next attempt at 86 completes at 87.
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)-r 59ms R 20ms (ce|)', {
+        s: 'start',
+        t: 'task T',
+        w: 'status working',
+        r: 'reconnecting #1 in 10',
+        R: 'reconnecting #2 in 20',
+        c: 'status completed',
+        e: 'end completed ""',
+      });
+      expectSubscriptions(silent$.subscriptions).toBe('16ms ^ 49ms !');
+    });
+  });
 });
