@@ -7,6 +7,9 @@ export type { A2AErrorInit, A2AErrorKind, A2AOperation, TimeoutPhase } from './e
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { A2APort } from './wire/port.js';
+export { createSdkPorts } from './wire/sdk-port.js';
+export type { PortFactory, SdkPortOptions } from './wire/sdk-port.js';
+export { cardUrlOf } from './wire/card-fetch.js';
 export { isInterrupted, isSettled, isTerminal } from './wire/types.js';
 export type {
   AgentEvent,

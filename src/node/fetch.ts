@@ -1,0 +1,48 @@
+import { Agent, fetch as undiciFetch } from 'undici';
+
+/** Timeouts and pooling of the Node HTTP client. */
+export interface NodeFetchOptions {
+  /** Establishing a TCP/TLS connection. Default 10 s. */
+  connectTimeoutMs?: number;
+  /**
+   * Waiting for response headers. A blocking SendMessage gets its headers only when the task
+   * settles, so this is long; the ladder's `sendTimeoutMs` is the bound that speaks. Default 10 min.
+   */
+  headersTimeoutMs?: number;
+  /**
+   * The longest gap between two body chunks: a backstop behind the ladder's idle and auth-wait
+   * bounds (SDK servers send no keep-alives on quiet streams). Default 15 min.
+   */
+  bodyTimeoutMs?: number;
+  /** Connections per origin. Default 256. */
+  connections?: number;
+  /** How long an idle keep-alive connection is kept. Default 30 s. */
+  keepAliveTimeoutMs?: number;
+}
+
+/** A fetch on an undici `Agent` of its own, with `close()` to release its sockets. */
+export interface NodeFetch {
+  fetch: typeof fetch;
+  /** Closes the pool: open requests finish, idle sockets close. */
+  close(): Promise<void>;
+}
+
+/**
+ * The Node HTTP client: undici's fetch on a pooled `Agent` with connect, headers and body
+ * timeouts, to pass as `fetch` to the client. (The core uses the global fetch and no Node module.)
+ */
+export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
+  const dispatcher = new Agent({
+    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
+    headersTimeout: options.headersTimeoutMs ?? 600_000,
+    bodyTimeout: options.bodyTimeoutMs ?? 900_000,
+    connections: options.connections ?? 256,
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+  });
+  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    })) as unknown as typeof fetch;
+  return { fetch: fetchImpl, close: () => dispatcher.close() };
+}

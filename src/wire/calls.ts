@@ -1,0 +1,73 @@
+import { Observable } from 'rxjs';
+import type { A2AOperation } from '../errors.js';
+import { classifySdkError } from './sdk-errors.js';
+
+/**
+ * Remembers the HTTP status of each call's response, keyed by the call's abort signal, so an error
+ * the SDK reports only as text ("HTTP error … 405") can still be classified by its status.
+ */
+export class ResponseWatch {
+  private readonly statuses = new WeakMap<AbortSignal, number>();
+
+  constructor(private readonly base: typeof fetch) {}
+
+  /** The fetch handed to the SDK. */
+  readonly fetch: typeof fetch = async (input, init) => {
+    const response = await this.base(input, init);
+    if (init?.signal) this.statuses.set(init.signal, response.status);
+    return response;
+  };
+
+  statusOf(signal: AbortSignal): number | undefined {
+    return this.statuses.get(signal);
+  }
+}
+
+interface CallSite {
+  operation: A2AOperation;
+  agent: string;
+  watch: ResponseWatch;
+}
+
+/**
+ * One SDK promise call as a cold Observable: the call starts on subscribe with its own
+ * AbortController, aborted on teardown; its failure is classified into an A2AError.
+ */
+export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promise<T>): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const controller = new AbortController();
+    run(controller.signal).then(
+      (value) => {
+        subscriber.next(value);
+        subscriber.complete();
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted) return;
+        subscriber.error(classifySdkError(error, { ...site, status: site.watch.statusOf(controller.signal) }));
+      },
+    );
+    return () => controller.abort();
+  });
+}
+
+/**
+ * One SDK stream as a cold Observable of mapped events. Unsubscribing aborts the request (an idle
+ * stream is not left waiting for its next chunk); a graceful close completes; a drop errors.
+ */
+export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => AsyncIterable<S>, map: (event: S) => T): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const controller = new AbortController();
+    const pump = async (): Promise<void> => {
+      for await (const event of open(controller.signal)) {
+        if (subscriber.closed) return;
+        subscriber.next(map(event));
+      }
+      subscriber.complete();
+    };
+    pump().catch((error: unknown) => {
+      if (subscriber.closed || controller.signal.aborted) return;
+      subscriber.error(classifySdkError(error, { ...site, status: site.watch.statusOf(controller.signal) }));
+    });
+    return () => controller.abort();
+  });
+}

@@ -1,0 +1,57 @@
+import { defer, map, shareReplay, tap, type Observable } from 'rxjs';
+
+/** How long a resolved card is kept. */
+export interface CacheTtl {
+  /** When the server says nothing (no Cache-Control max-age). */
+  defaultTtlMs: number;
+  /** Never longer than this, whatever the server says. */
+  maxTtlMs: number;
+  /** Entries kept at most; the oldest goes first. */
+  maxEntries: number;
+}
+
+/**
+ * A small TTL cache of resolved agents keyed by card URL. Concurrent turns to one agent share one
+ * fetch; a failed fetch is not kept; a fetch that everyone left is aborted (the share counts its
+ * subscribers); a success is kept for the server's `max-age` (bounded), or the default.
+ */
+export class CardCache<T> {
+  private readonly entries = new Map<string, { expiresAt: number; value$: Observable<T> }>();
+
+  constructor(private readonly ttl: CacheTtl) {}
+
+  /** The cached value for `key`, or a new shared load. `load` gives the value and the server's max-age. */
+  get(key: string, load: () => Observable<{ value: T; maxAgeMs: number | undefined }>): Observable<T> {
+    return defer(() => {
+      const now = Date.now();
+      const cached = this.entries.get(key);
+      if (cached && cached.expiresAt > now) return cached.value$;
+      return this.add(key, load);
+    });
+  }
+
+  /** Forgets every entry (e.g. after an agent redeployed). */
+  clear(): void {
+    this.entries.clear();
+  }
+
+  private add(key: string, load: () => Observable<{ value: T; maxAgeMs: number | undefined }>): Observable<T> {
+    const entry = { expiresAt: Number.POSITIVE_INFINITY, value$: undefined as unknown as Observable<T> };
+    entry.value$ = load().pipe(
+      tap({
+        next: ({ maxAgeMs }) => {
+          entry.expiresAt = Date.now() + Math.min(maxAgeMs ?? this.ttl.defaultTtlMs, this.ttl.maxTtlMs);
+        },
+        error: () => {
+          if (this.entries.get(key) === entry) this.entries.delete(key);
+        },
+      }),
+      map(({ value }) => value),
+      shareReplay({ bufferSize: 1, refCount: true }),
+    );
+    this.entries.delete(key);
+    this.entries.set(key, entry);
+    while (this.entries.size > this.ttl.maxEntries) this.entries.delete(this.entries.keys().next().value as string);
+    return entry.value$;
+  }
+}

@@ -1,0 +1,75 @@
+import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
+import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { CheckedCard } from './card-schema.js';
+import { cardError } from './card-schema.js';
+import type { CardSummary } from './types.js';
+
+/** An agent ready for calls: its card summary and an SDK client on the chosen interface. */
+export interface ResolvedAgent {
+  summary: CardSummary;
+  client: Client;
+  /** The chosen interface speaks A2A v0.3. */
+  legacy: boolean;
+}
+
+/** Bindings the client speaks, in order of preference (the SDK's v0.3 HTTP+JSON path drops `append`). */
+const BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
+
+/**
+ * Builds the SDK's factory with the v0.3 compatibility switched on for both the card resolver and
+ * the transports (half of it gives confusing errors), every request going through `fetchImpl`.
+ */
+export function sdkFactory(fetchImpl: typeof fetch): ClientFactory {
+  const legacyCompat = { enabled: true };
+  return new ClientFactory({
+    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
+    preferredTransports: [...BINDINGS],
+    cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
+  });
+}
+
+const major = (version: string): number => Number.parseInt(version, 10);
+
+/**
+ * Picks the interface to talk to: JSON-RPC before HTTP+JSON, and within a binding the newest
+ * protocol version. A card with no `protocolVersion` is a v0.3 card.
+ */
+export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: string): AgentInterface {
+  for (const binding of BINDINGS) {
+    const candidates = interfaces.filter((i) => i.protocolBinding.toUpperCase() === binding);
+    candidates.sort((a, b) => major(b.protocolVersion || '0.3') - major(a.protocolVersion || '0.3'));
+    if (candidates[0]) return candidates[0];
+  }
+  const offered = [...new Set(interfaces.map((i) => i.protocolBinding))].join(', ') || 'none';
+  throw cardError(cardUrl, `the agent card offers no interface this client speaks (JSONRPC or HTTP+JSON); it offers: ${offered}`);
+}
+
+/** Turns a validated card into a client on one chosen interface, and the summary the ladder and CLI read. */
+export async function resolveAgent(factory: ClientFactory, checked: CheckedCard, cardUrl: string): Promise<ResolvedAgent> {
+  const resolver = factory.options.cardResolver;
+  const normalized: SdkAgentCard = resolver?.normalizeAgentCard
+    ? resolver.normalizeAgentCard(checked.card)
+    : (checked.card as unknown as SdkAgentCard);
+  const chosen = chooseInterface(normalized.supportedInterfaces ?? [], cardUrl);
+  const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
+  let client: Client;
+  try {
+    client = await factory.createFromAgentCard({ ...normalized, supportedInterfaces: [{ ...chosen, protocolVersion }] });
+  } catch (cause) {
+    throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
+  }
+  const summary: CardSummary = {
+    name: normalized.name,
+    streaming: normalized.capabilities?.streaming === true,
+    protocolVersion,
+    transport: chosen.protocolBinding,
+    url: chosen.url,
+  };
+  if (chosen.tenant) summary.tenant = chosen.tenant;
+  if (normalized.description) summary.description = normalized.description;
+  if (normalized.skills?.length) {
+    summary.skills = normalized.skills.map((s) => ({ id: s.id, name: s.name, ...(s.description ? { description: s.description } : {}) }));
+  }
+  if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
+  return { summary, client, legacy: major(protocolVersion) < 1 };
+}

@@ -1,0 +1,71 @@
+import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { A2AError, type A2AOperation } from '../errors.js';
+
+/** What the port knows about the failed call besides the thrown value. */
+export interface CallContext {
+  operation: A2AOperation;
+  agent: string;
+  /** The HTTP status of the call's response, when one arrived. */
+  status?: number;
+}
+
+/** HTTP statuses that say "this server does not do that": the ladder falls back (send) or polls. */
+const REFUSED = new Set([404, 405, 501]);
+/** HTTP statuses worth another try. */
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+const METHOD_NOT_FOUND = -32601;
+
+function codeOf(error: object): number | undefined {
+  const code = (error as { envelopeCode?: unknown }).envelopeCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+function statusOf(error: object): number | undefined {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' ? status : undefined;
+}
+
+/**
+ * Classifies whatever the SDK threw into an {@link A2AError} with a kind the ladder reads. The typed
+ * error is looked for in `.cause` too (the SDK's v0.3 SSE path wraps it); a socket drop is a
+ * `TypeError` (`terminated`, `fetch failed`); an HTTP status the SDK only put in its message is
+ * taken from the response the port saw. Messages name the agent and operation, never headers.
+ */
+export function classifySdkError(error: unknown, context: CallContext): A2AError {
+  if (error instanceof A2AError) return error;
+  const base = { operation: context.operation, agent: context.agent, cause: error };
+  const what = `${context.operation} to ${context.agent}`;
+  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
+    if (link instanceof TaskNotFoundError) {
+      return new A2AError({ ...base, kind: 'task-not-found', code: -32001, message: `${what}: the agent does not know the task (${link.message})` });
+    }
+    if (link instanceof UnsupportedOperationError || codeOf(link) === METHOD_NOT_FOUND) {
+      return new A2AError({ ...base, kind: 'unsupported', code: codeOf(link) ?? -32004, message: `${what} is not supported by the agent (${link.message})` });
+    }
+    if (link instanceof SdkA2AError) {
+      const status = statusOf(link) ?? context.status;
+      if (status !== undefined && REFUSED.has(status)) {
+        return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
+      }
+      const code = codeOf(link);
+      return new A2AError({
+        ...base,
+        kind: 'protocol',
+        ...(code === undefined ? {} : { code }),
+        ...(status === undefined ? {} : { status }),
+        message: `${what} failed: ${link.message}`,
+      });
+    }
+  }
+  const status = context.status;
+  if (status !== undefined && status >= 400) {
+    if (REFUSED.has(status)) return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
+    return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
+  }
+  if (error instanceof TypeError) {
+    const code = (error.cause as { code?: unknown } | undefined)?.code;
+    return new A2AError({ ...base, kind: 'network', message: `${what}: the connection failed (${error.message}${typeof code === 'string' ? `, ${code}` : ''})` });
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return new A2AError({ ...base, kind: 'protocol', message: `${what} failed: ${message}` });
+}

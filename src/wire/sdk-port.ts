@@ -1,0 +1,134 @@
+import type { Message as SdkMessage, SendMessageRequest } from '@a2a-js/sdk';
+import { Role } from '@a2a-js/sdk';
+import { defer, map, switchMap, type Observable } from 'rxjs';
+import { A2AError, type A2AOperation } from '../errors.js';
+import { unaryCall, streamCall, ResponseWatch } from './calls.js';
+import { CardCache } from './card-cache.js';
+import { cardUrlOf, fetchCard } from './card-fetch.js';
+import { checkCard } from './card-schema.js';
+import type { A2APort } from './port.js';
+import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js';
+import { fromSdkEvent, fromSdkResult, fromSdkTask } from './sdk-map.js';
+import type { OutgoingMessage } from './types.js';
+
+/** How the SDK-backed ports reach agents. */
+export interface SdkPortOptions {
+  /** The fetch used for every request; default the global `fetch` (on Node, pass `createNodeFetch()`). */
+  fetch?: typeof fetch;
+  /** `acceptedOutputModes` of every send: what the caller can render. Default `text/plain`, `text/markdown`. */
+  outputModes?: readonly string[];
+  /** Cards larger than this are refused. Default 1 MiB. */
+  cardMaxBytes?: number;
+  /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */
+  cardTtlMs?: number;
+  /** The longest a card is cached, whatever the server says. Default 1 hour. */
+  cardMaxTtlMs?: number;
+}
+
+/** Makes the port of one agent, from its base URL or card URL. */
+export type PortFactory = (agent: string) => A2APort;
+
+/**
+ * Ports backed by the official `@a2a-js/sdk` client: v1.0 and v0.3 agents, JSON-RPC preferred,
+ * HTTP+JSON when it is the only binding. Ports made by one factory share one card cache, so
+ * concurrent turns to an agent share one card fetch.
+ */
+export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
+  const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const watch = new ResponseWatch(baseFetch);
+  const factory = sdkFactory(watch.fetch);
+  const outputModes = [...(options.outputModes ?? ['text/plain', 'text/markdown'])];
+  const maxBytes = options.cardMaxBytes ?? 1024 * 1024;
+  const cache = new CardCache<ResolvedAgent>({
+    defaultTtlMs: options.cardTtlMs ?? 300_000,
+    maxTtlMs: options.cardMaxTtlMs ?? 3_600_000,
+    maxEntries: 256,
+  });
+
+  return (agent) => {
+    let cardUrl: string | undefined;
+    let badInput: A2AError | undefined;
+    try {
+      cardUrl = cardUrlOf(agent);
+    } catch (error) {
+      badInput = error as A2AError;
+    }
+    const agent$ = defer((): Observable<ResolvedAgent> => {
+      if (cardUrl === undefined) throw badInput;
+      const url = cardUrl;
+      return cache.get(url, () =>
+        unaryCall({ operation: 'card', agent: url, watch }, async (signal) => {
+          const fetched = await fetchCard(baseFetch, url, maxBytes, signal);
+          const value = await resolveAgent(factory, checkCard(fetched.json, url), url);
+          return { value, maxAgeMs: fetched.maxAgeMs };
+        }),
+      );
+    });
+    const site = (operation: A2AOperation, resolved: ResolvedAgent) => ({ operation, agent: resolved.summary.url, watch });
+    const request = (resolved: ResolvedAgent, message: OutgoingMessage): SendMessageRequest => ({
+      tenant: '', // the SDK puts the chosen interface's tenant on every request
+      message: userMessage(message),
+      configuration: {
+        acceptedOutputModes: outputModes,
+        // v0.3 servers read 0 as "all history"; 1 is the least they honour.
+        historyLength: resolved.legacy ? 1 : 0,
+        returnImmediately: false,
+        taskPushNotificationConfig: undefined,
+      },
+      metadata: undefined,
+    });
+
+    return {
+      card: () => agent$.pipe(map((resolved) => resolved.summary)),
+      send: (message) =>
+        agent$.pipe(
+          switchMap((resolved) =>
+            unaryCall(site('send', resolved), (signal) => resolved.client.sendMessage(request(resolved, message), { signal })),
+          ),
+          map(fromSdkResult),
+        ),
+      stream: (message) =>
+        agent$.pipe(
+          switchMap((resolved) =>
+            streamCall(site('stream', resolved), (signal) => resolved.client.sendMessageStream(request(resolved, message), { signal }), fromSdkEvent),
+          ),
+        ),
+      resubscribe: (taskId) =>
+        agent$.pipe(
+          switchMap((resolved) =>
+            streamCall(site('resubscribe', resolved), (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }), fromSdkEvent),
+          ),
+        ),
+      getTask: (taskId) =>
+        agent$.pipe(
+          switchMap((resolved) =>
+            unaryCall(site('get-task', resolved), (signal) =>
+              resolved.client.getTask({ tenant: '', id: taskId, historyLength: resolved.legacy ? 1 : 0 }, { signal }),
+            ),
+          ),
+          map(fromSdkTask),
+        ),
+      cancel: (taskId) =>
+        agent$.pipe(
+          switchMap((resolved) =>
+            unaryCall(site('cancel', resolved), (signal) => resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal })),
+          ),
+          map(fromSdkTask),
+        ),
+    };
+  };
+}
+
+/** The user's message: role user, one text part, a fresh messageId, the thread's ids. */
+function userMessage(message: OutgoingMessage): SdkMessage {
+  return {
+    messageId: globalThis.crypto.randomUUID(),
+    contextId: message.contextId ?? '',
+    taskId: message.taskId ?? '',
+    role: Role.ROLE_USER,
+    parts: [{ content: { $case: 'text', value: message.text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    metadata: undefined,
+    extensions: [],
+    referenceTaskIds: [],
+  };
+}

@@ -1,0 +1,140 @@
+import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { startV03Agent, startV1Agent, type FixtureAgent, type ReceivedRequest } from '../../fixtures/index.js';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import type { TurnEvent, EndEvent } from '../../src/turn/events.js';
+import type { LadderOptions } from '../../src/turn/turn.js';
+import { createSdkPorts, type PortFactory } from '../../src/wire/sdk-port.js';
+
+export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';
+
+/** One agent flavour the integration tests run against. */
+export interface Target {
+  name: string;
+  start: () => Promise<FixtureAgent>;
+  /** The streaming mount. */
+  main: string;
+  nostream?: string;
+  noresub?: string;
+  /** Whether a recorded request is a call of that kind. */
+  is(call: Call, request: ReceivedRequest): boolean;
+  historyLength: number;
+  /** The server keeps a stream open at AUTH_REQUIRED (the v1 SDK server does; the v0.3 one closes it). */
+  keepsAuthOpen: boolean;
+}
+
+const JSONRPC_V1: Record<Call, string> = {
+  send: 'SendMessage',
+  stream: 'SendStreamingMessage',
+  resubscribe: 'SubscribeToTask',
+  get: 'GetTask',
+  cancel: 'CancelTask',
+};
+const JSONRPC_V03: Record<Call, string> = {
+  send: 'message/send',
+  stream: 'message/stream',
+  resubscribe: 'tasks/resubscribe',
+  get: 'tasks/get',
+  cancel: 'tasks/cancel',
+};
+const REST: Record<Call, RegExp> = {
+  send: /^POST \/message:send$/,
+  stream: /^POST \/message:stream$/,
+  resubscribe: /^(GET|POST) \/tasks\/[^/]+:subscribe$/,
+  get: /^GET \/tasks\/[^/:?]+(\?.*)?$/,
+  cancel: /^POST \/tasks\/[^/]+:cancel$/,
+};
+
+export const TARGETS: Target[] = [
+  {
+    name: 'v1.0 JSON-RPC',
+    start: () => startV1Agent(),
+    main: '/',
+    nostream: '/nostream/',
+    noresub: '/noresub/',
+    is: (call, r) => r.method === JSONRPC_V1[call],
+    historyLength: 0,
+    keepsAuthOpen: true,
+  },
+  {
+    name: 'v1.0 HTTP+JSON',
+    start: () => startV1Agent(),
+    main: '/rest/',
+    is: (call, r) => REST[call].test(r.method),
+    historyLength: 0,
+    keepsAuthOpen: true,
+  },
+  {
+    name: 'v0.3 JSON-RPC',
+    start: () => startV03Agent(),
+    main: '/',
+    nostream: '/nostream/',
+    noresub: '/noresub/',
+    is: (call, r) => r.method === JSONRPC_V03[call],
+    historyLength: 1,
+    keepsAuthOpen: false,
+  },
+];
+
+/** Bounds short enough for loopback tests, long enough for the fixtures' pauses. */
+export const FAST: LadderOptions = {
+  policy: {
+    firstEventTimeoutMs: 2_000,
+    idleTimeoutMs: 2_000,
+    authWaitMs: 3_000,
+    turnTimeoutMs: 10_000,
+    cancelTimeoutMs: 2_000,
+    reconnect: { initialDelayMs: 20, maxDelayMs: 100 },
+    poll: { initialDelayMs: 30, maxDelayMs: 60, staleAfterMs: 5_000 },
+  },
+};
+
+/** A fixture server and SDK ports over a Node fetch of their own, all closed by `close()`. */
+export interface Rig {
+  agent: FixtureAgent;
+  ports: PortFactory;
+  http: NodeFetch;
+  close(): Promise<void>;
+}
+
+export async function rig(target: Target, outputModes?: string[]): Promise<Rig> {
+  const agent = await target.start();
+  const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
+  const ports = createSdkPorts({ fetch: http.fetch, ...(outputModes ? { outputModes } : {}) });
+  return {
+    agent,
+    ports,
+    http,
+    close: async () => {
+      await http.close();
+      await agent.close();
+    },
+  };
+}
+
+export function collect(turn$: Observable<TurnEvent>): Promise<TurnEvent[]> {
+  return lastValueFrom(turn$.pipe(toArray()));
+}
+
+export function endOf(events: TurnEvent[]): EndEvent {
+  const last = events.at(-1);
+  if (last?.type !== 'end') throw new Error(`the turn did not end with an end event: ${JSON.stringify(last)}`);
+  return last;
+}
+
+/** The reply as a live UI would have shown it: the text events folded. */
+export function folded(events: TurnEvent[]): string {
+  return events.reduce((reply, e) => (e.type === 'text' ? (e.replace ? e.text : reply + e.text) : reply), '');
+}
+
+export function calls(agent: FixtureAgent, target: Target, call: Call): ReceivedRequest[] {
+  return agent.received.filter((r) => target.is(call, r));
+}
+
+/** Polls `check` until it holds (for effects that land after the turn, like a CancelTask). */
+export async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
+  const started = Date.now();
+  while (!check()) {
+    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
