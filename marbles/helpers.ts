@@ -47,6 +47,10 @@ export function label(event: TurnEvent): string {
       return `polling (${event.reason})`;
     case 'fallback':
       return `fallback to send (${event.cause.kind})`;
+    case 'task-gone':
+      return `task ${event.taskId} gone (${event.cause.kind})`;
+    case 'context-adopted':
+      return `context ${event.sent} -> ${event.adopted}`;
     case 'end':
       return `end ${event.outcome} "${event.text}"`;
   }

@@ -25,10 +25,14 @@ export type {
   TaskStatus,
 } from './wire/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
+export { createA2A } from './client/create-a2a.js';
+export type { A2AClient, A2AOptions, TurnInput } from './client/create-a2a.js';
+export type { ThreadMemory } from './identity/threads.js';
 export { runTurn } from './turn/turn.js';
 export type { LadderOptions, TurnRequest } from './turn/turn.js';
 export type {
   AuthRequiredEvent,
+  ContextAdoptedEvent,
   EndEvent,
   ErrorEvent,
   FallbackEvent,
@@ -37,6 +41,7 @@ export type {
   StartEvent,
   StatusEvent,
   TaskEvent,
+  TaskGoneEvent,
   TextEvent,
   TurnEvent,
   TurnOutcome,

@@ -1,7 +1,10 @@
 /**
  * `a4h-a2a/node`: the Node entry. Everything in the core, plus the pieces that need Node: the
- * undici-based fetch with timeouts and pooling.
+ * undici-based fetch with timeouts and pooling, and a `createA2A` that reads the identity secret
+ * from `A4H_IDENTITY_SECRET`.
  */
 export * from '../index.js';
 export { createNodeFetch } from './fetch.js';
 export type { NodeFetch, NodeFetchOptions } from './fetch.js';
+export { createA2A, IDENTITY_SECRET_ENV } from './create-a2a.js';
+export type { NodeA2AOptions } from './create-a2a.js';

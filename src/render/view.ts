@@ -52,7 +52,10 @@ export function reduceTurn(view: TurnView, event: TurnEvent | ErrorEvent): TurnV
     case 'polling':
       return { ...view, polling: true };
     case 'fallback':
+    case 'task-gone':
       return view;
+    case 'context-adopted':
+      return { ...view, contextId: event.adopted };
     case 'end': {
       const next: TurnView = {
         ...view,

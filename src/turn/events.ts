@@ -68,6 +68,23 @@ export interface FallbackEvent {
   cause: A2AError;
 }
 
+/** A follow-up named a task the agent no longer has (gone, or finished): the message is sent once more with the contextId only. */
+export interface TaskGoneEvent {
+  type: 'task-gone';
+  taskId: string;
+  cause: A2AError;
+}
+
+/**
+ * The agent answered with another contextId than the one sent (A2A forbids it; some agents do it).
+ * The client adopts the agent's id for the thread's next turns. Emitted by the client facade.
+ */
+export interface ContextAdoptedEvent {
+  type: 'context-adopted';
+  sent: string;
+  adopted: string;
+}
+
 /** The last event of every turn that did not error: the outcome and the final reply text, exactly once. */
 export interface EndEvent {
   type: 'end';
@@ -87,10 +104,12 @@ export type TurnEvent =
   | ReconnectingEvent
   | PollingEvent
   | FallbackEvent
+  | TaskGoneEvent
+  | ContextAdoptedEvent
   | EndEvent;
 
 /** The ladder's own notes, passed through the renderer unchanged. */
-export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent;
+export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
 export interface ErrorEvent {

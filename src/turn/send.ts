@@ -1,7 +1,8 @@
-import { concat, of, switchMap, type Observable } from 'rxjs';
+import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
+import { isA2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../wire/types.js';
 import type { LadderContext } from './context.js';
-import type { LadderNote } from './events.js';
+import type { LadderNote, TaskGoneEvent } from './events.js';
 import { pollUntilSettled } from './poll.js';
 import { within } from './watchdog.js';
 
@@ -12,6 +13,10 @@ import { within } from './watchdog.js';
 export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
+    catchError((error: unknown) => {
+      const gone = taskGone(ctx, message, error);
+      return gone ? concat(of<LadderNote>(gone.note), sendBlocking(ctx, gone.message)) : throwError(() => error);
+    }),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.tracker.taskId;
       if (ctx.tracker.settled || taskId === undefined) return of(result);
@@ -22,4 +27,18 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
       );
     }),
   );
+}
+
+/**
+ * A follow-up to an interrupted task that the agent refused before any event because the task is
+ * gone (TaskNotFound) or finished (-32004): the same message again, with the contextId only.
+ */
+export function taskGone(
+  ctx: LadderContext,
+  message: OutgoingMessage,
+  error: unknown,
+): { note: TaskGoneEvent; message: OutgoingMessage } | undefined {
+  if (message.taskId === undefined || ctx.tracker.events > 0 || !isA2AError(error, 'task-not-found', 'unsupported')) return undefined;
+  const { taskId, ...rest } = message;
+  return { note: { type: 'task-gone', taskId, cause: error }, message: rest };
 }

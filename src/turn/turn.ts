@@ -77,7 +77,8 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
   });
 }
 
-function checkRequest(request: TurnRequest): void {
+/** Refuses a request the ladder cannot send: empty text, empty ids. Throws an `input` {@link A2AError}. */
+export function checkRequest(request: TurnRequest): void {
   if (typeof request.text !== 'string' || request.text.trim() === '') {
     throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
   }

@@ -53,7 +53,14 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
       message: `no agent card at ${cardUrl} (HTTP ${response.status})`,
     });
   }
-  const text = await readLimited(response, maxBytes, cardUrl);
+  let text: string;
+  try {
+    text = await readLimited(response, maxBytes, cardUrl);
+  } catch (cause) {
+    if (cause instanceof A2AError) throw cause;
+    // The connection broke while the body arrived: the card could not be fetched, as above.
+    throw new A2AError({ kind: 'card', operation: 'card', agent: cardUrl, message: `could not read the agent card from ${cardUrl}`, cause });
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);

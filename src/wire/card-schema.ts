@@ -14,12 +14,30 @@ const skills = z
   .max(1_000)
   .optional();
 
+const capabilities = z.object({ streaming: z.boolean().optional() }).loose();
+const modes = z.array(z.string().max(200)).max(100);
+
 const common = {
   name: z.string().min(1).max(1_000),
   description: text.optional(),
-  capabilities: z.object({ streaming: z.boolean().optional() }).loose().optional(),
-  defaultOutputModes: z.array(z.string().max(200)).max(100).optional(),
+  capabilities: capabilities.optional(),
+  defaultOutputModes: modes.optional(),
   skills,
+};
+
+/**
+ * The SDK's v0.3 translation requires `capabilities`, `defaultInputModes`, `defaultOutputModes`,
+ * `skills` and each skill's `tags`; cards in the field often leave them out, so absent ones are
+ * filled with empty values instead of failing later with an SDK error.
+ */
+const v03Lenient = {
+  capabilities: capabilities.default({}),
+  defaultInputModes: modes.default([]),
+  defaultOutputModes: modes.default([]),
+  skills: z
+    .array(z.object({ id: text, name: text, description: text.optional(), tags: z.array(text).max(100).default([]) }).loose())
+    .max(1_000)
+    .default([]),
 };
 
 const v1Card = z
@@ -44,6 +62,7 @@ const v1Card = z
 const v03Card = z
   .object({
     ...common,
+    ...v03Lenient,
     url,
     protocolVersion: z.string().max(20).optional(),
     preferredTransport: z.string().max(100).optional(),

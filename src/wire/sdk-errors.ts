@@ -48,6 +48,11 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
         return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
       }
       const code = codeOf(link);
+      // The HTTP+JSON transport reports an HTTP error with no A2A reason (a proxy's 503, a bare 500)
+      // as a plain SDK A2AError carrying the status: an HTTP failure, as on the JSON-RPC path.
+      if (status !== undefined && status >= 400 && code === undefined && link.name === 'A2AError') {
+        return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
+      }
       return new A2AError({
         ...base,
         kind: 'protocol',

@@ -1,0 +1,50 @@
+/** What the client remembers of one thread, in memory only. */
+export interface ThreadMemory {
+  /** The agent answered with another contextId: use it on the thread's next turns. */
+  adoptedContextId?: string;
+  /** The task the thread's last turn left interrupted (input-required, auth-required). */
+  interruptedTaskId?: string;
+  /** The adoption was logged once already. */
+  adoptionLogged?: boolean;
+}
+
+/**
+ * A bounded, least-recently-used map of thread memories. Losing an entry only costs the guard's
+ * adoption and a pending follow-up's task id: the derived contextId needs no memory.
+ */
+export class ThreadRegistry {
+  private readonly threads = new Map<string, ThreadMemory>();
+
+  constructor(private readonly maxThreads: number) {}
+
+  /** The key of one thread of one agent handle at one agent URL (fields length-prefixed, so no two differ only in splitting). */
+  static key(agent: string, handle: string, thread: string): string {
+    return [agent, handle, thread].map((field) => `${field.length}:${field}`).join('|');
+  }
+
+  get(key: string): ThreadMemory | undefined {
+    const memory = this.threads.get(key);
+    if (memory !== undefined) {
+      this.threads.delete(key);
+      this.threads.set(key, memory);
+    }
+    return memory;
+  }
+
+  /** Merges `change` into the thread's memory; an entry left empty is dropped. */
+  update(key: string, change: { [K in keyof ThreadMemory]?: ThreadMemory[K] | undefined }): void {
+    const memory: Record<string, unknown> = { ...this.threads.get(key) };
+    for (const [field, value] of Object.entries(change)) {
+      if (value === undefined) delete memory[field];
+      else memory[field] = value;
+    }
+    this.threads.delete(key);
+    if (Object.keys(memory).length === 0) return;
+    this.threads.set(key, memory as ThreadMemory);
+    while (this.threads.size > this.maxThreads) this.threads.delete(this.threads.keys().next().value as string);
+  }
+
+  get size(): number {
+    return this.threads.size;
+  }
+}

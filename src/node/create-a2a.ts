@@ -1,0 +1,30 @@
+import { createA2A as createCoreA2A, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
+import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
+
+/** The environment variable the Node entry reads the identity secret from. */
+export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';
+
+/** Node options: the core's, plus the HTTP client's timeouts and pooling. */
+export interface NodeA2AOptions extends A2AOptions {
+  http?: NodeFetchOptions;
+}
+
+/**
+ * The client for Node: the identity secret from `A4H_IDENTITY_SECRET` unless one is passed (unset
+ * or empty: a random per-process key and one warning), and HTTP through undici with timeouts and
+ * pooling. `close()` releases the pool.
+ */
+export function createA2A(options: NodeA2AOptions = {}): A2AClient {
+  const fromEnv = process.env[IDENTITY_SECRET_ENV];
+  const identitySecret = options.identitySecret ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+  const http = options.fetch === undefined && options.ports === undefined ? createNodeFetch(options.http) : undefined;
+  const { http: _http, ...core } = options;
+  return createCoreA2A(
+    {
+      ...core,
+      ...(identitySecret === undefined ? {} : { identitySecret }),
+      ...(http ? { fetch: http.fetch } : {}),
+    },
+    http,
+  );
+}

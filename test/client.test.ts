@@ -1,0 +1,186 @@
+import { lastValueFrom, of, toArray } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { bookedReply, echoReply, INPUT_QUESTION, NEW_CONTEXT_PREFIX, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
+import { createA2A } from '../src/client/create-a2a.js';
+import { deriveContextId } from '../src/identity/context-id.js';
+import { createA2A as createNodeA2A } from '../src/node/create-a2a.js';
+import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
+import { createFakePort, ev, testCard } from '../src/testing/index.js';
+import type { TurnEvent } from '../src/turn/events.js';
+
+const SECRET = 'correct horse battery staple 0123456789';
+type LogFn = (fields: Record<string, unknown>, message: string) => void;
+const spyLogger = () => ({ debug: vi.fn<LogFn>(), info: vi.fn<LogFn>(), warn: vi.fn<LogFn>(), error: vi.fn<LogFn>() });
+const run = (turn$: ReturnType<ReturnType<typeof createA2A>['turn']>) => lastValueFrom(turn$.pipe(toArray()));
+const endOf = (events: TurnEvent[]) => events.at(-1) as Extract<TurnEvent, { type: 'end' }>;
+type Sent = { message?: { contextId?: string; taskId?: string } };
+const sentMessages = (agent: FixtureAgent) =>
+  agent.received.filter((r) => r.method === 'SendStreamingMessage').map((r) => (r.params as Sent).message ?? {});
+
+describe('the identity secret', () => {
+  beforeEach(() => {
+    vi.resetModules();
+  });
+
+  it('without a secret: a random per-process key and exactly one warning, however many clients and turns', async () => {
+    const fresh = await import('../src/client/create-a2a.js');
+    const logger = spyLogger();
+    const port = createFakePort({ card: () => of(testCard()), stream: () => of(ev.message('hi')) });
+    const a = fresh.createA2A({ logger, ports: () => port });
+    const b = fresh.createA2A({ logger, ports: () => port });
+    await run(a.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'one' }));
+    await run(b.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'two' }));
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0]?.[1]).toMatch(/will not continue after a restart/);
+    // the same process key for both clients, and not a fixed one
+    expect(await a.contextId('h', 't')).toBe(await b.contextId('h', 't'));
+    expect(await a.contextId('h', 't')).not.toBe(await deriveContextId('0'.repeat(32), 'h', 't'));
+  });
+
+  it('a fresh process gets a fresh random key', async () => {
+    const first = (await import('../src/client/create-a2a.js')).createA2A({ ports: () => createFakePort({}) });
+    vi.resetModules();
+    const second = (await import('../src/client/create-a2a.js')).createA2A({ ports: () => createFakePort({}) });
+    expect(await first.contextId('h', 't')).not.toBe(await second.contextId('h', 't'));
+  });
+
+  it('a secret shorter than 16 bytes is a configuration error that does not show the secret', () => {
+    expect(() => createA2A({ identitySecret: 'short-secret-15' })).toThrowError(/at least 16 bytes/);
+    try {
+      createA2A({ identitySecret: 'short-secret-15' });
+    } catch (error) {
+      expect(error).toMatchObject({ kind: 'config' });
+      expect(String((error as Error).message)).not.toContain('short-secret-15');
+    }
+  });
+
+  it('the Node entry reads A4H_IDENTITY_SECRET', async () => {
+    vi.stubEnv('A4H_IDENTITY_SECRET', SECRET);
+    try {
+      const client = createNodeA2A({ ports: () => createFakePort({}) });
+      expect(await client.contextId('travel', 'slack:T1:C2:1700000000.000100')).toBe('d60044ef-6a7b-855b-8640-611124ea95dc');
+      await client.close();
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('same thread, same id across clients that share the secret; another secret, another id', async () => {
+    const one = createA2A({ identitySecret: SECRET, ports: () => createFakePort({}) });
+    const two = createA2A({ identitySecret: SECRET, ports: () => createFakePort({}) });
+    const other = createA2A({ identitySecret: `${SECRET}!`, ports: () => createFakePort({}) });
+    expect(await one.contextId('travel', 'k')).toBe(await two.contextId('travel', 'k'));
+    expect(await one.contextId('travel', 'k')).not.toBe(await other.contextId('travel', 'k'));
+  });
+});
+
+describe('bad input is refused before any I/O', () => {
+  it.each([
+    [{ agent: 'not a url', handle: 'h', thread: 't', text: 'hi' }, /not a URL/],
+    [{ agent: 'http://127.0.0.1:1/', handle: '', thread: 't', text: 'hi' }, /handle/],
+    [{ agent: 'http://127.0.0.1:1/', handle: 'h', thread: '', text: 'hi' }, /thread/],
+    [{ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: '' }, /empty/],
+  ])('%j', async (input, message) => {
+    const port = createFakePort({});
+    const client = createA2A({ identitySecret: SECRET, ports: () => port });
+    const events: TurnEvent[] = [];
+    await expect(lastValueFrom(client.turn(input))).rejects.toMatchObject({ kind: 'input', message: expect.stringMatching(message) });
+    client.turn(input).subscribe({ next: (e) => events.push(e), error: () => undefined });
+    expect(events[0]).toEqual({ type: 'start' });
+    expect(port.calls).toEqual([]);
+  });
+});
+
+describe('threads over a real agent', () => {
+  let agent: FixtureAgent;
+  let http: NodeFetch;
+  beforeEach(async () => {
+    agent = await startV1Agent();
+    http = createNodeFetch();
+  });
+  afterEach(async () => {
+    await http.close();
+    await agent.close();
+  });
+
+  it('sends the derived contextId, and the agent sees it', async () => {
+    const client = createA2A({ identitySecret: SECRET, fetch: http.fetch });
+    const events = await run(client.turn({ agent: agent.url('/'), handle: 'travel', thread: 'thread-1', text: 'artifacts' }));
+    const derived = await deriveContextId(SECRET, 'travel', 'thread-1');
+    expect(events[0]).toEqual({ type: 'start', contextId: derived });
+    expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts, contextId: derived });
+    expect(sentMessages(agent)[0]?.contextId).toBe(derived);
+  });
+
+  it('the guard: an agent that replaces the contextId is followed, with an event each time and one log line per thread', async () => {
+    const logger = spyLogger();
+    const client = createA2A({ identitySecret: SECRET, fetch: http.fetch, logger });
+    const input = { agent: agent.url('/'), handle: 'travel', thread: 'thread-guard', text: 'newctx' };
+    const derived = await deriveContextId(SECRET, 'travel', 'thread-guard');
+
+    const first = await run(client.turn(input));
+    const adopted1 = first.find((e) => e.type === 'context-adopted');
+    expect(adopted1).toMatchObject({ type: 'context-adopted', sent: derived, adopted: expect.stringMatching(`^${NEW_CONTEXT_PREFIX}`) });
+    expect(endOf(first)).toMatchObject({ text: REPLY.newctx, contextId: (adopted1 as { adopted: string }).adopted });
+    expect(first.findIndex((e) => e.type === 'context-adopted')).toBeLessThan(first.findIndex((e) => e.type === 'task'));
+
+    const second = await run(client.turn(input));
+    expect(sentMessages(agent)[1]?.contextId).toBe((adopted1 as { adopted: string }).adopted);
+    expect(second.filter((e) => e.type === 'context-adopted')).toHaveLength(1);
+    expect(logger.warn.mock.calls.filter(([, message]) => /replaced the contextId/.test(message))).toHaveLength(1);
+    expect(client.thread(input.agent, 'travel', 'thread-guard')?.adoptedContextId).toBe(endOf(second).contextId);
+  });
+
+  it('follow-ups: after input-required the task id and contextId; after a finished task the contextId only', async () => {
+    const client = createA2A({ identitySecret: SECRET, fetch: http.fetch });
+    const thread = { agent: agent.url('/'), handle: 'travel', thread: 'thread-follow' };
+    const derived = await deriveContextId(SECRET, 'travel', 'thread-follow');
+
+    const asked = endOf(await run(client.turn({ ...thread, text: 'input' })));
+    expect(asked).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION });
+    expect(client.thread(thread.agent, 'travel', 'thread-follow')?.interruptedTaskId).toBe(asked.taskId);
+
+    const booked = endOf(await run(client.turn({ ...thread, text: 'Paris' })));
+    expect(booked).toMatchObject({ outcome: 'completed', text: bookedReply('Paris'), taskId: asked.taskId });
+    expect(client.thread(thread.agent, 'travel', 'thread-follow')).toBeUndefined();
+
+    await run(client.turn({ ...thread, text: 'artifacts' }));
+    const sent = sentMessages(agent);
+    expect(sent.map((m) => m.contextId)).toEqual([derived, derived, derived]);
+    expect(sent.map((m) => m.taskId || undefined)).toEqual([undefined, asked.taskId, undefined]);
+  });
+
+  it('a follow-up whose task is gone is sent again with the contextId only', async () => {
+    const client = createA2A({ identitySecret: SECRET, fetch: http.fetch });
+    const thread = { agent: agent.url('/'), handle: 'travel', thread: 'thread-gone' };
+    const asked = endOf(await run(client.turn({ ...thread, text: 'input' })));
+    // the task ends out of band (another client cancels it)
+    const { createSdkPorts } = await import('../src/wire/sdk-port.js');
+    await lastValueFrom(createSdkPorts({ fetch: http.fetch })(thread.agent).cancel(asked.taskId!));
+
+    const events = await run(client.turn({ ...thread, text: 'Paris' }));
+    expect(events).toContainEqual(expect.objectContaining({ type: 'task-gone', taskId: asked.taskId }));
+    expect(endOf(events)).toMatchObject({ outcome: 'completed', text: echoReply('Paris') });
+    expect(endOf(events).taskId).not.toBe(asked.taskId);
+  });
+
+  it('the secret never appears in a log line, an event or an error', async () => {
+    const logger = spyLogger();
+    const client = createA2A({ identitySecret: SECRET, fetch: http.fetch, logger, policy: { turnTimeoutMs: 300 } });
+    const seen: unknown[] = [];
+    for (const text of ['artifacts', 'newctx', 'input', 'slow']) {
+      await lastValueFrom(client.turn({ agent: agent.url('/'), handle: 'travel', thread: `t-${text}`, text }).pipe(toArray())).then(
+        (events) => seen.push(...events),
+        (error: unknown) => seen.push(error, (error as Error).message, (error as Error).stack),
+      );
+    }
+    await lastValueFrom(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'travel', thread: 't', text: 'hi' })).catch((error: unknown) =>
+      seen.push(error, (error as Error).message, (error as Error).stack),
+    );
+    for (const fn of Object.values(logger)) seen.push(...fn.mock.calls);
+    const dump = JSON.stringify(seen, (_key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value));
+    expect(seen.length).toBeGreaterThan(10);
+    expect(dump).not.toContain(SECRET);
+    expect(dump).not.toContain('correct horse');
+  });
+});
