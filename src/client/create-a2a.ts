@@ -1,4 +1,4 @@
-import { concat, defer, finalize, from, Observable, of, switchMap, tap, throwError } from 'rxjs';
+import { concat, defer, finalize, from, Observable, of, switchMap, tap, throwError, type Subscription } from 'rxjs';
 import { A2AError } from '../errors.js';
 import { deriveContextId } from '../identity/context-id.js';
 import { identitySecret } from '../identity/secret.js';
@@ -9,6 +9,7 @@ import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
 import { checkRequest, runTurn } from '../turn/turn.js';
 import { cardUrlOf } from '../wire/card-fetch.js';
 import { createSdkPorts, type PortFactory } from '../wire/sdk-port.js';
+import type { CardSummary } from '../wire/types.js';
 
 /** How a client reaches agents and keeps threads. */
 export interface A2AOptions {
@@ -50,11 +51,13 @@ export interface TurnInput {
 export interface A2AClient {
   /** One turn: a cold Observable of turn events (see `runTurn`), with the thread's ids filled in. */
   turn(input: TurnInput): Observable<TurnEvent>;
+  /** The agent's resolved card (from the shared cache): protocol version, transport, streaming, tenant, skills. */
+  card(agent: string): Observable<CardSummary>;
   /** The derived contextId of a thread: the same on every replica and release that shares the secret. */
   contextId(handle: string, thread: string): Promise<string>;
   /** What this process remembers of a thread (an adopted contextId, an interrupted task), if anything. */
   thread(agent: string, handle: string, thread: string): Readonly<ThreadMemory> | undefined;
-  /** Releases what the client owns (the Node entry's connection pool). */
+  /** Waits for the CancelTasks of abandoned turns to be answered (each bounded), then releases what the client owns (the Node entry's connection pool). */
   close(): Promise<void>;
 }
 
@@ -74,7 +77,13 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
       ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
     });
   const threads = new ThreadRegistry(options.maxThreads ?? 10_000);
-  const ladder = { policy, logger, ...(options.random ? { random: options.random } : {}) };
+  const cancels = new Set<Promise<void>>();
+  const onCancel = (cancel: Subscription): void => {
+    const done = new Promise<void>((resolve) => cancel.add(resolve));
+    cancels.add(done);
+    void done.then(() => cancels.delete(done));
+  };
+  const ladder = { policy, logger, onCancel, ...(options.random ? { random: options.random } : {}) };
 
   const turn = (input: TurnInput): Observable<TurnEvent> =>
     defer(() => {
@@ -118,9 +127,12 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
 
   return {
     turn,
+    card: (agent) => ports(agent).card(),
     contextId: (handle, thread) => deriveContextId(secret, handle, thread),
     thread: (agent, handle, thread) => threads.get(ThreadRegistry.key(agent, handle, thread)),
     close: async () => {
+      // CancelTasks of abandoned turns are bounded by cancelTimeoutMs: let them reach the agents.
+      await Promise.all([...cancels]);
       await owned?.close();
     },
   };

@@ -16,7 +16,7 @@ export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunc
     const { taskId } = ctx.tracker;
     if (taskId === undefined || ctx.tracker.settled) return;
     ctx.logger.debug({ taskId }, 'cancelling the abandoned task');
-    ctx.port
+    const cancel = ctx.port
       .cancel(taskId)
       .pipe(within<Task>(ctx.policy.cancelTimeoutMs, 'cancel', 'cancel'))
       .subscribe({
@@ -26,5 +26,6 @@ export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunc
           ctx.logger.warn({ taskId, kind: cause.kind, error: cause.message }, 'CancelTask failed');
         },
       });
+    ctx.onCancel?.(cancel);
   });
 }

@@ -1,4 +1,4 @@
-import { tap } from 'rxjs';
+import { tap, type Subscription } from 'rxjs';
 import type { Logger } from '../logger.js';
 import type { A2APort } from '../wire/port.js';
 import { isSettled, isTerminal, type AgentEvent, type TaskState } from '../wire/types.js';
@@ -54,6 +54,8 @@ export interface LadderContext {
   readonly random: () => number;
   readonly logger: Logger;
   readonly tracker: TaskTracker;
+  /** Told of each CancelTask in flight, so a host can wait for it before it exits. */
+  readonly onCancel?: (cancel: Subscription) => void;
 }
 
 /** The port with every agent event it delivers recorded by `tracker` first. */

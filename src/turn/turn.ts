@@ -1,4 +1,4 @@
-import { concat, defer, Observable, of, switchMap, throwError, type OperatorFunction } from 'rxjs';
+import { concat, defer, Observable, of, switchMap, throwError, type OperatorFunction, type Subscription } from 'rxjs';
 import { A2AError, timeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
@@ -30,6 +30,11 @@ export interface LadderOptions {
   random?: () => number;
   /** Where a failed CancelTask is reported. Default: silent. */
   logger?: Logger;
+  /**
+   * Told of each CancelTask the turn starts when it is abandoned (the subscription ends when the
+   * cancel is answered, fails or times out), so a process can wait for it before exiting.
+   */
+  onCancel?: (cancel: Subscription) => void;
 }
 
 /**
@@ -61,6 +66,7 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
       random: options.random ?? Math.random,
       logger: options.logger ?? silentLogger,
       tracker,
+      ...(options.onCancel ? { onCancel: options.onCancel } : {}),
     };
     const message: OutgoingMessage = { text: request.text };
     if (request.contextId !== undefined) message.contextId = request.contextId;

@@ -1,0 +1,114 @@
+import { createInterface } from 'node:readline';
+import { lastValueFrom } from 'rxjs';
+import { createA2A } from '../../node/create-a2a.js';
+import { isBadInput, reportError } from '../errors.js';
+import { notice, UsageError, type Io } from '../io.js';
+import { stderrLogger } from '../logger.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { TurnPrinter } from '../printer.js';
+import { startTurn, type RunningTurn } from '../turn-runner.js';
+
+export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME]
+
+An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
+(the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
+piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
+conversation. The identity secret comes from A4H_IDENTITY_SECRET.`;
+
+/** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
+export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
+  const { values, positionals } = parse(args, THREAD_OPTIONS);
+  if (values.help) {
+    io.out.write(`${CHAT_USAGE}\n`);
+    return 0;
+  }
+  const [agent, ...rest] = positionals;
+  if (agent === undefined || rest.length > 0) throw new UsageError('chat needs exactly one agent URL');
+  const thread = nonEmpty('thread', values.thread, DEFAULT_THREAD);
+  const handle = nonEmpty('handle', values.handle, DEFAULT_HANDLE);
+  const verbose = values.verbose === true;
+  const client = createA2A({ logger: stderrLogger(io, verbose) });
+
+  try {
+    const card = await lastValueFrom(client.card(agent));
+    const how = `A2A ${card.protocolVersion}, ${card.transport}${card.streaming ? ', streaming' : ''}`;
+    notice(io, `chatting with ${io.style.bold(card.name)} (${how}) on thread "${thread}"${values.thread ? '' : ' (--thread KEY for another)'}`);
+    if (input.isTTY) notice(io, io.style.dim('Ctrl-C cancels a reply; Ctrl-C at the prompt or /quit leaves'));
+  } catch (error) {
+    reportError(io, error, verbose);
+    await client.close();
+    return isBadInput(error) ? 2 : 1;
+  }
+
+  const printer = new TurnPrinter(io);
+  const tty = input.isTTY === true && io.live;
+  const lines = createInterface({ input, ...(tty ? { output: io.out, prompt: io.style.bold('you › ') } : {}), terminal: tty });
+  const queue: string[] = [];
+  let running: RunningTurn | undefined;
+  let inputEnded = false;
+  let failures = 0;
+  let leave: (code: number) => void = () => undefined;
+  const left = new Promise<number>((resolve) => (leave = resolve));
+
+  const next = (): void => {
+    if (running) return;
+    const line = queue.shift();
+    if (line === undefined) {
+      if (inputEnded) leave(failures > 0 ? 1 : 0);
+      else if (tty) lines.prompt();
+      return;
+    }
+    const text = line.trim();
+    if (text === '/quit' || text === '/exit') return leave(failures > 0 ? 1 : 0);
+    if (text === '') return next();
+    const turn = startTurn(client, { agent, handle, thread, text }, (event) => {
+      printer.show(event);
+      if (event.type === 'end' && event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
+      if (event.type === 'end' && !['completed', 'input-required', 'auth-required'].includes(event.outcome)) {
+        notice(io, io.style.yellow(`the task ended ${event.outcome}`));
+      }
+    });
+    running = turn;
+    void turn.result.then((result) => {
+      running = undefined;
+      if ('error' in result) {
+        printer.abandon();
+        reportError(io, result.error, verbose);
+        failures++;
+      } else if ('outcome' in result && result.outcome !== 'completed' && result.outcome !== 'input-required' && result.outcome !== 'auth-required') {
+        failures++;
+      }
+      next();
+    });
+  };
+
+  const interrupt = (): void => {
+    if (running) {
+      running.cancel();
+      printer.abandon();
+      notice(io, 'turn cancelled; the agent was asked to stop');
+      return;
+    }
+    leave(failures > 0 ? 1 : 0);
+  };
+
+  lines.on('line', (line) => {
+    queue.push(line);
+    next();
+  });
+  lines.on('close', () => {
+    inputEnded = true;
+    next();
+  });
+  lines.on('SIGINT', interrupt);
+  process.on('SIGINT', interrupt);
+  next();
+
+  const code = await left;
+  process.off('SIGINT', interrupt);
+  running?.cancel();
+  lines.close();
+  if (tty) io.out.write('\n');
+  await client.close();
+  return code;
+}

@@ -1,0 +1,31 @@
+import { deriveContextId } from '../../identity/context-id.js';
+import { IDENTITY_SECRET_ENV } from '../../node/create-a2a.js';
+import { isBadInput, reportError } from '../errors.js';
+import { UsageError, type Io } from '../io.js';
+import { parse } from '../options.js';
+
+export const CONTEXT_USAGE = `Usage: a4h context <handle> <key>
+
+Prints the contextId a thread derives to, from A4H_IDENTITY_SECRET: the same on every replica and
+release that shares the secret. For operators checking continuity.`;
+
+/** `a4h context`: the derived contextId of a thread. */
+export async function context(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { help: { type: 'boolean', short: 'h' }, verbose: { type: 'boolean', short: 'v' } });
+  if (values.help) {
+    io.out.write(`${CONTEXT_USAGE}\n`);
+    return 0;
+  }
+  if (positionals.length !== 2) throw new UsageError('context needs a handle and a key');
+  const secret = io.env[IDENTITY_SECRET_ENV];
+  if (secret === undefined || secret === '') {
+    throw new UsageError(`${IDENTITY_SECRET_ENV} is not set: without it there is no stable contextId to show`);
+  }
+  try {
+    io.out.write(`${await deriveContextId(secret, positionals[0]!, positionals[1]!)}\n`);
+    return 0;
+  } catch (error) {
+    reportError(io, error, values.verbose === true);
+    return isBadInput(error) ? 2 : 1;
+  }
+}

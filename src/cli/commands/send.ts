@@ -1,0 +1,61 @@
+import { createA2A } from '../../node/create-a2a.js';
+import { isBadInput, reportError } from '../errors.js';
+import { notice, UsageError, type Io } from '../io.js';
+import { eventLine } from '../json.js';
+import { stderrLogger } from '../logger.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, exitCodeFor, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { TurnPrinter } from '../printer.js';
+import { startTurn } from '../turn-runner.js';
+
+export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS] <text…>
+
+Sends one message and prints the reply. With --json, one JSON object per turn event per line;
+the last is {"type":"end","outcome",…,"text","contextId","taskId"}.
+Exit status: 0 completed, 3 input-required, 4 auth-required, 1 failed/rejected/canceled/error, 2 bad usage.
+The identity secret comes from A4H_IDENTITY_SECRET.`;
+
+/** `a4h send`: one turn. */
+export async function send(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, json: { type: 'boolean' }, timeout: { type: 'string' } });
+  if (values.help) {
+    io.out.write(`${SEND_USAGE}\n`);
+    return 0;
+  }
+  const [agent, ...words] = positionals;
+  const text = words.join(' ');
+  if (agent === undefined || text.trim() === '') throw new UsageError('send needs an agent URL and a message');
+  let turnTimeoutMs: number | undefined;
+  if (values.timeout !== undefined) {
+    const seconds = Number(values.timeout);
+    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--timeout takes a positive number of seconds');
+    turnTimeoutMs = Math.ceil(seconds * 1000);
+  }
+  const input = {
+    agent,
+    text,
+    thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
+    handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
+  };
+  const verbose = values.verbose === true;
+  const client = createA2A({ logger: stderrLogger(io, verbose), ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}) });
+  const printer = new TurnPrinter(io);
+  const turn = startTurn(client, input, (event) => (values.json ? io.out.write(`${eventLine(event)}\n`) : printer.show(event)));
+  const interrupt = () => turn.cancel();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    const result = await turn.result;
+    if ('outcome' in result) return exitCodeFor(result.outcome);
+    printer.abandon();
+    if ('cancelled' in result) {
+      notice(io, 'cancelled; the agent was asked to stop');
+      return 1;
+    }
+    reportError(io, result.error, verbose);
+    return isBadInput(result.error) ? 2 : 1;
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    await client.close();
+  }
+}

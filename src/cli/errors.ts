@@ -1,0 +1,19 @@
+import { isA2AError } from '../errors.js';
+import { notice, type Io } from './io.js';
+
+/** Errors that mean the user asked for something impossible: exit status 2, like a usage error. */
+export function isBadInput(error: unknown): boolean {
+  return isA2AError(error, 'input', 'config');
+}
+
+/** One clear line on stderr; with `--verbose`, the cause chain under it. */
+export function reportError(io: Io, error: unknown, verbose: boolean): void {
+  const message = error instanceof Error ? error.message : String(error);
+  notice(io, io.style.red(`error: ${message}`));
+  if (!verbose) return;
+  for (let cause = (error as { cause?: unknown })?.cause, depth = 0; cause !== undefined && depth < 8; depth++) {
+    const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : JSON.stringify(cause);
+    io.err.write(`  ${io.style.dim('caused by')} ${text}\n`);
+    cause = (cause as { cause?: unknown })?.cause;
+  }
+}

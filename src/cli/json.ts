@@ -1,0 +1,16 @@
+import type { TurnEvent } from '../turn/events.js';
+
+/** One turn event as one NDJSON line; errors inside events become `{ kind, message, retryable }`. */
+export function eventLine(event: TurnEvent | { type: 'error'; error: unknown }): string {
+  return JSON.stringify(event, (_key, value: unknown) => {
+    if (!(value instanceof Error)) return value;
+    const error = value as Error & { kind?: string; retryable?: boolean; phase?: string; status?: number };
+    return {
+      kind: error.kind ?? 'error',
+      message: error.message,
+      ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
+      ...(error.phase === undefined ? {} : { phase: error.phase }),
+      ...(error.status === undefined ? {} : { status: error.status }),
+    };
+  });
+}

@@ -1,0 +1,22 @@
+import type { Logger } from '../logger.js';
+import type { Io } from './io.js';
+
+/**
+ * The CLI's logger: warnings and errors as one line each on stderr; debug and info only with
+ * `--verbose`. Fields are printed as `key=value` (the library never puts secrets in them).
+ */
+export function stderrLogger(io: Io, verbose: boolean): Logger {
+  const line = (level: string, colour: (t: string) => string) => (fields: Record<string, unknown>, message: string) => {
+    const extra = Object.entries(fields)
+      .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
+      .join(' ');
+    io.err.write(`${io.style.dim('a4h:')} ${colour(level)} ${message}${extra ? ` ${io.style.dim(extra)}` : ''}\n`);
+  };
+  const quiet = () => undefined;
+  return {
+    debug: verbose ? line('debug', io.style.dim) : quiet,
+    info: verbose ? line('info', io.style.cyan) : quiet,
+    warn: line('warning', io.style.yellow),
+    error: line('error', io.style.red),
+  };
+}

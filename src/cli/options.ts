@@ -1,0 +1,51 @@
+import { parseArgs, type ParseArgsConfig } from 'node:util';
+import type { TurnOutcome } from '../turn/events.js';
+import { UsageError } from './io.js';
+
+/** The thread and handle a command uses when none is given, so a restart continues the same conversation. */
+export const DEFAULT_THREAD = 'terminal';
+export const DEFAULT_HANDLE = 'default';
+
+type Options = NonNullable<ParseArgsConfig['options']>;
+
+/** The flags every turn command takes. */
+export const THREAD_OPTIONS = {
+  thread: { type: 'string' },
+  handle: { type: 'string' },
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const satisfies Options;
+
+/** The parsed flags: booleans for boolean options, strings for the rest; absent when not given. */
+export type Flags<O extends Options> = { [K in keyof O]?: O[K] extends { type: 'boolean' } ? boolean : string };
+
+/** Parses flags strictly: an unknown flag or a missing value is a usage error. */
+export function parse<O extends Options>(args: string[], options: O): { values: Flags<O>; positionals: string[] } {
+  try {
+    const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
+    return { values: values as Flags<O>, positionals };
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+/** A flag value that must not be empty when given. */
+export function nonEmpty(name: string, value: string | undefined, fallback: string): string {
+  if (value === undefined) return fallback;
+  if (value.trim() === '') throw new UsageError(`--${name} must not be empty`);
+  return value;
+}
+
+/** The exit status of a turn's outcome: 0 completed, 3 input-required, 4 auth-required, 1 otherwise. */
+export function exitCodeFor(outcome: TurnOutcome | undefined): number {
+  switch (outcome) {
+    case 'completed':
+      return 0;
+    case 'input-required':
+      return 3;
+    case 'auth-required':
+      return 4;
+    default:
+      return 1;
+  }
+}

@@ -1,0 +1,92 @@
+import type { TurnEvent } from '../turn/events.js';
+import { notice, type Io } from './io.js';
+
+/**
+ * Shows one turn to a person. On a terminal the reply streams in as it arrives (a replace erases
+ * what was shown and writes the new text) and the agent's progress shows on a status line until
+ * the reply starts. Elsewhere (a pipe, a file) the reply is written once, whole, at the end.
+ * Notices (reconnecting, sign-in requests) go to stderr either way.
+ */
+export class TurnPrinter {
+  private shown = '';
+  private statusShown = false;
+
+  constructor(private readonly io: Io) {}
+
+  show(event: TurnEvent): void {
+    const { io } = this;
+    switch (event.type) {
+      case 'status':
+        if (io.live && this.shown === '' && event.text) this.status(`… ${event.text}`);
+        return;
+      case 'text':
+        if (!io.live) return;
+        this.clearStatus();
+        if (event.replace) this.erase();
+        io.out.write(event.text);
+        this.shown = event.replace ? event.text : this.shown + event.text;
+        return;
+      case 'auth-required':
+        this.clearStatus();
+        notice(io, io.style.yellow(`the agent needs you to sign in: ${event.text ?? '(no link given)'}`));
+        return;
+      case 'reconnecting':
+        this.clearStatus();
+        notice(io, io.style.dim(`connection lost (${event.cause.message}); reconnecting, attempt ${event.attempt}…`));
+        return;
+      case 'polling':
+        notice(io, io.style.dim('asking the agent for the result…'));
+        return;
+      case 'fallback':
+        notice(io, io.style.dim('the agent refused to stream; sending without streaming'));
+        return;
+      case 'task-gone':
+        notice(io, io.style.dim('the earlier task is gone; starting a new one in the same conversation'));
+        return;
+      case 'context-adopted':
+        notice(io, io.style.dim(`the agent changed the conversation id to ${event.adopted}; following it`));
+        return;
+      case 'end':
+        this.clearStatus();
+        if (!io.live) {
+          io.out.write(event.text);
+        } else if (event.text !== this.shown) {
+          this.erase();
+          io.out.write(event.text);
+        }
+        if (event.text !== '') io.out.write('\n');
+        this.shown = '';
+        return;
+      default:
+        return;
+    }
+  }
+
+  /** Clears a status line left on screen (on cancel or error). */
+  abandon(): void {
+    this.clearStatus();
+    if (this.io.live && this.shown !== '') this.io.out.write('\n');
+    this.shown = '';
+  }
+
+  private status(text: string): void {
+    const width = Math.max(10, (this.io.out.columns ?? 80) - 1);
+    this.io.err.write(`\r\x1b[2K${this.io.style.dim(text.replace(/\s+/g, ' ').slice(0, width))}`);
+    this.statusShown = true;
+  }
+
+  private clearStatus(): void {
+    if (!this.statusShown) return;
+    this.io.err.write('\r\x1b[2K');
+    this.statusShown = false;
+  }
+
+  /** Erases the reply shown so far: up as many rows as it took, then clear to the end of the screen. */
+  private erase(): void {
+    if (this.shown === '') return;
+    const columns = Math.max(1, this.io.out.columns ?? 80);
+    const rows = this.shown.split('\n').reduce((sum, line) => sum + Math.max(1, Math.ceil(line.length / columns)), 0);
+    this.io.out.write(`${rows > 1 ? `\x1b[${rows - 1}A` : ''}\r\x1b[J`);
+    this.shown = '';
+  }
+}

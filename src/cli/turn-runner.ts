@@ -1,0 +1,35 @@
+import type { Subscription } from 'rxjs';
+import type { A2AClient, TurnInput } from '../client/create-a2a.js';
+import type { TurnEvent, TurnOutcome } from '../turn/events.js';
+
+/** How one turn ended for the command line. */
+export type TurnResult = { outcome: TurnOutcome } | { error: unknown } | { cancelled: true };
+
+/** A running turn: its result, and a cancel that unsubscribes it (the library then sends CancelTask). */
+export interface RunningTurn {
+  result: Promise<TurnResult>;
+  cancel(): void;
+}
+
+/** Starts a turn, handing each event to `show`. */
+export function startTurn(client: A2AClient, input: TurnInput, show: (event: TurnEvent) => void): RunningTurn {
+  let settle: (result: TurnResult) => void = () => undefined;
+  const result = new Promise<TurnResult>((resolve) => (settle = resolve));
+  let outcome: TurnOutcome | undefined;
+  const subscription: Subscription = client.turn(input).subscribe({
+    next: (event) => {
+      if (event.type === 'end') outcome = event.outcome;
+      show(event);
+    },
+    error: (error: unknown) => settle({ error }),
+    complete: () => settle(outcome ? { outcome } : { error: new Error('the turn ended without an outcome') }),
+  });
+  return {
+    result,
+    cancel: () => {
+      if (subscription.closed) return;
+      subscription.unsubscribe();
+      settle({ cancelled: true });
+    },
+  };
+}
