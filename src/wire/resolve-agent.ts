@@ -47,9 +47,12 @@ export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: 
 /** Turns a validated card into a client on one chosen interface, and the summary the ladder and CLI read. */
 export async function resolveAgent(factory: ClientFactory, checked: CheckedCard, cardUrl: string): Promise<ResolvedAgent> {
   const resolver = factory.options.cardResolver;
-  const normalized: SdkAgentCard = resolver?.normalizeAgentCard
-    ? resolver.normalizeAgentCard(checked.card)
-    : (checked.card as unknown as SdkAgentCard);
+  let normalized: SdkAgentCard;
+  try {
+    normalized = resolver?.normalizeAgentCard ? resolver.normalizeAgentCard(checked.card) : (checked.card as unknown as SdkAgentCard);
+  } catch (cause) {
+    throw cardError(cardUrl, `the agent card could not be read: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
+  }
   const chosen = chooseInterface(normalized.supportedInterfaces ?? [], cardUrl);
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   let client: Client;
@@ -63,7 +66,7 @@ export async function resolveAgent(factory: ClientFactory, checked: CheckedCard,
     streaming: normalized.capabilities?.streaming === true,
     protocolVersion,
     transport: chosen.protocolBinding,
-    url: chosen.url,
+    url: withoutCredentials(chosen.url),
   };
   if (chosen.tenant) summary.tenant = chosen.tenant;
   if (normalized.description) summary.description = normalized.description;
@@ -72,4 +75,12 @@ export async function resolveAgent(factory: ClientFactory, checked: CheckedCard,
   }
   if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
   return { summary, client, legacy: major(protocolVersion) < 1 };
+}
+
+/** A URL as the summary and error messages show it: never with a user or password. */
+function withoutCredentials(url: string): string {
+  const parsed = new URL(url);
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
 }

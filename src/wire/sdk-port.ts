@@ -132,3 +132,4 @@ function userMessage(message: OutgoingMessage): SdkMessage {
     referenceTaskIds: [],
   };
 }
+

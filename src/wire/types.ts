@@ -88,7 +88,7 @@ export interface CardSummary {
   protocolVersion: string;
   /** The chosen binding, e.g. `JSONRPC` or `HTTP+JSON`. */
   transport: string;
-  /** The URL of the chosen interface. */
+  /** The URL of the chosen interface (without any credentials it carried). */
   url: string;
   tenant?: string;
   description?: string;
