@@ -1,0 +1,57 @@
+/**
+ * What the demo agent says: the answer text for a turn, and how it is cut into streamed chunks.
+ * Every answer contains `turn N` in lower case, so a reader (or a test) can see the count.
+ */
+import type { TurnRecord } from './memory.js';
+
+/** How many earlier messages an answer quotes. */
+const QUOTED = 3;
+/** Longest quote, in characters (longer ones end with `…`). */
+const QUOTE_LENGTH = 60;
+
+/** What the user asked for, decided by the message text. */
+export type Intent = 'chat' | 'slow' | 'forget';
+
+/** `forget` (the whole message) clears the conversation; a first word `slow` streams slowly; anything else chats. */
+export function intentOf(text: string): Intent {
+  const words = text.trim().toLowerCase().split(/\s+/);
+  if (words.length === 1 && words[0] === 'forget') return 'forget';
+  if (words[0] === 'slow') return 'slow';
+  return 'chat';
+}
+
+/** `“text”`, on one line, cut to {@link QUOTE_LENGTH} characters. */
+export function quote(text: string): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  const short = line.length > QUOTE_LENGTH ? `${line.slice(0, QUOTE_LENGTH - 1).trimEnd()}…` : line;
+  return `“${short}”`;
+}
+
+/** The answer to a chat turn: a greeting on turn 1, afterwards the count and what was said before. */
+export function chatReply(text: string, { turn, earlier }: TurnRecord): string {
+  if (turn === 1 || earlier.length === 0) {
+    const greeting = turn === 1 ? 'Hello! ' : '';
+    return (
+      `${greeting}This is turn ${turn} of our conversation. ` +
+      "I'll remember what you say — restart everything and come back with the same thread."
+    );
+  }
+  const recent = earlier.slice(-QUOTED).map(quote).join(', ');
+  return `This is turn ${turn} of our conversation; earlier you said: ${recent}. You just said: ${quote(text)}.`;
+}
+
+/** The answer to a `slow` turn: a short warning, then the usual chat answer. */
+export function slowReply(text: string, record: TurnRecord): string {
+  return `Taking it slowly, one word at a time, so you can cancel me. ${chatReply(text, record)}`;
+}
+
+/** The answer to `forget`. */
+export const FORGET_REPLY = "Done — I've forgotten this conversation. Your next message will be turn 1 again.";
+
+/** The message on a canceled task's last status. */
+export const CANCELED_REPLY = 'Canceled — I stopped mid-sentence.';
+
+/** Splits an answer into word chunks that concatenate back to it (`'a b'` → `['a ', 'b']`). */
+export function chunkWords(text: string): string[] {
+  return text.match(/\s*\S+\s*/g) ?? [text];
+}

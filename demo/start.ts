@@ -1,0 +1,58 @@
+/**
+ * `npm start`: the demo agent on loopback, and `a4h chat` with it.
+ *
+ * The agent remembers each conversation by contextId in a file under the OS temp directory; the
+ * chat derives the contextId from the identity secret and the thread, storing nothing. So quit,
+ * run `npm start` again, and the same thread continues. When `A4H_IDENTITY_SECRET` is unset, a
+ * fixed, clearly named demo secret is used so that continuity shows on the first try.
+ *
+ *     npm start                      # chat on the default thread
+ *     npm start -- --thread work     # another conversation
+ */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { startDemoAgent, type DemoAgent } from './agent.js';
+import { DEFAULT_PORT } from './serve.js';
+
+/** The demo's identity secret: public on purpose, for the demo only. */
+export const DEMO_SECRET = 'a4h-demo-secret-not-for-production';
+
+const CLI = fileURLToPath(new URL('../cli/main.js', import.meta.url));
+
+async function start(): Promise<DemoAgent> {
+  // A4H_DEMO_MEMORY moves the agent's memory file (the tests use a fresh one).
+  const memoryFile = process.env['A4H_DEMO_MEMORY'] || undefined;
+  try {
+    return await startDemoAgent({ port: DEFAULT_PORT, ...(memoryFile ? { memoryFile } : {}) });
+  } catch {
+    // The usual port is taken (another demo agent?): any free one will do; the contextId does not depend on it.
+    return startDemoAgent({ port: 0, ...(memoryFile ? { memoryFile } : {}) });
+  }
+}
+
+async function main(): Promise<number> {
+  const env = { ...process.env };
+  if (!env['A4H_IDENTITY_SECRET']) {
+    env['A4H_IDENTITY_SECRET'] = DEMO_SECRET;
+    process.stderr.write('a4h: using the public demo identity secret (set A4H_IDENTITY_SECRET to use your own)\n');
+  }
+  const agent = await start();
+  // Ctrl-C reaches both processes: the chat decides what it means (cancel a turn, or leave).
+  const ignore = (): void => undefined;
+  process.on('SIGINT', ignore);
+  const chat = spawn(process.execPath, [CLI, 'chat', agent.url, ...process.argv.slice(2)], { env, stdio: 'inherit' });
+  const code = await new Promise<number>((resolve) => chat.on('close', (status) => resolve(status ?? 1)));
+  process.off('SIGINT', ignore);
+  await agent.close();
+  return code;
+}
+
+main().then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`a4h: error: could not start the demo: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,82 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { jsonLines, runCli, SECRET } from './run-cli.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+let dir: string;
+let agent: DemoAgent;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'a4h-demo-test-'));
+  agent = await startDemoAgent({ memoryFile: join(dir, 'memory.json'), chunkDelayMs: 1 });
+});
+afterAll(async () => {
+  await agent.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const endOf = (stdout: string) => jsonLines(stdout).at(-1) as { type: string; text: string; contextId: string; outcome: string };
+
+describe('continuity across processes, with the demo agent', () => {
+  it('two separate processes on one thread: same contextId, and the agent recalls the earlier turn', async () => {
+    const first = endOf((await runCli(['send', agent.url, '--json', '--thread', 'restart-1', 'my name is Ada'])).stdout);
+    const second = endOf((await runCli(['send', agent.url, '--json', '--thread', 'restart-1', 'what is my name?'])).stdout);
+    expect(first).toMatchObject({ type: 'end', outcome: 'completed' });
+    expect(first.text).toContain('turn 1');
+    expect(second.contextId).toBe(first.contextId);
+    expect(second.text).toContain('turn 2');
+    expect(second.text).toContain('my name is Ada');
+  });
+
+  it('another secret is another conversation', async () => {
+    const mine = endOf((await runCli(['send', agent.url, '--json', '--thread', 'restart-2', 'one'])).stdout);
+    const theirs = endOf(
+      (await runCli(['send', agent.url, '--json', '--thread', 'restart-2', 'two'], { env: { A4H_IDENTITY_SECRET: `${SECRET} (other)` } })).stdout,
+    );
+    expect(theirs.contextId).not.toBe(mine.contextId);
+    expect(theirs.text).toContain('turn 1');
+  });
+
+  it('no secret: a random key, one warning, and a new conversation every process', async () => {
+    const run = () => runCli(['send', agent.url, '--json', '--thread', 'restart-3', 'hi'], { env: { A4H_IDENTITY_SECRET: undefined } });
+    const [a, b] = [await run(), await run()];
+    expect(a.stderr.match(/no identity secret set/g)).toHaveLength(1);
+    expect(endOf(a.stdout).contextId).not.toBe(endOf(b.stdout).contextId);
+    expect(endOf(b.stdout).text).toContain('turn 1');
+  });
+});
+
+describe('npm start', () => {
+  it('starts the demo agent and answers a piped line, then remembers it on the next start', async () => {
+    const memory = join(dir, 'npm-start.json');
+    const start = (line: string) =>
+      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+        const child = spawn('npm', ['start', '--silent'], {
+          cwd: ROOT,
+          env: { ...process.env, NO_COLOR: '1', A4H_DEMO_MEMORY: memory, A4H_IDENTITY_SECRET: '' },
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.on('close', (code) => {
+          clearTimeout(timer);
+          resolve({ code, stdout, stderr });
+        });
+        child.stdin.end(`${line}\n`);
+      });
+    const first = await start('hello from the first run');
+    expect(first.code).toBe(0);
+    expect(first.stderr).toContain('public demo identity secret');
+    expect(first.stdout).toContain('turn 1');
+    const second = await start('and again');
+    expect(second.stdout).toContain('turn 2');
+    expect(second.stdout).toContain('hello from the first run');
+  });
+});
