@@ -86,3 +86,28 @@ describe('the streaming rung', () => {
     });
   });
 });
+
+describe('events of another task', () => {
+  it('are dropped: they neither change the reply nor end the turn', () => {
+    marbles(({ cold, expectObservable }) => {
+      const stream$ = cold('-a----b-x-y-c-d|', {
+        a: ev.task('T'),
+        b: ev.artifact('T', 'A', 'Hello', { append: false }),
+        x: ev.artifact('OTHER', 'A', ' INJECTED', { append: true }),
+        y: ev.status('OTHER', 'completed', 'INJECTED'),
+        c: ev.artifact('T', 'A', ' world', { append: true, lastChunk: true }),
+        d: ev.status('T', 'completed'),
+      });
+      const port = createFakePort({ card: () => cold('(c|)', { c: card }), stream: () => stream$ });
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tu)-h-----w-(ce|)', {
+        s: 'start',
+        t: 'task T',
+        u: 'status submitted',
+        h: 'text "Hello"',
+        w: 'text " world"',
+        c: 'status completed',
+        e: 'end completed "Hello world"',
+      });
+    });
+  });
+});

@@ -1,4 +1,4 @@
-import { tap, type Subscription } from 'rxjs';
+import { filter, type Subscription } from 'rxjs';
 import type { Logger } from '../logger.js';
 import type { A2APort } from '../wire/port.js';
 import { isSettled, isTerminal, type AgentEvent, type TaskState } from '../wire/types.js';
@@ -16,6 +16,23 @@ export class TaskTracker {
   messageOnly = false;
   /** Agent events seen in this turn, over every rung. */
   events = 0;
+
+  /** Events of another task, dropped (a confused or hostile server). */
+  foreign = 0;
+
+  /**
+   * Takes an event into account, or refuses it (false) when it belongs to another task than the
+   * one this turn follows: it must neither change the reply nor end the turn.
+   */
+  accept(event: AgentEvent): boolean {
+    const id = taskIdOf(event);
+    if (this.taskId !== undefined && id !== undefined && id !== this.taskId) {
+      this.foreign++;
+      return false;
+    }
+    this.observe(event);
+    return true;
+  }
 
   observe(event: AgentEvent): void {
     this.events++;
@@ -58,15 +75,29 @@ export interface LadderContext {
   readonly onCancel?: (cancel: Subscription) => void;
 }
 
-/** The port with every agent event it delivers recorded by `tracker` first. */
+function taskIdOf(event: AgentEvent): string | undefined {
+  switch (event.kind) {
+    case 'task':
+      return event.task.id;
+    case 'message':
+      return event.message.taskId;
+    default:
+      return event.taskId;
+  }
+}
+
+/**
+ * The port with every agent event it delivers recorded by `tracker` first; events of another task
+ * than the turn's are dropped there, before any rung or the renderer sees them.
+ */
 export function trackedPort(port: A2APort, tracker: TaskTracker): A2APort {
-  const record = <T extends AgentEvent>() => tap((event: T) => tracker.observe(event));
+  const record = <T extends AgentEvent>() => filter((event: T) => tracker.accept(event));
   return {
     card: () => port.card(),
     send: (message) => port.send(message).pipe(record()),
     stream: (message) => port.stream(message).pipe(record()),
     resubscribe: (taskId) => port.resubscribe(taskId).pipe(record()),
-    getTask: (taskId) => port.getTask(taskId).pipe(tap((task) => tracker.observe({ kind: 'task', task }))),
+    getTask: (taskId) => port.getTask(taskId).pipe(filter((task) => tracker.accept({ kind: 'task', task }))),
     cancel: (taskId) => port.cancel(taskId),
   };
 }

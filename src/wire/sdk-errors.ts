@@ -53,6 +53,18 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
       if (status !== undefined && status >= 400 && code === undefined && link.name === 'A2AError') {
         return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
       }
+      // A generic JSON-RPC error (not one of A2A's own) under a transient HTTP status is an overloaded
+      // or restarting server, worth another try like the same status without a body.
+      if (status !== undefined && TRANSIENT.has(status)) {
+        return new A2AError({
+          ...base,
+          kind: 'http',
+          status,
+          retryable: true,
+          ...(code === undefined ? {} : { code }),
+          message: `${what} failed with HTTP ${status}: ${link.message}`,
+        });
+      }
       return new A2AError({
         ...base,
         kind: 'protocol',

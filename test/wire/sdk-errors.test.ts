@@ -71,9 +71,16 @@ describe('classifySdkError: typed SDK errors', () => {
     expect(classifySdkError(transport, ctx(200))).toMatchObject({ kind: 'unsupported', code: -32601 });
   });
 
-  it('another JSON-RPC error (e.g. -32603 under HTTP 500) is a protocol error with its code, not an HTTP failure', () => {
+  it('a generic JSON-RPC error under a transient HTTP status (-32603 under 500, 503) is a retryable http error with its code', () => {
     const thrown = fromJsonRpcErrorResponse(envelope(-32603, 'Internal error'));
-    expect(classifySdkError(thrown, ctx(500))).toMatchObject({ kind: 'protocol', code: -32603, status: 500, retryable: false });
+    expect(classifySdkError(thrown, ctx(500))).toMatchObject({ kind: 'http', code: -32603, status: 500, retryable: true });
+    expect(classifySdkError(thrown, ctx(503))).toMatchObject({ kind: 'http', code: -32603, status: 503, retryable: true });
+  });
+
+  it('the same JSON-RPC error under HTTP 200 (inside a stream) or 400 is a protocol error with its code', () => {
+    const thrown = fromJsonRpcErrorResponse(envelope(-32603, 'Internal error'));
+    expect(classifySdkError(thrown, ctx(200))).toMatchObject({ kind: 'protocol', code: -32603, retryable: false });
+    expect(classifySdkError(thrown, ctx(400))).toMatchObject({ kind: 'protocol', code: -32603, status: 400, retryable: false });
   });
 
   it('a semantic error the ladder has no rung for (InvalidAgentResponseError) → protocol', () => {
