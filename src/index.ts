@@ -50,3 +50,5 @@ export { backoffDelay, DEFAULT_POLICY, resolvePolicy, turnPolicySchema } from '.
 export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
 export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';
 export type { TurnView } from './render/view.js';
+export { emptyTranscript, reduceTranscript, threadTranscript } from './render/transcript.js';
+export type { Transcript, TranscriptTurn } from './render/transcript.js';

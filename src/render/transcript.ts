@@ -1,0 +1,46 @@
+import { concatMap, map, scan, startWith, type Observable, type OperatorFunction } from 'rxjs';
+import type { ErrorEvent, TurnEvent } from '../turn/events.js';
+import { catchTurnError, initialTurnView, reduceTurn, type TurnView } from './view.js';
+
+/** One exchange of a thread: what the user said and the turn's view. */
+export interface TranscriptTurn {
+  user: string;
+  view: TurnView;
+}
+
+/** A thread as a UI shows it: every exchange so far, the running one last. */
+export interface Transcript {
+  turns: readonly TranscriptTurn[];
+  /** A turn is running. */
+  busy: boolean;
+}
+
+export const emptyTranscript: Transcript = { turns: [], busy: false };
+
+/** The pure fold behind {@link threadTranscript}: turn number `index` (from 0) of message `user` saw `event`. */
+export function reduceTranscript(transcript: Transcript, index: number, user: string, event: TurnEvent | ErrorEvent): Transcript {
+  const turns = [...transcript.turns];
+  const current = turns[index] ?? { user, view: initialTurnView };
+  const view = reduceTurn(current.view, event);
+  turns[index] = { user, view };
+  return { turns, busy: view.phase === 'running' };
+}
+
+/**
+ * Folds a thread's messages into a transcript: each message runs as a turn (via `run`) after the
+ * previous one ended, and every event of every turn yields the next transcript. A turn's error
+ * becomes that exchange's `error` view and the thread goes on.
+ *
+ * ```ts
+ * messages$.pipe(threadTranscript((text) => a2a.turn({ agent, handle, thread, text })))
+ *   .subscribe((transcript) => store.set(transcript));
+ * ```
+ */
+export function threadTranscript(run: (text: string) => Observable<TurnEvent>): OperatorFunction<string, Transcript> {
+  return (messages) =>
+    messages.pipe(
+      concatMap((user, index) => run(user).pipe(catchTurnError(), map((event) => ({ user, index, event })))),
+      scan((transcript, { user, index, event }) => reduceTranscript(transcript, index, user, event), emptyTranscript),
+      startWith(emptyTranscript),
+    );
+}
