@@ -1,0 +1,38 @@
+import { build } from 'esbuild';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
+
+describe('the core entry in a browser bundle', () => {
+  it('bundles for the browser platform with no Node built-in', async () => {
+    const result = await build({
+      entryPoints: [entry],
+      bundle: true,
+      platform: 'browser',
+      format: 'esm',
+      write: false,
+      minify: true,
+      logLevel: 'silent',
+      metafile: true,
+    });
+    expect(result.errors).toEqual([]);
+    const inputs = Object.keys(result.metafile.inputs);
+    expect(inputs.filter((path) => /^node:|\/node\/|undici/.test(path))).toEqual([]);
+    const code = result.outputFiles[0]!.text;
+    expect(code).not.toMatch(/require\(["']node:|from ?["']node:/);
+  });
+
+  it('fails the bundle when the core imports a Node built-in (the check can fail)', async () => {
+    await expect(
+      build({
+        stdin: { contents: "import { readFileSync } from 'node:fs'; export const x = readFileSync;", resolveDir: process.cwd() },
+        bundle: true,
+        platform: 'browser',
+        format: 'esm',
+        write: false,
+        logLevel: 'silent',
+      }),
+    ).rejects.toThrow(/node:fs/);
+  });
+});
