@@ -111,3 +111,31 @@ describe('events of another task', () => {
     });
   });
 });
+
+describe('a reply past maxReplyChars', () => {
+  it('ends the turn with a protocol error and cancels the task', () => {
+    let cancels = 0;
+    marbles(({ cold, expectObservable }) => {
+      const stream$ = cold('-a----b-c', {
+        a: ev.task('T', 'working'),
+        b: ev.artifact('T', 'A', '12345', { append: false }),
+        c: ev.artifact('T', 'A', '67890', { append: true }),
+      });
+      const port = createFakePort({
+        card: () => cold('(c|)', { c: card }),
+        stream: () => stream$,
+        cancel: () => {
+          cancels++;
+          return cold('(x|)', { x: { id: 'T', status: { state: 'canceled' as const }, artifacts: [] } });
+        },
+      });
+      const small = { ...options, policy: { ...options.policy, maxReplyChars: 8 } };
+      expectObservable(runTurn(port, { text: 'hi' }, small).pipe(labels)).toBe(
+        's(tw)-h-#',
+        { s: 'start', t: 'task T', w: 'status working', h: 'text "12345"' },
+        a2aError({ kind: 'protocol', message: "the agent's reply is longer than 8 characters" }),
+      );
+    });
+    expect(cancels).toBe(1);
+  });
+});

@@ -43,6 +43,8 @@ export class TurnRenderer {
   constructor(
     private readonly emit: Emit,
     start: { contextId?: string; taskId?: string } = {},
+    /** The longest reply (and preview) kept, in characters: a hostile agent cannot grow memory past it. */
+    private readonly maxChars = Number.POSITIVE_INFINITY,
   ) {
     this.contextId = start.contextId;
   }
@@ -125,7 +127,7 @@ export class TurnRenderer {
     if (isInterrupted(previousState) && state !== previousState) this.preview = undefined;
     const text = agentText(message);
     if (text !== undefined) {
-      this.preview = partial ? (this.preview ?? '') + text : text;
+      this.preview = this.bounded(partial ? (this.preview ?? '') + text : text);
       this.lastAgentText = this.preview;
     }
     if (isSettled(state)) this.finalText = text;
@@ -148,7 +150,7 @@ export class TurnRenderer {
       this.artifacts.set(artifact.artifactId, { text: '', partial: true });
       if (known && !known.partial) this.showReply(this.artifactReply());
       if (chunk !== '') {
-        this.preview = (this.preview ?? '') + chunk;
+        this.preview = this.bounded((this.preview ?? '') + chunk);
         this.emit({ type: 'status', state: this.state ?? 'working', text: this.preview });
       }
       return;
@@ -203,7 +205,7 @@ export class TurnRenderer {
   }
 
   private extend(delta: string): void {
-    this.reply += delta;
+    this.reply = this.bounded(this.reply + delta);
     this.emit({ type: 'text', text: delta, replace: false });
   }
 
@@ -212,8 +214,16 @@ export class TurnRenderer {
     this.tail = this.lastNonEmpty();
     if (next === this.reply) return;
     if (next.startsWith(this.reply)) return this.extend(next.slice(this.reply.length));
-    this.reply = next;
+    this.reply = this.bounded(next);
     this.emit({ type: 'text', text: next, replace: true });
+  }
+
+  /** Refuses text past the size bound with a protocol error (the turn then ends, and the task is cancelled). */
+  private bounded(text: string): string {
+    if (text.length > this.maxChars) {
+      throw new A2AError({ kind: 'protocol', operation: 'turn', message: `the agent's reply is longer than ${this.maxChars} characters` });
+    }
+    return text;
   }
 
   private lastNonEmpty(): ArtifactText | undefined {

@@ -30,6 +30,8 @@ export const turnPolicySchema = z.object({
   turnTimeoutMs: ms.default(1_800_000),
   /** The CancelTask sent when a turn is abandoned. */
   cancelTimeoutMs: ms.default(5_000),
+  /** The longest reply kept, in characters; a longer one ends the turn with a protocol error. */
+  maxReplyChars: z.number().int().positive().max(1e9).default(4_000_000),
   reconnect: z
     .object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */

@@ -76,7 +76,7 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
       switchMap((card) => (card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message))),
     );
-    return concat(of<TurnEvent>(start), agent$.pipe(render(start))).pipe(
+    return concat(of<TurnEvent>(start), agent$.pipe(render(start, policy.maxReplyChars))).pipe(
       watchdog<TurnEvent>(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
       cancelWhenAbandoned(ctx),
     );
@@ -97,12 +97,18 @@ export function checkRequest(request: TurnRequest): void {
 }
 
 /** The renderer as an operator: one {@link TurnRenderer} per subscription, finished when the ladder completes. */
-function render(start: StartEvent): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
+function render(start: StartEvent, maxChars: number): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
   return (signals) =>
     new Observable<TurnEvent>((subscriber) => {
-      const renderer = new TurnRenderer((event) => subscriber.next(event), start);
+      const renderer = new TurnRenderer((event) => subscriber.next(event), start, maxChars);
       return signals.subscribe({
-        next: (signal) => renderer.push(signal),
+        next: (signal) => {
+          try {
+            renderer.push(signal);
+          } catch (error) {
+            subscriber.error(error);
+          }
+        },
         error: (error: unknown) => subscriber.error(error),
         complete: () => {
           try {
