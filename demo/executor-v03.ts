@@ -3,11 +3,12 @@
  * {@link runTurn} and publishes its events in v0.3 shapes (`kind`, string states, `final`).
  */
 import { randomUUID } from 'node:crypto';
-import type { Message, TaskStatusUpdateEvent } from 'sdk03';
+import type { Message, Part, TaskStatusUpdateEvent } from 'sdk03';
 import type { AgentExecutor, ExecutionEventBus, RequestContext } from 'sdk03/server';
 import { CANCELED_REPLY } from './reply.js';
 import { RunningTurns, TurnStopped, runTurn, shortId } from './turn.js';
 import type { TurnOutput, TurnSettings, TurnState } from './turn.js';
+import type { Attachment } from './reply.js';
 
 function statusEvent(taskId: string, contextId: string, state: TurnState, text?: string): TaskStatusUpdateEvent {
   const status: TaskStatusUpdateEvent['status'] = { state, timestamp: new Date().toISOString() };
@@ -17,6 +18,12 @@ function statusEvent(taskId: string, contextId: string, state: TurnState, text?:
   }
   // v0.3 marks the event that ends the stream.
   return { kind: 'status-update', taskId, contextId, status, final: state === 'completed' || state === 'canceled' };
+}
+
+/** A file part with its bytes inline (base64). */
+function filePart(file: Attachment): Part {
+  const bytes = Buffer.from(file.bytes).toString('base64');
+  return { kind: 'file', file: { bytes, mimeType: file.mediaType, name: file.filename } };
 }
 
 /** Publishes a turn's events on a v0.3 event bus. */
@@ -37,8 +44,9 @@ function output(ctx: RequestContext, bus: ExecutionEventBus): TurnOutput {
     status(state) {
       bus.publish(statusEvent(taskId, contextId, state));
     },
-    chunk(artifactId, text, append, lastChunk) {
-      const artifact = { artifactId, name: 'answer', parts: [{ kind: 'text' as const, text }] };
+    chunk(artifactId, text, append, lastChunk, file) {
+      const parts: Part[] = [{ kind: 'text', text }, ...(file ? [filePart(file)] : [])];
+      const artifact = { artifactId, name: 'answer', parts };
       bus.publish({ kind: 'artifact-update', taskId, contextId, artifact, append, lastChunk });
     },
   };

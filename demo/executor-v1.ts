@@ -10,6 +10,7 @@ import type { AgentExecutor, ExecutionEventBus, RequestContext } from '@a2a-js/s
 import { CANCELED_REPLY } from './reply.js';
 import { RunningTurns, TurnStopped, runTurn, shortId } from './turn.js';
 import type { TurnOutput, TurnSettings, TurnState } from './turn.js';
+import type { Attachment } from './reply.js';
 
 const STATES: Record<TurnState, TaskState> = {
   submitted: TaskState.TASK_STATE_SUBMITTED,
@@ -20,6 +21,12 @@ const STATES: Record<TurnState, TaskState> = {
 
 function textPart(text: string): Part {
   return { content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' };
+}
+
+/** A raw-bytes file part (base64 in JSON on the wire). */
+function filePart(file: Attachment): Part {
+  const content = { $case: 'raw' as const, value: Buffer.from(file.bytes) };
+  return { content, metadata: undefined, filename: file.filename, mediaType: file.mediaType };
 }
 
 function agentMessage(text: string, taskId: string, contextId: string): Message {
@@ -61,8 +68,8 @@ function output(ctx: RequestContext, bus: ExecutionEventBus): TurnOutput {
     status(state) {
       bus.publish(statusEvent(taskId, contextId, state));
     },
-    chunk(artifactId, text, append, lastChunk) {
-      const parts = [textPart(text)];
+    chunk(artifactId, text, append, lastChunk, file) {
+      const parts = file ? [textPart(text), filePart(file)] : [textPart(text)];
       const artifact = { artifactId, name: 'answer', description: '', parts, metadata: undefined, extensions: [] };
       bus.publish(AgentEvent.artifactUpdate({ taskId, contextId, artifact, append, lastChunk, metadata: undefined }));
     },

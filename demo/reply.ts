@@ -10,13 +10,17 @@ const QUOTED = 3;
 const QUOTE_LENGTH = 60;
 
 /** What the user asked for, decided by the message text. */
-export type Intent = 'chat' | 'slow' | 'forget';
+export type Intent = 'chat' | 'slow' | 'forget' | 'attach';
 
-/** `forget` (the whole message) clears the conversation; a first word `slow` streams slowly; anything else chats. */
+/**
+ * `forget` (the whole message) clears the conversation; a first word `slow` streams slowly; a first
+ * word `attach` adds a small file to the answer; anything else chats.
+ */
 export function intentOf(text: string): Intent {
   const words = text.trim().toLowerCase().split(/\s+/);
   if (words.length === 1 && words[0] === 'forget') return 'forget';
   if (words[0] === 'slow') return 'slow';
+  if (words[0] === 'attach') return 'attach';
   return 'chat';
 }
 
@@ -43,6 +47,31 @@ export function chatReply(text: string, { turn, earlier }: TurnRecord): string {
 /** The answer to a `slow` turn: a short warning, then the usual chat answer. */
 export function slowReply(text: string, record: TurnRecord): string {
   return `Taking it slowly, one word at a time, so you can cancel me. ${chatReply(text, record)}`;
+}
+
+/** A file the agent sends as raw bytes: its name, media type and content. */
+export interface Attachment {
+  filename: string;
+  mediaType: string;
+  bytes: Uint8Array;
+}
+
+/**
+ * The file of an `attach` answer: a 1×1 PNG, sent as raw bytes (base64 on the wire), so a client
+ * decodes a byte part — the path where the official SDK needs the global `Buffer`.
+ */
+export const ATTACHMENT: Attachment = {
+  filename: 'a4h-dot.png',
+  mediaType: 'image/png',
+  bytes: Uint8Array.from(
+    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
+    (c) => c.charCodeAt(0),
+  ),
+};
+
+/** The answer to an `attach` turn: a note about the file, then the usual chat answer. */
+export function attachReply(text: string, record: TurnRecord): string {
+  return `Here is a small file for you: ${ATTACHMENT.filename} (${ATTACHMENT.bytes.length} bytes). ${chatReply(text, record)}`;
 }
 
 /** The answer to `forget`. */

@@ -19,7 +19,8 @@ const USAGE = `Usage: serve [--port N] [--host ADDRESS] [--v03] [--memory FILE]
 
 Runs the a4h demo agent: a real A2A agent that streams its answers word by word and
 remembers each conversation (by contextId) in a file. Say "slow …" for a slow answer
-you can cancel, or "forget" to wipe the conversation.
+you can cancel, "attach …" for an answer with a small PNG file (raw bytes), or "forget"
+to wipe the conversation.
 
   --port N        port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDRESS  loopback address to listen on (default 127.0.0.1)

@@ -4,7 +4,8 @@
  * their SDK's shapes. Also here: the registry that lets CancelTask and `close()` stop turns.
  */
 import type { Memory } from './memory.js';
-import { FORGET_REPLY, chatReply, chunkWords, intentOf, slowReply } from './reply.js';
+import { ATTACHMENT, FORGET_REPLY, attachReply, chatReply, chunkWords, intentOf, slowReply } from './reply.js';
+import type { Attachment } from './reply.js';
 
 /** Task states a turn goes through (v0.3 spelling; the v1.0 executor maps them to its enum). */
 export type TurnState = 'submitted' | 'working' | 'completed' | 'canceled';
@@ -15,8 +16,8 @@ export interface TurnOutput {
   task(state: TurnState): void;
   /** A status update. */
   status(state: TurnState): void;
-  /** One piece of the answer artifact. */
-  chunk(artifactId: string, text: string, append: boolean, lastChunk: boolean): void;
+  /** One piece of the answer artifact; `file`, if given, goes on it as a raw-bytes part after the text. */
+  chunk(artifactId: string, text: string, append: boolean, lastChunk: boolean, file?: Attachment): void;
 }
 
 /** What a turn needs from the agent. */
@@ -58,6 +59,7 @@ export const shortId = (contextId: string): string => contextId.slice(0, 8);
 
 /**
  * Runs one turn: Task(submitted) → working → the answer as word chunks on one artifact → completed.
+ * An `attach` turn's last chunk also carries {@link ATTACHMENT} as a raw-bytes file part.
  * Throws {@link TurnStopped} when `signal` aborts; nothing is published after that.
  */
 export async function runTurn(
@@ -81,8 +83,8 @@ export async function runTurn(
   } else {
     const said = text.trim() === '' ? '(an empty message)' : text.trim();
     const record = settings.memory.remember(contextId, said);
-    settings.log?.(`${shortId(contextId)} turn ${record.turn}${intent === 'slow' ? ' (slow)' : ''}`);
-    answer = intent === 'slow' ? slowReply(said, record) : chatReply(said, record);
+    settings.log?.(`${shortId(contextId)} turn ${record.turn}${intent === 'chat' ? '' : ` (${intent})`}`);
+    answer = intent === 'slow' ? slowReply(said, record) : intent === 'attach' ? attachReply(said, record) : chatReply(said, record);
     if (intent === 'slow') delayMs = settings.slowChunkDelayMs;
   }
   out.status('working');
@@ -90,7 +92,9 @@ export async function runTurn(
   for (const [i, chunk] of chunks.entries()) {
     await sleep(delayMs, signal);
     live();
-    out.chunk('answer', chunk, i > 0, i === chunks.length - 1);
+    const last = i === chunks.length - 1;
+    if (last && intent === 'attach') out.chunk('answer', chunk, i > 0, last, ATTACHMENT);
+    else out.chunk('answer', chunk, i > 0, last);
   }
   live();
   out.status('completed');

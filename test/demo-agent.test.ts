@@ -1,7 +1,7 @@
 /**
  * The bundled demo agent (demo/), v1.0 and v0.3, driven by the raw @a2a-js/sdk client: streamed
- * chunks, memory per contextId that survives a restart, slow + cancel, forget, a corrupt memory
- * file, CORS, and a close() that leaves no handle behind.
+ * chunks, memory per contextId that survives a restart, slow + cancel, forget, attach (a raw-bytes
+ * file part), a corrupt memory file, CORS, and a close() that leaves no handle behind.
  */
 import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Role, TaskState } from '@a2a-js/sdk';
-import type { SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
+import type { Part, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
 import {
   ClientFactory,
   ClientFactoryOptions,
@@ -21,6 +21,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import { startDemoAgent } from '../demo/agent.js';
 import type { DemoAgent } from '../demo/agent.js';
 import { MAX_CONVERSATIONS, MAX_MESSAGES, Memory } from '../demo/memory.js';
+import { ATTACHMENT, chatReply, intentOf } from '../demo/reply.js';
 import { isLoopback, parseServeArgs } from '../demo/serve.js';
 
 const PROTOCOLS = ['1.0', '0.3'] as const;
@@ -241,6 +242,31 @@ describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
     expect(noTimers(await settledHandles(noTimers))).toBe(true);
   });
 
+  it('"attach" streams the usual answer and puts a raw-bytes PNG part after the text on its last chunk', async () => {
+    const client = await connect(await start(protocol));
+    const parts: { chunk: number; part: Part }[] = [];
+    let chunks = 0;
+    for await (const event of client.sendMessageStream(request('attach something', 'ctx-attach'))) {
+      const p = event.payload;
+      if (p?.$case !== 'artifactUpdate') continue;
+      for (const part of p.value.artifact?.parts ?? []) parts.push({ chunk: chunks, part });
+      chunks++;
+    }
+    const text = parts.map(({ part }) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
+    expect(text).toBe(`Here is a small file for you: a4h-dot.png (${ATTACHMENT.bytes.length} bytes). ${chatReply('attach something', { turn: 1, earlier: [] })}`);
+    const files = parts.filter(({ part }) => part.content?.$case !== 'text');
+    expect(files).toHaveLength(1);
+    const [{ chunk, part }] = files as [{ chunk: number; part: Part }];
+    expect(chunk).toBe(chunks - 1);
+    expect(parts.at(-1)?.part).toBe(part); // after the last word
+    expect(part.content?.$case).toBe('raw');
+    const bytes = part.content?.$case === 'raw' ? new Uint8Array(part.content.value) : new Uint8Array();
+    expect(bytes).toEqual(ATTACHMENT.bytes);
+    expect([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
+    expect({ filename: part.filename, mediaType: part.mediaType }).toEqual({ filename: 'a4h-dot.png', mediaType: 'image/png' });
+    expect((await say(client, 'and now?', 'ctx-attach')).text).toContain('turn 2'); // remembered like any turn
+  });
+
   it('"forget" clears the conversation', async () => {
     const client = await connect(await start(protocol));
     await say(client, 'remember me', 'ctx-f');
@@ -360,9 +386,9 @@ describe('demo agent over HTTP', () => {
 describe('serve flags', () => {
   it('defaults, --v03, --memory, and a refusal of non-loopback hosts and bad ports', () => {
     expect(parseServeArgs([])).toEqual({ help: false, options: { port: 41241, host: '127.0.0.1', protocol: '1.0' } });
-    expect(parseServeArgs(['--port', '0', '--v03', '--memory', '/tmp/m.json', '--host', '::1'])).toEqual({
+    expect(parseServeArgs(['--port', '0', '--v03', '--memory', 'memory/m.json', '--host', '::1'])).toEqual({
       help: false,
-      options: { port: 0, host: '::1', protocol: '0.3', memoryFile: '/tmp/m.json' },
+      options: { port: 0, host: '::1', protocol: '0.3', memoryFile: 'memory/m.json' },
     });
     expect(parseServeArgs(['--help'])).toEqual({ help: true });
     expect(() => parseServeArgs(['--host', '0.0.0.0'])).toThrow(/loopback/);
@@ -371,5 +397,20 @@ describe('serve flags', () => {
     expect(() => parseServeArgs(['--bogus'])).toThrow();
     const hosts = ['127.0.0.2', 'localhost', '192.168.1.1', '127.example.com'];
     expect(hosts.map(isLoopback)).toEqual([true, true, false, false]);
+  });
+});
+
+describe('demo agent intents', () => {
+  it('reads the first word: slow and attach anywhere in case, forget only alone', () => {
+    const texts = ['hello', 'slow please', 'Attach a file', '  ATTACH', 'attachment please', 'forget', 'forget it'];
+    expect(texts.map(intentOf)).toEqual(['chat', 'slow', 'attach', 'attach', 'chat', 'forget', 'chat']);
+  });
+
+  it('logs an attach turn as "(attach)"', async () => {
+    const lines: string[] = [];
+    const agent = await startDemoAgent({ memoryFile, chunkDelayMs: 1, log: (line) => lines.push(line) });
+    agents.push(agent);
+    await say(await connect(agent), 'attach', 'ctx-log-attach');
+    expect(lines).toEqual(['ctx-log- turn 1 (attach)']);
   });
 });

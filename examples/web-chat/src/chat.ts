@@ -1,0 +1,129 @@
+/**
+ * The chat's state and actions, with no DOM: a list of exchanges (what the user said, and the
+ * agent's turn folded into a `TurnView`), the one running turn, and a status line derived from it.
+ */
+import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a';
+import type { A2AClient, TurnView } from 'a4h-a2a';
+import type { Subscription } from 'rxjs';
+import { computed, signal } from './signals.js';
+import type { ReadonlySignal } from './signals.js';
+
+/** Where the page talks, from its backend (`/api/config` and `/api/context`). */
+export interface ChatConfig {
+  /** The agent's base URL. */
+  agent: string;
+  /** This conversation's key (the page keeps it in the URL or localStorage). */
+  thread: string;
+  /** The A2A contextId the backend derived for the thread (the secret stays on the server). */
+  contextId: string;
+}
+
+/** One message of the user and the agent's turn in answer. */
+export interface Exchange {
+  id: number;
+  text: string;
+  /** The turn so far, from `turnState()`. */
+  view: TurnView;
+  /** The user pressed Cancel: the turn was unsubscribed, which cancelled the agent's task. */
+  stopped: boolean;
+}
+
+/** The line under the messages: what the running turn is doing, or how the last one ended. */
+export interface Status {
+  tone: 'idle' | 'busy' | 'warn' | 'error';
+  text: string;
+  /** `reconnecting`, `polling`: the library's recovery, shown as badges. */
+  flags: string[];
+}
+
+export interface Chat {
+  readonly exchanges: ReadonlySignal<readonly Exchange[]>;
+  /** True while a turn runs (Send is disabled, Cancel enabled). */
+  readonly busy: ReadonlySignal<boolean>;
+  readonly status: ReadonlySignal<Status>;
+  /** Sends `text` as the next turn; ignored while a turn runs or when `text` is blank. */
+  send(text: string): void;
+  /** Cancels the running turn: unsubscribing makes the library abort the stream and send CancelTask. */
+  cancel(): void;
+}
+
+/** The agent's handle in contextId derivation; the backend uses the same. */
+export const HANDLE = 'web';
+
+export function createChat(config: ChatConfig, client: A2AClient = createA2A()): Chat {
+  const exchanges = signal<readonly Exchange[]>([]);
+  let running: { id: number; subscription: Subscription } | undefined;
+  let nextId = 1;
+
+  const patch = (id: number, change: Partial<Exchange>): void =>
+    exchanges.update((list) => list.map((exchange) => (exchange.id === id ? { ...exchange, ...change } : exchange)));
+
+  const last = computed(() => exchanges().at(-1));
+  const busy = computed(() => {
+    const exchange = last();
+    return exchange !== undefined && exchange.view.phase === 'running' && !exchange.stopped;
+  });
+  const status = computed((): Status => statusOf(last()));
+
+  return {
+    exchanges,
+    busy,
+    status,
+    send(text) {
+      if (busy.peek() || text.trim() === '') return;
+      const id = nextId++;
+      exchanges.update((list) => [...list, { id, text, view: initialTurnView, stopped: false }]);
+      const turn$ = client.turn({ agent: config.agent, handle: HANDLE, thread: config.thread, text, contextId: config.contextId });
+      const subscription = turn$.pipe(catchTurnError(), turnState()).subscribe({
+        next: (view) => patch(id, { view }),
+        complete: () => {
+          if (running?.id === id) running = undefined;
+        },
+      });
+      if (!subscription.closed) running = { id, subscription };
+    },
+    cancel() {
+      if (running === undefined) return;
+      const { id, subscription } = running;
+      running = undefined;
+      subscription.unsubscribe();
+      patch(id, { stopped: true });
+    },
+  };
+}
+
+function statusOf(exchange: Exchange | undefined): Status {
+  const idle: Status = { tone: 'idle', text: 'Ready', flags: [] };
+  if (exchange === undefined) return idle;
+  const { view } = exchange;
+  if (exchange.stopped) return { tone: 'warn', text: 'Stopped: you cancelled the turn, and the agent was told to cancel its task.', flags: [] };
+  if (view.phase === 'error') return { tone: 'error', text: `Error: ${view.error?.message ?? 'the turn failed'}`, flags: [] };
+  if (view.phase === 'ended') {
+    return view.outcome === 'completed' ? idle : { tone: 'warn', text: `The turn ended: ${outcomeText(view)}`, flags: [] };
+  }
+  const flags = [...(view.reconnecting ? ['reconnecting'] : []), ...(view.polling ? ['polling'] : [])];
+  let text = 'Sending…';
+  if (view.authRequired) text = `The agent asks you to sign in${view.authRequired.text ? `: ${view.authRequired.text}` : ''}`;
+  else if (view.preview !== undefined) text = view.preview;
+  else if (view.reply !== '') text = 'The agent is answering…';
+  else if (view.state !== undefined) text = `The agent is ${view.state}…`;
+  return { tone: 'busy', text, flags };
+}
+
+/** How a turn that did not complete ended, in words. */
+export function outcomeText(view: TurnView): string {
+  switch (view.outcome) {
+    case 'input-required':
+      return 'the agent needs more input';
+    case 'auth-required':
+      return 'the agent needs you to sign in';
+    case 'failed':
+      return 'the agent failed';
+    case 'rejected':
+      return 'the agent rejected the request';
+    case 'canceled':
+      return 'the task was cancelled';
+    default:
+      return view.outcome ?? 'unknown';
+  }
+}

@@ -1,0 +1,264 @@
+/**
+ * The web chat example (examples/web-chat) in a real headless Chromium against the demo agent:
+ * the library bundled for the browser streams a reply, decodes a raw-bytes file part (the SDK's
+ * `Buffer` path, with the polyfill; without it the same reply fails), and cancels a running turn
+ * (unsubscribe → CancelTask). Also the page's tiny signals, in Node.
+ *
+ * Needs Chromium at /usr/bin/chromium (Debian's `chromium` package; CI installs it) and the built
+ * library (`npm run build`: the example's server imports dist/index.js). Without either it fails.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { chromium } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
+import { TaskState } from '@a2a-js/sdk';
+import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
+import { startDemoAgent } from '../../demo/agent.js';
+import type { DemoAgent } from '../../demo/agent.js';
+import { deriveContextId } from '../../src/index.js';
+import { buildWebChat } from '../../examples/web-chat/build.mjs';
+import { startWebChatServer } from '../../examples/web-chat/server.mjs';
+import { computed, effect, signal } from '../../examples/web-chat/src/signals.js';
+import type { WebChatServer } from '../../examples/web-chat/server.mjs';
+
+const CHROMIUM = '/usr/bin/chromium';
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCREENSHOT = join(ROOT, 'test-output', 'web-chat.png');
+/** Set A4H_UPDATE_SCREENSHOT=1 to also refresh the README's screenshot. */
+const README_SCREENSHOT = join(ROOT, 'examples', 'web-chat', 'screenshot.png');
+const SECRET = 'web-chat-test-secret-not-for-production';
+const THREAD = 'web-chat-demo';
+
+let dir = '';
+let agent: DemoAgent | undefined;
+let server: WebChatServer | undefined;
+let browser: Browser | undefined;
+let page: Page;
+/** The demo agent's log: one line per turn, `<contextId prefix> turn N`, `… canceled`. */
+const agentLog: string[] = [];
+const pageErrors: string[] = [];
+const consoleErrors: string[] = [];
+let contextPrefix = '';
+
+async function setUp(): Promise<void> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium) to run the browser test`);
+  }
+  if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
+    throw new Error('dist/index.js is missing: run `npm run build` first (the web chat server imports the built library)');
+  }
+  dir = await mkdtemp(join(tmpdir(), 'a4h-web-chat-test-'));
+  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 30, log: (line) => agentLog.push(line) });
+  await buildWebChat();
+  server = await startWebChatServer({ port: 0, agent: agent.url, secret: SECRET });
+  contextPrefix = (await deriveContextId(SECRET, 'web', THREAD)).slice(0, 8);
+
+  browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const context = await browser.newContext({ viewport: { width: 900, height: 700 } }); // a fresh profile
+  page = await context.newPage();
+  page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') consoleErrors.push(message.text());
+  });
+  await page.goto(`${server.url}?thread=${THREAD}`);
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+}
+
+async function tearDown(): Promise<void> {
+  await browser?.close();
+  await server?.close();
+  await agent?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/** The last agent bubble. */
+const lastReply = () => page.locator('.msg.agent').last();
+
+async function send(text: string): Promise<void> {
+  await page.fill('#input', text);
+  await page.click('#send');
+}
+
+/** Waits until the last agent bubble is in `phase` (`running`, `ended`, `error`, `stopped`). */
+async function phase(wanted: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(
+    (want) => document.querySelector('.msg.agent:last-of-type')?.getAttribute('data-phase') === want,
+    wanted,
+    { timeout },
+  );
+}
+
+/** Polls `check` every 50 ms for up to `ms`. */
+async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+describe('web chat example in Chromium', { timeout: 30_000 }, () => {
+  beforeAll(setUp, 60_000);
+  afterAll(tearDown);
+
+  it('shows where it talks: the agent and the contextId from the backend', async () => {
+    await expect.poll(() => page.locator('#meta').textContent()).toContain(`thread ${THREAD}`);
+    await expect.poll(() => page.locator('#meta').textContent()).toContain(`context ${contextPrefix}`);
+    await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
+    await expect.poll(() => page.locator('#cancel').isDisabled()).toBe(true);
+  });
+
+  it('streams the reply word by word into the page', async () => {
+    await send('Hello from the browser!');
+    await expect.poll(() => page.locator('.msg.user').last().textContent()).toBe('Hello from the browser!');
+    // Seen mid-stream: running, some words in, not all.
+    await page.waitForFunction(() => {
+      const bubble = document.querySelector('.msg.agent:last-of-type');
+      const text = bubble?.querySelector('.body')?.textContent ?? '';
+      return bubble?.getAttribute('data-phase') === 'running' && text.split(' ').length >= 2 && !text.includes('same thread');
+    });
+    await expect.poll(() => page.locator('#cancel').isEnabled()).toBe(true);
+    await phase('ended');
+    await expect.poll(() => lastReply().textContent()).toContain('Hello! This is turn 1 of our conversation.');
+    await expect.poll(() => lastReply().getAttribute('data-outcome')).toBe('completed');
+    await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
+    expect(agentLog).toContain(`${contextPrefix} turn 1`); // the page used the backend's contextId
+  });
+
+  it('decodes a reply with a raw-bytes file part (the SDK needs Buffer: the polyfill provides it)', async () => {
+    expect(await page.evaluate(() => typeof (globalThis as { Buffer?: unknown }).Buffer)).toBe('function');
+    await send('attach the picture, please');
+    await phase('ended');
+    await expect.poll(() => lastReply().textContent()).toContain('Here is a small file for you: a4h-dot.png');
+    await expect.poll(() => lastReply().textContent()).toContain('This is turn 2 of our conversation; earlier you said: “Hello from the browser!”');
+    await expect.poll(() => lastReply().getAttribute('data-outcome')).toBe('completed');
+    await expect.poll(() => lastReply().locator('.note').textContent()).toBe('');
+    expect(agentLog).toContain(`${contextPrefix} turn 2 (attach)`);
+  });
+
+  it('Cancel stops a slow turn: the agent gets CancelTask and the page shows it stopped', async () => {
+    await send('slow — tell me a long story');
+    await page.waitForFunction(() => {
+      const text = document.querySelector('.msg.agent:last-of-type .body')?.textContent ?? '';
+      return text.trim().split(/\s+/).length >= 4;
+    });
+    const taskId = await lastReply().getAttribute('data-task-id');
+    expect(taskId).toBeTruthy();
+    await page.click('#cancel');
+    await phase('stopped', 5_000);
+    await expect.poll(() => lastReply().locator('.note').textContent()).toBe('Cancelled by you.');
+    await expect.poll(() => page.locator('#status-text').textContent()).toContain('Stopped');
+    await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+    await expect.poll(() => page.locator('#cancel').isDisabled()).toBe(true);
+
+    expect(await eventually(() => agentLog.includes(`${contextPrefix} canceled`))).toBe(true);
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory()] }),
+    );
+    const client = await factory.createFromUrl(agent!.url);
+    const task = await client.getTask({ tenant: '', id: taskId!, historyLength: 0 });
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const stoppedAt = await lastReply().locator('.body').textContent();
+    expect(stoppedAt).not.toContain('same thread'); // cut mid-answer
+    await page.waitForTimeout(700); // two more slow words' time: nothing more arrives
+    expect(await lastReply().locator('.body').textContent()).toBe(stoppedAt);
+    expect(agentLog).toEqual([`${contextPrefix} turn 1`, `${contextPrefix} turn 2 (attach)`, `${contextPrefix} turn 3 (slow)`, `${contextPrefix} canceled`]);
+
+    await mkdir(join(ROOT, 'test-output'), { recursive: true });
+    await page.locator('#input').blur();
+    await page.screenshot({ path: SCREENSHOT });
+    if (process.env['A4H_UPDATE_SCREENSHOT'] === '1') await page.screenshot({ path: README_SCREENSHOT });
+  });
+
+  it('had no page errors and no console errors', () => {
+    expect(pageErrors).toEqual([]);
+    expect(consoleErrors).toEqual([]);
+  });
+
+  it('without the polyfill the same reply fails on Buffer (so the attach turn does take that path)', async () => {
+    const bare = await page.context().newPage();
+    try {
+      await bare.goto(`${server!.url}?thread=${THREAD}-bare`);
+      await bare.waitForSelector('body[data-ready="true"]');
+      await bare.evaluate(() => delete (globalThis as { Buffer?: unknown }).Buffer);
+      await bare.fill('#input', 'attach again');
+      await bare.click('#send');
+      await bare.waitForSelector('.msg.agent[data-phase="error"]', { timeout: 10_000 });
+      expect(await bare.locator('.msg.agent .note').textContent()).toMatch(/Buffer/);
+      expect(await bare.locator('#status-text').textContent()).toMatch(/^Error: .*Buffer/);
+    } finally {
+      await bare.close();
+    }
+  });
+});
+
+describe('web chat signals', () => {
+  const tick = (): Promise<void> => new Promise((resolve) => queueMicrotask(resolve));
+
+  it('computed is lazy and cached; effects run at once, then once per batch of changes', async () => {
+    const a = signal(1);
+    const b = signal(10);
+    let computations = 0;
+    const sum = computed(() => {
+      computations++;
+      return a() + b();
+    });
+    expect(computations).toBe(0);
+    expect([sum(), sum()]).toEqual([11, 11]);
+    expect(computations).toBe(1);
+    const seen: number[] = [];
+    const stop = effect(() => {
+      seen.push(sum());
+    });
+    expect(seen).toEqual([11]);
+    a.set(2);
+    b.update((value) => value + 1);
+    expect(seen).toEqual([11]); // not yet: effects run in a microtask
+    await tick();
+    expect(seen).toEqual([11, 13]);
+    a.set(2); // equal: nobody hears
+    await tick();
+    expect(seen).toEqual([11, 13]);
+    stop();
+    a.set(5);
+    await tick();
+    expect(seen).toEqual([11, 13]);
+    expect(sum.peek()).toBe(16);
+  });
+
+  it('tracks dependencies per run (a branch not taken is not a dependency)', async () => {
+    const useB = signal(false);
+    const a = signal('a');
+    const b = signal('b');
+    const runs: string[] = [];
+    effect(() => {
+      runs.push(useB() ? b() : a());
+    });
+    b.set('b2'); // not read yet
+    await tick();
+    expect(runs).toEqual(['a']);
+    useB.set(true);
+    await tick();
+    a.set('a2'); // no longer read
+    await tick();
+    expect(runs).toEqual(['a', 'b2']);
+  });
+});
