@@ -217,4 +217,26 @@ describe('reconnect: resubscribe, never re-send', () => {
       expectSubscriptions(silent$.subscriptions).toBe('16ms ^ 49ms !');
     });
   });
+
+  it('polls when the resubscribe is answered with an error of the server\'s own (a JSON-RPC code)', () => {
+    marbles(({ cold, expectObservable }) => {
+      const internal = new A2AError({ kind: 'protocol', code: -32603, message: 'Internal error' });
+      const port = createFakePort({
+        card: () => cold('(c|)', { c: card }),
+        stream: () => cold('-a---#', { a: ev.task('T', 'working') }, drop),
+        resubscribe: () => cold<never>('-#', undefined, internal),
+        getTask: () => cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) }),
+      });
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)r 10ms p(che|)', {
+        s: 'start',
+        t: 'task T',
+        w: 'status working',
+        r: 'reconnecting #1 in 10',
+        p: 'polling (resubscribe-failed)',
+        c: 'status completed "ok"',
+        h: 'text "ok"',
+        e: 'end completed "ok"',
+      });
+    });
+  });
 });

@@ -97,7 +97,10 @@ function recover(ctx: LadderContext, error: unknown, attempt: number, since: num
   const taskId = ctx.tracker.taskId;
   if (taskId === undefined || ctx.tracker.streamDone) return throwError(() => cause);
   const { reconnect } = ctx.policy;
-  const refused = cause.kind === 'unsupported' || cause.kind === 'task-not-found';
+  // The server answered with a lasting error of its own (a code, a status) rather than a broken
+  // stream: it will not stream this task to us, but it may still tell its state.
+  const declined = !cause.retryable && (cause.code !== undefined || cause.status !== undefined);
+  const refused = cause.kind === 'unsupported' || cause.kind === 'task-not-found' || declined;
   const exhausted = attempt > reconnect.maxAttempts || asyncScheduler.now() - since > reconnect.maxElapsedMs;
   if (refused || exhausted) {
     return concat(
