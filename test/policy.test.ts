@@ -52,6 +52,20 @@ describe('the policy', () => {
     expect((error as Error).message).toContain(field);
   });
 
+  it('says what is wrong in words', () => {
+    const message = (input: TurnPolicyInput) => {
+      try {
+        resolvePolicy(input);
+      } catch (error) {
+        return (error as Error).message;
+      }
+      return '';
+    };
+    expect(message({ reconnect: { jitter: 2 } })).toBe('invalid turn option reconnect.jitter: it must be at most 1');
+    expect(message({ idleTimeoutMs: 1.5 })).toBe('invalid turn option idleTimeoutMs: it must be an integer');
+    expect(message({ idleTimeoutMs: 0 })).toBe('invalid turn option idleTimeoutMs: it must be more than 0');
+  });
+
   it('a bad option fails the turn after start and before any I/O', () => {
     const port = createFakePort({});
     const events: unknown[] = [];

@@ -1,63 +1,65 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { A2AError } from '../errors.js';
+import { describeIssue, issuePath } from '../validation.js';
 
-const ms = z.number().int().positive().finite();
+/** A positive whole number of milliseconds, defaulting to `value`. */
+const ms = (value: number) => z._default(z.number().check(z.int(), z.positive()), value);
+/** A whole number in [min, max], defaulting to `value`. */
+const count = (min: number, max: number, value: number) => z._default(z.number().check(z.int(), z.gte(min), z.lte(max)), value);
+/** A number in [min, max], defaulting to `value`. */
+const ratio = (min: number, max: number, value: number) => z._default(z.number().check(z.gte(min), z.lte(max)), value);
 
-const backoffShape = {
-  /** Delay before the first retry. */
-  initialDelayMs: ms,
-  /** The delay grows by this factor per attempt… */
-  factor: z.number().min(1).max(10),
-  /** …up to this cap. */
-  maxDelayMs: ms,
-  /** Up to this fraction of each delay is taken off at random (0: none, 1: full jitter). */
-  jitter: z.number().min(0).max(1),
-};
+/**
+ * A backoff: delay before the first retry, the factor it grows by per attempt, its cap, and the
+ * fraction of each delay taken off at random (0: none, 1: full jitter).
+ */
+const backoff = (initialDelayMs: number, factor: number, maxDelayMs: number, jitter: number) => ({
+  initialDelayMs: ms(initialDelayMs),
+  factor: ratio(1, 10, factor),
+  maxDelayMs: ms(maxDelayMs),
+  jitter: ratio(0, 1, jitter),
+});
 
 /** The schema of every bound and backoff, with the defaults (all times in milliseconds). */
 export const turnPolicySchema = z.object({
   /** Fetching the agent card. */
-  cardTimeoutMs: ms.default(10_000),
+  cardTimeoutMs: ms(10_000),
   /** A blocking `SendMessage` until the agent answers. Agents think for long stretches. */
-  sendTimeoutMs: ms.default(300_000),
+  sendTimeoutMs: ms(300_000),
   /** A stream (or a resubscribe) until its first event. */
-  firstEventTimeoutMs: ms.default(30_000),
+  firstEventTimeoutMs: ms(30_000),
   /** The longest quiet gap between two stream events. Generous: tool calls and thinking are quiet. */
-  idleTimeoutMs: ms.default(300_000),
+  idleTimeoutMs: ms(300_000),
   /** How long an AUTH_REQUIRED stream is kept open for the agent to resume by itself. */
-  authWaitMs: ms.default(600_000),
+  authWaitMs: ms(600_000),
   /** The whole turn, from subscribe to the end event. */
-  turnTimeoutMs: ms.default(1_800_000),
+  turnTimeoutMs: ms(1_800_000),
   /** The CancelTask sent when a turn is abandoned. */
-  cancelTimeoutMs: ms.default(5_000),
+  cancelTimeoutMs: ms(5_000),
   /** The longest reply kept, in characters; a longer one ends the turn with a protocol error. */
-  maxReplyChars: z.number().int().positive().max(1e9).default(4_000_000),
-  reconnect: z
-    .object({
+  maxReplyChars: count(1, 1e9, 4_000_000),
+  reconnect: z.prefault(
+    z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */
-      maxAttempts: z.number().int().min(0).max(100).default(5),
+      maxAttempts: count(0, 100, 5),
       /** Time since the break after which no further resubscribe is tried. */
-      maxElapsedMs: ms.default(60_000),
-      initialDelayMs: backoffShape.initialDelayMs.default(500),
-      factor: backoffShape.factor.default(2),
-      maxDelayMs: backoffShape.maxDelayMs.default(10_000),
-      jitter: backoffShape.jitter.default(0.5),
-    })
-    .prefault({}),
-  poll: z
-    .object({
-      initialDelayMs: backoffShape.initialDelayMs.default(1_000),
-      factor: backoffShape.factor.default(1.5),
-      maxDelayMs: backoffShape.maxDelayMs.default(15_000),
-      jitter: backoffShape.jitter.default(0.2),
+      maxElapsedMs: ms(60_000),
+      ...backoff(500, 2, 10_000, 0.5),
+    }),
+    {},
+  ),
+  poll: z.prefault(
+    z.object({
+      ...backoff(1_000, 1.5, 15_000, 0.2),
       /** One `GetTask` request. */
-      requestTimeoutMs: ms.default(15_000),
+      requestTimeoutMs: ms(15_000),
       /** Failed `GetTask` requests in a row before the turn errors. */
-      maxErrors: z.number().int().min(0).max(100).default(3),
+      maxErrors: count(0, 100, 3),
       /** A task that shows no change for this long ends the turn with a timeout. */
-      staleAfterMs: ms.default(300_000),
-    })
-    .prefault({}),
+      staleAfterMs: ms(300_000),
+    }),
+    {},
+  ),
 });
 
 /** Every bound and backoff of a turn, resolved (see {@link resolvePolicy} for the defaults). */
@@ -86,11 +88,10 @@ export function resolvePolicy(input: TurnPolicyInput | undefined): TurnPolicy {
   const result = turnPolicySchema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const field = issue?.path.join('.') || '(options)';
   throw new A2AError({
     kind: 'config',
     operation: 'options',
-    message: `invalid turn option ${field}: ${issue?.message ?? 'invalid'}`,
+    message: `invalid turn option ${issuePath(issue, '(options)')}: it ${describeIssue(issue)}`,
     cause: result.error,
   });
 }

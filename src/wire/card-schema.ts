@@ -1,5 +1,6 @@
-import { z } from 'zod';
+import * as z from 'zod/mini';
 import { A2AError } from '../errors.js';
+import { describeIssue, issuePath } from '../validation.js';
 
 /**
  * The fields of an agent card the client relies on, validated before anything else reads the card.
@@ -7,21 +8,20 @@ import { A2AError } from '../errors.js';
  * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
  */
 const url = z.url({ protocol: /^https?$/ });
-const text = z.string().max(10_000);
+const upTo = (max: number) => z.string().check(z.maxLength(max));
+const between = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
+const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
+const text = upTo(10_000);
 
-const skills = z
-  .array(z.object({ id: text, name: text, description: text.optional() }).loose())
-  .max(1_000)
-  .optional();
-
-const capabilities = z.object({ streaming: z.boolean().optional() }).loose();
-const modes = z.array(z.string().max(200)).max(100);
+const skills = z.optional(list(z.looseObject({ id: text, name: text, description: z.optional(text) }), 1_000));
+const capabilities = z.looseObject({ streaming: z.optional(z.boolean()) });
+const modes = list(upTo(200), 100);
 
 const common = {
-  name: z.string().min(1).max(1_000),
-  description: text.optional(),
-  capabilities: capabilities.optional(),
-  defaultOutputModes: modes.optional(),
+  name: between(1, 1_000),
+  description: z.optional(text),
+  capabilities: z.optional(capabilities),
+  defaultOutputModes: z.optional(modes),
   skills,
 };
 
@@ -31,47 +31,36 @@ const common = {
  * filled with empty values instead of failing later with an SDK error.
  */
 const v03Lenient = {
-  capabilities: capabilities.default({}),
-  defaultInputModes: modes.default([]),
-  defaultOutputModes: modes.default([]),
-  skills: z
-    .array(z.object({ id: text, name: text, description: text.optional(), tags: z.array(text).max(100).default([]) }).loose())
-    .max(1_000)
-    .default([]),
+  capabilities: z._default(capabilities, {}),
+  defaultInputModes: z._default(modes, []),
+  defaultOutputModes: z._default(modes, []),
+  skills: z._default(
+    list(z.looseObject({ id: text, name: text, description: z.optional(text), tags: z._default(list(text, 100), []) }), 1_000),
+    [],
+  ),
 };
 
-const v1Card = z
-  .object({
-    ...common,
-    supportedInterfaces: z
-      .array(
-        z
-          .object({
-            url,
-            protocolBinding: z.string().min(1).max(100),
-            protocolVersion: z.string().max(20).optional(),
-            tenant: z.string().max(1_000).optional(),
-          })
-          .loose(),
-      )
-      .min(1)
-      .max(100),
-  })
-  .loose();
+const v1Card = z.looseObject({
+  ...common,
+  supportedInterfaces: list(
+    z.looseObject({
+      url,
+      protocolBinding: between(1, 100),
+      protocolVersion: z.optional(upTo(20)),
+      tenant: z.optional(upTo(1_000)),
+    }),
+    100,
+  ).check(z.minLength(1)),
+});
 
-const v03Card = z
-  .object({
-    ...common,
-    ...v03Lenient,
-    url,
-    protocolVersion: z.string().max(20).optional(),
-    preferredTransport: z.string().max(100).optional(),
-    additionalInterfaces: z
-      .array(z.object({ url, transport: z.string().min(1).max(100) }).loose())
-      .max(100)
-      .optional(),
-  })
-  .loose();
+const v03Card = z.looseObject({
+  ...common,
+  ...v03Lenient,
+  url,
+  protocolVersion: z.optional(upTo(20)),
+  preferredTransport: z.optional(upTo(100)),
+  additionalInterfaces: z.optional(list(z.looseObject({ url, transport: between(1, 100) }), 100)),
+});
 
 export type V1CardJson = z.infer<typeof v1Card>;
 export type V03CardJson = z.infer<typeof v03Card>;
@@ -88,8 +77,7 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
   const result = isV1 ? v1Card.safeParse(json) : v03Card.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
-    const field = issue?.path.join('.') || '(card)';
-    throw cardError(cardUrl, `the agent card's field ${field} is not usable: ${issue?.message ?? 'invalid'}`, result.error);
+    throw cardError(cardUrl, `the agent card's field ${issuePath(issue, '(card)')} is not usable: it ${describeIssue(issue)}`, result.error);
   }
   return isV1 ? { shape: '1.0', card: result.data as V1CardJson } : { shape: '0.3', card: result.data as V03CardJson };
 }
