@@ -254,6 +254,8 @@ describe('close()', () => {
     await agent.close();
     await expect(fetch(agent.url('/'))).rejects.toThrow();
     await settle();
-    expect(KINDS.map(count)).toEqual(before);
+    // No more of any kind than before (a timer of the test runner's own may come and go meanwhile).
+    const after = KINDS.map(count);
+    KINDS.forEach((kind, i) => expect(after[i], kind).toBeLessThanOrEqual(before[i] ?? 0));
   });
 });
