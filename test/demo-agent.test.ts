@@ -378,7 +378,8 @@ describe('demo agent over HTTP', () => {
     await agent.close();
     await expect(stream.next()).rejects.toThrow(); // the open stream was cut, not left hanging
     await expect(fetch(agent.url)).rejects.toThrow();
-    expect(await settledHandles((counts) => JSON.stringify(counts) === JSON.stringify(before))).toEqual(before);
+    const noMoreThanBefore = (counts: Record<string, number>) => Object.entries(counts).every(([type, n]) => n <= (before[type] ?? 0));
+    expect(noMoreThanBefore(await settledHandles(noMoreThanBefore))).toBe(true);
     expect((await stored())['ctx-open']).toMatchObject({ turns: 1 });
   });
 });
