@@ -215,3 +215,21 @@ describe('isContextIdShape', () => {
     expect(isContextIdShape('')).toBe(false);
   });
 });
+
+describe('contextIdDeriver', () => {
+  it('gives the same ids as deriveContextId, importing the key once', async () => {
+    const { contextIdDeriver, deriveContextId } = await import('../src/identity/context-id.js');
+    const importKey = vi.spyOn(globalThis.crypto.subtle, 'importKey');
+    try {
+      const derive = contextIdDeriver('correct horse battery staple 0123456789');
+      expect(await derive('travel', 'slack:T1:C2:1700000000.000100')).toBe('d60044ef-6a7b-855b-8640-611124ea95dc');
+      expect(await derive('travel', 'other')).toBe(await deriveContextId('correct horse battery staple 0123456789', 'travel', 'other'));
+      await derive('a', 'b');
+      expect(importKey).toHaveBeenCalledTimes(2); // once for the deriver, once for deriveContextId
+      await expect(derive('', 'b')).rejects.toMatchObject({ kind: 'input' });
+      await expect(contextIdDeriver('short')('a', 'b')).rejects.toMatchObject({ kind: 'config' });
+    } finally {
+      importKey.mockRestore();
+    }
+  });
+});

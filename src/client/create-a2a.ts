@@ -1,6 +1,6 @@
 import { concat, defer, finalize, from, Observable, of, switchMap, tap, throwError, type Subscription } from 'rxjs';
 import { A2AError } from '../errors.js';
-import { deriveContextId } from '../identity/context-id.js';
+import { contextIdDeriver } from '../identity/context-id.js';
 import { identitySecret } from '../identity/secret.js';
 import { ThreadRegistry, type ThreadMemory } from '../identity/threads.js';
 import { silentLogger, type Logger } from '../logger.js';
@@ -68,7 +68,7 @@ export interface A2AClient {
  */
 export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<void> }): A2AClient {
   const logger = options.logger ?? silentLogger;
-  const secret = identitySecret(options.identitySecret, logger);
+  const derive = contextIdDeriver(identitySecret(options.identitySecret, logger));
   const policy = resolvePolicy(options.policy);
   const ports =
     options.ports ??
@@ -94,7 +94,7 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
       }
       const key = ThreadRegistry.key(input.agent, input.handle, input.thread);
       const memory = threads.get(key);
-      const contextId$ = input.contextId ?? memory?.adoptedContextId ?? deriveContextId(secret, input.handle, input.thread);
+      const contextId$ = input.contextId ?? memory?.adoptedContextId ?? derive(input.handle, input.thread);
       return from(Promise.resolve(contextId$)).pipe(switchMap((contextId) => threadTurn(input, key, contextId)));
     });
 
@@ -128,7 +128,7 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
   return {
     turn,
     card: (agent) => ports(agent).card(),
-    contextId: (handle, thread) => deriveContextId(secret, handle, thread),
+    contextId: (handle, thread) => derive(handle, thread),
     thread: (agent, handle, thread) => threads.get(ThreadRegistry.key(agent, handle, thread)),
     close: async () => {
       // CancelTasks of abandoned turns are bounded by cancelTimeoutMs: let them reach the agents.

@@ -51,23 +51,66 @@ export async function deriveContextId(
   handle: string,
   conversationKey: string,
 ): Promise<string> {
-  const keyBytes = secretBytes(secret);
-  const handleBytes = fieldBytes('handle', handle);
-  const conversationKeyBytes = fieldBytes('conversation key', conversationKey);
-  const subtle = globalThis.crypto?.subtle;
-  if (subtle === undefined) {
-    throw configError('Web Crypto (crypto.subtle) is not available; context ids need HMAC-SHA256');
-  }
-
-  const message = concat([utf8.encode(CONTEXT_ID_DOMAIN), new Uint8Array([0]), lengthPrefixed(handleBytes), lengthPrefixed(conversationKeyBytes)]);
-  let mac: ArrayBuffer;
+  const keyBytes = secretBytes(secret); // the secret is checked first
+  let message: Uint8Array<ArrayBuffer>;
   try {
-    const key = await subtle.importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
-    mac = await subtle.sign('HMAC', key, message);
+    message = contextMessage(handle, conversationKey);
+  } catch (error) {
+    keyBytes.fill(0);
+    throw error;
+  }
+  return idFromMac(await sign(await importBytes(keyBytes), message));
+}
+
+/**
+ * A deriver bound to one secret: the HMAC key is imported once (a non-extractable CryptoKey) and
+ * reused for every thread, so a client pays the import once, not per turn. Same ids as
+ * {@link deriveContextId}.
+ */
+export function contextIdDeriver(secret: string | Uint8Array): (handle: string, conversationKey: string) => Promise<string> {
+  const key = importSecret(secret);
+  key.catch(() => undefined); // reported to each caller below, never unhandled
+  return async (handle, conversationKey) => {
+    const message = contextMessage(handle, conversationKey);
+    return idFromMac(await sign(await key, message));
+  };
+}
+
+function subtleCrypto(): SubtleCrypto {
+  const subtle = globalThis.crypto?.subtle;
+  if (subtle === undefined) throw configError('Web Crypto (crypto.subtle) is not available; context ids need HMAC-SHA256');
+  return subtle;
+}
+
+function importSecret(secret: string | Uint8Array): Promise<CryptoKey> {
+  try {
+    return importBytes(secretBytes(secret));
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+async function importBytes(keyBytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  try {
+    return await subtleCrypto().importKey('raw', keyBytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   } finally {
     keyBytes.fill(0); // our private copy; the CryptoKey holds its own
   }
+}
 
+/** The MAC input: the domain, 0x00, then the handle and the key, each length-prefixed. Checks both first. */
+function contextMessage(handle: string, conversationKey: string): Uint8Array<ArrayBuffer> {
+  const handleBytes = fieldBytes('handle', handle);
+  const conversationKeyBytes = fieldBytes('conversation key', conversationKey);
+  return concat([utf8.encode(CONTEXT_ID_DOMAIN), new Uint8Array([0]), lengthPrefixed(handleBytes), lengthPrefixed(conversationKeyBytes)]);
+}
+
+function sign(key: CryptoKey, message: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> {
+  return subtleCrypto().sign('HMAC', key, message);
+}
+
+/** The first 16 bytes of the MAC as a lowercase UUID, version 8, variant 10. */
+function idFromMac(mac: ArrayBuffer): string {
   const id = new Uint8Array(mac, 0, 16);
   id[6] = (id[6]! & 0x0f) | 0x80; // version 8
   id[8] = (id[8]! & 0x3f) | 0x80; // variant 10

@@ -76,17 +76,26 @@ export interface Backoff {
   jitter: number;
 }
 
+/** Policies {@link resolvePolicy} returned: already valid, with every default filled in. */
+const RESOLVED = new WeakSet<object>();
+
 /** The defaults, resolved once. */
 export const DEFAULT_POLICY: TurnPolicy = turnPolicySchema.parse({});
+RESOLVED.add(DEFAULT_POLICY);
 
 /**
  * Resolves caller options against the defaults, in one place. Throws an {@link A2AError} of kind
  * `config` naming the first bad field.
  */
-export function resolvePolicy(input: TurnPolicyInput | undefined): TurnPolicy {
+export function resolvePolicy(input: TurnPolicyInput | TurnPolicy | undefined): TurnPolicy {
   if (input === undefined) return DEFAULT_POLICY;
+  // A policy this function resolved before is used as it is: a client resolves once, not per turn.
+  if (RESOLVED.has(input)) return input as TurnPolicy;
   const result = turnPolicySchema.safeParse(input);
-  if (result.success) return result.data;
+  if (result.success) {
+    RESOLVED.add(result.data);
+    return result.data;
+  }
   const issue = result.error.issues[0];
   throw new A2AError({
     kind: 'config',

@@ -24,8 +24,8 @@ export interface TurnRequest {
 
 /** How the ladder runs: its bounds, its random source for jitter, its logger. */
 export interface LadderOptions {
-  /** Bounds and backoffs; any subset, resolved against the defaults. */
-  policy?: TurnPolicyInput;
+  /** Bounds and backoffs; any subset, resolved against the defaults (a policy `resolvePolicy` returned is used as it is). */
+  policy?: TurnPolicyInput | TurnPolicy;
   /** Random numbers in [0, 1) for backoff jitter (inject a fixed one in tests). Default `Math.random`. */
   random?: () => number;
   /** Where a failed CancelTask is reported. Default: silent. */
