@@ -20,11 +20,13 @@ const PARTIAL_KEY = /(^|_)adk_partial$/;
  * ADK and kagent flag streamed deltas with `adk_partial` / `kagent_adk_partial: true` metadata.
  * Such chunks are previews of text that arrives again, whole, in a non-partial event.
  */
-export function isPartial(...metadata: (Record<string, unknown> | undefined)[]): boolean {
-  for (const meta of metadata) {
-    if (meta === undefined) continue;
-    for (const key in meta) if (meta[key] === true && PARTIAL_KEY.test(key)) return true;
-  }
+export function isPartial(first: Record<string, unknown> | undefined, second?: Record<string, unknown>): boolean {
+  return flagsPartial(first) || flagsPartial(second);
+}
+
+function flagsPartial(meta: Record<string, unknown> | undefined): boolean {
+  if (meta === undefined) return false;
+  for (const key in meta) if (meta[key] === true && PARTIAL_KEY.test(key)) return true;
   return false;
 }
 

@@ -34,23 +34,28 @@ function metadataOf(value: { [key: string]: unknown } | undefined): Record<strin
 }
 
 export function fromSdkPart(part: SdkPart): Part {
-  const metadata = metadataOf(part.metadata);
   const content = part.content;
+  let out: Part;
   switch (content?.$case) {
     case 'text':
-      return metadata ? { kind: 'text', text: content.value, metadata } : { kind: 'text', text: content.value };
+      out = { kind: 'text', text: content.value };
+      break;
     case 'data':
-      return { kind: 'data', data: content.value, ...(metadata ? { metadata } : {}) };
+      out = { kind: 'data', data: content.value };
+      break;
     case 'url':
-      return { kind: 'file', uri: content.value, ...fileFields(part), ...(metadata ? { metadata } : {}) };
+      out = { kind: 'file', uri: content.value };
+      break;
     default:
       // raw bytes: carried as a file without its bytes; the reply is text.
-      return { kind: 'file', ...fileFields(part), ...(metadata ? { metadata } : {}) };
+      out = { kind: 'file' };
   }
-}
-
-function fileFields(part: SdkPart): { mediaType?: string; name?: string } {
-  return { ...(part.mediaType ? { mediaType: part.mediaType } : {}), ...(part.filename ? { name: part.filename } : {}) };
+  if (out.kind === 'file') {
+    if (part.mediaType) out.mediaType = part.mediaType;
+    if (part.filename) out.name = part.filename;
+  }
+  if (part.metadata) out.metadata = part.metadata;
+  return out;
 }
 
 export function fromSdkMessage(message: SdkMessage): AgentMessage {
