@@ -1,0 +1,28 @@
+/** A contender: one way of running a streaming turn against an A2A agent, measured by the scenarios. */
+
+export const CONTENDERS = ['a4h', 'sdk', 'floor'] as const;
+export type Contender = (typeof CONTENDERS)[number];
+
+/** What a turn brought back, to check that every contender saw the whole stream. */
+export interface TurnOutcome {
+  /** Artifact chunks seen (a4h: `text` events). */
+  chunks: number;
+  /** a4h: the length of the `end` event's reply; the others do not assemble it (-1). */
+  replyLength: number;
+}
+
+export interface Driver {
+  /**
+   * One streaming turn to `agent` (base URL with a trailing slash) with message `text`; resolves
+   * after the last event. `onFirstChunk` is called at the first artifact chunk.
+   */
+  turn(agent: string, text: string, thread: string, onFirstChunk?: () => void): Promise<TurnOutcome>;
+  /** Releases the connection pool. */
+  close(): Promise<void>;
+}
+
+/** Connections per origin for every contender: enough for 1,000 concurrent streams. */
+export const CONNECTIONS = 2048;
+
+/** A fixed identity secret: contextIds are derived as in production, with no warning. */
+export const BENCH_SECRET = 'a4h-bench-identity-secret-0123456789';

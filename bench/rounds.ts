@@ -1,0 +1,66 @@
+/**
+ * Runs benchmark jobs in fresh child processes, contenders alternating: in round r the order of
+ * the contenders is rotated by r, and the first `warmupRounds` rounds are run but not kept.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Job } from './child.js';
+import type { ReplayServer } from './replay-server.js';
+
+const CHILD = fileURLToPath(new URL('./child.js', import.meta.url));
+const CHILD_TIMEOUT_MS = 180_000;
+
+/** What one child printed, with the TCP connections it opened to the replay agent. */
+export type ChildResult = Record<string, unknown> & { connections: number };
+
+/** Runs one job in a fresh `node --expose-gc` process with `nodeArgs` and returns its JSON line. */
+export function runChild(job: Job, server: ReplayServer, nodeArgs: readonly string[] = []): Promise<ChildResult> {
+  const before = server.connections;
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--expose-gc', ...nodeArgs, CHILD, JSON.stringify(job)],
+      { timeout: CHILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, A4H_IDENTITY_SECRET: '' } },
+      (error, stdout, stderr) => {
+        if (error) return reject(new Error(`${JSON.stringify(job)} failed: ${stderr || error.message}`));
+        const line = stdout.trim().split('\n').pop() ?? '';
+        try {
+          resolve({ ...(JSON.parse(line) as Record<string, unknown>), connections: server.connections - before });
+        } catch {
+          reject(new Error(`${JSON.stringify(job)} printed no JSON: ${stdout}${stderr}`));
+        }
+      },
+    );
+  });
+}
+
+export interface RoundsPlan<C extends string> {
+  label: string;
+  contenders: readonly C[];
+  rounds: number;
+  warmupRounds: number;
+  job: (contender: C, round: number) => Job;
+  nodeArgs?: readonly string[];
+  /** Told of each result (kept or not) as it arrives. */
+  onResult?: (contender: C, round: number, result: ChildResult) => void;
+  /** A short line for the progress log. */
+  describe?: (result: ChildResult) => string;
+}
+
+/** Kept results per contender, in round order (so index i of two contenders is one round: a pair). */
+export async function runRounds<C extends string>(plan: RoundsPlan<C>, server: ReplayServer): Promise<Record<C, ChildResult[]>> {
+  const kept = Object.fromEntries(plan.contenders.map((c) => [c, [] as ChildResult[]])) as Record<C, ChildResult[]>;
+  const total = plan.warmupRounds + plan.rounds;
+  for (let round = 0; round < total; round++) {
+    const order = plan.contenders.map((_, i) => plan.contenders[(i + round) % plan.contenders.length]!);
+    for (const contender of order) {
+      const result = await runChild(plan.job(contender, round), server, plan.nodeArgs);
+      plan.onResult?.(contender, round, result);
+      const warmup = round < plan.warmupRounds;
+      if (!warmup) kept[contender].push(result);
+      const note = plan.describe ? ` ${plan.describe(result)}` : '';
+      process.stderr.write(`[${plan.label}] round ${round + 1}/${total}${warmup ? ' (warm-up)' : ''} ${contender}${note}\n`);
+    }
+  }
+  return kept;
+}

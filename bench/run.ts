@@ -1,0 +1,299 @@
+/**
+ * `npm run bench`: every benchmark, contenders alternating in fresh processes against the replay
+ * agent on 127.0.0.1; writes `bench/results.json` and the README's performance table.
+ */
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { ASSEMBLY_VARIANTS, SETUP_KINDS } from './assembly.js';
+import { CONTENDERS, type Contender } from './drivers/types.js';
+import { IDENTITY_KINDS } from './identity.js';
+import { mergeProfiles, summarizeProfile, type ProfileSummary } from './profile.js';
+import { startReplayServer } from './replay-server.js';
+import { writeReadme } from './report.js';
+import { runChild, runRounds, type ChildResult } from './rounds.js';
+import { median, ratio, summarize, type Summary } from './stats.js';
+import { targetsOf, type Results } from './results.js';
+import { verifyReplay } from './verify-replay.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const RESULTS = join(ROOT, 'bench/results.json');
+const README = join(ROOT, 'README.md');
+
+/** Rounds and sizes: chosen so the whole run takes a few minutes on 2 cores. */
+const PLAN = {
+  throughput: { n: 20_000, warm: 2, measured: 3, rounds: 5, warmupRounds: 1 },
+  firstEvent: { warm: 5, samples: 40, rounds: 5, warmupRounds: 1 },
+  concurrency: { turns: 1_000, n: 100, rounds: 2, warmupRounds: 0 },
+  assembly: { sizes: [1_000, 10_000, 100_000], rounds: 5, minChunks: 200_000 },
+  endToEnd: { sizes: [1_000, 10_000, 100_000], rounds: 2 },
+  turnSetup: { count: 5_000, rounds: 3 },
+  coldCard: { turns: 1_000, rounds: 2 },
+  identity: { count: 20_000, rounds: 2 },
+  profile: { rounds: 3 },
+} as const;
+
+const num = (result: ChildResult, key: string): number => result[key] as number;
+const metric = (results: readonly ChildResult[], key: string): Summary => summarize(results.map((r) => num(r, key)));
+/** The median of the per-round ratios a/b (each pair ran in the same round). */
+const paired = (a: readonly ChildResult[], b: readonly ChildResult[], key: string): number =>
+  ratio(median(a.map((r, i) => num(r, key) / num(b[i]!, key))), 1);
+
+function byContender<C extends string>(results: Record<C, ChildResult[]>, keys: readonly string[]) {
+  return Object.fromEntries(
+    Object.entries(results).map(([c, rs]) => [c, Object.fromEntries(keys.map((k) => [k, metric(rs as ChildResult[], k)]))]),
+  ) as Record<C, Record<string, Summary>>;
+}
+
+function ratios(results: Record<string, ChildResult[]>, keys: readonly string[], base: string) {
+  const out: Record<string, Record<string, { ofMedians: number; paired: number }>> = {};
+  for (const [c, rs] of Object.entries(results)) {
+    if (c === base) continue;
+    out[`${c}/${base}`] = Object.fromEntries(
+      keys.map((k) => [k, { ofMedians: ratio(median(rs.map((r) => num(r, k))), median(results[base]!.map((r) => num(r, k)))), paired: paired(rs, results[base]!, k) }]),
+    );
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const started = Date.now();
+  const loadStart = loadavg();
+  const server = await startReplayServer();
+  const agent = `${server.url}/`;
+  const say = (text: string): boolean => process.stderr.write(`${text}\n`);
+  try {
+    say(`replay agent at ${server.url}; checking it against a real @a2a-js/sdk server…`);
+    const replay = await verifyReplay(server.url);
+    if (!replay.identical) throw new Error(`the replay agent differs from the SDK server: ${JSON.stringify(replay.cases)}`);
+
+    // 1. Event throughput.
+    const t = PLAN.throughput;
+    const throughputRuns = await runRounds(
+      {
+        label: 'throughput',
+        contenders: CONTENDERS,
+        rounds: t.rounds,
+        warmupRounds: t.warmupRounds,
+        job: (contender) => ({ scenario: 'throughput', contender, agent, n: t.n, warm: t.warm, measured: t.measured }),
+        describe: (r) => `${Math.round(num(r, 'eventsPerSec'))} events/s, ${num(r, 'cpuMsPer1kEvents').toFixed(2)} ms CPU/1k`,
+      },
+      server,
+    );
+    const throughputKeys = ['eventsPerSec', 'cpuMsPer1kEvents', 'drainEventsPerSec', 'ttfeMs', 'peakRssMb', 'connections'];
+
+    // 2. Time to first event.
+    const f = PLAN.firstEvent;
+    const firstRuns = await runRounds(
+      {
+        label: 'first event',
+        contenders: CONTENDERS,
+        rounds: f.rounds,
+        warmupRounds: f.warmupRounds,
+        job: (contender) => ({ scenario: 'first-event', contender, agent, warm: f.warm, samples: f.samples }),
+        describe: (r) => `warm ${num(r, 'warmMs').toFixed(2)} ms, cold ${num(r, 'coldMs').toFixed(1)} ms`,
+      },
+      server,
+    );
+
+    // 3. Concurrency.
+    const c = PLAN.concurrency;
+    const concurrencyRuns = await runRounds(
+      {
+        label: 'concurrency',
+        contenders: CONTENDERS,
+        rounds: c.rounds,
+        warmupRounds: c.warmupRounds,
+        job: (contender) => ({ scenario: 'concurrency', contender, agent, turns: c.turns, n: c.n }),
+        describe: (r) => `${Math.round(num(r, 'wallMs'))} ms, peak RSS ${num(r, 'peakRssMb').toFixed(0)} MB, ${num(r, 'heapKbPerOpenTurn').toFixed(1)} KB heap/open turn`,
+      },
+      server,
+    );
+    const concurrencyKeys = ['wallMs', 'eventsPerSec', 'cpuMsPer1kEvents', 'ttfeP50Ms', 'ttfeP99Ms', 'peakRssMb', 'heapKbPerOpenTurn', 'connections'];
+
+    // 3b. What a turn costs apart from its events, and what an open turn weighs, without the wire.
+    const setupRuns = await runRounds(
+      {
+        label: 'turn setup',
+        contenders: SETUP_KINDS,
+        rounds: PLAN.turnSetup.rounds,
+        warmupRounds: 0,
+        job: (kind) => ({ scenario: 'turn-setup', kind, count: PLAN.turnSetup.count }),
+        describe: (r) => `${num(r, 'cpuUsPerTurn').toFixed(0)} µs CPU/turn, ${num(r, 'heapKbPerOpenTurn').toFixed(1)} KB heap/open turn`,
+      },
+      server,
+    );
+
+    // 4. Reply assembly: the ladder alone (synthetic port), then end to end.
+    const a = PLAN.assembly;
+    const sizes = a.sizes.map(String);
+    const assembly: Record<string, Record<string, Record<string, Summary>>> = {};
+    for (const variant of ASSEMBLY_VARIANTS) {
+      const runs = await runRounds(
+        {
+          label: `assembly ${variant}`,
+          contenders: sizes,
+          rounds: a.rounds,
+          warmupRounds: 0,
+          job: (size) => ({ scenario: 'assembly', n: Number(size), variant, minChunks: a.minChunks }),
+          describe: (r) => `${num(r, 'usPerChunk').toFixed(3)} µs/chunk`,
+        },
+        server,
+      );
+      assembly[variant] = byContender(runs, ['usPerChunk', 'cpuUsPerChunk', 'peakRssMb']);
+    }
+    const e = PLAN.endToEnd;
+    const endToEnd: Record<string, Record<string, Summary>> = {};
+    for (const size of e.sizes) {
+      const measured = size >= 100_000 ? 2 : size >= 10_000 ? 3 : 10;
+      const runs = await runRounds(
+        {
+          label: `end to end ${size}`,
+          contenders: ['a4h', 'sdk'] as const,
+          rounds: e.rounds,
+          warmupRounds: 0,
+          job: (contender) => ({ scenario: 'throughput', contender, agent, n: size, warm: Math.max(1, Math.round(40_000 / size)), measured }),
+          describe: (r) => `${(num(r, 'wallMsPerChunk') * 1000).toFixed(3)} µs/chunk`,
+        },
+        server,
+      );
+      for (const [contender, rs] of Object.entries(runs)) {
+        endToEnd[contender] ??= {};
+        endToEnd[contender]![String(size)] = summarize(rs.map((r) => num(r, 'wallMsPerChunk') * 1000));
+      }
+    }
+
+    // 5. Card cache: 1,000 concurrent turns to a cold agent.
+    const cold: { fetches: number; wallMs: number }[] = [];
+    for (let round = 0; round < PLAN.coldCard.rounds; round++) {
+      const prefix = `/cold-${round}-${Date.now()}/`;
+      const result = await runChild({ scenario: 'cold-card', contender: 'a4h', agent: `${server.url}${prefix}`, turns: PLAN.coldCard.turns }, server);
+      cold.push({ fetches: server.cardFetches(prefix), wallMs: num(result, 'wallMs') });
+      say(`[card cache] round ${round + 1}/${PLAN.coldCard.rounds}: ${cold.at(-1)!.fetches} card fetch(es) for ${PLAN.coldCard.turns} turns`);
+    }
+
+    // 6. Identity.
+    const identityRuns = await runRounds(
+      {
+        label: 'identity',
+        contenders: IDENTITY_KINDS,
+        rounds: PLAN.identity.rounds,
+        warmupRounds: 0,
+        job: (kind) => ({ scenario: 'identity', kind, count: PLAN.identity.count }),
+        describe: (r) => `${Math.round(num(r, 'perSec'))} ids/s`,
+      },
+      server,
+    );
+
+    // CPU profiles: one throughput process per contender and round (alternating), measured streams only.
+    const profileDir = mkdtempSync(join(tmpdir(), 'a4h-bench-prof-'));
+    const profiles: Record<string, ProfileSummary[]> = {};
+    try {
+      await runRounds(
+        {
+          label: 'profile',
+          contenders: CONTENDERS,
+          rounds: PLAN.profile.rounds,
+          warmupRounds: 0,
+          job: (contender) => ({ scenario: 'throughput', contender, agent, n: t.n, warm: t.warm, measured: t.measured }),
+          nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '100'],
+          onResult: (contender, round, result) => {
+            const file = join(profileDir, readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!);
+            const summary = summarizeProfile(file, result['window'] as { startMicros: number; endMicros: number }, t.measured * (t.n + 3));
+            (profiles[contender] ??= []).push(summary);
+            mkdirSync(join(ROOT, 'dist/bench/profiles'), { recursive: true });
+            renameSync(file, join(ROOT, `dist/bench/profiles/${contender}-${round + 1}.cpuprofile`));
+          },
+          describe: (r) => `${num(r, 'cpuMsPer1kEvents').toFixed(2)} ms CPU/1k`,
+        },
+        server,
+      );
+    } finally {
+      rmSync(profileDir, { recursive: true, force: true });
+    }
+
+    const results: Results = {
+      generatedAt: new Date().toISOString(),
+      durationSec: Math.round((Date.now() - started) / 1000),
+      machine: {
+        node: process.version,
+        cores: availableParallelism(),
+        cpu: cpus()[0]?.model ?? 'unknown',
+        memoryGb: Math.round(totalmem() / 1024 ** 3),
+        platform: `${process.platform} ${process.arch}`,
+        loadAverage: { start: loadStart.map((x) => Number(x.toFixed(2))), end: loadavg().map((x) => Number(x.toFixed(2))) },
+      },
+      versions: versions(),
+      plan: PLAN,
+      replay,
+      throughput: { n: t.n, contenders: byContender(throughputRuns, throughputKeys), ratios: ratios(throughputRuns, throughputKeys, 'sdk') },
+      firstEvent: {
+        contenders: byContender(firstRuns, ['warmMs', 'warmP90Ms', 'coldMs']),
+        ratios: ratios(firstRuns, ['warmMs', 'coldMs'], 'sdk'),
+        a4hMinusSdkWarmMs: round3(median(firstRuns.a4h.map((r) => num(r, 'warmMs'))) - median(firstRuns.sdk.map((r) => num(r, 'warmMs')))),
+      },
+      concurrency: {
+        turns: c.turns,
+        n: c.n,
+        contenders: byContender(concurrencyRuns, concurrencyKeys),
+        ratios: ratios(concurrencyRuns, concurrencyKeys, 'sdk'),
+        withoutWire: byContender(setupRuns, ['cpuUsPerTurn', 'wallUsPerTurn', 'heapKbPerOpenTurn']),
+      },
+      assembly: {
+        ladder: assembly,
+        endToEnd,
+        growth: {
+          ladder: growth(assembly['ladder']!, 'usPerChunk'),
+          view: growth(assembly['view']!, 'usPerChunk'),
+          ladderFrom10k: ratio(assembly['ladder']!['100000']!['usPerChunk']!.median, assembly['ladder']!['10000']!['usPerChunk']!.median),
+          viewFrom10k: ratio(assembly['view']!['100000']!['usPerChunk']!.median, assembly['view']!['10000']!['usPerChunk']!.median),
+          endToEndA4h: ratio(endToEnd['a4h']!['100000']!.median, endToEnd['a4h']!['1000']!.median),
+          endToEndSdk: ratio(endToEnd['sdk']!['100000']!.median, endToEnd['sdk']!['1000']!.median),
+        },
+      },
+      cardCache: { turns: PLAN.coldCard.turns, rounds: cold, exactlyOne: cold.every((r) => r.fetches === 1) },
+      identity: {
+        kinds: byContender(identityRuns, ['perSec', 'cpuUsPerId']),
+        ratios: ratios(identityRuns, ['perSec'], 'node-hmac'),
+      },
+      profile: { a4h: mergeProfiles(profiles['a4h']!), sdk: mergeProfiles(profiles['sdk']!), floor: mergeProfiles(profiles['floor']!) },
+      targets: [],
+    };
+    results.targets = targetsOf(results);
+    writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    say(`wrote ${RESULTS}`);
+    if (writeReadme(README, results)) say(`rewrote the performance table in ${README}`);
+    else say(`README.md has no <!-- bench:start --> / <!-- bench:end --> markers; left it alone`);
+    for (const target of results.targets) say(`${target.met ? 'met    ' : 'NOT MET'} ${target.name}: ${target.value} (target ${target.target})`);
+  } finally {
+    await server.close();
+  }
+}
+
+const round3 = (x: number): number => Math.round(x * 1000) / 1000;
+
+/** Time per chunk at the largest size over the smallest. */
+function growth(bySize: Record<string, Record<string, Summary>>, key: string): number {
+  return ratio(bySize['100000']![key]!.median, bySize['1000']![key]!.median);
+}
+
+function versions(): Record<string, string> {
+  const of = (path: string): string => (JSON.parse(readFileSync(join(ROOT, path), 'utf8')) as { version: string }).version;
+  return {
+    'a4h-a2a': of('package.json'),
+    '@a2a-js/sdk': of('node_modules/@a2a-js/sdk/package.json'),
+    rxjs: of('node_modules/rxjs/package.json'),
+    undici: of('node_modules/undici/package.json'),
+    'eventsource-parser': of('node_modules/eventsource-parser/package.json'),
+  };
+}
+
+main().then(
+  () => process.exit(0),
+  (error: unknown) => {
+    process.stderr.write(`${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.exit(1);
+  },
+);
+

@@ -1,0 +1,141 @@
+/**
+ * The scenarios a child process runs over one contender's driver against the replay agent. Each
+ * returns one plain object; the child prints it as one JSON line.
+ */
+import { performance } from 'node:perf_hooks';
+import type { Driver, TurnOutcome } from './drivers/types.js';
+import { median, quantile } from './stats.js';
+
+/** Microseconds on the clock `--cpu-prof` timestamps use (CLOCK_MONOTONIC), to cut a profile to the measured window. */
+export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n);
+
+const cpuMs = (since: NodeJS.CpuUsage): number => {
+  const used = process.cpuUsage(since);
+  return (used.user + used.system) / 1000;
+};
+
+const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
+
+function expectChunks(outcome: TurnOutcome, n: number, contender: string): void {
+  if (outcome.chunks !== n) throw new Error(`${contender}: saw ${outcome.chunks} chunks of ${n}`);
+  if (outcome.replyLength !== -1 && outcome.replyLength !== 16 * n) throw new Error(`${contender}: reply of ${outcome.replyLength} chars, expected ${16 * n}`);
+}
+
+/**
+ * One long stream at a time: `warm` unmeasured streams, then `measured` streams of `n` chunks, each
+ * timed (wall, CPU, first chunk). The process's figure is the median of its measured streams.
+ */
+export async function throughput(driver: Driver, contender: string, agent: string, n: number, warm: number, measured: number) {
+  for (let i = 0; i < warm; i++) expectChunks(await driver.turn(agent, String(n), `warm-${i}`), n, contender);
+  const events = n + 3;
+  const runs: { wallMs: number; cpuMs: number; ttfeMs: number }[] = [];
+  const window = { startMicros: monotonicMicros(), endMicros: 0 };
+  for (let i = 0; i < measured; i++) {
+    let first = 0;
+    const cpu = process.cpuUsage();
+    const t0 = performance.now();
+    const outcome = await driver.turn(agent, String(n), `run-${i}`, () => (first = performance.now()));
+    const wallMs = performance.now() - t0;
+    runs.push({ wallMs, cpuMs: cpuMs(cpu), ttfeMs: first - t0 });
+    expectChunks(outcome, n, contender);
+  }
+  window.endMicros = monotonicMicros();
+  return {
+    n,
+    events,
+    eventsPerSec: median(runs.map((r) => (events / r.wallMs) * 1000)),
+    cpuMsPer1kEvents: median(runs.map((r) => (r.cpuMs / events) * 1000)),
+    wallMsPerChunk: median(runs.map((r) => r.wallMs / n)),
+    drainEventsPerSec: median(runs.map((r) => ((n - 1) / (r.wallMs - r.ttfeMs)) * 1000)),
+    ttfeMs: median(runs.map((r) => r.ttfeMs)),
+    peakRssMb: peakRssMb(),
+    window,
+  };
+}
+
+/**
+ * Time to the first artifact chunk. The first turn of the process is cold (card fetch, new
+ * connection); after `warm` turns, `samples` sequential short turns are timed with everything warm.
+ */
+export async function firstEvent(driver: Driver, contender: string, agent: string, warm: number, samples: number) {
+  const n = 20;
+  const timed = async (thread: string): Promise<number> => {
+    let first = 0;
+    const t0 = performance.now();
+    expectChunks(await driver.turn(agent, String(n), thread, () => (first = performance.now())), n, contender);
+    return first - t0;
+  };
+  const coldMs = await timed('cold');
+  for (let i = 0; i < warm; i++) await timed(`warm-${i}`);
+  const warmMs: number[] = [];
+  for (let i = 0; i < samples; i++) warmMs.push(await timed(`sample-${i}`));
+  return { coldMs, warmMs: median(warmMs), warmP90Ms: quantile(warmMs, 0.9) };
+}
+
+/**
+ * `turns` concurrent streams of `n` chunks: one unmeasured batch (fills the keep-alive pool), one
+ * measured batch, then `turns` streams held open after their first chunk to weigh an open turn.
+ */
+export async function concurrency(driver: Driver, contender: string, agent: string, turns: number, n: number) {
+  const gc = globalThis.gc;
+  if (gc === undefined) throw new Error('run with --expose-gc');
+  const batch = (tag: string, text: string, onFirst: (ms: number) => void, t0: number) =>
+    Promise.all(Array.from({ length: turns }, (_, i) => driver.turn(agent, text, `${tag}-${i}`, () => onFirst(performance.now() - t0))));
+  (await batch('warm', String(n), () => undefined, 0)).forEach((o) => expectChunks(o, n, contender));
+  gc();
+
+  const firsts: number[] = [];
+  const window = { startMicros: monotonicMicros(), endMicros: 0 };
+  const cpu = process.cpuUsage();
+  const t0 = performance.now();
+  const outcomes = await batch('run', String(n), (ms) => firsts.push(ms), t0);
+  const wallMs = performance.now() - t0;
+  const cpuUsed = cpuMs(cpu);
+  window.endMicros = monotonicMicros();
+  outcomes.forEach((o) => expectChunks(o, n, contender));
+  const events = turns * (n + 3);
+
+  // Memory per open turn: `turns` streams that stop after their first chunk until released.
+  await settle(gc);
+  const before = process.memoryUsage();
+  let open = 0;
+  let allOpen = (): void => undefined;
+  const opened = new Promise<void>((resolve) => (allOpen = resolve));
+  const held = batch('hold', `hold:${n}`, () => ++open === turns && allOpen(), performance.now());
+  await opened;
+  await settle(gc);
+  const during = process.memoryUsage();
+  await fetch(new URL('/bench/release', agent), { method: 'POST' });
+  (await held).forEach((o) => expectChunks(o, n, contender));
+  const perTurnKb = (a: number, b: number): number => (b - a) / turns / 1024;
+
+  return {
+    turns,
+    n,
+    wallMs,
+    eventsPerSec: (events / wallMs) * 1000,
+    cpuMsPer1kEvents: (cpuUsed / events) * 1000,
+    ttfeP50Ms: quantile(firsts, 0.5),
+    ttfeP99Ms: quantile(firsts, 0.99),
+    peakRssMb: peakRssMb(),
+    heapKbPerOpenTurn: perTurnKb(before.heapUsed + before.external, during.heapUsed + during.external),
+    window,
+  };
+}
+
+/** Lets pending callbacks run, then collects twice, so a heap figure holds only what is reachable. */
+async function settle(gc: () => void): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 50));
+  gc();
+  gc();
+}
+
+/** `turns` concurrent turns to an agent whose card nobody fetched yet; the server counts card fetches. */
+export async function coldCard(driver: Driver, contender: string, agent: string, turns: number) {
+  const n = 10;
+  const t0 = performance.now();
+  const outcomes = await Promise.all(Array.from({ length: turns }, (_, i) => driver.turn(agent, String(n), `cold-${i}`)));
+  const wallMs = performance.now() - t0;
+  outcomes.forEach((o) => expectChunks(o, n, contender));
+  return { turns, wallMs, completed: outcomes.length };
+}
