@@ -9,6 +9,7 @@ import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
 import { checkRequest, runTurn } from '../turn/turn.js';
 import { cardUrlOf } from '../wire/card-fetch.js';
 import { createSdkPorts, type PortFactory } from '../wire/sdk-port.js';
+import type { A2APort } from '../wire/port.js';
 import type { CardSummary } from '../wire/types.js';
 
 /** How a client reaches agents and keeps threads. */
@@ -70,12 +71,23 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
   const logger = options.logger ?? silentLogger;
   const derive = contextIdDeriver(identitySecret(options.identitySecret, logger));
   const policy = resolvePolicy(options.policy);
-  const ports =
+  const makePort =
     options.ports ??
     createSdkPorts({
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
     });
+  // One port per agent URL (ports are stateless; the card cache behind them is shared anyway).
+  const portsByAgent = new Map<string, A2APort>();
+  const ports = (agent: string): A2APort => {
+    let port = portsByAgent.get(agent);
+    if (port === undefined) {
+      port = makePort(agent);
+      if (portsByAgent.size >= 1_000) portsByAgent.delete(portsByAgent.keys().next().value as string);
+      portsByAgent.set(agent, port);
+    }
+    return port;
+  };
   const threads = new ThreadRegistry(options.maxThreads ?? 10_000);
   const cancels = new Set<Promise<void>>();
   const onCancel = (cancel: Subscription): void => {

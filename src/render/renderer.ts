@@ -26,8 +26,11 @@ export type Emit = (event: TurnEvent) => void;
  */
 export class TurnRenderer {
   private readonly artifacts = new Map<string, ArtifactText>();
-  /** The fold of every text event emitted so far. */
-  private reply = '';
+  /**
+   * The length of the reply shown so far (the fold of every text event). The text itself is not
+   * kept: it always equals the artifacts' reply, so one copy of a long reply is enough.
+   */
+  private replyLength = 0;
   /** The artifact whose text ends `reply`, when there is one. */
   private tail: ArtifactText | undefined;
   private last: ArtifactText | undefined;
@@ -91,7 +94,8 @@ export class TurnRenderer {
     }
     const fromArtifacts = this.artifactReply();
     const text = fromArtifacts !== '' ? fromArtifacts : (this.finalText ?? this.lastAgentText ?? '');
-    this.showReply(text);
+    // The reply shown is the artifacts' reply already; a status text replaces an empty one.
+    if (fromArtifacts === '' && text !== '') this.extend(text);
     const end: EndEvent = { type: 'end', outcome, text };
     if (this.contextId !== undefined) end.contextId = this.contextId;
     if (this.taskId !== undefined) end.taskId = this.taskId;
@@ -107,6 +111,7 @@ export class TurnRenderer {
 
   private snapshot(task: Task): void {
     this.identify(task.id, task.contextId);
+    const before = this.artifactReply();
     this.artifacts.clear();
     this.last = undefined;
     for (const artifact of task.artifacts) {
@@ -115,7 +120,7 @@ export class TurnRenderer {
       this.last = entry;
     }
     this.lastAgentText ??= lastAgentAnswer(task.history);
-    this.showReply(this.artifactReply());
+    this.showChange(before);
     this.status(task.status.state, task.status.message, false);
   }
 
@@ -147,8 +152,9 @@ export class TurnRenderer {
     const known = this.artifacts.get(artifact.artifactId);
     if (partial) {
       // Deltas of text that a non-partial event repeats whole: a preview, whatever `append` says.
+      const before = known && !known.partial ? this.artifactReply() : undefined;
       this.artifacts.set(artifact.artifactId, { text: '', partial: true });
-      if (known && !known.partial) this.showReply(this.artifactReply());
+      if (before !== undefined) this.showChange(before);
       if (chunk !== '') {
         this.preview = this.bounded((this.preview ?? '') + chunk);
         this.emit({ type: 'status', state: this.state ?? 'working', text: this.preview });
@@ -162,23 +168,25 @@ export class TurnRenderer {
       if (chunk === '') return;
       // A new last artifact extends the reply, after a separator when text precedes it.
       this.tail = entry;
-      return this.extend(this.reply === '' ? chunk : ARTIFACT_SEPARATOR + chunk);
+      return this.extend(this.replyLength === 0 ? chunk : ARTIFACT_SEPARATOR + chunk);
     }
     const wasPartial = known.partial;
     known.partial = false;
     if (append && !wasPartial) {
       if (chunk === '') return;
-      const wasEmpty = known.text === '';
-      known.text += chunk;
-      if (known === this.tail) return this.extend(chunk);
-      if (wasEmpty && known === this.last) {
-        this.tail = known;
-        return this.extend(this.reply === '' ? chunk : ARTIFACT_SEPARATOR + chunk);
+      if (known === this.tail) {
+        known.text += chunk;
+        return this.extend(chunk);
       }
-      return this.showReply(this.artifactReply());
+      if (known.text === '' && known === this.last) {
+        known.text = chunk;
+        this.tail = known;
+        return this.extend(this.replyLength === 0 ? chunk : ARTIFACT_SEPARATOR + chunk);
+      }
     }
+    const before = this.artifactReply();
     known.text = append ? known.text + chunk : chunk;
-    this.showReply(this.artifactReply());
+    this.showChange(before);
   }
 
   private message(message: AgentMessage): void {
@@ -205,25 +213,31 @@ export class TurnRenderer {
   }
 
   private extend(delta: string): void {
-    this.reply = this.bounded(this.reply + delta);
+    this.replyLength = this.boundedLength(this.replyLength + delta.length);
     this.emit({ type: 'text', text: delta, replace: false });
   }
 
-  /** Emits what turns the reply shown so far into `next`: nothing, an append, or a replace. */
-  private showReply(next: string): void {
+  /** After the artifacts changed from giving `before`: emits nothing, an append, or a replace. */
+  private showChange(before: string): void {
     this.tail = this.lastNonEmpty();
-    if (next === this.reply) return;
-    if (next.startsWith(this.reply)) return this.extend(next.slice(this.reply.length));
-    this.reply = this.bounded(next);
+    const next = this.artifactReply();
+    if (next === before) return;
+    if (next.startsWith(before)) return this.extend(next.slice(before.length));
+    this.replyLength = this.boundedLength(next.length);
     this.emit({ type: 'text', text: next, replace: true });
   }
 
   /** Refuses text past the size bound with a protocol error (the turn then ends, and the task is cancelled). */
   private bounded(text: string): string {
-    if (text.length > this.maxChars) {
+    this.boundedLength(text.length);
+    return text;
+  }
+
+  private boundedLength(length: number): number {
+    if (length > this.maxChars) {
       throw new A2AError({ kind: 'protocol', operation: 'turn', message: `the agent's reply is longer than ${this.maxChars} characters` });
     }
-    return text;
+    return length;
   }
 
   private lastNonEmpty(): ArtifactText | undefined {

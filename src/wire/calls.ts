@@ -36,17 +36,23 @@ interface CallSite {
 export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promise<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
+    let settled = false;
     run(controller.signal).then(
       (value) => {
+        settled = true;
         subscriber.next(value);
         subscriber.complete();
       },
       (error: unknown) => {
+        settled = true;
         if (controller.signal.aborted) return;
         subscriber.error(classifySdkError(error, { ...site, status: site.watch.statusOf(controller.signal) }));
       },
     );
-    return () => controller.abort();
+    // Abort only a call still in flight: aborting a finished one costs a DOMException for nothing.
+    return () => {
+      if (!settled) controller.abort();
+    };
   });
 }
 
@@ -57,17 +63,22 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
 export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => AsyncIterable<S>, map: (event: S) => T): Observable<T> {
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
+    let ended = false;
     const pump = async (): Promise<void> => {
       for await (const event of open(controller.signal)) {
         if (subscriber.closed) return;
         subscriber.next(map(event));
       }
+      ended = true;
       subscriber.complete();
     };
     pump().catch((error: unknown) => {
+      ended = true;
       if (subscriber.closed || controller.signal.aborted) return;
       subscriber.error(classifySdkError(error, { ...site, status: site.watch.statusOf(controller.signal) }));
     });
-    return () => controller.abort();
+    return () => {
+      if (!ended) controller.abort();
+    };
   });
 }
