@@ -67,9 +67,15 @@ export interface A2AClient {
  * in-memory registry per thread for the guard (an agent that replaced the contextId) and for
  * follow-ups (an interrupted task's id goes on the thread's next message; a finished one never).
  */
-export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<void> }): A2AClient {
+/** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
+export interface ClientPlatform {
+  owned?: { close(): Promise<void> };
+  deriver?: (secret: string | Uint8Array) => (handle: string, conversationKey: string) => string | Promise<string>;
+}
+
+export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {}): A2AClient {
   const logger = options.logger ?? silentLogger;
-  const derive = contextIdDeriver(identitySecret(options.identitySecret, logger));
+  const derive = (platform.deriver ?? contextIdDeriver)(identitySecret(options.identitySecret, logger));
   const policy = resolvePolicy(options.policy);
   const makePort =
     options.ports ??
@@ -106,8 +112,10 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
       }
       const key = ThreadRegistry.key(input.agent, input.handle, input.thread);
       const memory = threads.get(key);
-      const contextId$ = input.contextId ?? memory?.adoptedContextId ?? derive(input.handle, input.thread);
-      return from(Promise.resolve(contextId$)).pipe(switchMap((contextId) => threadTurn(input, key, contextId)));
+      const contextId = input.contextId ?? memory?.adoptedContextId ?? derive(input.handle, input.thread);
+      // A contextId known at once (explicit, adopted, or derived synchronously) needs no promise hop.
+      if (typeof contextId === 'string') return threadTurn(input, key, contextId);
+      return from(contextId).pipe(switchMap((id) => threadTurn(input, key, id)));
     });
 
   /** The ladder with the thread's follow-up task and the guard around it. */
@@ -140,12 +148,12 @@ export function createA2A(options: A2AOptions = {}, owned?: { close(): Promise<v
   return {
     turn,
     card: (agent) => ports(agent).card(),
-    contextId: (handle, thread) => derive(handle, thread),
+    contextId: async (handle, thread) => derive(handle, thread),
     thread: (agent, handle, thread) => threads.get(ThreadRegistry.key(agent, handle, thread)),
     close: async () => {
       // CancelTasks of abandoned turns are bounded by cancelTimeoutMs: let them reach the agents.
       await Promise.all([...cancels]);
-      await owned?.close();
+      await platform.owned?.close();
     },
   };
 }

@@ -1,4 +1,5 @@
 import { createA2A as createCoreA2A, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
+import { nodeContextIdDeriver } from './context-id.js';
 import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 
 /** The environment variable the Node entry reads the identity secret from. */
@@ -25,6 +26,6 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
       ...(identitySecret === undefined ? {} : { identitySecret }),
       ...(http ? { fetch: http.fetch } : {}),
     },
-    http,
+    { ...(http ? { owned: http } : {}), deriver: nodeContextIdDeriver },
   );
 }
