@@ -76,4 +76,26 @@ describe('follow-ups to an interrupted task', () => {
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
   });
+
+  it('a gone task on the blocking rung, then an early answer: one polling note, one poller', () => {
+    let calls: FakePortCall[] = [];
+    marbles(({ cold, expectObservable }) => {
+      const port = createFakePort({
+        card: () => cold('(c|)', { c: testCard({ streaming: false }) }),
+        send: inTurn(cold<never>('-#', undefined, notFound), cold('-(r|)', { r: ev.task('T1', 'working') })),
+        getTask: () => cold('-(t|)', { t: { id: 'T1', status: { state: 'completed' as const }, artifacts: [] } }),
+      });
+      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(twp) 6ms (ce|)', {
+        s: 'start',
+        g: 'task T0 gone (task-not-found)',
+        t: 'task T1',
+        w: 'status working',
+        p: 'polling (send-returned-early)',
+        c: 'status completed',
+        e: 'end completed ""',
+      });
+      calls = port.calls;
+    });
+    expect(calls.filter((c) => c.method === 'getTask')).toHaveLength(1);
+  });
 });

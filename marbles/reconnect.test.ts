@@ -153,18 +153,19 @@ describe('reconnect: resubscribe, never re-send', () => {
         card: () => cold('(c|)', { c: card }),
         stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
         resubscribe: inTurn(
-          cold('-s-#', { s: ev.task('T', 'working') }, drop),
+          cold('-sa#', { s: ev.task('T', 'working'), a: ev.artifact('T', 'A', 'Hi') }, drop),
           cold('-d|', { d: ev.status('T', 'completed') }),
         ),
       });
-      // break at 6; resubscribe at 16 gets a snapshot at 17 and breaks at 19: attempt #1 again, not #2.
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)-r 12ms r 10ms (ce|)', {
+      // break at 6; resubscribe at 16: a snapshot at 17, a chunk at 18, a break at 19: attempt #1 again, not #2.
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)-r 11ms hr 10ms (ce|)', {
         s: 'start',
         t: 'task T',
         w: 'status working',
         r: 'reconnecting #1 in 10',
+        h: 'text "Hi"',
         c: 'status completed',
-        e: 'end completed ""',
+        e: 'end completed "Hi"',
       });
     });
   });
@@ -238,5 +239,31 @@ describe('reconnect: resubscribe, never re-send', () => {
         e: 'end completed "ok"',
       });
     });
+  });
+
+  it('a resubscribe that sends only its snapshot and closes is no progress: the attempts run out, then polling', () => {
+    let calls: FakePortCall[] = [];
+    marbles(({ cold, expectObservable }) => {
+      const port = createFakePort({
+        card: () => cold('(c|)', { c: card }),
+        stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
+        resubscribe: () => cold('-s|', { s: ev.task('T', 'working') }),
+        getTask: () => cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) }),
+      });
+      // break at 6; snapshot-and-close at 16-18 (#1), again at 38-40 (#2): then poll at 40, answered at 41.
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)-r 11ms R 21ms p(che|)', {
+        s: 'start',
+        t: 'task T',
+        w: 'status working',
+        r: 'reconnecting #1 in 10',
+        R: 'reconnecting #2 in 20',
+        p: 'polling (resubscribe-failed)',
+        c: 'status completed "ok"',
+        h: 'text "ok"',
+        e: 'end completed "ok"',
+      });
+      calls = port.calls;
+    });
+    expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
   });
 });

@@ -21,6 +21,8 @@ export function describeIssue(issue: core.$ZodIssue | undefined): string {
         : `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`;
     case 'invalid_format':
       return issue.format === 'url' ? 'must be an http(s) URL' : `must be a valid ${issue.format}`;
+    case 'custom':
+      return issue.message;
     default:
       return 'is not valid';
   }

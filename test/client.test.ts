@@ -74,6 +74,31 @@ describe('the identity secret', () => {
   });
 });
 
+describe('the facade guards', () => {
+  it('a logger that throws while the guard adopts a context ends the turn with that error (not an unhandled one)', async () => {
+    const logger = { ...spyLogger(), warn: vi.fn<LogFn>(() => { throw new Error('logger down'); }) };
+    const port = createFakePort({ card: () => of(testCard()), stream: () => of({ ...ev.message('hi'), message: { ...ev.message('hi').message, contextId: 'theirs' } }) });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port, logger });
+    await expect(lastValueFrom(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'x' }))).rejects.toThrow('logger down');
+  });
+
+  it('card() is bounded by cardTimeoutMs', async () => {
+    const { createServer } = await import('node:http');
+    const sockets = new Set<import('node:net').Socket>();
+    const server = createServer(() => undefined); // accepts, never answers
+    server.on('connection', (s) => sockets.add(s));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as import('node:net').AddressInfo).port}/`;
+      const client = createA2A({ identitySecret: SECRET, policy: { cardTimeoutMs: 200 } });
+      await expect(lastValueFrom(client.card(url))).rejects.toMatchObject({ kind: 'timeout', phase: 'card' });
+    } finally {
+      for (const s of sockets) s.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
+  });
+});
+
 describe('bad input is refused before any I/O', () => {
   it.each([
     [{ agent: 'not a url', handle: 'h', thread: 't', text: 'hi' }, /not a URL/],

@@ -33,4 +33,9 @@ describe('the node:crypto deriver', () => {
     // a trailing high and a leading low surrogate must not pass as a pair
     await expect(Promise.resolve(node('a\ud800', '\udc00b'))).rejects.toMatchObject({ kind: 'input' });
   });
+
+  it('refuses the secrets Web Crypto refuses, at once', () => {
+    expect(() => nodeContextIdDeriver('short')).toThrowError(/at least 16 bytes/);
+    expect(() => nodeContextIdDeriver('a well-formed secret except \ud800')).toThrowError(/well-formed/);
+  });
 });

@@ -40,6 +40,7 @@ describe('the policy', () => {
     [{ reconnect: { jitter: 2 } }, 'reconnect.jitter'],
     [{ poll: { factor: 0.5 } }, 'poll.factor'],
     [{ turnTimeoutMs: Number.POSITIVE_INFINITY }, 'turnTimeoutMs'],
+    [{ sendTimeoutMs: 3e9 }, 'sendTimeoutMs'],
   ])('refuses %j with a config error naming %s', (input, field) => {
     let error: unknown;
     try {

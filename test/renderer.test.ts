@@ -93,6 +93,21 @@ describe('renderer rules', () => {
     expect(end(events).text).toBe(`uno${ARTIFACT_SEPARATOR}two`);
   });
 
+  it('a partial artifact that becomes whole keeps the reply in arrival order (folded text equals the end text)', () => {
+    const partial = { adk_partial: true };
+    const events = render([
+      ev.task('T', 'working'),
+      { kind: 'artifact', taskId: 'T', artifact: { artifactId: 'B', parts: [] }, append: false, lastChunk: false },
+      ev.artifact('T', 'P', 'hel', { metadata: partial }),
+      ev.artifact('T', 'P', 'hello'),
+      ev.artifact('T', 'B', 'world', { append: true }),
+      ev.artifact('T', 'B', '!', { append: true }),
+      ev.status('T', 'completed'),
+    ]);
+    expect(end(events).text).toBe(`world!${ARTIFACT_SEPARATOR}hello`);
+    expect(fold(events)).toBe(end(events).text);
+  });
+
   it('skips user echoes and data parts', () => {
     const events = render([
       ev.status('T', 'submitted'),

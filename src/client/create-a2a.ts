@@ -7,6 +7,7 @@ import { silentLogger, type Logger } from '../logger.js';
 import type { ContextAdoptedEvent, TurnEvent } from '../turn/events.js';
 import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
 import { checkRequest, runTurn } from '../turn/turn.js';
+import { within } from '../turn/watchdog.js';
 import { cardUrlOf } from '../wire/card-fetch.js';
 import { createSdkPorts, type PortFactory } from '../wire/sdk-port.js';
 import type { A2APort } from '../wire/port.js';
@@ -132,7 +133,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
         logger.warn({ agent: input.agent, handle: input.handle, sent: contextId, adopted }, 'the agent replaced the contextId; this thread now uses the agent\'s');
       }),
       tap((event) => {
-        if (event.type === 'task') heardTask = true;
+        if (event.type === 'task' || event.type === 'task-gone') heardTask = true;
         if (event.type !== 'end') return;
         ended = true;
         const interrupted = event.outcome === 'input-required' || event.outcome === 'auth-required';
@@ -147,7 +148,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
 
   return {
     turn,
-    card: (agent) => ports(agent).card(),
+    card: (agent) => ports(agent).card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card')),
     contextId: async (handle, thread) => derive(handle, thread),
     thread: (agent, handle, thread) => threads.get(ThreadRegistry.key(agent, handle, thread)),
     close: async () => {
@@ -171,7 +172,11 @@ function adoptReplacedContext(sent: string, adopt: (adopted: string) => void) {
           const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
           if (seen !== undefined && seen !== sent && seen !== adopted) {
             adopted = seen;
-            adopt(seen);
+            try {
+              adopt(seen);
+            } catch (error) {
+              return subscriber.error(error); // e.g. a logger that threw: the turn's error, not an unhandled one
+            }
             subscriber.next({ type: 'context-adopted', sent, adopted: seen } satisfies ContextAdoptedEvent);
           }
           subscriber.next(event);

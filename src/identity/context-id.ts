@@ -123,8 +123,11 @@ export function isContextIdShape(id: string): boolean {
   return typeof id === 'string' && CONTEXT_ID_SHAPE.test(id);
 }
 
-/** A private copy of the secret's bytes, checked. Messages never include the secret. */
-function secretBytes(secret: string | Uint8Array): Uint8Array<ArrayBuffer> {
+/**
+ * Checks an identity secret (a string or bytes, at least 16 bytes, well-formed Unicode) and returns
+ * a private copy of its bytes. Throws a `config` A2AError that never includes the secret.
+ */
+export function secretBytes(secret: string | Uint8Array): Uint8Array<ArrayBuffer> {
   let bytes: Uint8Array<ArrayBuffer>;
   if (typeof secret === 'string') {
     if (LONE_SURROGATE.test(secret)) throw configError('the identity secret must be well-formed Unicode (it has a lone surrogate)');

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { contextIdDeriver as webCryptoDeriver, CONTEXT_ID_DOMAIN } from '../identity/context-id.js';
+import { contextIdDeriver as webCryptoDeriver, CONTEXT_ID_DOMAIN, secretBytes } from '../identity/context-id.js';
 
 const PREFIX = Buffer.concat([Buffer.from(CONTEXT_ID_DOMAIN, 'utf8'), Buffer.from([0])]);
 
@@ -23,8 +23,8 @@ const LONE_SURROGATE = /\p{Cs}/u;
  * deriver's: a handle or key that is not a non-empty, well-formed string goes through it.
  */
 export function nodeContextIdDeriver(secret: string | Uint8Array): (handle: string, conversationKey: string) => string | Promise<string> {
-  const checked = webCryptoDeriver(secret); // validates the secret, and handles the odd inputs below
-  const key = Buffer.from(typeof secret === 'string' ? Buffer.from(secret, 'utf8') : secret);
+  const key = Buffer.from(secretBytes(secret)); // checked like the Web Crypto path: same secrets accepted
+  const checked = webCryptoDeriver(secret); // for the odd handles and keys below, and their errors
   return (handle, conversationKey) => {
     if (unusual(handle) || unusual(conversationKey)) {
       return checked(handle, conversationKey);

@@ -153,7 +153,10 @@ export class TurnRenderer {
     if (partial) {
       // Deltas of text that a non-partial event repeats whole: a preview, whatever `append` says.
       const before = known && !known.partial ? this.artifactReply() : undefined;
-      this.artifacts.set(artifact.artifactId, { text: '', partial: true });
+      const entry = { text: '', partial: true };
+      this.artifacts.set(artifact.artifactId, entry);
+      // A new id goes last in the map: the fast paths must know an empty artifact is no longer last.
+      if (known === undefined || known === this.last) this.last = entry;
       if (before !== undefined) this.showChange(before);
       if (chunk !== '') {
         this.preview = this.bounded((this.preview ?? '') + chunk);

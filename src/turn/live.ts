@@ -118,7 +118,8 @@ function recover(ctx: LadderContext, error: unknown, attempt: number, since: num
       listen(ctx, defer(() => ctx.port.resubscribe(taskId)), 'resubscribe'),
     ).pipe(
       catchError((next: unknown) => {
-        const progressed = ctx.tracker.events > before;
+        // The snapshot that opens every resubscription is not progress: only events after it are.
+        const progressed = ctx.tracker.events > before + 1;
         return recover(ctx, next, progressed ? 1 : attempt + 1, progressed ? asyncScheduler.now() : since);
       }),
     );

@@ -2,8 +2,11 @@ import * as z from 'zod/mini';
 import { A2AError } from '../errors.js';
 import { describeIssue, issuePath } from '../validation.js';
 
-/** A positive whole number of milliseconds, defaulting to `value`. */
-const ms = (value: number) => z._default(z.number().check(z.int(), z.positive()), value);
+/** The longest delay a JavaScript timer takes (about 24.8 days); longer ones would fire at once. */
+export const MAX_TIMER_MS = 2_147_483_647;
+
+/** A positive whole number of milliseconds a timer can wait, defaulting to `value`. */
+const ms = (value: number) => z._default(z.number().check(z.int(), z.positive(), z.lte(MAX_TIMER_MS)), value);
 /** A whole number in [min, max], defaulting to `value`. */
 const count = (min: number, max: number, value: number) => z._default(z.number().check(z.int(), z.gte(min), z.lte(max)), value);
 /** A number in [min, max], defaulting to `value`. */
@@ -53,7 +56,7 @@ export const turnPolicySchema = z.object({
       ...backoff(1_000, 1.5, 15_000, 0.2),
       /** One `GetTask` request. */
       requestTimeoutMs: ms(15_000),
-      /** Failed `GetTask` requests in a row before the turn errors. */
+      /** Failed `GetTask` requests in a row that are tried again; one more failure ends the turn. */
       maxErrors: count(0, 100, 3),
       /** A task that shows no change for this long ends the turn with a timeout. */
       staleAfterMs: ms(300_000),

@@ -13,10 +13,6 @@ import { within } from './watchdog.js';
 export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
-    catchError((error: unknown) => {
-      const gone = taskGone(ctx, message, error);
-      return gone ? concat(of<LadderNote>(gone.note), sendBlocking(ctx, gone.message)) : throwError(() => error);
-    }),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.tracker.taskId;
       if (ctx.tracker.settled || taskId === undefined) return of(result);
@@ -25,6 +21,11 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
         of<LadderNote>({ type: 'polling', reason: 'send-returned-early' }),
         pollUntilSettled(ctx, taskId, true),
       );
+    }),
+    // After the switchMap, so the resend's own events and polls pass through once.
+    catchError((error: unknown) => {
+      const gone = taskGone(ctx, message, error);
+      return gone ? concat(of<LadderNote>(gone.note), sendBlocking(ctx, gone.message)) : throwError(() => error);
     }),
   );
 }

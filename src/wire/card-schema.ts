@@ -7,7 +7,10 @@ import { describeIssue, issuePath } from '../validation.js';
  * Both shapes are accepted: v1.0 (`supportedInterfaces`) and v0.3 (a top-level `url`, with
  * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
  */
-const url = z.url({ protocol: /^https?$/ });
+/** An http(s) URL without a user or password in it (credentials go in headers, never in a card). */
+const url = z.url({ protocol: /^https?$/ }).check(
+  z.refine((value: string) => !/^[a-z+.-]+:\/\/[^/?#]*@/i.test(value), { error: 'must not carry credentials' }),
+);
 const upTo = (max: number) => z.string().check(z.maxLength(max));
 const between = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));

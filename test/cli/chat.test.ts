@@ -36,6 +36,15 @@ describe('a4h chat with piped lines', () => {
     expect(stderr).toContain('your next line answers it');
   });
 
+  it('/quit first: nothing is sent, even with lines after it', async () => {
+    const streams = () => agent.received.filter((r) => r.method === 'SendStreamingMessage').length;
+    const before = streams();
+    const { code, stdout } = await runCli(['chat', agent.url('/'), '--thread', 'piped-quit-first'], { input: '/quit\nhello\nworld\n' });
+    expect(code).toBe(0);
+    expect(stdout).toBe('');
+    expect(streams()).toBe(before);
+  });
+
   it('/quit leaves before the rest of the input', async () => {
     const { code, stdout } = await runCli(['chat', agent.url('/'), '--thread', 'piped-quit'], { input: 'message\n/quit\nartifacts\n' });
     expect(code).toBe(0);

@@ -293,6 +293,11 @@ describe('card resolution against a tiny server', () => {
       ['a v0.3 url that is not a URL', () => ({ name: 'x', url: 'nowhere' }), 'field url'],
       ['capabilities.streaming: "yes"', (base) => v1Card(base, { capabilities: { streaming: 'yes' } }), 'capabilities.streaming'],
       ['a skill without an id', (base) => v1Card(base, { skills: [{ name: 'no id' }] }), 'skills.0.id'],
+      [
+        'an interface url with credentials in it',
+        (base) => v1Card(base, { supportedInterfaces: [{ url: base.replace('http://', 'http://user:pass@') + 'rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+        'supportedInterfaces.0.url is not usable: it must not carry credentials',
+      ],
     ];
 
     for (const [name, body, field] of cases) {

@@ -47,11 +47,16 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   let running: RunningTurn | undefined;
   let inputEnded = false;
   let failures = 0;
-  let leave: (code: number) => void = () => undefined;
-  const left = new Promise<number>((resolve) => (leave = resolve));
+  let leaving = false;
+  let settle: (code: number) => void = () => undefined;
+  const left = new Promise<number>((resolve) => (settle = resolve));
+  const leave = (code: number): void => {
+    leaving = true;
+    settle(code);
+  };
 
   const next = (): void => {
-    if (running) return;
+    if (running || leaving) return;
     const line = queue.shift();
     if (line === undefined) {
       if (inputEnded) leave(failures > 0 ? 1 : 0);
@@ -93,6 +98,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   };
 
   lines.on('line', (line) => {
+    if (leaving) return;
     queue.push(line);
     next();
   });

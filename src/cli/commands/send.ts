@@ -1,4 +1,5 @@
 import { createA2A } from '../../node/create-a2a.js';
+import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { isBadInput, reportError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { eventLine } from '../json.js';
@@ -27,8 +28,10 @@ export async function send(args: string[], io: Io): Promise<number> {
   let turnTimeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
-    if (!Number.isFinite(seconds) || seconds <= 0) throw new UsageError('--timeout takes a positive number of seconds');
     turnTimeoutMs = Math.ceil(seconds * 1000);
+    if (!Number.isFinite(seconds) || seconds <= 0 || turnTimeoutMs > MAX_TIMER_MS) {
+      throw new UsageError(`--timeout takes a positive number of seconds, at most ${Math.floor(MAX_TIMER_MS / 1000)}`);
+    }
   }
   const input = {
     agent,
