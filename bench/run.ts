@@ -7,7 +7,7 @@ import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ASSEMBLY_VARIANTS, SETUP_KINDS } from './assembly.js';
-import { CONTENDERS, type Contender } from './drivers/types.js';
+import { CONTENDERS } from './drivers/types.js';
 import { IDENTITY_KINDS } from './identity.js';
 import { mergeProfiles, summarizeProfile, type ProfileSummary } from './profile.js';
 import { startReplayServer } from './replay-server.js';
