@@ -22,7 +22,7 @@ import { A2AError } from '../errors.js';
 export const CONTEXT_ID_DOMAIN = 'a4h-context-v1';
 
 /** The shortest identity secret accepted, in bytes (UTF-8 bytes for a string secret). */
-const MIN_SECRET_BYTES = 16;
+export const MIN_SECRET_BYTES = 16;
 
 /** Lowercase UUID with version 8 and variant `10`. */
 const CONTEXT_ID_SHAPE = /^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
@@ -140,7 +140,7 @@ export function secretBytes(secret: string | Uint8Array): Uint8Array<ArrayBuffer
   if (bytes.length < MIN_SECRET_BYTES) {
     const length = bytes.length;
     bytes.fill(0);
-    throw configError(`the identity secret must be at least ${MIN_SECRET_BYTES} bytes (got ${length})`);
+    throw configError(`the identity secret must be at least ${MIN_SECRET_BYTES} bytes (got ${length}): a guessable contextId lets others join a conversation`);
   }
   return bytes;
 }

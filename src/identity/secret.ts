@@ -1,8 +1,5 @@
-import { A2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
-
-/** The shortest identity secret accepted, in bytes. */
-export const MIN_SECRET_BYTES = 16;
+import { secretBytes } from './context-id.js';
 
 let processKey: Uint8Array | undefined;
 let warned = false;
@@ -25,16 +22,7 @@ export function identitySecret(secret: string | Uint8Array | undefined, logger: 
     processKey ??= globalThis.crypto.getRandomValues(new Uint8Array(32));
     return processKey;
   }
-  const length = typeof secret === 'string' ? new TextEncoder().encode(secret).length : secret instanceof Uint8Array ? secret.length : -1;
-  if (length < 0) {
-    throw new A2AError({ kind: 'config', operation: 'options', message: 'the identity secret must be a string or a Uint8Array' });
-  }
-  if (length < MIN_SECRET_BYTES) {
-    throw new A2AError({
-      kind: 'config',
-      operation: 'options',
-      message: `the identity secret must be at least ${MIN_SECRET_BYTES} bytes (got ${length}): a guessable contextId lets others join a conversation`,
-    });
-  }
+  // The derivation's own check (type, at least 16 bytes, well-formed Unicode): one rule, one place.
+  secretBytes(secret).fill(0);
   return secret;
 }
