@@ -2,7 +2,7 @@ import { map, type OperatorFunction } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { expect } from 'vitest';
 import type { LadderOptions } from '../src/turn/turn.js';
-import type { TurnEvent } from '../src/turn/events.js';
+import type { TurnEvent } from '../src/port/events.js';
 
 /** Runs `body` on virtual time, comparing frames with vitest's deep equality (so matchers work for errors). */
 export function marbles(body: (helpers: RunHelpers) => void): void {

@@ -6,11 +6,11 @@ export { A2AError, isA2AError, toA2AError } from './errors.js';
 export type { A2AErrorInit, A2AErrorKind, A2AOperation, TimeoutPhase } from './errors.js';
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
-export type { A2APort } from './wire/port.js';
-export { createSdkPorts } from './wire/sdk-port.js';
-export type { PortFactory, SdkPortOptions } from './wire/sdk-port.js';
-export { cardUrlOf } from './wire/card-fetch.js';
-export { isInterrupted, isSettled, isTerminal } from './wire/types.js';
+export type { A2APort } from './port/port.js';
+export { createSdkPorts } from './sdk/ports.js';
+export type { PortFactory, SdkPortOptions } from './sdk/ports.js';
+export { cardUrlOf } from './sdk/card-fetch.js';
+export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type {
   AgentEvent,
   AgentMessage,
@@ -23,7 +23,7 @@ export type {
   Task,
   TaskState,
   TaskStatus,
-} from './wire/types.js';
+} from './port/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
 export type { A2AClient, A2AOptions, TurnInput } from './client/create-a2a.js';
@@ -45,7 +45,7 @@ export type {
   TextEvent,
   TurnEvent,
   TurnOutcome,
-} from './turn/events.js';
+} from './port/events.js';
 export { backoffDelay, DEFAULT_POLICY, resolvePolicy, turnPolicySchema } from './turn/policy.js';
 export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
 export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';

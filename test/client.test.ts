@@ -6,7 +6,7 @@ import { deriveContextId } from '../src/identity/context-id.js';
 import { createA2A as createNodeA2A } from '../src/node/create-a2a.js';
 import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
 import { createFakePort, ev, testCard } from '../src/testing/index.js';
-import type { TurnEvent } from '../src/turn/events.js';
+import type { TurnEvent } from '../src/port/events.js';
 
 const SECRET = 'correct horse battery staple 0123456789';
 type LogFn = (fields: Record<string, unknown>, message: string) => void;
@@ -180,7 +180,7 @@ describe('threads over a real agent', () => {
     const thread = { agent: agent.url('/'), handle: 'travel', thread: 'thread-gone' };
     const asked = endOf(await run(client.turn({ ...thread, text: 'input' })));
     // the task ends out of band (another client cancels it)
-    const { createSdkPorts } = await import('../src/wire/sdk-port.js');
+    const { createSdkPorts } = await import('../src/sdk/ports.js');
     await lastValueFrom(createSdkPorts({ fetch: http.fetch })(thread.agent).cancel(asked.taskId!));
 
     const events = await run(client.turn({ ...thread, text: 'Paris' }));

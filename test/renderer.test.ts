@@ -4,9 +4,9 @@ import { describe, expect, it } from 'vitest';
 import { ARTIFACT_SEPARATOR, TurnRenderer } from '../src/render/renderer.js';
 import { reduceTurn, initialTurnView, type TurnView } from '../src/render/view.js';
 import { createFakePort, ev, testCard } from '../src/testing/index.js';
-import type { TurnEvent } from '../src/turn/events.js';
+import type { TurnEvent } from '../src/port/events.js';
 import { runTurn } from '../src/turn/turn.js';
-import type { AgentEvent, Task } from '../src/wire/types.js';
+import type { AgentEvent, Task } from '../src/port/types.js';
 import { fromWire } from './shapes/from-wire.js';
 import { SHAPES } from './shapes/recorded.js';
 

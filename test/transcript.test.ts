@@ -2,7 +2,7 @@ import { concat, lastValueFrom, of, Subject, throwError, toArray, type Observabl
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import { emptyTranscript, threadTranscript } from '../src/render/transcript.js';
-import type { TurnEvent } from '../src/turn/events.js';
+import type { TurnEvent } from '../src/port/events.js';
 
 const reply = (text: string): Observable<TurnEvent> => {
   const events: TurnEvent[] = [{ type: 'start' }, { type: 'text', text, replace: false }, { type: 'end', outcome: 'completed', text }];

@@ -2,7 +2,7 @@ import { lastValueFrom, of, throwError, concat, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import { catchTurnError, initialTurnView, reduceTurn, turnState } from '../src/render/view.js';
-import type { TurnEvent } from '../src/turn/events.js';
+import type { TurnEvent } from '../src/port/events.js';
 
 const events: TurnEvent[] = [
   { type: 'start', contextId: 'C' },

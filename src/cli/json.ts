@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../turn/events.js';
+import type { TurnEvent } from '../port/events.js';
 
 /** One turn event as one NDJSON line; errors inside events become `{ kind, message, retryable }`. */
 export function eventLine(event: TurnEvent | { type: 'error'; error: unknown }): string {

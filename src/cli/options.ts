@@ -1,5 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { TurnOutcome } from '../turn/events.js';
+import type { TurnOutcome } from '../port/events.js';
 import { UsageError } from './io.js';
 
 /** The thread and handle a command uses when none is given, so a restart continues the same conversation. */

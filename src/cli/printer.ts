@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../turn/events.js';
+import type { TurnEvent } from '../port/events.js';
 import { notice, type Io } from './io.js';
 
 /**

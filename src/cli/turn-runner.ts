@@ -1,6 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { A2AClient, TurnInput } from '../client/create-a2a.js';
-import type { TurnEvent, TurnOutcome } from '../turn/events.js';
+import type { TurnEvent, TurnOutcome } from '../port/events.js';
 
 /** How one turn ended for the command line. */
 export type TurnResult = { outcome: TurnOutcome } | { error: unknown } | { cancelled: true };

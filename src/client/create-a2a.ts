@@ -4,14 +4,14 @@ import { contextIdDeriver } from '../identity/context-id.js';
 import { identitySecret } from '../identity/secret.js';
 import { ThreadRegistry, type ThreadMemory } from '../identity/threads.js';
 import { silentLogger, type Logger } from '../logger.js';
-import type { ContextAdoptedEvent, TurnEvent } from '../turn/events.js';
+import type { ContextAdoptedEvent, TurnEvent } from '../port/events.js';
 import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
 import { checkRequest, runTurn } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
-import { cardUrlOf } from '../wire/card-fetch.js';
-import { createSdkPorts, type PortFactory } from '../wire/sdk-port.js';
-import type { A2APort } from '../wire/port.js';
-import type { CardSummary } from '../wire/types.js';
+import { cardUrlOf } from '../sdk/card-fetch.js';
+import { createSdkPorts, type PortFactory } from '../sdk/ports.js';
+import type { A2APort } from '../port/port.js';
+import type { CardSummary } from '../port/types.js';
 
 /** How a client reaches agents and keeps threads. */
 export interface A2AOptions {

@@ -1,4 +1,4 @@
-import type { AgentMessage, Part } from '../wire/types.js';
+import type { AgentMessage, Part } from '../port/types.js';
 
 /** The text of some parts: text parts joined with no separator; data and file parts (tool calls, files) skipped. */
 export function textOf(parts: readonly Part[]): string {

@@ -1,6 +1,6 @@
 import { A2AError } from '../errors.js';
-import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../turn/events.js';
-import { isInterrupted, isSettled, type AgentEvent, type Artifact, type AgentMessage, type Task, type TaskState } from '../wire/types.js';
+import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/events.js';
+import { isInterrupted, isSettled, type AgentEvent, type Artifact, type AgentMessage, type Task, type TaskState } from '../port/types.js';
 import { agentText, isPartial, lastAgentAnswer, textOf } from './parts.js';
 
 /** Text of separate artifacts is joined with a blank line; parts within one artifact join with nothing. */

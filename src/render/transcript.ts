@@ -1,5 +1,5 @@
 import { concatMap, map, scan, startWith, type Observable, type OperatorFunction } from 'rxjs';
-import type { ErrorEvent, TurnEvent } from '../turn/events.js';
+import type { ErrorEvent, TurnEvent } from '../port/events.js';
 import { catchTurnError, initialTurnView, reduceTurn, type TurnView } from './view.js';
 
 /** One exchange of a thread: what the user said and the turn's view. */

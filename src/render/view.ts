@@ -1,7 +1,7 @@
 import { catchError, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
-import type { ErrorEvent, TurnEvent, TurnOutcome } from '../turn/events.js';
-import type { TaskState } from '../wire/types.js';
+import type { ErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { TaskState } from '../port/types.js';
 
 /** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
 export interface TurnView {

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentMessage, Artifact, CardSummary, Part, Task, TaskState } from '../wire/types.js';
+import type { AgentEvent, AgentMessage, Artifact, CardSummary, Part, Task, TaskState } from '../port/types.js';
 
 /** A card summary for tests: streaming by default. */
 export function testCard(overrides: Partial<CardSummary> = {}): CardSummary {

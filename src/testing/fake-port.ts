@@ -1,7 +1,7 @@
 import { defer, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
-import type { A2APort } from '../wire/port.js';
-import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../wire/types.js';
+import type { A2APort } from '../port/port.js';
+import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 
 /** One call the fake port received. */
 export type FakePortCall =

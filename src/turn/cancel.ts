@@ -1,6 +1,6 @@
 import { finalize, type MonoTypeOperatorFunction } from 'rxjs';
 import { toA2AError } from '../errors.js';
-import type { Task } from '../wire/types.js';
+import type { Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
 import { within } from './watchdog.js';
 

@@ -1,7 +1,7 @@
 import { filter, type Subscription } from 'rxjs';
 import type { Logger } from '../logger.js';
-import type { A2APort } from '../wire/port.js';
-import { isSettled, isTerminal, type AgentEvent, type TaskState } from '../wire/types.js';
+import type { A2APort } from '../port/port.js';
+import { isSettled, isTerminal, type AgentEvent, type TaskState } from '../port/types.js';
 import type { TurnPolicy } from './policy.js';
 
 /**

@@ -1,8 +1,8 @@
 import { asyncScheduler, catchError, concat, concatWith, defer, EMPTY, ignoreElements, map, of, takeWhile, throwError, timer, type Observable } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
-import type { AgentEvent, OutgoingMessage, Task } from '../wire/types.js';
+import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
-import type { LadderNote } from './events.js';
+import type { LadderNote } from '../port/events.js';
 import { backoffDelay } from './policy.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking, taskGone } from './send.js';

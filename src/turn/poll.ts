@@ -1,6 +1,6 @@
 import { concat, defer, ignoreElements, map, repeat, retry, takeWhile, throwError, timer, type Observable } from 'rxjs';
 import { isA2AError, timeoutError } from '../errors.js';
-import type { AgentEvent, Task } from '../wire/types.js';
+import type { AgentEvent, Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
 import { backoffDelay } from './policy.js';
 import { watchdog, within } from './watchdog.js';

@@ -1,8 +1,8 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError } from '../errors.js';
-import type { AgentEvent, OutgoingMessage, SendResult } from '../wire/types.js';
+import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
 import type { LadderContext } from './context.js';
-import type { LadderNote, TaskGoneEvent } from './events.js';
+import type { LadderNote, TaskGoneEvent } from '../port/events.js';
 import { pollUntilSettled } from './poll.js';
 import { within } from './watchdog.js';
 

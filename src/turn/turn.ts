@@ -2,11 +2,11 @@ import { concat, defer, Observable, of, switchMap, throwError, type OperatorFunc
 import { A2AError, timeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
-import type { A2APort } from '../wire/port.js';
-import type { AgentEvent, CardSummary, OutgoingMessage } from '../wire/types.js';
+import type { A2APort } from '../port/port.js';
+import type { AgentEvent, CardSummary, OutgoingMessage } from '../port/types.js';
 import { cancelWhenAbandoned } from './cancel.js';
 import { TaskTracker, trackedPort, type LadderContext } from './context.js';
-import type { LadderNote, StartEvent, TurnEvent } from './events.js';
+import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { streamTurn } from './live.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { sendBlocking } from './send.js';

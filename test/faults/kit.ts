@@ -9,9 +9,9 @@ import { startFaultProxy, type FaultProxy } from '../../fixtures/fault-proxy.js'
 import { startV03Agent, startV1Agent, tickText, type FixtureAgent, type FixtureTiming } from '../../fixtures/index.js';
 import type { A2AError, A2AErrorKind } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import type { EndEvent, TurnEvent } from '../../src/turn/events.js';
+import type { EndEvent, TurnEvent } from '../../src/port/events.js';
 import { runTurn, type LadderOptions } from '../../src/turn/turn.js';
-import { createSdkPorts, type PortFactory } from '../../src/wire/sdk-port.js';
+import { createSdkPorts, type PortFactory } from '../../src/sdk/ports.js';
 
 /** A call of the protocol, as the agent receives it. */
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';

@@ -1,4 +1,4 @@
-import type { AgentEvent, AgentMessage, Artifact, Part, TaskState, TaskStatus } from '../../src/wire/types.js';
+import type { AgentEvent, AgentMessage, Artifact, Part, TaskState, TaskStatus } from '../../src/port/types.js';
 
 /**
  * A test-only reading of recorded A2A stream payloads (v0.3 `kind` objects and v1.0 oneof

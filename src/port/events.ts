@@ -1,5 +1,5 @@
 import type { A2AError } from '../errors.js';
-import type { AgentMessage, TaskState } from '../wire/types.js';
+import type { AgentMessage, TaskState } from './types.js';
 
 /** How a turn ended, as the agent decided it. Agent failures are outcomes, not errors. */
 export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled';

@@ -4,7 +4,7 @@ import { lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../src/node/fetch.js';
 import { runTurn } from '../../src/turn/turn.js';
-import { createSdkPorts } from '../../src/wire/sdk-port.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
 
 /**
  * A hostile A2A v1.0 agent on 127.0.0.1: its card is honest, its stream is not. `endless` streams

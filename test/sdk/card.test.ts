@@ -5,8 +5,8 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../fixtures/index.js';
 import { A2AError } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import { cardUrlOf } from '../../src/wire/card-fetch.js';
-import { createSdkPorts, type SdkPortOptions } from '../../src/wire/sdk-port.js';
+import { cardUrlOf } from '../../src/sdk/card-fetch.js';
+import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
 
 const CARD = '/.well-known/agent-card.json';
 

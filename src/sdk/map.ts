@@ -8,7 +8,7 @@ import type {
 } from '@a2a-js/sdk';
 import { Role, TaskState as SdkTaskState } from '@a2a-js/sdk';
 import { A2AError } from '../errors.js';
-import type { AgentEvent, AgentMessage, Artifact, Part, SendResult, Task, TaskState, TaskStatus } from './types.js';
+import type { AgentEvent, AgentMessage, Artifact, Part, SendResult, Task, TaskState, TaskStatus } from '../port/types.js';
 
 /**
  * The SDK's shapes (the same for v1.0 and, translated by its compat layer, v0.3) mapped into the

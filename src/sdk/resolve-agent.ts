@@ -2,7 +2,7 @@ import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import type { CheckedCard } from './card-schema.js';
 import { cardError } from './card-schema.js';
-import type { CardSummary } from './types.js';
+import type { CardSummary } from '../port/types.js';
 
 /** An agent ready for calls: its card summary and an SDK client on the chosen interface. */
 export interface ResolvedAgent {

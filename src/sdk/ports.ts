@@ -6,10 +6,10 @@ import { unaryCall, streamCall, ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
 import { cardUrlOf, fetchCard } from './card-fetch.js';
 import { checkCard } from './card-schema.js';
-import type { A2APort } from './port.js';
+import type { A2APort } from '../port/port.js';
 import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js';
-import { fromSdkEvent, fromSdkResult, fromSdkTask } from './sdk-map.js';
-import type { OutgoingMessage } from './types.js';
+import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
+import type { OutgoingMessage } from '../port/types.js';
 
 /** How the SDK-backed ports reach agents. */
 export interface SdkPortOptions {

@@ -1,9 +1,9 @@
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { startV03Agent, startV1Agent, type FixtureAgent, type ReceivedRequest } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import type { TurnEvent, EndEvent } from '../../src/turn/events.js';
+import type { TurnEvent, EndEvent } from '../../src/port/events.js';
 import type { LadderOptions } from '../../src/turn/turn.js';
-import { createSdkPorts, type PortFactory } from '../../src/wire/sdk-port.js';
+import { createSdkPorts, type PortFactory } from '../../src/sdk/ports.js';
 
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';
 

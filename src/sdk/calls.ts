@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { A2AOperation } from '../errors.js';
-import { classifySdkError } from './sdk-errors.js';
+import { classifySdkError } from './errors.js';
 
 /**
  * Remembers the HTTP status of each call's response, keyed by the call's abort signal, so an error

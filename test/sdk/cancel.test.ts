@@ -1,7 +1,7 @@
 import { lastValueFrom, tap } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/turn/turn.js';
-import type { Task } from '../../src/wire/types.js';
+import type { Task } from '../../src/port/types.js';
 import { calls, eventually, FAST, rig, TARGETS, type Rig } from './harness.js';
 
 for (const target of TARGETS) {

@@ -1,0 +1,83 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+// The house's walls, read from the source: which folder may import what.
+const SRC = join(import.meta.dirname, '..', 'src');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module a file imports or re-exports, statically or dynamically. */
+function importsOf(source: string): string[] {
+  const found: string[] = [];
+  for (const match of source.matchAll(/(?:\bfrom\s*|\bimport\s*\(\s*|^\s*import\s+)(['"])([^'"]+)\1/gm)) found.push(match[2]!);
+  return found;
+}
+
+const files = sourceFiles(SRC).map((path) => {
+  const file = relative(SRC, path).split('\\').join('/');
+  return { file, folder: file.includes('/') ? file.slice(0, file.indexOf('/')) : '.', imports: importsOf(readFileSync(path, 'utf8')) };
+});
+
+/** `file` imports a module of `folder` (relative imports resolved against the file). */
+function reaches(file: string, specifier: string, folder: string): boolean {
+  if (!specifier.startsWith('.')) return false;
+  const parts = file.split('/').slice(0, -1);
+  for (const piece of specifier.split('/')) {
+    if (piece === '..') parts.pop();
+    else if (piece !== '.') parts.push(piece);
+  }
+  return parts[0] === folder;
+}
+
+function offenders(allowed: (folder: string) => boolean, forbidden: (file: string, specifier: string) => boolean): string[] {
+  return files.flatMap(({ file, folder, imports }) =>
+    allowed(folder) ? [] : imports.filter((specifier) => forbidden(file, specifier)).map((specifier) => `${file} imports ${specifier}`),
+  );
+}
+
+describe('import boundaries of src/', () => {
+  it('finds the source files and their imports', () => {
+    expect(files.length).toBeGreaterThan(30);
+    expect(files.find((f) => f.file === 'sdk/ports.ts')?.imports).toContain('@a2a-js/sdk');
+  });
+
+  it('only src/sdk/ imports @a2a-js/sdk', () => {
+    expect(offenders((folder) => folder === 'sdk', (_, s) => s === '@a2a-js/sdk' || s.startsWith('@a2a-js/sdk/'))).toEqual([]);
+  });
+
+  it('only src/sdk/ and src/node/ import undici', () => {
+    expect(offenders((folder) => folder === 'sdk' || folder === 'node', (_, s) => s === 'undici' || s.startsWith('undici/'))).toEqual([]);
+  });
+
+  it('turn/, render/, identity/, testing/ and port/ import the contract, never the adapter, the facade, the CLI or Node', () => {
+    const contractOnly = new Set(['turn', 'render', 'identity', 'testing', 'port']);
+    const outside = ['sdk', 'client', 'cli', 'node'];
+    expect(
+      offenders(
+        (folder) => !contractOnly.has(folder),
+        (file, s) => s.startsWith('node:') || outside.some((folder) => reaches(file, s, folder)),
+      ),
+    ).toEqual([]);
+  });
+
+  it('arrows point down: port/ imports no layer, render/ no ladder, identity/ neither', () => {
+    const below: Record<string, string[]> = {
+      port: ['turn', 'render', 'identity', 'testing'],
+      render: ['turn', 'identity', 'testing'],
+      identity: ['turn', 'render', 'testing'],
+    };
+    expect(
+      offenders(
+        (folder) => !(folder in below),
+        (file, s) => below[file.slice(0, file.indexOf('/'))]!.some((folder) => reaches(file, s, folder)),
+      ),
+    ).toEqual([]);
+  });
+});
