@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { createFakePort, ev, inTurn, testCard, type FakePortCall } from '../src/testing/index.js';
+import { createFakePort, ev, callByCall, testCard, type FakePortCall } from '../src/testing/index.js';
 import { runTurn } from '../src/turn/turn.js';
 import { labels, marbles, options } from './helpers.js';
 
@@ -14,7 +14,7 @@ describe('follow-ups to an interrupted task', () => {
     marbles(({ cold, expectObservable }) => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: testCard() }),
-        stream: inTurn(cold<never>('-#', undefined, notFound), cold('-m|', { m: ev.message('Fresh start.') })),
+        stream: callByCall(cold<never>('-#', undefined, notFound), cold('-m|', { m: ev.message('Fresh start.') })),
       });
       expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(te|)', {
         s: 'start',
@@ -54,7 +54,7 @@ describe('follow-ups to an interrupted task', () => {
     marbles(({ cold, expectObservable }) => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: testCard({ streaming: false }) }),
-        send: inTurn(cold<never>('-#', undefined, notFound), cold('-(m|)', { m: ev.message('ok') })),
+        send: callByCall(cold<never>('-#', undefined, notFound), cold('-(m|)', { m: ev.message('ok') })),
       });
       expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(te|)', {
         s: 'start',
@@ -82,7 +82,7 @@ describe('follow-ups to an interrupted task', () => {
     marbles(({ cold, expectObservable }) => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: testCard({ streaming: false }) }),
-        send: inTurn(cold<never>('-#', undefined, notFound), cold('-(r|)', { r: ev.task('T1', 'working') })),
+        send: callByCall(cold<never>('-#', undefined, notFound), cold('-(r|)', { r: ev.task('T1', 'working') })),
         getTask: () => cold('-(t|)', { t: { id: 'T1', status: { state: 'completed' as const }, artifacts: [] } }),
       });
       expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(twp) 6ms (ce|)', {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { createFakePort, ev, inTurn, task, testCard, type FakePortCall } from '../src/testing/index.js';
+import { createFakePort, ev, callByCall, task, testCard, type FakePortCall } from '../src/testing/index.js';
 import { runTurn } from '../src/turn/turn.js';
 import { a2aError, labels, marbles, options } from './helpers.js';
 
@@ -32,7 +32,7 @@ describe('the poll rung', () => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: nonStreaming }),
         send: () => cold('-(r|)', { r: ev.task('T', 'working') }),
-        getTask: inTurn(...polls),
+        getTask: callByCall(...polls),
       });
       const result = runTurn(port, { text: 'hi' }, options).pipe(labels);
       // twelve polls, 11 frames apart, past the 100 ms staleness bound: the last answers at 12 + 11 × 11 = 133.

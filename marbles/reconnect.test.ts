@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { createFakePort, ev, inTurn, task, testCard, type FakePortCall } from '../src/testing/index.js';
+import { createFakePort, ev, callByCall, task, testCard, type FakePortCall } from '../src/testing/index.js';
 import { runTurn } from '../src/turn/turn.js';
 import { a2aError, labels, marbles, options } from './helpers.js';
 
@@ -100,7 +100,7 @@ describe('reconnect: resubscribe, never re-send', () => {
         card: () => cold('(c|)', { c: card }),
         stream: () => cold('-a---#', { a: ev.task('T', 'working') }, drop),
         resubscribe: () => resub$,
-        getTask: inTurn(get1$, get2$),
+        getTask: callByCall(get1$, get2$),
       });
       // break at 5, resubscribe at 15 refused at 16, poll at once (answers 17), again 10 later (answers 28).
       expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)r 10ms p 11ms (che|)', {
@@ -126,7 +126,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: card }),
         stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
-        resubscribe: inTurn(resub1$, resub2$),
+        resubscribe: callByCall(resub1$, resub2$),
         getTask: () => cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) }),
       });
       expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)-r 10ms R 20ms p(che|)', {
@@ -152,7 +152,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: card }),
         stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
-        resubscribe: inTurn(
+        resubscribe: callByCall(
           cold('-sa#', { s: ev.task('T', 'working'), a: ev.artifact('T', 'A', 'Hi') }, drop),
           cold('-d|', { d: ev.status('T', 'completed') }),
         ),
@@ -203,7 +203,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const port = createFakePort({
         card: () => cold('(c|)', { c: card }),
         stream: () => cold('-a----#', { a: ev.task('T', 'working') }, drop),
-        resubscribe: inTurn(silent$, cold('-d|', { d: ev.status('T', 'completed') })),
+        resubscribe: callByCall(silent$, cold('-d|', { d: ev.status('T', 'completed') })),
       });
       // break at 6; resubscribe at 16 hears nothing for 50, aborted at 66; next attempt at 86 completes at 87.
       expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)-r 59ms R 20ms (ce|)', {

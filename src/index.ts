@@ -34,7 +34,7 @@ export type {
   AuthRequiredEvent,
   ContextAdoptedEvent,
   EndEvent,
-  ErrorEvent,
+  TurnErrorEvent,
   FallbackEvent,
   PollingEvent,
   ReconnectingEvent,

@@ -112,7 +112,7 @@ export type TurnEvent =
 export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
-export interface ErrorEvent {
+export interface TurnErrorEvent {
   type: 'error';
   error: A2AError;
 }

@@ -1,5 +1,5 @@
 import { concatMap, map, scan, startWith, type Observable, type OperatorFunction } from 'rxjs';
-import type { ErrorEvent, TurnEvent } from '../port/events.js';
+import type { TurnErrorEvent, TurnEvent } from '../port/events.js';
 import { catchTurnError, initialTurnView, reduceTurn, type TurnView } from './view.js';
 
 /** One exchange of a thread: what the user said and the turn's view. */
@@ -18,7 +18,7 @@ export interface Transcript {
 export const emptyTranscript: Transcript = { turns: [], busy: false };
 
 /** The pure fold behind {@link threadTranscript}: turn number `index` (from 0) of message `user` saw `event`. */
-export function reduceTranscript(transcript: Transcript, index: number, user: string, event: TurnEvent | ErrorEvent): Transcript {
+export function reduceTranscript(transcript: Transcript, index: number, user: string, event: TurnEvent | TurnErrorEvent): Transcript {
   const turns = [...transcript.turns];
   const current = turns[index] ?? { user, view: initialTurnView };
   const view = reduceTurn(current.view, event);

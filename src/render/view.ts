@@ -1,6 +1,6 @@
 import { catchError, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
-import type { ErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { TurnErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 
 /** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
@@ -28,7 +28,7 @@ export interface TurnView {
 export const initialTurnView: TurnView = { phase: 'running', reply: '', reconnecting: false, polling: false };
 
 /** The pure reducer behind {@link turnState}: one event in, the next view out (the input is never mutated). */
-export function reduceTurn(view: TurnView, event: TurnEvent | ErrorEvent): TurnView {
+export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): TurnView {
   switch (event.type) {
     case 'start':
       return { ...initialTurnView, ...ids(event.contextId, event.taskId) };
@@ -83,14 +83,14 @@ function ids(contextId: string | undefined, taskId: string | undefined): Pick<Tu
  * Folds a turn's events into {@link TurnView}s, one per event: pipe a turn into it and hand the
  * views to a store or a signal.
  */
-export function turnState(): OperatorFunction<TurnEvent | ErrorEvent, TurnView> {
-  return (events: Observable<TurnEvent | ErrorEvent>) => events.pipe(scan(reduceTurn, initialTurnView));
+export function turnState(): OperatorFunction<TurnEvent | TurnErrorEvent, TurnView> {
+  return (events: Observable<TurnEvent | TurnErrorEvent>) => events.pipe(scan(reduceTurn, initialTurnView));
 }
 
 /**
  * Opt-in: turns an error into a last `error` event and completes, for consumers that must not see
  * the error channel (Angular's `toSignal` throws on read after an error; NgRx effects die).
  */
-export function catchTurnError(): OperatorFunction<TurnEvent, TurnEvent | ErrorEvent> {
-  return catchError((error: unknown) => of<ErrorEvent>({ type: 'error', error: toA2AError(error, 'turn') }));
+export function catchTurnError(): OperatorFunction<TurnEvent, TurnEvent | TurnErrorEvent> {
+  return catchError((error: unknown) => of<TurnErrorEvent>({ type: 'error', error: toA2AError(error, 'turn') }));
 }

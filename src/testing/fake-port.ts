@@ -77,7 +77,7 @@ export function createFakePort(script: FakePortScript): FakePort {
   };
 }
 
-/** Answers the n-th call with the n-th Observable (the last one repeats): `resubscribe: inTurn(r1, r2)`. */
-export function inTurn<T>(...answers: Observable<T>[]): (arg: unknown, call: number) => Observable<T> {
+/** Answers the n-th call with the n-th Observable (the last one repeats): `resubscribe: callByCall(r1, r2)`. */
+export function callByCall<T>(...answers: Observable<T>[]): (arg: unknown, call: number) => Observable<T> {
   return (_arg, call) => answers[Math.min(call, answers.length) - 1]!;
 }
