@@ -5,17 +5,25 @@ import { ARTIFACT_SEPARATOR, TurnRenderer } from '../src/render/renderer.js';
 import { reduceTurn, initialTurnView, type TurnView } from '../src/render/view.js';
 import { createFakePort, ev, testCard } from '../src/testing/index.js';
 import type { TurnEvent } from '../src/port/events.js';
+import { TurnTask } from '../src/turn/task.js';
 import { runTurn } from '../src/turn/turn.js';
 import type { AgentEvent, Task } from '../src/port/types.js';
 import { fromWire } from './shapes/from-wire.js';
 import { SHAPES } from './shapes/recorded.js';
 
+/** A renderer over a turn's task facts, fed as the ladder feeds them: the task observes each event first. */
+function renderer() {
+  const task = new TurnTask();
+  const turnRenderer = new TurnRenderer(task);
+  return {
+    push: (event: AgentEvent): TurnEvent[] => (task.belongs(event) ? (task.observe(event), turnRenderer.push(event)) : []),
+    finish: (): TurnEvent[] => turnRenderer.finish(),
+  };
+}
+
 function render(events: AgentEvent[]): TurnEvent[] {
-  const out: TurnEvent[] = [];
-  const renderer = new TurnRenderer((e) => out.push(e));
-  for (const e of events) renderer.push(e);
-  renderer.finish();
-  return out;
+  const rendering = renderer();
+  return [...events.flatMap((e) => rendering.push(e)), ...rendering.finish()];
 }
 
 const fold = (events: TurnEvent[]): string =>
@@ -125,9 +133,9 @@ describe('renderer rules', () => {
   });
 
   it('refuses to finish a task that never settled', () => {
-    const renderer = new TurnRenderer(() => undefined);
-    renderer.push(ev.task('T', 'working'));
-    expect(() => renderer.finish()).toThrow(/not settled/);
+    const rendering = renderer();
+    rendering.push(ev.task('T', 'working'));
+    expect(() => rendering.finish()).toThrow(/not settled/);
   });
 
   it('takes the answer from a snapshot history when nothing else carries it', () => {
@@ -213,16 +221,17 @@ describe('renderer properties', () => {
         const at = cut % (events.length + 1);
         const prefix = events.slice(0, at);
         const out: TurnEvent[] = [];
-        const renderer = new TurnRenderer((e) => out.push(e));
-        renderer.push(ev.task('T', 'working'));
-        for (const e of prefix) renderer.push(e);
+        const rendering = renderer();
+        const push = (e: AgentEvent) => out.push(...rendering.push(e));
+        push(ev.task('T', 'working'));
+        for (const e of prefix) push(e);
         const before = out.length;
-        renderer.push(snapshotOf(prefix));
-        renderer.push(snapshotOf(prefix));
+        push(snapshotOf(prefix));
+        push(snapshotOf(prefix));
         expect(out.slice(before).filter((e) => e.type === 'text')).toEqual([]);
-        for (const e of events.slice(at)) renderer.push(e);
-        renderer.push(ev.status('T', 'completed'));
-        renderer.finish();
+        for (const e of events.slice(at)) push(e);
+        push(ev.status('T', 'completed'));
+        out.push(...rendering.finish());
         expect(end(out).text).toBe(modelReply(events));
         expect(fold(out)).toBe(modelReply(events));
       }),

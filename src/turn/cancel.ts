@@ -13,8 +13,8 @@ import { within } from './watchdog.js';
  */
 export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunction<T> {
   return finalize(() => {
-    const { taskId } = ctx.tracker;
-    if (taskId === undefined || ctx.tracker.settled) return;
+    const { taskId } = ctx.task;
+    if (taskId === undefined || ctx.task.settled) return;
     ctx.logger.debug({ taskId }, 'cancelling the abandoned task');
     const cancel = ctx.port
       .cancel(taskId)

@@ -20,7 +20,7 @@ export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observ
     catchError((error: unknown) => {
       const gone = taskGone(ctx, message, error);
       if (gone) return concat(of<LadderNote>(gone.note), streamTurn(ctx, gone.message));
-      if (ctx.tracker.events === 0 && isA2AError(error, 'unsupported')) {
+      if (ctx.task.events === 0 && isA2AError(error, 'unsupported')) {
         return concat(of<LadderNote>({ type: 'fallback', from: 'stream', to: 'send', cause: error }), sendBlocking(ctx, message));
       }
       return recover(ctx, error, 1, asyncScheduler.now());
@@ -35,14 +35,14 @@ export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observ
  * task settled is a break, except during the auth wait, where one `GetTask` tells what happened.
  */
 function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 'stream' | 'resubscribe'): Observable<AgentEvent> {
-  const { policy, tracker } = ctx;
+  const { policy, task } = ctx;
   return defer(() => {
     let seen = false;
     let waitingForAuth = false;
     const budget = (): Budget => {
       seen = true;
       const wasWaiting = waitingForAuth;
-      waitingForAuth = tracker.state === 'auth-required';
+      waitingForAuth = task.state === 'auth-required';
       if (!waitingForAuth) return policy.idleTimeoutMs;
       return wasWaiting ? 'keep' : policy.authWaitMs;
     };
@@ -54,19 +54,19 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
           : timeoutError('first-event', policy.firstEventTimeoutMs, operation);
     return events$.pipe(
       watchdog(policy.firstEventTimeoutMs, budget, expired),
-      takeWhile(() => !tracker.streamDone, true),
-      concatWith(defer(() => (tracker.streamDone ? EMPTY : closedEarly(ctx, operation)))),
+      takeWhile(() => !task.streamDone, true),
+      concatWith(defer(() => (task.streamDone ? EMPTY : closedEarly(ctx, operation)))),
     );
   });
 }
 
 /** The server closed the stream before the task settled. */
 function closedEarly(ctx: LadderContext, operation: 'stream' | 'resubscribe'): Observable<AgentEvent> {
-  const { taskId, state } = ctx.tracker;
+  const { taskId, state } = ctx.task;
   if (taskId !== undefined && state === 'auth-required') {
     // Some servers close at AUTH_REQUIRED: ask once whether the agent resumed.
     return pollOnce(ctx, taskId).pipe(
-      concatWith(defer(() => (ctx.tracker.settled ? EMPTY : throwError(() => streamClosed(operation))))),
+      concatWith(defer(() => (ctx.task.settled ? EMPTY : throwError(() => streamClosed(operation))))),
     );
   }
   return throwError(() => streamClosed(operation));
@@ -94,8 +94,8 @@ function streamClosed(operation: 'stream' | 'resubscribe'): A2AError {
 function recover(ctx: LadderContext, error: unknown, attempt: number, since: number): Observable<LadderSignal> {
   const cause = toA2AError(error);
   if (cause.kind === 'timeout' && cause.phase === 'auth-wait') return EMPTY; // outcome: auth-required
-  const taskId = ctx.tracker.taskId;
-  if (taskId === undefined || ctx.tracker.streamDone) return throwError(() => cause);
+  const taskId = ctx.task.taskId;
+  if (taskId === undefined || ctx.task.streamDone) return throwError(() => cause);
   const { reconnect } = ctx.policy;
   // The server answered with a lasting error of its own (a code, a status) rather than a broken
   // stream: it will not stream this task to us, but it may still tell its state.
@@ -111,7 +111,7 @@ function recover(ctx: LadderContext, error: unknown, attempt: number, since: num
   if (!cause.retryable) return throwError(() => cause);
   const delayMs = backoffDelay(reconnect, attempt, ctx.random);
   return defer(() => {
-    const before = ctx.tracker.events;
+    const before = ctx.task.events;
     return concat(
       of<LadderNote>({ type: 'reconnecting', attempt, delayMs, cause }),
       timer(delayMs).pipe(ignoreElements()),
@@ -119,7 +119,7 @@ function recover(ctx: LadderContext, error: unknown, attempt: number, since: num
     ).pipe(
       catchError((next: unknown) => {
         // The snapshot that opens every resubscription is not progress: only events after it are.
-        const progressed = ctx.tracker.events > before + 1;
+        const progressed = ctx.task.events > before + 1;
         return recover(ctx, next, progressed ? 1 : attempt + 1, progressed ? asyncScheduler.now() : since);
       }),
     );

@@ -26,19 +26,19 @@ export function pollUntilSettled(ctx: LadderContext, taskId: string, afterDelay:
   const polls$ = defer(() => {
     let seen: string | undefined;
     return getOnce$.pipe(
-    repeat({ delay: (count) => timer(backoffDelay(poll, count, ctx.random)) }),
-    watchdog(
-      poll.staleAfterMs,
-      (task) => {
-        const fingerprint = JSON.stringify([task.status, task.artifacts]);
-        if (fingerprint === seen) return 'keep';
-        seen = fingerprint;
-        return poll.staleAfterMs;
-      },
-      () => timeoutError('stale', poll.staleAfterMs, 'get-task'),
-    ),
-    takeWhile(() => !ctx.tracker.settled, true),
-    map((task): AgentEvent => ({ kind: 'task', task })),
+      repeat({ delay: (count) => timer(backoffDelay(poll, count, ctx.random)) }),
+      watchdog(
+        poll.staleAfterMs,
+        (task) => {
+          const fingerprint = JSON.stringify([task.status, task.artifacts]);
+          if (fingerprint === seen) return 'keep';
+          seen = fingerprint;
+          return poll.staleAfterMs;
+        },
+        () => timeoutError('stale', poll.staleAfterMs, 'get-task'),
+      ),
+      takeWhile(() => !ctx.task.settled, true),
+      map((task): AgentEvent => ({ kind: 'task', task })),
     );
   });
   if (!afterDelay) return polls$;

@@ -14,8 +14,8 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
   return ctx.port.send(message).pipe(
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
-      const taskId = ctx.tracker.taskId;
-      if (ctx.tracker.settled || taskId === undefined) return of(result);
+      const taskId = ctx.task.taskId;
+      if (ctx.task.settled || taskId === undefined) return of(result);
       return concat(
         of(result),
         of<LadderNote>({ type: 'polling', reason: 'send-returned-early' }),
@@ -39,7 +39,7 @@ export function taskGone(
   message: OutgoingMessage,
   error: unknown,
 ): { note: TaskGoneEvent; message: OutgoingMessage } | undefined {
-  if (message.taskId === undefined || ctx.tracker.events > 0 || !isA2AError(error, 'task-not-found', 'unsupported')) return undefined;
+  if (message.taskId === undefined || ctx.task.events > 0 || !isA2AError(error, 'task-not-found', 'unsupported')) return undefined;
   const { taskId, ...rest } = message;
   return { note: { type: 'task-gone', taskId, cause: error }, message: rest };
 }

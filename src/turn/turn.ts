@@ -1,15 +1,16 @@
-import { concat, defer, Observable, of, switchMap, throwError, type OperatorFunction, type Subscription } from 'rxjs';
+import { concat, concatMap, concatWith, defer, of, switchMap, throwError, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
 import { A2AError, timeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage } from '../port/types.js';
 import { cancelWhenAbandoned } from './cancel.js';
-import { TaskTracker, trackedPort, type LadderContext } from './context.js';
+import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { streamTurn } from './live.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { sendBlocking } from './send.js';
+import { TurnTask } from './task.js';
 import { watchdog, within } from './watchdog.js';
 
 /** One user message to an agent, with the thread's ids. */
@@ -59,13 +60,13 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
     } catch (error) {
       return concat(of<TurnEvent>(start), throwError(() => error));
     }
-    const tracker = new TaskTracker();
+    const task = new TurnTask(start);
     const ctx: LadderContext = {
-      port: trackedPort(port, tracker),
+      port: trackedPort(port, task),
       policy,
       random: options.random ?? Math.random,
       logger: options.logger ?? silentLogger,
-      tracker,
+      task,
       ...(options.onCancel ? { onCancel: options.onCancel } : {}),
     };
     const message: OutgoingMessage = { text: request.text };
@@ -76,7 +77,7 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
       switchMap((card) => (card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message))),
     );
-    return concat(of<TurnEvent>(start), agent$.pipe(render(start, policy.maxReplyChars))).pipe(
+    return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, policy.maxReplyChars)))).pipe(
       watchdog<TurnEvent>(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
       cancelWhenAbandoned(ctx),
     );
@@ -96,28 +97,11 @@ export function checkRequest(request: TurnRequest): void {
   }
 }
 
-/** The renderer as an operator: one {@link TurnRenderer} per subscription, finished when the ladder completes. */
-function render(start: StartEvent, maxChars: number): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
+/** The renderer as an operator: each signal's events in order, then the last correction and `end` when the ladder completes. */
+function render(renderer: TurnRenderer): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
   return (signals) =>
-    new Observable<TurnEvent>((subscriber) => {
-      const renderer = new TurnRenderer((event) => subscriber.next(event), start, maxChars);
-      return signals.subscribe({
-        next: (signal) => {
-          try {
-            renderer.push(signal);
-          } catch (error) {
-            subscriber.error(error);
-          }
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          try {
-            renderer.finish();
-          } catch (error) {
-            return subscriber.error(error);
-          }
-          subscriber.complete();
-        },
-      });
-    });
+    signals.pipe(
+      concatMap((signal) => renderer.push(signal)),
+      concatWith(defer(() => renderer.finish())),
+    );
 }
