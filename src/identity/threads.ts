@@ -44,7 +44,10 @@ export class ThreadRegistry {
     while (this.threads.size > this.maxThreads) this.threads.delete(this.threads.keys().next().value as string);
   }
 
-  get size(): number {
-    return this.threads.size;
+  /** The task the thread's last turn left interrupted, taken: the next turn continues it, and only that one. */
+  takeInterrupted(key: string): string | undefined {
+    const taskId = this.get(key)?.interruptedTaskId;
+    if (taskId !== undefined) this.update(key, { interruptedTaskId: undefined });
+    return taskId;
   }
 }

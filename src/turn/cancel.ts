@@ -1,4 +1,4 @@
-import { finalize, type MonoTypeOperatorFunction } from 'rxjs';
+import { finalize, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { toA2AError } from '../errors.js';
 import type { Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
@@ -28,4 +28,23 @@ export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunc
       });
     ctx.onCancel?.(cancel);
   });
+}
+
+/**
+ * The CancelTasks that abandoned turns started and that are still in flight, so a process can let
+ * them reach the agents before it exits. Hand `track` to the ladder as its `onCancel`.
+ */
+export class CancelsInFlight {
+  private readonly pending = new Set<Promise<void>>();
+
+  readonly track = (cancel: Subscription): void => {
+    const done = new Promise<void>((resolve) => cancel.add(resolve));
+    this.pending.add(done);
+    void done.then(() => this.pending.delete(done));
+  };
+
+  /** Resolves when every CancelTask in flight now was answered, failed or timed out (each is bounded). */
+  async settled(): Promise<void> {
+    await Promise.all([...this.pending]);
+  }
 }

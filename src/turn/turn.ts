@@ -49,17 +49,25 @@ export interface LadderOptions {
  */
 export function runTurn(port: A2APort, request: TurnRequest, options: LadderOptions = {}): Observable<TurnEvent> {
   return defer(() => {
-    const start: StartEvent = { type: 'start' };
-    if (request.contextId !== undefined) start.contextId = request.contextId;
-    if (request.taskId !== undefined) start.taskId = request.taskId;
-
     let policy: TurnPolicy;
     try {
       policy = resolvePolicy(options.policy);
       checkRequest(request);
     } catch (error) {
-      return concat(of<TurnEvent>(start), throwError(() => error));
+      return concat(of<TurnEvent>(startOf(request)), throwError(() => error));
     }
+    return runCheckedTurn(port, request, { ...options, policy });
+  });
+}
+
+/**
+ * {@link runTurn} for a request already checked (with {@link checkRequest}) and a resolved policy:
+ * the client facade checks its whole input once, before it derives the contextId.
+ */
+export function runCheckedTurn(port: A2APort, request: TurnRequest, options: LadderOptions & { policy: TurnPolicy }): Observable<TurnEvent> {
+  return defer(() => {
+    const { policy } = options;
+    const start = startOf(request);
     const task = new TurnTask(start);
     const ctx: LadderContext = {
       port: trackedPort(port, task),
@@ -82,6 +90,13 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
       cancelWhenAbandoned(ctx),
     );
   });
+}
+
+function startOf(request: TurnRequest): StartEvent {
+  const start: StartEvent = { type: 'start' };
+  if (request.contextId !== undefined) start.contextId = request.contextId;
+  if (request.taskId !== undefined) start.taskId = request.taskId;
+  return start;
 }
 
 /** Refuses a request the ladder cannot send: empty text, empty ids. Throws an `input` {@link A2AError}. */

@@ -1,0 +1,58 @@
+import type { Observable } from 'rxjs';
+import type { ThreadMemory } from '../identity/threads.js';
+import type { Logger } from '../logger.js';
+import type { TurnEvent } from '../port/events.js';
+import type { CardSummary } from '../port/types.js';
+import type { PortFactory } from '../sdk/ports.js';
+import type { TurnPolicyInput } from '../turn/policy.js';
+
+/** How a client reaches agents and keeps threads. */
+export interface A2AOptions {
+  /**
+   * The secret contextIds are derived with (at least 16 bytes). Without one, a random key for this
+   * process (one warning through the logger): conversations then do not continue after a restart.
+   * The Node entry reads `A4H_IDENTITY_SECRET` when this is not given.
+   */
+  identitySecret?: string | Uint8Array;
+  /** What the caller can render: sent as `acceptedOutputModes`. Default `text/plain`, `text/markdown`. */
+  capabilities?: { outputModes?: readonly string[] };
+  /** pino- or console-shaped; silent by default. */
+  logger?: Logger;
+  /** Bounds and backoffs of every turn (see the README). */
+  policy?: TurnPolicyInput;
+  /** The fetch for every request; default the global fetch (the Node entry passes an undici one). */
+  fetch?: typeof fetch;
+  /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
+  ports?: PortFactory;
+  /** Threads remembered at most (the least recently used go first). Default 10,000. */
+  maxThreads?: number;
+  /** Random numbers in [0, 1) for backoff jitter. Default `Math.random`. */
+  random?: () => number;
+}
+
+/** One message of one chat thread to one agent. */
+export interface TurnInput {
+  /** The agent's base URL or card URL. */
+  agent: string;
+  /** The agent's handle in the gateway, e.g. `travel`: part of the contextId derivation. */
+  handle: string;
+  /** The conversation key, e.g. `slack:T1:C2:1700000000.000100`. */
+  thread: string;
+  text: string;
+  /** A contextId to use instead of deriving one (browser apps whose backend derives it). */
+  contextId?: string;
+}
+
+/** What `createA2A` returns: turns to agents, on threads that continue across restarts. */
+export interface A2AClient {
+  /** One turn: a cold Observable of turn events (see `runTurn`), with the thread's ids filled in. */
+  turn(input: TurnInput): Observable<TurnEvent>;
+  /** The agent's resolved card (from the shared cache): protocol version, transport, streaming, tenant, skills. */
+  card(agent: string): Observable<CardSummary>;
+  /** The derived contextId of a thread: the same on every replica and release that shares the secret. */
+  contextId(handle: string, thread: string): Promise<string>;
+  /** What this process remembers of a thread (an adopted contextId, an interrupted task), if anything. */
+  thread(agent: string, handle: string, thread: string): Readonly<ThreadMemory> | undefined;
+  /** Waits for the CancelTasks of abandoned turns to be answered (each bounded), then releases what the client owns (the Node entry's connection pool). */
+  close(): Promise<void>;
+}

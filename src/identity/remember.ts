@@ -1,0 +1,57 @@
+import { concatMap, finalize, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import type { ContextAdoptedEvent, TurnEvent } from '../port/events.js';
+import type { ThreadRegistry } from './threads.js';
+
+/** How one turn of a thread started: the contextId it sent and the interrupted task it continues. */
+export interface ThreadTurnStart {
+  contextId: string;
+  taskId?: string;
+}
+
+/**
+ * What a thread remembers of one of its turns, as an operator over the turn's events:
+ *
+ * - **The guard.** When the agent answers with another contextId than the one sent, the thread
+ *   adopts it for its next turns and `context-adopted` is emitted once, before the event that showed
+ *   it; `onAdopted` hears of it once per thread (an error it throws is the turn's error).
+ * - **Follow-ups.** A turn that ends input-required or auth-required leaves its task for the
+ *   thread's next message; any other end clears it. A turn that never reached the agent's task
+ *   (unsubscribed or failed before it) gives the interrupted task it took back to the thread.
+ */
+export function rememberThread(
+  threads: ThreadRegistry,
+  key: string,
+  sent: ThreadTurnStart,
+  onAdopted: (adopted: string) => void,
+): MonoTypeOperatorFunction<TurnEvent> {
+  return (events) => {
+    let adopted: string | undefined;
+    let reachedTask = false;
+    let ended = false;
+    const adopt = (seen: string): ContextAdoptedEvent => {
+      adopted = seen;
+      threads.update(key, { adoptedContextId: seen });
+      if (!threads.get(key)?.adoptionLogged) {
+        threads.update(key, { adoptionLogged: true });
+        onAdopted(seen);
+      }
+      return { type: 'context-adopted', sent: sent.contextId, adopted: seen };
+    };
+    return events.pipe(
+      concatMap((event): TurnEvent[] => {
+        const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
+        return seen !== undefined && seen !== sent.contextId && seen !== adopted ? [adopt(seen), event] : [event];
+      }),
+      tap((event) => {
+        if (event.type === 'task' || event.type === 'task-gone') reachedTask = true;
+        if (event.type !== 'end') return;
+        ended = true;
+        const interrupted = event.outcome === 'input-required' || event.outcome === 'auth-required';
+        threads.update(key, { interruptedTaskId: interrupted ? event.taskId : undefined });
+      }),
+      finalize(() => {
+        if (!ended && !reachedTask && sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
+      }),
+    );
+  };
+}
