@@ -34,46 +34,25 @@ export interface FakePort extends A2APort {
 export function createFakePort(script: FakePortScript): FakePort {
   const calls: FakePortCall[] = [];
   const counts = new Map<string, number>();
-  const next = (method: string): number => {
-    const n = (counts.get(method) ?? 0) + 1;
-    counts.set(method, n);
-    return n;
-  };
-  const missing = (method: string) =>
-    throwError(() => new A2AError({ kind: 'protocol', message: `the fake port has no script for ${method}` }));
+  /** Records the call and asks the script when subscribed; an unscripted method errors. */
+  const answer = <A, T>(call: FakePortCall, arg: A, scripted: ((arg: A, n: number) => Observable<T>) | undefined): Observable<T> =>
+    defer(() => {
+      calls.push(call);
+      const n = (counts.get(call.method) ?? 0) + 1;
+      counts.set(call.method, n);
+      if (scripted) return scripted(arg, n);
+      return throwError(() => new A2AError({ kind: 'protocol', message: `the fake port has no script for ${call.method}` }));
+    });
+  const card = script.card;
 
   return {
     calls,
-    card: () =>
-      defer(() => {
-        calls.push({ method: 'card' });
-        return script.card?.(next('card')) ?? missing('card');
-      }),
-    send: (message) =>
-      defer(() => {
-        calls.push({ method: 'send', message });
-        return script.send?.(message, next('send')) ?? missing('send');
-      }),
-    stream: (message) =>
-      defer(() => {
-        calls.push({ method: 'stream', message });
-        return script.stream?.(message, next('stream')) ?? missing('stream');
-      }),
-    resubscribe: (taskId) =>
-      defer(() => {
-        calls.push({ method: 'resubscribe', taskId });
-        return script.resubscribe?.(taskId, next('resubscribe')) ?? missing('resubscribe');
-      }),
-    getTask: (taskId) =>
-      defer(() => {
-        calls.push({ method: 'getTask', taskId });
-        return script.getTask?.(taskId, next('getTask')) ?? missing('getTask');
-      }),
-    cancel: (taskId) =>
-      defer(() => {
-        calls.push({ method: 'cancel', taskId });
-        return script.cancel?.(taskId, next('cancel')) ?? missing('cancel');
-      }),
+    card: () => answer({ method: 'card' }, undefined, card && ((_: undefined, n: number) => card(n))),
+    send: (message) => answer({ method: 'send', message }, message, script.send),
+    stream: (message) => answer({ method: 'stream', message }, message, script.stream),
+    resubscribe: (taskId) => answer({ method: 'resubscribe', taskId }, taskId, script.resubscribe),
+    getTask: (taskId) => answer({ method: 'getTask', taskId }, taskId, script.getTask),
+    cancel: (taskId) => answer({ method: 'cancel', taskId }, taskId, script.cancel),
   };
 }
 
