@@ -6,7 +6,7 @@ import { within } from './watchdog.js';
 
 /**
  * When the turn ends for any reason (unsubscribe, deadline, error) while the agent's task is known
- * and not settled, sends `CancelTask` once. An aborted stream alone does not stop the agent's work.
+ * and not settled, sends `CancelTask` once (not to a task the agent just said it does not know). An aborted stream alone does not stop the agent's work.
  *
  * The cancel is its own bounded request, started from the teardown and subscribed by nothing that
  * the teardown reaches, so it outlives the turn. Its failure is logged, never thrown.
@@ -14,7 +14,7 @@ import { within } from './watchdog.js';
 export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunction<T> {
   return finalize(() => {
     const { taskId } = ctx.task;
-    if (taskId === undefined || ctx.task.settled) return;
+    if (taskId === undefined || !ctx.task.cancellable) return;
     ctx.logger.debug({ taskId }, 'cancelling the abandoned task');
     const cancel = ctx.port
       .cancel(taskId)

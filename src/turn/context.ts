@@ -1,4 +1,5 @@
 import { filter, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { A2APort } from '../port/port.js';
 import type { AgentEvent } from '../port/types.js';
@@ -19,7 +20,8 @@ export interface LadderContext {
 
 /**
  * The port as one turn sees it: events of another task than the turn's are dropped, and every
- * other agent event is observed by `task` before any rung or the renderer sees it.
+ * other agent event is observed by `task` before any rung or the renderer sees it; a TaskNotFound
+ * on the turn's own task (resubscribe, GetTask) tells `task` the agent no longer has it.
  */
 export function trackedPort(port: A2APort, task: TurnTask): A2APort {
   const track = <T extends AgentEvent>(): MonoTypeOperatorFunction<T> => (events) =>
@@ -27,15 +29,19 @@ export function trackedPort(port: A2APort, task: TurnTask): A2APort {
       filter((event) => task.belongs(event)),
       tap((event) => task.observe(event)),
     );
+  const disowned = (error: unknown): void => {
+    if (isA2AError(error, 'task-not-found')) task.unknownToAgent = true;
+  };
   return {
     card: () => port.card(),
     send: (message) => port.send(message).pipe(track()),
     stream: (message) => port.stream(message).pipe(track()),
-    resubscribe: (taskId) => port.resubscribe(taskId).pipe(track()),
-    getTask: (taskId) => port.getTask(taskId).pipe(
-      filter((snapshot) => task.belongs({ kind: 'task', task: snapshot })),
-      tap((snapshot) => task.observe({ kind: 'task', task: snapshot })),
-    ),
+    resubscribe: (taskId) => port.resubscribe(taskId).pipe(track(), tap({ error: disowned })),
+    getTask: (taskId) =>
+      port.getTask(taskId).pipe(
+        filter((snapshot) => task.belongs({ kind: 'task', task: snapshot })),
+        tap({ next: (snapshot) => task.observe({ kind: 'task', task: snapshot }), error: disowned }),
+      ),
     cancel: (taskId) => port.cancel(taskId),
   };
 }

@@ -1,5 +1,5 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
-import { isA2AError } from '../errors.js';
+import { isA2AError, type A2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
 import type { LadderContext } from './context.js';
 import type { LadderNote, TaskGoneEvent } from '../port/events.js';
@@ -31,6 +31,15 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
 }
 
 /**
+ * The agent's own word that a task is gone: TaskNotFound, or -32004 (UnsupportedOperation, which
+ * servers answer for a task that finished). An HTTP 404, 405 or 501 is not: it refuses the method or
+ * the path, whatever the task, and the ladder falls back to a blocking send with the task id.
+ */
+function saysTaskGone(error: unknown): error is A2AError {
+  return isA2AError(error, 'task-not-found') || (isA2AError(error, 'unsupported') && error.code === -32004);
+}
+
+/**
  * A follow-up to an interrupted task that the agent refused before any event because the task is
  * gone (TaskNotFound) or finished (-32004): the same message again, with the contextId only.
  */
@@ -39,7 +48,7 @@ export function taskGone(
   message: OutgoingMessage,
   error: unknown,
 ): { note: TaskGoneEvent; message: OutgoingMessage } | undefined {
-  if (message.taskId === undefined || ctx.task.events > 0 || !isA2AError(error, 'task-not-found', 'unsupported')) return undefined;
+  if (message.taskId === undefined || ctx.task.events > 0 || !saysTaskGone(error)) return undefined;
   const { taskId, ...rest } = message;
   return { note: { type: 'task-gone', taskId, cause: error }, message: rest };
 }

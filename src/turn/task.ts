@@ -16,16 +16,22 @@ export class TurnTask implements TaskFacts {
   messageOnly = false;
   /** Agent events observed in this turn, over every rung. */
   events = 0;
+  /** The agent said it does not know the task (TaskNotFound on a resubscribe or a GetTask): nothing to cancel. */
+  unknownToAgent = false;
 
   constructor(start: { contextId?: string } = {}) {
     this.contextId = start.contextId;
   }
 
-  /** False for an event of another task than the one this turn follows: it must neither change the reply nor end the turn. */
+  /**
+   * False for an event of another task than the one this turn follows: it must neither change the
+   * reply nor end the turn. An event that names no task (some servers leave a status-update's
+   * `taskId` out) belongs to the turn's task.
+   */
   belongs(event: AgentEvent): boolean {
     if (this.taskId === undefined) return true;
     const id = taskIdOf(event);
-    return id === undefined || id === this.taskId;
+    return !id || id === this.taskId;
   }
 
   /** Takes an accepted event into account. */
@@ -59,8 +65,13 @@ export class TurnTask implements TaskFacts {
     return this.messageOnly || isSettled(this.state);
   }
 
+  /** A task that is known, not settled, and that the agent has not disowned: abandoning the turn must cancel it. */
+  get cancellable(): boolean {
+    return this.taskId !== undefined && !this.settled && !this.unknownToAgent;
+  }
+
   private identify(taskId: string, contextId: string | undefined): void {
-    this.taskId = taskId;
+    if (taskId) this.taskId = taskId;
     if (contextId) this.contextId = contextId;
   }
 }
