@@ -179,7 +179,7 @@ describe('reconnect: resubscribe, never re-send', () => {
         resubscribe: () => cold<never>('-#', undefined, drop),
         getTask: () => cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) }),
       });
-      const capped = { ...options, policy: { ...options.policy, reconnect: { ...options.policy!.reconnect, maxAttempts: 10, maxElapsedMs: 25 } } };
+      const capped = { ...options, policy: { ...options.policy, idleTimeoutMs: 20, reconnect: { ...options.policy!.reconnect, maxAttempts: 10, maxElapsedMs: 25 } } };
       // break at 6; resubscribe at 16 fails at 17 (11 after the break); at 37 fails at 38: 32 > 25, so poll.
       expectObservable(runTurn(port, { text: 'hi' }, capped).pipe(labels)).toBe('s(tw)-r 10ms R 20ms p(che|)', {
         s: 'start',

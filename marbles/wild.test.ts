@@ -70,3 +70,26 @@ describe('agents in the wild', () => {
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'getTask']);
   });
 });
+
+describe('bounds that meet', () => {
+  it('a turn deadline during an auth wait ends the turn as auth-required, not as an error, and cancels nothing', () => {
+    let calls: FakePortCall[] = [];
+    const short = { ...options, policy: { ...options.policy, turnTimeoutMs: 100, authWaitMs: 300 } };
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const stream$ = cold('-a---b', { a: ev.task('T', 'working'), b: ev.status('T', 'auth-required', 'Sign in: https://idp/x') });
+      const port = createFakePort({ card: () => cold('(c|)', { c: card }), stream: () => stream$ });
+      expectObservable(runTurn(port, { text: 'hi' }, short).pipe(labels)).toBe('s(tw)(ua) 91ms (xe|)', {
+        s: 'start',
+        t: 'task T',
+        w: 'status working',
+        u: 'status auth-required "Sign in: https://idp/x"',
+        a: 'auth-required "Sign in: https://idp/x"',
+        x: 'text "Sign in: https://idp/x"',
+        e: 'end auth-required "Sign in: https://idp/x"',
+      });
+      expectSubscriptions(stream$.subscriptions).toBe('^ 99ms !');
+      calls = port.calls;
+    });
+    expect(methods(calls)).toEqual(['card', 'stream']);
+  });
+});

@@ -67,6 +67,14 @@ describe('the policy', () => {
     expect(message({ idleTimeoutMs: 0 })).toBe('invalid turn option idleTimeoutMs: it must be more than 0');
   });
 
+  it('refuses a reconnect budget shorter than the idle gap that breaks a stream', () => {
+    expect(() => resolvePolicy({ idleTimeoutMs: 400_000 })).toThrow(
+      'invalid turn option reconnect.maxElapsedMs: it is 300000, shorter than idleTimeoutMs (400000); it must not be',
+    );
+    expect(() => resolvePolicy({ idleTimeoutMs: 400_000, reconnect: { maxElapsedMs: 400_000 } })).not.toThrow();
+    expect(() => resolvePolicy({ idleTimeoutMs: 10, reconnect: { maxElapsedMs: 9 } })).toThrow(expect.objectContaining({ kind: 'config' }));
+  });
+
   it('a bad option fails the turn after start and before any I/O', () => {
     const port = createFakePort({});
     const events: unknown[] = [];

@@ -45,8 +45,8 @@ export const turnPolicySchema = z.object({
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */
       maxAttempts: count(0, 100, 5),
-      /** Time since the break after which no further resubscribe is tried. */
-      maxElapsedMs: ms(60_000),
+      /** Time since the break after which no further resubscribe is tried; not shorter than `idleTimeoutMs`. */
+      maxElapsedMs: ms(300_000),
       ...backoff(500, 2, 10_000, 0.5),
     }),
     {},
@@ -96,6 +96,7 @@ export function resolvePolicy(input: TurnPolicyInput | TurnPolicy | undefined): 
   if (RESOLVED.has(input)) return input as TurnPolicy;
   const result = turnPolicySchema.safeParse(input);
   if (result.success) {
+    checkRelations(result.data);
     RESOLVED.add(result.data);
     return result.data;
   }
@@ -106,6 +107,20 @@ export function resolvePolicy(input: TurnPolicyInput | TurnPolicy | undefined): 
     message: `invalid turn option ${issuePath(issue, '(options)')}: it ${describeIssue(issue)}`,
     cause: result.error,
   });
+}
+
+/**
+ * Bounds that only make sense together. A reconnect budget shorter than the idle gap that breaks a
+ * stream would give up on the first quiet resubscription: the idle clock would outlast it.
+ */
+function checkRelations(policy: TurnPolicy): void {
+  if (policy.reconnect.maxElapsedMs < policy.idleTimeoutMs) {
+    throw new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: `invalid turn option reconnect.maxElapsedMs: it is ${policy.reconnect.maxElapsedMs}, shorter than idleTimeoutMs (${policy.idleTimeoutMs}); it must not be`,
+    });
+  }
 }
 
 /**

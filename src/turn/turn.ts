@@ -1,5 +1,5 @@
-import { concat, concatMap, concatWith, defer, of, switchMap, throwError, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
-import { A2AError, timeoutError } from '../errors.js';
+import { catchError, concat, concatMap, concatWith, defer, EMPTY, of, switchMap, throwError, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import { A2AError, isA2AError, timeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
@@ -84,11 +84,13 @@ export function runCheckedTurn(port: A2APort, request: TurnRequest, options: Lad
     const agent$ = ctx.port.card().pipe(
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
       switchMap((card) => (card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message))),
+      watchdog(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
+      // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
+      catchError((error: unknown) =>
+        isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required' ? EMPTY : throwError(() => error),
+      ),
     );
-    return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, policy.maxReplyChars)))).pipe(
-      watchdog<TurnEvent>(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
-      cancelWhenAbandoned(ctx),
-    );
+    return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, policy.maxReplyChars)))).pipe(cancelWhenAbandoned(ctx));
   });
 }
 
