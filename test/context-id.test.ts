@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from '../src/identity/context-id.js';
+import { CONTEXT_ID_DOMAIN, contextIdFromMac, contextIdMessage, deriveContextId, isContextIdShape } from '../src/identity/context-id.js';
 
 const SECRET = 'correct horse battery staple 0123456789';
 const HANDLE = 'travel';
@@ -231,5 +231,32 @@ describe('contextIdDeriver', () => {
     } finally {
       importKey.mockRestore();
     }
+  });
+});
+
+describe('the byte layout', () => {
+  it('the MAC input is the domain, 0x00, then each field as a u32be byte length and its UTF-8 bytes', () => {
+    const expected = [...new TextEncoder().encode('a4h-context-v1'), 0, 0, 0, 0, 2, 0x61, 0x62, 0, 0, 0, 6, 0xc3, 0xa9, 0xf0, 0x9f, 0x99, 0x82];
+    expect([...contextIdMessage('ab', '\u00e9🙂')]).toEqual(expected);
+    // written into a large enough scratch array (as a view of it), or into a new one when it is too small
+    const scratch = new Uint8Array(64).fill(0xff);
+    const inScratch = contextIdMessage('ab', '\u00e9🙂', scratch);
+    expect(inScratch.buffer).toBe(scratch.buffer);
+    expect([...inScratch]).toEqual(expected);
+    const small = new Uint8Array(8);
+    const outside = contextIdMessage('ab', '\u00e9🙂', small);
+    expect(outside.buffer).not.toBe(small.buffer);
+    expect([...outside]).toEqual(expected);
+    expect(() => contextIdMessage('', 'k')).toThrowError(A2AError);
+  });
+
+  it('the UUID is the first 16 MAC bytes with version 8 and variant 10, and the MAC is left alone', () => {
+    const mac = Uint8Array.from({ length: 32 }, (_, i) => (i * 17 + 255) & 0xff);
+    const copy = mac.slice();
+    expect(contextIdFromMac(mac)).toBe('ff102132-4354-8576-8798-a9bacbdcedfe');
+    expect(mac).toEqual(copy);
+    expect(contextIdFromMac(new Uint8Array(20).fill(0xff))).toBe('ffffffff-ffff-8fff-bfff-ffffffffffff');
+    expect(contextIdFromMac(new Uint8Array(16))).toBe('00000000-0000-8000-8000-000000000000');
+    expect(() => contextIdFromMac(new Uint8Array(15))).toThrowError(RangeError);
   });
 });

@@ -26,6 +26,19 @@ describe('the node:crypto deriver', () => {
     expect(await node('ab', 'c')).toBe(await deriveContextId(SECRET, 'ab', 'c'));
   });
 
+  it('handles and keys too long for its scratch array give the Web Crypto ids, and so do short ones after them', async () => {
+    const web = contextIdDeriver(SECRET);
+    const node = nodeContextIdDeriver(SECRET);
+    for (const [handle, key] of [
+      ['travel', 'k'.repeat(5_000)],
+      ['h'.repeat(400), '日本🙂'.repeat(300)],
+      ['travel', 'slack:T1:C2:1700000000.000100'],
+      ['a', 'b'],
+    ] as const) {
+      expect(node(handle, key)).toBe(await web(handle, key));
+    }
+  });
+
   it('refuses what Web Crypto refuses, with the same errors', async () => {
     const node = nodeContextIdDeriver(SECRET);
     await expect(Promise.resolve(node('', 'k'))).rejects.toMatchObject({ kind: 'input', message: expect.stringContaining('handle') });

@@ -15,6 +15,8 @@
  * prefixes keep the fields apart, so ("ab", "c") and ("a", "bc") give different ids.
  *
  * Web Crypto only (`globalThis.crypto.subtle`): no Node built-ins, so it runs in browsers too.
+ * The byte layout lives here once ({@link contextIdMessage}, {@link contextIdFromMac}); the
+ * node:crypto deriver only swaps the HMAC.
  */
 import { A2AError } from '../errors.js';
 
@@ -35,6 +37,12 @@ const LONE_SURROGATE = /\p{Cs}/u;
 
 const utf8 = new TextEncoder();
 
+/** The domain label and its 0x00, the start of every MAC message. */
+const DOMAIN_PREFIX = utf8.encode(`${CONTEXT_ID_DOMAIN}\0`);
+
+/** Two lowercase hex digits for each byte value. */
+const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(2, '0'));
+
 /**
  * Derives the context id of one conversation with one agent handle.
  *
@@ -54,12 +62,12 @@ export async function deriveContextId(
   const keyBytes = secretBytes(secret); // the secret is checked first
   let message: Uint8Array<ArrayBuffer>;
   try {
-    message = contextMessage(handle, conversationKey);
+    message = contextIdMessage(handle, conversationKey);
   } catch (error) {
     keyBytes.fill(0);
     throw error;
   }
-  return idFromMac(await sign(await importBytes(keyBytes), message));
+  return contextIdFromMac(new Uint8Array(await sign(await importBytes(keyBytes), message)));
 }
 
 /**
@@ -71,8 +79,8 @@ export function contextIdDeriver(secret: string | Uint8Array): (handle: string, 
   const key = importSecret(secret);
   key.catch(() => undefined); // reported to each caller below, never unhandled
   return async (handle, conversationKey) => {
-    const message = contextMessage(handle, conversationKey);
-    return idFromMac(await sign(await key, message));
+    const message = contextIdMessage(handle, conversationKey);
+    return contextIdFromMac(new Uint8Array(await sign(await key, message)));
   };
 }
 
@@ -98,24 +106,43 @@ async function importBytes(keyBytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey
   }
 }
 
-/** The MAC input: the domain, 0x00, then the handle and the key, each length-prefixed. Checks both first. */
-function contextMessage(handle: string, conversationKey: string): Uint8Array<ArrayBuffer> {
-  const handleBytes = fieldBytes('handle', handle);
-  const conversationKeyBytes = fieldBytes('conversation key', conversationKey);
-  return concat([utf8.encode(CONTEXT_ID_DOMAIN), new Uint8Array([0]), lengthPrefixed(handleBytes), lengthPrefixed(conversationKeyBytes)]);
+/**
+ * The MAC input: the domain, 0x00, then the handle and the key, each as a u32be byte length and its
+ * UTF-8 bytes. Checks both first (an `input` A2AError for a non-string, an empty string or a lone
+ * surrogate). Written into `scratch` when it is large enough, else into a new array; either way the
+ * result is a view of exactly the message bytes. A caller that hashes synchronously can pass the
+ * same `scratch` every time and allocate nothing.
+ */
+export function contextIdMessage(handle: string, conversationKey: string, scratch?: Uint8Array<ArrayBuffer>): Uint8Array<ArrayBuffer> {
+  checkField('handle', handle);
+  checkField('conversation key', conversationKey);
+  // UTF-8 takes at most 3 bytes per UTF-16 code unit (a surrogate pair, 2 units, takes 4).
+  const size = DOMAIN_PREFIX.length + 8 + 3 * (handle.length + conversationKey.length);
+  const out = scratch !== undefined && scratch.length >= size ? scratch : new Uint8Array(size);
+  out.set(DOMAIN_PREFIX);
+  const end = writeField(out, writeField(out, DOMAIN_PREFIX.length, handle), conversationKey);
+  return out.subarray(0, end);
 }
 
 function sign(key: CryptoKey, message: Uint8Array<ArrayBuffer>): Promise<ArrayBuffer> {
   return subtleCrypto().sign('HMAC', key, message);
 }
 
-/** The first 16 bytes of the MAC as a lowercase UUID, version 8, variant 10. */
-function idFromMac(mac: ArrayBuffer): string {
-  const id = new Uint8Array(mac, 0, 16);
-  id[6] = (id[6]! & 0x0f) | 0x80; // version 8
-  id[8] = (id[8]! & 0x3f) | 0x80; // variant 10
-  const hex = Array.from(id, (b) => b.toString(16).padStart(2, '0')).join('');
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+/**
+ * The first 16 bytes of a MAC as a lowercase 8-4-4-4-12 UUID with the version nibble set to 8 and
+ * the variant bits to 10. The MAC itself is left as it is.
+ */
+export function contextIdFromMac(mac: Uint8Array): string {
+  if (mac.length < 16) throw new RangeError(`a context id takes 16 MAC bytes (got ${mac.length})`);
+  let id = '';
+  for (let i = 0; i < 16; i++) {
+    let byte = mac[i]!;
+    if (i === 6) byte = (byte & 0x0f) | 0x80; // version 8
+    else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10
+    if (i === 4 || i === 6 || i === 8 || i === 10) id += '-';
+    id += HEX[byte]!;
+  }
+  return id;
 }
 
 /** True when `id` has the shape {@link deriveContextId} returns: a lowercase UUID, version 8, variant 10. */
@@ -145,28 +172,17 @@ export function secretBytes(secret: string | Uint8Array): Uint8Array<ArrayBuffer
   return bytes;
 }
 
-function fieldBytes(name: string, value: unknown): Uint8Array {
+function checkField(name: string, value: unknown): void {
   if (typeof value !== 'string') throw inputError(`the ${name} must be a string (got ${value === null ? 'null' : typeof value})`);
   if (value.length === 0) throw inputError(`the ${name} must not be empty`);
   if (LONE_SURROGATE.test(value)) throw inputError(`the ${name} must be well-formed Unicode (it has a lone surrogate)`);
-  return utf8.encode(value);
 }
 
-function lengthPrefixed(bytes: Uint8Array): Uint8Array {
-  const out = new Uint8Array(4 + bytes.length);
-  new DataView(out.buffer).setUint32(0, bytes.length, false);
-  out.set(bytes, 4);
-  return out;
-}
-
-function concat(parts: Uint8Array[]): Uint8Array<ArrayBuffer> {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    out.set(part, offset);
-    offset += part.length;
-  }
-  return out;
+/** Writes `text` at `offset` as a u32be byte length and its UTF-8 bytes; returns the offset after it. */
+function writeField(out: Uint8Array, offset: number, text: string): number {
+  const length = utf8.encodeInto(text, out.subarray(offset + 4)).written;
+  new DataView(out.buffer, out.byteOffset).setUint32(offset, length, false);
+  return offset + 4 + length;
 }
 
 function configError(message: string): A2AError {

@@ -18,21 +18,19 @@ export interface CacheTtl {
 export class CardCache<T> {
   private readonly entries = new Map<string, { expiresAt: number; value$: Observable<T> }>();
 
-  constructor(private readonly ttl: CacheTtl) {}
+  /** `now` is the clock of the expiry times, in milliseconds; tests pass a fake one. */
+  constructor(
+    private readonly ttl: CacheTtl,
+    private readonly now: () => number = Date.now,
+  ) {}
 
   /** The cached value for `key`, or a new shared load. `load` gives the value and the server's max-age. */
   get(key: string, load: () => Observable<{ value: T; maxAgeMs: number | undefined }>): Observable<T> {
     return defer(() => {
-      const now = Date.now();
       const cached = this.entries.get(key);
-      if (cached && cached.expiresAt > now) return cached.value$;
+      if (cached && cached.expiresAt > this.now()) return cached.value$;
       return this.add(key, load);
     });
-  }
-
-  /** Forgets every entry (e.g. after an agent redeployed). */
-  clear(): void {
-    this.entries.clear();
   }
 
   private add(key: string, load: () => Observable<{ value: T; maxAgeMs: number | undefined }>): Observable<T> {
@@ -40,7 +38,7 @@ export class CardCache<T> {
     entry.value$ = load().pipe(
       tap({
         next: ({ maxAgeMs }) => {
-          entry.expiresAt = Date.now() + Math.min(maxAgeMs ?? this.ttl.defaultTtlMs, this.ttl.maxTtlMs);
+          entry.expiresAt = this.now() + Math.min(maxAgeMs ?? this.ttl.defaultTtlMs, this.ttl.maxTtlMs);
         },
         error: () => {
           if (this.entries.get(key) === entry) this.entries.delete(key);

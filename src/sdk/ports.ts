@@ -23,6 +23,8 @@ export interface SdkPortOptions {
   cardTtlMs?: number;
   /** The longest a card is cached, whatever the server says. Default 1 hour. */
   cardMaxTtlMs?: number;
+  /** The clock of the card cache's expiry, in milliseconds. Default `Date.now`; tests pass a fake one. */
+  clock?: () => number;
 }
 
 /** Makes the port of one agent, from its base URL or card URL. */
@@ -39,11 +41,8 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const factory = sdkFactory(watch.fetch);
   const outputModes = [...(options.outputModes ?? ['text/plain', 'text/markdown'])];
   const maxBytes = options.cardMaxBytes ?? 1024 * 1024;
-  const cache = new CardCache<ResolvedAgent>({
-    defaultTtlMs: options.cardTtlMs ?? 300_000,
-    maxTtlMs: options.cardMaxTtlMs ?? 3_600_000,
-    maxEntries: 256,
-  });
+  const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
+  const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
 
   return (agent) => {
     let cardUrl: string | undefined;

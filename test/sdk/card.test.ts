@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { forkJoin, lastValueFrom } from 'rxjs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { forkJoin, lastValueFrom, of } from 'rxjs';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../fixtures/index.js';
 import { A2AError } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import { CardCache } from '../../src/sdk/card-cache.js';
 import { cardUrlOf } from '../../src/sdk/card-fetch.js';
 import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
 
@@ -97,6 +98,17 @@ async function failure(promise: Promise<unknown>): Promise<A2AError> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** A clock the cache tests move by hand, so no test waits real time for a card to expire. */
+function fakeClock(): { now: () => number; advance: (ms: number) => void } {
+  let now = 1_700_000_000_000;
+  return {
+    now: () => now,
+    advance: (ms) => {
+      now += ms;
+    },
+  };
+}
+
 async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
   const started = Date.now();
   while (!check()) {
@@ -165,6 +177,25 @@ describe('cardUrlOf', () => {
     expect((await failure(lastValueFrom(ports('ftp://h/agent').card()))).kind).toBe('input');
     expect((await failure(lastValueFrom(ports('https://u:p@h/').send({ text: 'hi' })))).kind).toBe('input');
     expect(calls).toBe(0);
+  });
+});
+
+describe('CardCache', () => {
+  it('reads Date.now when no clock is given', async () => {
+    let now = 1_700_000_000_000;
+    const spy = vi.spyOn(Date, 'now').mockImplementation(() => now);
+    try {
+      const cache = new CardCache<number>({ defaultTtlMs: 100, maxTtlMs: 1_000, maxEntries: 8 });
+      let loads = 0;
+      const get = () => lastValueFrom(cache.get('k', () => of({ value: ++loads, maxAgeMs: undefined })));
+      expect(await get()).toBe(1);
+      now += 99;
+      expect(await get()).toBe(1);
+      now += 1;
+      expect(await get()).toBe(2);
+    } finally {
+      spy.mockRestore();
+    }
   });
 });
 
@@ -455,50 +486,72 @@ describe('card resolution against a tiny server', () => {
     });
 
     for (const header of ['max-age=0', 'no-store', 'no-cache', 'public, max-age=0']) {
-      it(`Cache-Control: ${header} → fetched again next time`, async () => {
+      it(`Cache-Control: ${header} → fetched again next time, even at the same instant`, async () => {
         serveCard({ 'cache-control': header });
-        const port = ports()(server.base);
+        const port = ports({ clock: fakeClock().now })(server.base);
         await lastValueFrom(port.card());
-        await sleep(2);
         await lastValueFrom(port.card());
         expect(server.cardRequests()).toHaveLength(2);
       });
     }
 
-    it('Cache-Control: max-age=1 → cached, then fetched again after ~1.1 s', async () => {
+    it('Cache-Control: max-age=1 → cached for 1 s (not the cardTtlMs), then fetched again', async () => {
       serveCard({ 'cache-control': 'public, max-age=1' });
-      const port = ports({ cardTtlMs: 60_000 })(server.base);
+      const clock = fakeClock();
+      const port = ports({ cardTtlMs: 60_000, clock: clock.now })(server.base);
       await lastValueFrom(port.card());
-      await sleep(500);
+      clock.advance(999);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(1);
-      await sleep(650);
+      clock.advance(1);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(2);
     });
 
     it('without Cache-Control the cardTtlMs option applies', async () => {
       serveCard();
-      const port = ports({ cardTtlMs: 300 })(server.base);
+      const clock = fakeClock();
+      const port = ports({ cardTtlMs: 300, clock: clock.now })(server.base);
       await lastValueFrom(port.card());
-      await sleep(20);
+      clock.advance(299);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(1);
-      await sleep(320);
+      clock.advance(1);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(2);
     });
 
     it('cardMaxTtlMs caps a huge max-age', async () => {
       serveCard({ 'cache-control': 'max-age=31536000' });
-      const port = ports({ cardMaxTtlMs: 300 })(server.base);
+      const clock = fakeClock();
+      const port = ports({ cardMaxTtlMs: 300, clock: clock.now })(server.base);
       await lastValueFrom(port.card());
-      await sleep(20);
+      clock.advance(299);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(1);
-      await sleep(320);
+      clock.advance(1);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(2);
+    });
+
+    it('the defaults: 5 minutes without Cache-Control, at most 1 hour with it', async () => {
+      const clock = fakeClock();
+      const expectRequestsAfter = async (port: ReturnType<ReturnType<typeof ports>>, ms: number, requests: number) => {
+        clock.advance(ms);
+        await lastValueFrom(port.card());
+        expect(server.cardRequests()).toHaveLength(requests);
+      };
+      serveCard();
+      const plain = ports({ clock: clock.now })(server.base);
+      await expectRequestsAfter(plain, 0, 1);
+      await expectRequestsAfter(plain, 299_999, 1);
+      await expectRequestsAfter(plain, 1, 2);
+
+      serveCard({ 'cache-control': 'max-age=31536000' });
+      const capped = ports({ clock: clock.now })(server.base);
+      await expectRequestsAfter(capped, 0, 3);
+      await expectRequestsAfter(capped, 3_599_999, 3);
+      await expectRequestsAfter(capped, 1, 4);
     });
 
     it('50 concurrent card() calls to a cold agent whose card takes 100 ms → one card request', async () => {
@@ -513,7 +566,7 @@ describe('card resolution against a tiny server', () => {
 
     it('a failed fetch is not cached: 500, then 200 → the second card() succeeds with a second request', async () => {
       server.handle = (_req, res, index) => (index === 0 ? reply(res, 500, { error: 'boom' }) : reply(res, 200, v1Card(server.base)));
-      const port = ports()(server.base);
+      const port = ports({ clock: fakeClock().now })(server.base); // no time passes: only the failure makes it fetch again
       expect((await failure(lastValueFrom(port.card()))).status).toBe(500);
       expect((await lastValueFrom(port.card())).name).toBe('hostile');
       expect(server.cardRequests()).toHaveLength(2);
