@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import type { Logger } from '../src/logger.js';
+import type { AgentEvent } from '../src/port/types.js';
 import { createFakePort, ev, task, testCard, type FakePortCall } from '../src/testing/index.js';
 import { runTurn } from '../src/turn/turn.js';
 import { a2aError, labels, marbles, options } from './helpers.js';
@@ -54,16 +55,44 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
     expect(cancels(calls)).toEqual([]);
   });
 
-  it('before the task is known: nothing to cancel', () => {
+  it('left before the task is known: the stream is read on until the agent names its task, then CancelTask once', () => {
     let calls: FakePortCall[] = [];
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       const stream$ = cold('-----a', { a: ev.task('T', 'working') });
+      const cancel$ = cold('--(x|)', { x: canceled });
+      const port = createFakePort({ card: () => cold('(c|)', { c: card }), stream: () => stream$, cancel: () => cancel$ });
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels), '^--!').toBe('s', { s: 'start' });
+      expectSubscriptions(stream$.subscriptions).toBe('^----!');
+      expectSubscriptions(cancel$.subscriptions).toBe('-----^-!');
+      calls = port.calls;
+    });
+    expect(cancels(calls)).toEqual([{ method: 'cancel', taskId: 'T' }]);
+  });
+
+  it('left before the task is known, and the agent never names it: read on for cancelTimeoutMs, then aborted; nothing to cancel', () => {
+    let calls: FakePortCall[] = [];
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const stream$ = cold<AgentEvent>('-');
       const port = createFakePort({ card: () => cold('(c|)', { c: card }), stream: () => stream$ });
       expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels), '^--!').toBe('s', { s: 'start' });
-      expectSubscriptions(stream$.subscriptions).toBe('^--!');
+      expectSubscriptions(stream$.subscriptions).toBe('^ 22ms !');
       calls = port.calls;
     });
     expect(cancels(calls)).toEqual([]);
+  });
+
+  it('a blocking send left before it answered is read on too: its task is cancelled when it arrives', () => {
+    let calls: FakePortCall[] = [];
+    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const send$ = cold('----(r|)', { r: ev.task('T', 'working') });
+      const cancel$ = cold('-(x|)', { x: canceled });
+      const port = createFakePort({ card: () => cold('(c|)', { c: testCard({ streaming: false }) }), send: () => send$, cancel: () => cancel$ });
+      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels), '^-!').toBe('s', { s: 'start' });
+      expectSubscriptions(send$.subscriptions).toBe('^---!');
+      expectSubscriptions(cancel$.subscriptions).toBe('----^!');
+      calls = port.calls;
+    });
+    expect(cancels(calls)).toEqual([{ method: 'cancel', taskId: 'T' }]);
   });
 
   it('on the turn deadline: the stream is aborted, CancelTask is sent once, and the turn errors with a timeout', () => {

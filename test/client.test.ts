@@ -1,11 +1,12 @@
-import { lastValueFrom, of, toArray } from 'rxjs';
+import { lastValueFrom, of, Subject, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookedReply, echoReply, INPUT_QUESTION, NEW_CONTEXT_PREFIX, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
 import { createA2A } from '../src/client/create-a2a.js';
 import { deriveContextId } from '../src/identity/context-id.js';
 import { createA2A as createNodeA2A } from '../src/node/create-a2a.js';
 import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
-import { createFakePort, ev, testCard } from '../src/testing/index.js';
+import { createFakePort, ev, task, testCard } from '../src/testing/index.js';
+import type { AgentEvent, Task } from '../src/port/types.js';
 import type { TurnEvent } from '../src/port/events.js';
 
 const SECRET = 'correct horse battery staple 0123456789';
@@ -207,5 +208,27 @@ describe('threads over a real agent', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(dump).not.toContain(SECRET);
     expect(dump).not.toContain('correct horse');
+  });
+});
+
+describe('close()', () => {
+  it('waits for a turn left before its task was named: the stream read on, then the CancelTask it starts', async () => {
+    const stream = new Subject<AgentEvent>();
+    const cancelled = new Subject<Task>();
+    const port = createFakePort({ card: () => of(testCard()), stream: () => stream, cancel: () => cancelled });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port, policy: { cancelTimeoutMs: 5_000 } });
+    client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'hi', contextId: 'C' }).subscribe().unsubscribe();
+    let closed = false;
+    const closing = client.close().then(() => (closed = true));
+    await Promise.resolve();
+    stream.next(ev.task('T', 'working'));
+    expect(port.calls.map((c) => c.method)).toEqual(['card', 'stream', 'cancel']);
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(closed).toBe(false);
+    cancelled.next(task('T', 'canceled'));
+    cancelled.complete();
+    await closing;
+    expect(closed).toBe(true);
+    expect(stream.observed).toBe(false);
   });
 });

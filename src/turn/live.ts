@@ -1,6 +1,7 @@
 import { asyncScheduler, catchError, concat, concatWith, defer, EMPTY, ignoreElements, map, of, takeWhile, throwError, timer, type Observable } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
+import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
 import type { LadderNote } from '../port/events.js';
 import { backoffDelay } from './policy.js';
@@ -16,7 +17,7 @@ type LadderSignal = AgentEvent | LadderNote;
  * to one blocking send.
  */
 export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observable<LadderSignal> {
-  return listen(ctx, ctx.port.stream(message), 'stream').pipe(
+  return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx)), 'stream').pipe(
     catchError((error: unknown) => {
       const gone = taskGone(ctx, message, error);
       if (gone) return concat(of<LadderNote>(gone.note), streamTurn(ctx, gone.message));

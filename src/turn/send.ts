@@ -1,6 +1,7 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError, type A2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
+import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
 import type { LadderNote, TaskGoneEvent } from '../port/events.js';
 import { pollUntilSettled } from './poll.js';
@@ -12,6 +13,7 @@ import { within } from './watchdog.js';
  */
 export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
+    cancelWhenNamed(ctx),
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.task.taskId;

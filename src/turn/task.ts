@@ -18,6 +18,8 @@ export class TurnTask implements TaskFacts {
   events = 0;
   /** The agent said it does not know the task (TaskNotFound on a resubscribe or a GetTask): nothing to cancel. */
   unknownToAgent = false;
+  /** CancelTask was sent for this turn (at most once). */
+  cancelSent = false;
 
   constructor(start: { contextId?: string } = {}) {
     this.contextId = start.contextId;
