@@ -102,6 +102,26 @@ export function toA2AError(error: unknown, operation?: A2AOperation): A2AError {
   return new A2AError({ kind: 'protocol', message, cause: error, ...(operation ? { operation } : {}) });
 }
 
+/**
+ * The error with the agent (and the operation, when it had none) in its fields and its message,
+ * as `<operation> to <agent>: <message>`; an error that names its agent already is returned as it is.
+ */
+export function naming(error: A2AError, agent: string, operation: A2AOperation): A2AError {
+  if (error.agent !== undefined) return error;
+  const op = error.operation ?? operation;
+  return new A2AError({
+    kind: error.kind,
+    retryable: error.retryable,
+    operation: op,
+    agent,
+    ...(error.status === undefined ? {} : { status: error.status }),
+    ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.phase === undefined ? {} : { phase: error.phase }),
+    ...(error.cause === undefined ? {} : { cause: error.cause }),
+    message: `${op} to ${agent}: ${error.message}`,
+  });
+}
+
 /** A timeout error for one phase of the turn. */
 export function timeoutError(phase: TimeoutPhase, ms: number, operation: A2AOperation): A2AError {
   return new A2AError({

@@ -38,6 +38,16 @@ describe('the identity secret', () => {
     expect(await a.contextId('h', 't')).not.toBe(await deriveContextId('0'.repeat(32), 'h', 't'));
   });
 
+  it('without a secret: the warning reaches a logger even when the first client was made without one', async () => {
+    const fresh = await import('../src/client/create-a2a.js');
+    fresh.createA2A({ ports: () => createFakePort({}) });
+    const logger = spyLogger();
+    fresh.createA2A({ logger, ports: () => createFakePort({}) });
+    fresh.createA2A({ logger, ports: () => createFakePort({}) });
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+    expect(logger.warn.mock.calls[0]?.[1]).toMatch(/will not continue after a restart/);
+  });
+
   it('a fresh process gets a fresh random key', async () => {
     const first = (await import('../src/client/create-a2a.js')).createA2A({ ports: () => createFakePort({}) });
     vi.resetModules();
@@ -208,6 +218,19 @@ describe('threads over a real agent', () => {
     expect(seen.length).toBeGreaterThan(10);
     expect(dump).not.toContain(SECRET);
     expect(dump).not.toContain('correct horse');
+  });
+});
+
+describe('thread memory', () => {
+  it('is keyed by the normalised agent URL: http://h and http://h/ are one thread', async () => {
+    const port = createFakePort({ card: () => of(testCard()), stream: () => of(ev.task('T', 'input-required', { message: 'Which city?' })) });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port });
+    await run(client.turn({ agent: 'http://127.0.0.1:1', handle: 'h', thread: 't', text: 'weather' }));
+    expect(client.thread('http://127.0.0.1:1/', 'h', 't')?.interruptedTaskId).toBe('T');
+    expect(client.thread('http://127.0.0.1:1/.well-known/agent-card.json', 'h', 't')?.interruptedTaskId).toBe('T');
+    expect(client.thread('not a url', 'h', 't')).toBeUndefined();
+    await run(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'Paris' }));
+    expect(port.calls.flatMap((c) => (c.method === 'stream' ? [c.message.taskId] : []))).toEqual([undefined, 'T']);
   });
 });
 

@@ -61,12 +61,12 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   return {
     turn: (input) =>
       defer(() => {
+        let key: string;
         try {
-          checkInput(input);
+          key = ThreadRegistry.key(checkInput(input), input.handle, input.thread);
         } catch (error) {
           return concat(of<TurnEvent>({ type: 'start' }), throwError(() => error));
         }
-        const key = ThreadRegistry.key(input.agent, input.handle, input.thread);
         const contextId = input.contextId ?? threads.get(key)?.adoptedContextId ?? derive(input.handle, input.thread);
         // A contextId known at once (explicit, adopted, or derived synchronously) needs no promise hop.
         if (typeof contextId === 'string') return threadTurn(input, key, contextId);
@@ -74,7 +74,10 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       }),
     card: (agent) => ports(agent).card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card')),
     contextId: async (handle, thread) => derive(handle, thread),
-    thread: (agent, handle, thread) => threads.get(ThreadRegistry.key(agent, handle, thread)),
+    thread: (agent, handle, thread) => {
+      const url = agentKey(agent);
+      return url === undefined ? undefined : threads.get(ThreadRegistry.key(url, handle, thread));
+    },
     close: async () => {
       await cancels.settled();
       await platform.owned?.close();
@@ -82,14 +85,28 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   };
 }
 
-/** The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL, the thread's names. */
-function checkInput(input: TurnInput): void {
+/**
+ * The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL,
+ * the thread's names. Returns the agent's card URL, which keys the thread: `http://h` and `http://h/`
+ * are one agent, so one thread.
+ */
+function checkInput(input: TurnInput): string {
   checkRequest({ text: input.text, ...(input.contextId === undefined ? {} : { contextId: input.contextId }) });
-  cardUrlOf(input.agent);
+  const cardUrl = cardUrlOf(input.agent);
   for (const field of ['handle', 'thread'] as const) {
     const value = input[field];
     if (typeof value !== 'string' || value === '') {
       throw new A2AError({ kind: 'input', operation: 'turn', message: `the ${field} must be a non-empty string` });
     }
+  }
+  return cardUrl;
+}
+
+/** The agent's card URL, or undefined when `agent` is not a usable URL. */
+function agentKey(agent: string): string | undefined {
+  try {
+    return cardUrlOf(agent);
+  } catch {
+    return undefined;
   }
 }

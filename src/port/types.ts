@@ -59,6 +59,7 @@ export type AgentEvent =
   | { kind: 'message'; message: AgentMessage }
   | {
       kind: 'status';
+      /** '' when the agent named no task: the turn's own task. */
       taskId: string;
       contextId?: string;
       status: TaskStatus;
@@ -66,6 +67,7 @@ export type AgentEvent =
     }
   | {
       kind: 'artifact';
+      /** '' when the agent named no task: the turn's own task. */
       taskId: string;
       contextId?: string;
       artifact: Artifact;

@@ -1,5 +1,5 @@
 import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { A2AError, type A2AOperation } from '../errors.js';
+import { A2AError, naming, type A2AOperation } from '../errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -32,7 +32,8 @@ function statusOf(error: object): number | undefined {
  * taken from the response the port saw. Messages name the agent and operation, never headers.
  */
 export function classifySdkError(error: unknown, context: CallContext): A2AError {
-  if (error instanceof A2AError) return error;
+  // Ours already (a malformed event found by the mapping): it gains the agent and the operation.
+  if (error instanceof A2AError) return naming(error, context.agent, context.operation);
   const base = { operation: context.operation, agent: context.agent, cause: error };
   const what = `${context.operation} to ${context.agent}`;
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {

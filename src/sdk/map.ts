@@ -103,8 +103,8 @@ export function fromSdkEvent(event: StreamResponse): AgentEvent {
       return { kind: 'message', message: fromSdkMessage(payload.value) };
     case 'statusUpdate': {
       const update = payload.value;
-      if (!update.taskId) throw malformed('statusUpdate.taskId');
-      const out: AgentEvent = { kind: 'status', taskId: update.taskId, status: fromSdkStatus(update.status, 'statusUpdate') };
+      // Some servers leave `taskId` out: '' means "the turn's task" to the ladder (it follows one task).
+      const out: AgentEvent = { kind: 'status', taskId: update.taskId ?? '', status: fromSdkStatus(update.status, 'statusUpdate') };
       if (update.contextId) out.contextId = update.contextId;
       const metadata = metadataOf(update.metadata);
       if (metadata) out.metadata = metadata;
@@ -112,12 +112,11 @@ export function fromSdkEvent(event: StreamResponse): AgentEvent {
     }
     case 'artifactUpdate': {
       const update = payload.value;
-      if (!update.taskId) throw malformed('artifactUpdate.taskId');
       if (!update.artifact) throw malformed('artifactUpdate.artifact');
       if (!update.artifact.artifactId) throw malformed('artifactUpdate.artifact.artifactId');
       const out: AgentEvent = {
         kind: 'artifact',
-        taskId: update.taskId,
+        taskId: update.taskId ?? '',
         artifact: fromSdkArtifact(update.artifact),
         append: update.append === true,
         lastChunk: update.lastChunk === true,

@@ -1,5 +1,5 @@
 import { catchError, concat, concatMap, concatWith, defer, EMPTY, of, switchMap, throwError, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
-import { A2AError, isA2AError, timeoutError } from '../errors.js';
+import { A2AError, isA2AError, naming, timeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
@@ -81,14 +81,20 @@ export function runCheckedTurn(port: A2APort, request: TurnRequest, options: Lad
     if (request.contextId !== undefined) message.contextId = request.contextId;
     if (request.taskId !== undefined) message.taskId = request.taskId;
 
+    let agent: string | undefined;
     const agent$ = ctx.port.card().pipe(
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
-      switchMap((card) => (card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message))),
+      switchMap((card) => {
+        agent = card.url;
+        return card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
+      }),
       watchdog(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
       // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
-      catchError((error: unknown) =>
-        isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required' ? EMPTY : throwError(() => error),
-      ),
+      catchError((error: unknown) => {
+        if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;
+        // The ladder's own errors (its bounds, a stream closed early) name the agent, as the port's do.
+        return throwError(() => (agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error));
+      }),
     );
     return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, policy.maxReplyChars)))).pipe(cancelWhenAbandoned(ctx));
   });

@@ -192,9 +192,16 @@ describe('classifySdkError: anything else', () => {
     expect(classifySdkError('boom', ctx())).toMatchObject({ kind: 'protocol', message: expect.stringContaining('boom') });
   });
 
-  it('an A2AError passes through unchanged (the same object)', () => {
-    const ours = new A2AError({ kind: 'timeout', phase: 'idle', message: 'idle timed out after 5 ms' });
+  it('an A2AError that names its agent passes through unchanged (the same object)', () => {
+    const ours = new A2AError({ kind: 'timeout', phase: 'idle', agent: 'http://other/', message: 'idle timed out after 5 ms' });
     expect(classifySdkError(ours, ctx(503))).toBe(ours);
+  });
+
+  it('an A2AError of our own that names no agent (a malformed event) gains the agent and the operation', () => {
+    const ours = new A2AError({ kind: 'protocol', code: -32700, message: 'malformed event from the agent: task.id is missing' });
+    const named = classifySdkError(ours, ctx(200));
+    expect(named).toMatchObject({ kind: 'protocol', code: -32700, operation: ctx().operation, agent: ctx().agent });
+    expect(named.message).toBe(`${ctx().operation} to ${ctx().agent}: malformed event from the agent: task.id is missing`);
   });
 
   it('keeps the thrown value as the cause', () => {
