@@ -22,6 +22,8 @@ export interface A2AOptions {
   policy?: TurnPolicyInput;
   /** The fetch for every request; default the global fetch (the Node entry passes an undici one). */
   fetch?: typeof fetch;
+  /** Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail the call. Default 64 MiB. */
+  maxResponseBytes?: number;
   /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
   ports?: PortFactory;
   /** Threads remembered at most (the least recently used go first). Default 10,000. */

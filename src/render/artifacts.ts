@@ -30,8 +30,14 @@ export class ArtifactReply {
   /** The artifact that came last (the map's last entry). */
   private last: ArtifactText | undefined;
 
-  /** `maxChars`: the longest reply kept; past it a protocol error, so a hostile agent cannot grow memory. */
-  constructor(private readonly maxChars: number) {}
+  /**
+   * `maxChars`, the longest reply kept, and `maxArtifacts`, the most artifacts kept: past either a
+   * protocol error, so a hostile agent cannot grow the client's memory.
+   */
+  constructor(
+    private readonly maxChars: number,
+    private readonly maxArtifacts = Number.POSITIVE_INFINITY,
+  ) {}
 
   /** The reply: non-partial, non-empty artifact texts in arrival order. */
   text(): string {
@@ -48,6 +54,7 @@ export class ArtifactReply {
     const before = this.text();
     this.artifacts.clear();
     this.last = undefined;
+    this.checkCount(artifacts.length);
     for (const artifact of artifacts) {
       const entry = { text: textOf(artifact.parts), partial: isPartial(artifact.metadata) };
       this.artifacts.set(artifact.artifactId, entry);
@@ -65,6 +72,7 @@ export class ArtifactReply {
     const known = this.artifacts.get(artifact.artifactId);
     if (partial) {
       const before = known && !known.partial ? this.text() : undefined;
+      if (known === undefined) this.checkCount(this.artifacts.size + 1);
       const entry = { text: '', partial: true };
       this.artifacts.set(artifact.artifactId, entry);
       // A new id goes last in the map: the fast paths must know an empty artifact is no longer last.
@@ -73,6 +81,7 @@ export class ArtifactReply {
       return chunk;
     }
     if (known === undefined) {
+      this.checkCount(this.artifacts.size + 1);
       const entry = { text: chunk, partial: false };
       this.artifacts.set(artifact.artifactId, entry);
       this.last = entry;
@@ -111,6 +120,12 @@ export class ArtifactReply {
       throw new A2AError({ kind: 'protocol', operation: 'turn', message: `the agent's reply is longer than ${this.maxChars} characters` });
     }
     return length;
+  }
+
+  private checkCount(count: number): void {
+    if (count > this.maxArtifacts) {
+      throw new A2AError({ kind: 'protocol', operation: 'turn', message: `the agent sent more than ${this.maxArtifacts} artifacts (maxArtifacts)` });
+    }
   }
 
   /** A new last artifact extends the reply, after a separator when text precedes it. */

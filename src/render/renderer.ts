@@ -37,12 +37,12 @@ export class TurnRenderer {
   private lastAgentText: string | undefined;
   private finalText: string | undefined;
 
-  /** `maxChars`: the longest reply (and preview) kept, in characters; past it a protocol error. */
+  /** `limits`: the longest reply (and preview) kept, in characters, and the most artifacts; past either a protocol error. */
   constructor(
     private readonly task: TaskFacts,
-    maxChars = Number.POSITIVE_INFINITY,
+    limits: { maxChars?: number; maxArtifacts?: number } = {},
   ) {
-    this.reply = new ArtifactReply(maxChars);
+    this.reply = new ArtifactReply(limits.maxChars ?? Number.POSITIVE_INFINITY, limits.maxArtifacts);
   }
 
   /** One agent event (already observed by the task facts) or ladder note, and the events it makes. */

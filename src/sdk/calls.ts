@@ -1,21 +1,26 @@
 import { Observable } from 'rxjs';
 import type { A2AOperation } from '../errors.js';
+import { boundedResponse } from './body-limit.js';
 import { classifySdkError } from './errors.js';
 
 /**
- * Remembers the HTTP status of each call's response, keyed by the call's abort signal, so an error
+ * The fetch under the SDK. It remembers the HTTP status of each call's response, keyed by the call's abort signal, so an error
  * the SDK reports only as text ("HTTP error … 405") can still be classified by its status.
  */
 export class ResponseWatch {
   private readonly statuses = new WeakMap<AbortSignal, number>();
 
-  constructor(private readonly base: typeof fetch) {}
+  constructor(
+    private readonly base: typeof fetch,
+    /** The largest answer read whole (see {@link boundedResponse}). */
+    private readonly maxResponseBytes = Number.POSITIVE_INFINITY,
+  ) {}
 
-  /** The fetch handed to the SDK. */
+  /** The fetch handed to the SDK: it notes each status and bounds every answer read whole. */
   readonly fetch: typeof fetch = async (input, init) => {
     const response = await this.base(input, init);
     if (init?.signal) this.statuses.set(init.signal, response.status);
-    return response;
+    return boundedResponse(response, this.maxResponseBytes);
   };
 
   statusOf(signal: AbortSignal): number | undefined {

@@ -32,11 +32,12 @@ function statusOf(error: object): number | undefined {
  * taken from the response the port saw. Messages name the agent and operation, never headers.
  */
 export function classifySdkError(error: unknown, context: CallContext): A2AError {
-  // Ours already (a malformed event found by the mapping): it gains the agent and the operation.
-  if (error instanceof A2AError) return naming(error, context.agent, context.operation);
   const base = { operation: context.operation, agent: context.agent, cause: error };
   const what = `${context.operation} to ${context.agent}`;
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
+    // Ours (a malformed event the mapping found, a bound on an answer's size, even under the SDK's
+    // wrapping): it is the reason, and it gains the agent and the operation.
+    if (link instanceof A2AError) return naming(link, context.agent, context.operation);
     if (link instanceof TaskNotFoundError) {
       return new A2AError({ ...base, kind: 'task-not-found', code: -32001, message: `${what}: the agent does not know the task (${link.message})` });
     }

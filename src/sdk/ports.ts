@@ -19,6 +19,8 @@ export interface SdkPortOptions {
   outputModes?: readonly string[];
   /** Cards larger than this are refused. Default 1 MiB. */
   cardMaxBytes?: number;
+  /** Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail with a protocol error. Default 64 MiB. */
+  maxResponseBytes?: number;
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */
   cardTtlMs?: number;
   /** The longest a card is cached, whatever the server says. Default 1 hour. */
@@ -37,7 +39,7 @@ export type PortFactory = (agent: string) => A2APort;
  */
 export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const watch = new ResponseWatch(baseFetch);
+  const watch = new ResponseWatch(baseFetch, options.maxResponseBytes ?? 64 * 2 ** 20);
   const factory = sdkFactory(watch.fetch);
   const outputModes = [...(options.outputModes ?? ['text/plain', 'text/markdown'])];
   const maxBytes = options.cardMaxBytes ?? 1024 * 1024;

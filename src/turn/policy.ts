@@ -41,6 +41,8 @@ export const turnPolicySchema = z.object({
   cancelTimeoutMs: ms(5_000),
   /** The longest reply kept, in characters; a longer one ends the turn with a protocol error. */
   maxReplyChars: count(1, 1e9, 4_000_000),
+  /** The most artifacts one turn keeps; more ends the turn with a protocol error. */
+  maxArtifacts: count(1, 1e7, 10_000),
   reconnect: z.prefault(
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */

@@ -96,7 +96,7 @@ export function runCheckedTurn(port: A2APort, request: TurnRequest, options: Lad
         return throwError(() => (agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error));
       }),
     );
-    return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, policy.maxReplyChars)))).pipe(cancelWhenAbandoned(ctx));
+    return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts })))).pipe(cancelWhenAbandoned(ctx));
   });
 }
 

@@ -11,7 +11,7 @@ import { createSdkPorts } from '../../src/sdk/ports.js';
  * artifact chunks as fast as the socket takes them, forever; `huge` sends one event larger than
  * any sane reply. The client's memory must stay within its bounds and the turn must end.
  */
-function hostileAgent(mode: 'endless' | 'huge'): Promise<{ url: string; cancels: () => number; close: () => Promise<void> }> {
+function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary'): Promise<{ url: string; cancels: () => number; close: () => Promise<void> }> {
   let cancels = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
@@ -19,7 +19,7 @@ function hostileAgent(mode: 'endless' | 'huge'): Promise<{ url: string; cancels:
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       res.setHeader('content-type', 'application/json');
       res.end(JSON.stringify({
-        name: 'hostile', description: 'streams too much', version: '1', capabilities: { streaming: true },
+        name: 'hostile', description: 'streams too much', version: '1', capabilities: { streaming: mode !== 'huge-unary' },
         supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
         defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [],
       }));
@@ -35,9 +35,32 @@ function hostileAgent(mode: 'endless' | 'huge'): Promise<{ url: string; cancels:
         res.end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_CANCELED' } } }));
         return;
       }
+      if (mode === 'huge-unary') {
+        // A 40 MB answer, written as fast as the socket takes it.
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.write(`{"jsonrpc":"2.0","id":${rpc.id},"result":{"task":{"id":"T","contextId":"C","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`);
+        let left = 40;
+        const more = () => {
+          while (!res.destroyed && left > 0 && res.write('z'.repeat(2 ** 20))) left--;
+          if (res.destroyed) return;
+          if (left > 0) res.once('drain', more);
+          else res.end('"}}}}');
+        };
+        more();
+        return;
+      }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
       const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`;
       res.write(frame({ task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } }));
+      if (mode === 'many-artifacts') {
+        let n = 0;
+        const pump = () => {
+          while (!res.destroyed && res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } })));
+          if (!res.destroyed) res.once('drain', pump);
+        };
+        pump();
+        return;
+      }
       if (mode === 'huge') {
         res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'x'.repeat(6 * 2 ** 20) }] } } }));
         return;
@@ -94,5 +117,30 @@ describe('a hostile agent cannot grow the client past its bounds', () => {
     const turn$ = runTurn(createSdkPorts({ fetch: http.fetch })(agent.url), { text: 'hi' }, { policy: { turnTimeoutMs: 20_000 } });
     await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringMatching(/exceeded the maximum allowed size/) });
     await expect.poll(agent.cancels).toBe(1);
+  });
+
+  it('endless new artifact ids end at maxArtifacts with a protocol error naming it; the task is cancelled', async () => {
+    const agent = await hostileAgent('many-artifacts');
+    const http = createNodeFetch();
+    closers.push(agent.close, http.close);
+    const turn$ = runTurn(createSdkPorts({ fetch: http.fetch })(agent.url), { text: 'hi' }, { policy: { maxArtifacts: 500, turnTimeoutMs: 20_000 } });
+    await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining('more than 500 artifacts (maxArtifacts)') });
+    await expect.poll(agent.cancels).toBe(1);
+  });
+
+  it('a huge unary answer fails at maxResponseBytes, naming it, without buffering the answer', async () => {
+    const agent = await hostileAgent('huge-unary');
+    const http = createNodeFetch();
+    closers.push(agent.close, http.close);
+    const heapBefore = process.memoryUsage().heapUsed;
+    const ports = createSdkPorts({ fetch: http.fetch, maxResponseBytes: 2 ** 20 });
+    const turn$ = runTurn(ports(agent.url), { text: 'hi' }, { policy: { turnTimeoutMs: 20_000 } });
+    await expect(lastValueFrom(turn$)).rejects.toMatchObject({
+      kind: 'protocol',
+      operation: 'send',
+      agent: expect.stringContaining('127.0.0.1'),
+      message: expect.stringContaining('larger than 1048576 bytes (maxResponseBytes)'),
+    });
+    expect(process.memoryUsage().heapUsed - heapBefore).toBeLessThan(32 * 2 ** 20);
   });
 });
