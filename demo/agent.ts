@@ -1,6 +1,6 @@
 /**
- * The a4h demo agent: a real A2A server, built with the official SDK, that streams every answer word
- * by word and remembers each conversation in a JSON file.
+ * The a4h demo agent: a real A2A server, built with the official SDK on the agent kit (fixtures/),
+ * that streams every answer word by word and remembers each conversation in a JSON file.
  *
  * ```ts
  * const agent = await startDemoAgent({ port: 41241 });
@@ -13,17 +13,13 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DefaultRequestHandler, InMemoryTaskStore } from '@a2a-js/sdk/server';
-import { UserBuilder, agentCardHandler, jsonRpcHandler, restHandler } from '@a2a-js/sdk/server/express';
-import * as v03 from 'sdk03/server';
-import * as v03Express from 'sdk03/server/express';
-import type { Express } from 'express';
-import { PATHS, cardV03, cardV1 } from './card.js';
-import { DemoExecutorV03 } from './executor-v03.js';
-import { DemoExecutorV1 } from './executor-v1.js';
-import { listen } from './http.js';
+import { PATHS, startHost } from '../fixtures/http-host.js';
+import { mountV03 } from '../fixtures/mount-v03.js';
+import { mountV1 } from '../fixtures/mount-v1.js';
+import { demoScript } from './behaviour.js';
+import { cardV03, cardV1 } from './card.js';
+import { cors } from './cors.js';
 import { Memory } from './memory.js';
-import type { RunningTurns, TurnSettings } from './turn.js';
 
 /** Options for {@link startDemoAgent}. */
 export interface DemoAgentOptions {
@@ -55,50 +51,33 @@ export const DEFAULT_MEMORY_FILE = join(tmpdir(), 'a4h-demo-agent', 'memory.json
 /** Pause before each word of a `slow` answer. */
 const SLOW_CHUNK_DELAY_MS = 300;
 
-/** Mounts the v1.0 agent (card, JSON-RPC, HTTP+JSON) on `app`; returns its running turns. */
-function mountV1(app: Express, url: string, settings: TurnSettings): RunningTurns {
-  const executor = new DemoExecutorV1(settings);
-  const requestHandler = new DefaultRequestHandler(cardV1(url), new InMemoryTaskStore(), executor);
-  const userBuilder = UserBuilder.noAuthentication;
-  app.use(PATHS.card, agentCardHandler({ agentCardProvider: requestHandler }));
-  app.use(PATHS.jsonRpc, jsonRpcHandler({ requestHandler, userBuilder }));
-  app.use(PATHS.rest, restHandler({ requestHandler, userBuilder }));
-  return executor.turns;
-}
-
-/** Mounts the v0.3 agent (card, JSON-RPC) on `app`; returns its running turns. */
-function mountV03(app: Express, url: string, settings: TurnSettings): RunningTurns {
-  const executor = new DemoExecutorV03(settings);
-  const requestHandler = new v03.DefaultRequestHandler(cardV03(url), new v03.InMemoryTaskStore(), executor);
-  const userBuilder = v03Express.UserBuilder.noAuthentication;
-  app.use(PATHS.card, v03Express.agentCardHandler({ agentCardProvider: requestHandler }));
-  app.use(PATHS.jsonRpc, v03Express.jsonRpcHandler({ requestHandler, userBuilder }));
-  return executor.turns;
-}
-
 /** Starts the demo agent; resolves once it listens (rejects if the port is taken). */
 export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<DemoAgent> {
   const protocol = options.protocol ?? '1.0';
   const memory = await Memory.open(options.memoryFile ?? DEFAULT_MEMORY_FILE);
-  const server = await listen(options.host ?? '127.0.0.1', options.port ?? 0);
-  const settings: TurnSettings = {
+  // A long-running agent keeps no request log: `record: false`.
+  const host = await startHost({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, record: false, before: [cors] });
+  const script = demoScript({
     memory,
     chunkDelayMs: options.chunkDelayMs ?? 40,
     slowChunkDelayMs: SLOW_CHUNK_DELAY_MS,
     ...(options.log ? { log: options.log } : {}),
-  };
-  const turns = protocol === '0.3' ? mountV03(server.app, server.url, settings) : mountV1(server.app, server.url, settings);
-  server.app.get('/', (_req, res) => {
-    res.type('text/plain').send(`a4h demo agent (A2A v${protocol}). Agent card: ${server.url}${PATHS.card.slice(1)}\n`);
+  });
+  if (protocol === '0.3') mountV03(host, { mount: '/', card: cardV03(host), script });
+  else mountV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'] });
+  const url = host.url('/');
+  host.mount('/', (router) => {
+    router.get('/', (_req, res) => {
+      res.type('text/plain').send(`a4h demo agent (A2A v${protocol}). Agent card: ${url}${PATHS.card.slice(1)}\n`);
+    });
   });
 
   let closing: Promise<void> | undefined;
   return {
-    url: server.url,
+    url,
     close() {
       closing ??= (async () => {
-        turns.stopAll();
-        await server.close();
+        await host.agent.close(); // stops running turns first
         await memory.flush();
       })();
       return closing;

@@ -4,13 +4,9 @@
  */
 import type { AgentCard as CardV1 } from '@a2a-js/sdk';
 import type { AgentCard as CardV03 } from 'sdk03';
-
-/** Endpoint paths below the agent's base URL. */
-export const PATHS = {
-  card: '/.well-known/agent-card.json',
-  jsonRpc: '/a2a/jsonrpc',
-  rest: '/a2a/rest',
-} as const;
+import { v03Card, v1Card, v1Interfaces } from '../fixtures/cards.js';
+import type { CardInfo } from '../fixtures/cards.js';
+import type { Host } from '../fixtures/http-host.js';
 
 const NAME = 'a4h demo agent';
 const DESCRIPTION =
@@ -34,45 +30,14 @@ const SKILLS = [
   },
 ];
 
-/** The v1.0 card: JSON-RPC first, HTTP+JSON second. `baseUrl` ends with a slash. */
-export function cardV1(baseUrl: string): CardV1 {
-  const url = (path: string): string => new URL(path.slice(1), baseUrl).href;
-  return {
-    name: NAME,
-    description: DESCRIPTION,
-    supportedInterfaces: [
-      { url: url(PATHS.jsonRpc), protocolBinding: 'JSONRPC', tenant: '', protocolVersion: '1.0' },
-      { url: url(PATHS.rest), protocolBinding: 'HTTP+JSON', tenant: '', protocolVersion: '1.0' },
-    ],
-    provider: undefined,
-    version: '1.0.0',
-    capabilities: { streaming: true, pushNotifications: false, extensions: [], extendedAgentCard: false },
-    securitySchemes: {},
-    securityRequirements: [],
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: SKILLS.map((skill) => ({
-      ...skill,
-      inputModes: ['text/plain'],
-      outputModes: ['text/plain'],
-      securityRequirements: [],
-    })),
-    signatures: [],
-  };
+const info = (version: string): CardInfo => ({ name: NAME, description: DESCRIPTION, version, streaming: true, skills: SKILLS });
+
+/** The v1.0 card of the agent at the host's root: JSON-RPC first, HTTP+JSON second. */
+export function cardV1(host: Pick<Host, 'url'>): CardV1 {
+  return v1Card(info('1.0.0'), v1Interfaces(host, '/', ['JSONRPC', 'HTTP+JSON']));
 }
 
-/** The v0.3 card: one JSON-RPC endpoint in `url`. `baseUrl` ends with a slash. */
-export function cardV03(baseUrl: string): CardV03 {
-  return {
-    name: NAME,
-    description: DESCRIPTION,
-    url: new URL(PATHS.jsonRpc.slice(1), baseUrl).href,
-    preferredTransport: 'JSONRPC',
-    protocolVersion: '0.3.0',
-    version: '0.3.0',
-    capabilities: { streaming: true, pushNotifications: false, stateTransitionHistory: false },
-    defaultInputModes: ['text/plain'],
-    defaultOutputModes: ['text/plain'],
-    skills: SKILLS,
-  };
+/** The v0.3 card of the agent at the host's root: one JSON-RPC endpoint in `url`. */
+export function cardV03(host: Pick<Host, 'url'>): CardV03 {
+  return v03Card(info('0.3.0'), host, '/');
 }

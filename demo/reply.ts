@@ -2,6 +2,7 @@
  * What the demo agent says: the answer text for a turn, and how it is cut into streamed chunks.
  * Every answer contains `turn N` in lower case, so a reader (or a test) can see the count.
  */
+import type { Attachment } from '../fixtures/turn.js';
 import type { TurnRecord } from './memory.js';
 
 /** How many earlier messages an answer quotes. */
@@ -50,11 +51,7 @@ export function slowReply(text: string, record: TurnRecord): string {
 }
 
 /** A file the agent sends as raw bytes: its name, media type and content. */
-export interface Attachment {
-  filename: string;
-  mediaType: string;
-  bytes: Uint8Array;
-}
+export type { Attachment };
 
 /**
  * The file of an `attach` answer: a 1×1 PNG, sent as raw bytes (base64 on the wire), so a client

@@ -3,26 +3,18 @@
  * chunks, memory per contextId that survives a restart, slow + cancel, forget, attach (a raw-bytes
  * file part), a corrupt memory file, CORS, and a close() that leaves no handle behind.
  */
-import { randomUUID } from 'node:crypto';
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { Role, TaskState } from '@a2a-js/sdk';
-import type { Part, SendMessageRequest, StreamResponse, Task } from '@a2a-js/sdk';
-import {
-  ClientFactory,
-  ClientFactoryOptions,
-  DefaultAgentCardResolver,
-  JsonRpcTransportFactory,
-  RestTransportFactory,
-} from '@a2a-js/sdk/client';
+import type { Part, StreamResponse, Task } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { startDemoAgent } from '../demo/agent.js';
 import type { DemoAgent } from '../demo/agent.js';
 import { MAX_CONVERSATIONS, MAX_MESSAGES, Memory } from '../demo/memory.js';
 import { ATTACHMENT, chatReply, intentOf } from '../demo/reply.js';
 import { isLoopback, parseServeArgs } from '../demo/serve.js';
+import { connectUrl, stateName, userRequest } from '../fixtures/sdk-client.js';
 
 const PROTOCOLS = ['1.0', '0.3'] as const;
 type Protocol = (typeof PROTOCOLS)[number];
@@ -55,40 +47,11 @@ async function stored(): Promise<Record<string, { turns: number; messages: strin
 }
 
 /** The raw SDK client with v0.3 compat on the card resolver and the transport (JSON-RPC unless told). */
-async function connect(agent: DemoAgent, binding: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC'): Promise<Client> {
-  const lc = { legacyCompat: { enabled: true } } as const;
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [binding === 'JSONRPC' ? new JsonRpcTransportFactory(lc) : new RestTransportFactory(lc)],
-      preferredTransports: [binding],
-      cardResolver: new DefaultAgentCardResolver(lc),
-    }),
-  );
-  return factory.createFromUrl(agent.url);
-}
+const connect = (agent: DemoAgent, binding: 'JSONRPC' | 'HTTP+JSON' = 'JSONRPC'): Promise<Client> =>
+  connectUrl(agent.url, { bindings: [binding] });
 
-function request(text: string, contextId: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId,
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: {
-      acceptedOutputModes: ['text/plain'],
-      historyLength: 0,
-      returnImmediately: false,
-      taskPushNotificationConfig: undefined,
-    },
-    metadata: undefined,
-  };
-}
+/** A user message in `contextId`. */
+const request = (text: string, contextId: string) => userRequest(text, { contextId });
 
 interface Chunk {
   artifactId: string;
@@ -106,8 +69,6 @@ interface Streamed {
   text: string;
   taskId: string;
 }
-
-const stateName = (state: TaskState | undefined): string => (TaskState[state ?? 0] ?? '?').replace('TASK_STATE_', '');
 
 /** Reads a stream to its end (or until `stopAfter` says so). */
 async function read(stream: AsyncGenerator<StreamResponse>, stopAfter?: (s: Streamed) => boolean): Promise<Streamed> {

@@ -20,6 +20,11 @@ import {
 } from '../fixtures/index.js';
 import type { Client } from '@a2a-js/sdk/client';
 import type { FixtureAgent } from '../fixtures/index.js';
+import { FIXTURE_SCRIPT } from '../fixtures/behaviours.js';
+import { v1Card, v1Interfaces } from '../fixtures/cards.js';
+import { startHost } from '../fixtures/http-host.js';
+import { MAX_TRACKED_TASKS, TurnRegistry } from '../fixtures/lifecycle.js';
+import { mountV1 } from '../fixtures/mount-v1.js';
 import {
   artifactText,
   collect,
@@ -257,5 +262,35 @@ describe('close()', () => {
     // No more of any kind than before (a timer of the test runner's own may come and go meanwhile).
     const after = KINDS.map(count);
     KINDS.forEach((kind, i) => expect(after[i], kind).toBeLessThanOrEqual(before[i] ?? 0));
+  });
+});
+
+describe('agent kit', () => {
+  it(`a turn registry keeps the contextIds of the ${MAX_TRACKED_TASKS} most recently started tasks`, () => {
+    const registry = new TurnRegistry(new AbortController().signal);
+    for (let i = 0; i <= MAX_TRACKED_TASKS; i++) registry.begin(`t${i}`, `c${i}`).done();
+    expect(registry.cancel('t0')).toBe('');
+    expect(registry.cancel('t1')).toBe('c1');
+    registry.begin('t1', 'c1').done(); // started again: now the most recent
+    registry.begin('t-new', 'c-new').done();
+    expect(registry.cancel('t2')).toBe('');
+    expect(registry.cancel('t1')).toBe('c1');
+  });
+
+  it('a host with record: false serves its agent, keeps no request log and leaves unknown paths to express', async () => {
+    const host = await startHost({ record: false });
+    const info = { name: 'plain', description: 'Not recorded.', version: '1.0.0', streaming: true, skills: [] };
+    const card = v1Card(info, v1Interfaces(host, '/', ['JSONRPC']));
+    mountV1(host, { mount: '/', card, script: FIXTURE_SCRIPT, bindings: ['JSONRPC'] });
+    try {
+      const client = await connect(host.agent, '/');
+      expect((await collect(client.sendMessageStream(request('artifacts')))).lines).toEqual(ARTIFACT_LINES);
+      const res = await fetch(`${host.baseUrl}/nope`);
+      expect(res.status).toBe(404);
+      expect(res.headers.get('content-type')).toMatch(/^text\/html/);
+      expect(host.agent.received).toEqual([]);
+    } finally {
+      await host.agent.close();
+    }
   });
 });

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import { Role, type SendMessageRequest } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { SendMessageRequest } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { clientFactory, userRequest } from '../../fixtures/sdk-client.js';
 import { CONNECTIONS, type Driver } from './types.js';
 import { pooledFetch } from './undici.js';
 
@@ -11,12 +12,7 @@ import { pooledFetch } from './undici.js';
  */
 export function sdkDriver(): Driver {
   const http = pooledFetch(CONNECTIONS);
-  const factory = new ClientFactory(
-    ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-      transports: [new JsonRpcTransportFactory({ fetchImpl: http.fetch })],
-      cardResolver: new DefaultAgentCardResolver({ fetchImpl: http.fetch }),
-    }),
-  );
+  const factory = clientFactory({ bindings: ['JSONRPC'], legacyCompat: false, fetchImpl: http.fetch });
   const clients = new Map<string, Promise<Client>>();
   const clientOf = (agent: string): Promise<Client> => {
     let client = clients.get(agent);
@@ -41,24 +37,5 @@ export function sdkDriver(): Driver {
 
 /** The request a4h-a2a's port sends: a fresh messageId, a contextId, historyLength 0. */
 export function sdkRequest(text: string): SendMessageRequest {
-  return {
-    tenant: '',
-    message: {
-      messageId: randomUUID(),
-      contextId: randomUUID(),
-      taskId: '',
-      role: Role.ROLE_USER,
-      parts: [{ content: { $case: 'text', value: text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
-      metadata: undefined,
-      extensions: [],
-      referenceTaskIds: [],
-    },
-    configuration: {
-      acceptedOutputModes: ['text/plain', 'text/markdown'],
-      historyLength: 0,
-      returnImmediately: false,
-      taskPushNotificationConfig: undefined,
-    },
-    metadata: undefined,
-  };
+  return userRequest(text, { contextId: randomUUID(), acceptedOutputModes: ['text/plain', 'text/markdown'] });
 }

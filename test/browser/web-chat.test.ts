@@ -16,9 +16,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
 import { TaskState } from '@a2a-js/sdk';
-import { ClientFactory, ClientFactoryOptions, JsonRpcTransportFactory } from '@a2a-js/sdk/client';
 import { startDemoAgent } from '../../demo/agent.js';
 import type { DemoAgent } from '../../demo/agent.js';
+import { connectUrl } from '../../fixtures/sdk-client.js';
 import { deriveContextId } from '../../src/index.js';
 import { buildWebChat } from '../../examples/web-chat/build.mjs';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
@@ -169,10 +169,7 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     await expect.poll(() => page.locator('#cancel').isDisabled()).toBe(true);
 
     expect(await eventually(() => agentLog.includes(`${contextPrefix} canceled`))).toBe(true);
-    const factory = new ClientFactory(
-      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory()] }),
-    );
-    const client = await factory.createFromUrl(agent!.url);
+    const client = await connectUrl(agent!.url, { bindings: ['JSONRPC'], legacyCompat: false });
     const task = await client.getTask({ tenant: '', id: taskId!, historyLength: 0 });
     expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
 
