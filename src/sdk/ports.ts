@@ -1,6 +1,6 @@
 import type { Message as SdkMessage, SendMessageRequest } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import { defer, map, switchMap, type Observable } from 'rxjs';
+import { defer, map, of, switchMap, tap, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../errors.js';
 import { unaryCall, streamCall, ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
@@ -54,7 +54,9 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     } catch (error) {
       badInput = error as A2AError;
     }
-    const agent$ = defer((): Observable<ResolvedAgent> => {
+    /** The agent as the last `card()` resolved it: the turn that asked keeps it for its other calls. */
+    let current: ResolvedAgent | undefined;
+    const card$ = defer((): Observable<ResolvedAgent> => {
       if (cardUrl === undefined) throw badInput;
       const url = cardUrl;
       return cache.get(url, () =>
@@ -63,8 +65,11 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
           const value = await resolveAgent(factory, checkCard(fetched.json, url), url);
           return { value, maxAgeMs: fetched.maxAgeMs };
         }),
-      );
+      ).pipe(tap((resolved) => (current = resolved)));
     });
+    // A turn starts with card(); its stream, resubscribe, polls and CancelTask use that card, so a
+    // `no-cache` card is fetched once per turn and a card endpoint failing mid-turn stops nothing.
+    const agent$ = defer(() => (current === undefined ? card$ : of(current)));
     const site = (operation: A2AOperation, resolved: ResolvedAgent) => ({ operation, agent: resolved.summary.url, watch });
     const request = (resolved: ResolvedAgent, message: OutgoingMessage): SendMessageRequest => ({
       tenant: '', // the SDK puts the chosen interface's tenant on every request
@@ -80,7 +85,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     });
 
     return {
-      card: () => agent$.pipe(map((resolved) => resolved.summary)),
+      card: () => card$.pipe(map((resolved) => resolved.summary)),
       send: (message) =>
         agent$.pipe(
           switchMap((resolved) =>
