@@ -1,101 +1,98 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { createFakePort, ev, callByCall, testCard, type FakePortCall } from '../src/testing/index.js';
-import { runTurn } from '../src/turn/turn.js';
-import { labels, marbles, options } from './helpers.js';
+import { ev, task, type FakePortCall } from '../src/testing/index.js';
+import { labels, marbles, turn } from './helpers.js';
 
 const notFound = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
 const terminal = new A2AError({ kind: 'unsupported', code: -32004, message: 'task is in a terminal state' });
+const followUp = { text: 'Paris', contextId: 'C', taskId: 'T0' };
 const sentTaskIds = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' in c ? [c.message.taskId ?? null] : []));
 
 describe('follow-ups to an interrupted task', () => {
   it('a follow-up whose task is gone is sent once more with the contextId only', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: testCard() }),
-        stream: callByCall(cold<never>('-#', undefined, notFound), cold('-m|', { m: ev.message('Fresh start.') })),
-      });
-      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(te|)', {
-        s: 'start',
-        g: 'task T0 gone (task-not-found)',
-        t: 'text "Fresh start."',
-        e: 'end completed "Fresh start."',
-      });
-      calls = port.calls;
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream1 = cold<never>('-#', undefined, notFound);
+      const stream1Subs = '        ^!';
+      const stream2 = cold('          -m|', { m: ev.message('ok') });
+      const stream2Subs = '        -^!';
+      const expected = '           sg(hE|)';
+      const port = agent({ stream: [stream1, stream2] });
+      expectObservable(turn(port, followUp)).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream1.subscriptions).toBe(stream1Subs);
+      expectSubscriptions(stream2.subscriptions).toBe(stream2Subs);
+      return port.calls;
     });
     expect(sentTaskIds(calls)).toEqual(['T0', null]);
     expect(calls.filter((c) => c.method === 'stream').map((c) => ('message' in c ? c.message.contextId : ''))).toEqual(['C', 'C']);
   });
 
   it('-32004 on a follow-up means the task finished: once more without it, then the usual stream fallback', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: testCard() }),
-        stream: () => cold<never>('-#', undefined, terminal),
-        send: () => cold('-(m|)', { m: ev.message('Blocking.') }),
-      });
-      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sgf(te|)', {
-        s: 'start',
-        g: 'task T0 gone (unsupported)',
-        f: 'fallback to send (unsupported)',
-        t: 'text "Blocking."',
-        e: 'end completed "Blocking."',
-      });
-      calls = port.calls;
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold<never>('-#', undefined, terminal);
+      const streamSubs = [
+        '                         ^!',
+        '                         -^!',
+      ];
+      const send = cold('           -(m|)', { m: ev.message('ok') });
+      const sendSubs = '          --^!';
+      const expected = '          sGf(hE|)';
+      const port = agent({ stream, send });
+      expectObservable(turn(port, followUp)).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'stream', 'send']);
     expect(sentTaskIds(calls)).toEqual(['T0', null, null]);
   });
 
   it('the blocking rung does the same', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: testCard({ streaming: false }) }),
-        send: callByCall(cold<never>('-#', undefined, notFound), cold('-(m|)', { m: ev.message('ok') })),
-      });
-      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(te|)', {
-        s: 'start',
-        g: 'task T0 gone (task-not-found)',
-        t: 'text "ok"',
-        e: 'end completed "ok"',
-      });
-      calls = port.calls;
+    const calls = marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      const send1 = cold<never>('-#', undefined, notFound);
+      const send1Subs = '        ^!';
+      const send2 = cold('        -(m|)', { m: ev.message('ok') });
+      const send2Subs = '        -^!';
+      const expected = '         sg(hE|)';
+      const port = agent({ card: blockingCard, send: [send1, send2] });
+      expectObservable(turn(port, followUp)).toBe(expected, labels);
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send1.subscriptions).toBe(send1Subs);
+      expectSubscriptions(send2.subscriptions).toBe(send2Subs);
+      return port.calls;
     });
     expect(sentTaskIds(calls)).toEqual(['T0', null]);
   });
 
   it('without a task id, TaskNotFound is the error: nothing is sent twice', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({ card: () => cold('(c|)', { c: testCard() }), stream: () => cold<never>('-#', undefined, notFound) });
-      expectObservable(runTurn(port, { text: 'hi', contextId: 'C' }, options).pipe(labels)).toBe('s#', { s: 'start' }, notFound);
-      calls = port.calls;
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold<never>('-#', undefined, notFound);
+      const streamSubs = '        ^!';
+      const expected = '          s#';
+      const port = agent({ stream });
+      expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, labels, notFound);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
   });
 
   it('a gone task on the blocking rung, then an early answer: one polling note, one poller', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: testCard({ streaming: false }) }),
-        send: callByCall(cold<never>('-#', undefined, notFound), cold('-(r|)', { r: ev.task('T1', 'working') })),
-        getTask: () => cold('-(t|)', { t: { id: 'T1', status: { state: 'completed' as const }, artifacts: [] } }),
-      });
-      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sg(twp) 6ms (ce|)', {
-        s: 'start',
-        g: 'task T0 gone (task-not-found)',
-        t: 'task T1',
-        w: 'status working',
-        p: 'polling (send-returned-early)',
-        c: 'status completed',
-        e: 'end completed ""',
-      });
-      calls = port.calls;
+    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      const send1 = cold<never>('-#', undefined, notFound);
+      const send1Subs = '        ^!';
+      const send2 = cold('        -(r|)', { r: ev.task('T1', 'working') });
+      const send2Subs = '        -^!';
+      const getTask = cold('                 -(t|)', { t: task('T1', 'completed') });
+      const getTaskSubs = '      ------------^!';
+      const expected = '         sg(TwP)------(ce|)';
+      expectObservable(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp)).toBe(expected, { ...labels, T: 'task T1' });
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send1.subscriptions).toBe(send1Subs);
+      expectSubscriptions(send2.subscriptions).toBe(send2Subs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
     });
-    expect(calls.filter((c) => c.method === 'getTask')).toHaveLength(1);
   });
 });

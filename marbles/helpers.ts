@@ -1,12 +1,60 @@
-import { map, type OperatorFunction } from 'rxjs';
+import { map, type Observable } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { expect } from 'vitest';
-import type { LadderOptions } from '../src/turn/turn.js';
 import type { TurnEvent } from '../src/port/events.js';
+import type { A2APort } from '../src/port/port.js';
+import type { AgentEvent, CardSummary, SendResult, Task } from '../src/port/types.js';
+import { callByCall, createFakePort, testCard, type FakePort } from '../src/testing/index.js';
+import { runTurn, type LadderOptions, type TurnRequest } from '../src/turn/turn.js';
 
-/** Runs `body` on virtual time, comparing frames with vitest's deep equality (so matchers work for errors). */
-export function marbles(body: (helpers: RunHelpers) => void): void {
-  new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run(body);
+/** What the agent answers to one method: one Observable for every call, or one per call (the last repeats). */
+type Answers<T> = Observable<T> | Observable<T>[];
+
+/** An agent scripted with cold diagrams. Without `card`, the kit's streaming `card`. */
+export interface AgentScript {
+  card?: Observable<CardSummary>;
+  send?: Answers<SendResult>;
+  stream?: Answers<AgentEvent>;
+  resubscribe?: Answers<AgentEvent>;
+  getTask?: Answers<Task>;
+  cancel?: Answers<Task>;
+}
+
+type Cold<T> = Observable<T> & Pick<ReturnType<RunHelpers['cold']>, 'subscriptions'>;
+
+export interface Kit extends RunHelpers {
+  /** The default card, `(c|)`, streaming: its subscriptions are asserted like any other. */
+  card: Cold<CardSummary>;
+  /** The same card without streaming, for the blocking rung. */
+  blockingCard: Cold<CardSummary>;
+  /** A fake port answering with the script (an unscripted method errors). */
+  agent(script?: AgentScript): FakePort;
+}
+
+function answer<T>(answers: Answers<T> | undefined): ((arg: unknown, call: number) => Observable<T>) | undefined {
+  if (answers === undefined) return undefined;
+  return Array.isArray(answers) ? callByCall(...answers) : () => answers;
+}
+
+/**
+ * Runs `body` on virtual time and returns what it returns (read it after the run: the port's calls
+ * are complete then). Frames are compared with vitest's deep equality, so matchers work for errors.
+ */
+export function marbles<T>(body: (kit: Kit) => T): T {
+  return new TestScheduler((actual, expected) => expect(actual).toEqual(expected)).run((helpers) => {
+    const card = helpers.cold('(c|)', { c: testCard() });
+    const blockingCard = helpers.cold('(c|)', { c: testCard({ streaming: false }) });
+    const agent = (script: AgentScript = {}): FakePort =>
+      createFakePort({
+        card: () => script.card ?? card,
+        send: answer(script.send),
+        stream: answer(script.stream),
+        resubscribe: answer(script.resubscribe),
+        getTask: answer(script.getTask),
+        cancel: answer(script.cancel),
+      });
+    return body({ ...helpers, card, blockingCard, agent });
+  });
 }
 
 /**
@@ -27,6 +75,11 @@ export const options: LadderOptions = {
     poll: { initialDelayMs: 10, factor: 1, maxDelayMs: 10, jitter: 0, requestTimeoutMs: 20, maxErrors: 1, staleAfterMs: 100 },
   },
 };
+
+/** The shared options with some policy bounds changed. */
+export function withPolicy(policy: NonNullable<LadderOptions['policy']>): LadderOptions {
+  return { ...options, policy: { ...options.policy, ...policy } };
+}
 
 /** One short line per turn event, so expected diagrams can name events with letters. */
 export function label(event: TurnEvent): string {
@@ -49,6 +102,8 @@ export function label(event: TurnEvent): string {
       return `fallback to send (${event.cause.kind})`;
     case 'task-gone':
       return `task ${event.taskId} gone (${event.cause.kind})`;
+    case 'reconcile':
+      return `reconcile ${event.taskId}`;
     case 'context-adopted':
       return `context ${event.sent} -> ${event.adopted}`;
     case 'end':
@@ -56,7 +111,40 @@ export function label(event: TurnEvent): string {
   }
 }
 
-export const labels: OperatorFunction<TurnEvent, string> = map(label);
+/** The turn for `request` (by default "hi") with the shared options, one label per event. */
+export function turn(port: A2APort, request: TurnRequest = { text: 'hi' }, ladder: LadderOptions = options): Observable<string> {
+  return runTurn(port, request, ladder).pipe(map(label));
+}
+
+/** The text of an auth-required status in these tests. */
+export const signIn = 'Sign in at http://127.0.0.1/login';
+
+/** The letters of the expected diagrams, in every file. The agent's reply, when it has one, is "ok". */
+export const labels: Record<string, string> = {
+  s: 'start',
+  t: 'task T',
+  u: 'status submitted',
+  w: 'status working',
+  c: 'status completed',
+  C: 'status completed "ok"',
+  h: 'text "ok"',
+  e: 'end completed ""',
+  E: 'end completed "ok"',
+  r: 'reconnecting #1 in 10',
+  R: 'reconnecting #2 in 20',
+  p: 'polling (resubscribe-failed)',
+  P: 'polling (send-returned-early)',
+  f: 'fallback to send (unsupported)',
+  g: 'task T0 gone (task-not-found)',
+  G: 'task T0 gone (unsupported)',
+  i: 'status input-required "Which city?"',
+  q: 'text "Which city?"',
+  I: 'end input-required "Which city?"',
+  A: `status auth-required "${signIn}"`,
+  a: `auth-required "${signIn}"`,
+  l: `text "${signIn}"`,
+  L: `end auth-required "${signIn}"`,
+};
 
 /** Matches an A2AError by its kind (and any other fields given). */
 export function a2aError(fields: Record<string, unknown>): unknown {

@@ -1,97 +1,126 @@
-import { describe, expect, it } from 'vitest';
+import { describe, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { createFakePort, ev, callByCall, task, testCard, type FakePortCall } from '../src/testing/index.js';
-import { runTurn } from '../src/turn/turn.js';
-import { a2aError, labels, marbles, options } from './helpers.js';
+import { ev, task } from '../src/testing/index.js';
+import { a2aError, labels, marbles, turn } from './helpers.js';
 
-const nonStreaming = testCard({ streaming: false });
-const early = { s: 'start', t: 'task T', w: 'status working', p: 'polling (send-returned-early)' };
+const working = { r: ev.task('T', 'working') };
+const canceled = { x: task('T', 'canceled') };
 
 describe('the poll rung', () => {
   it('ends with a stale timeout when the polled task never changes, and cancels it', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: nonStreaming }),
-        send: () => cold('-(r|)', { r: ev.task('T', 'working') }),
-        getTask: () => cold('-(t|)', { t: task('T', 'working') }),
-        cancel: () => cold('(x|)', { x: task('T', 'canceled') }),
-      });
-      // the first poll answers at 12; the same task every 11 frames after that; stale after 100 → 112.
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(twp) 106ms #', early, a2aError({ kind: 'timeout', phase: 'stale' }));
-      calls = port.calls;
+    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      const send = cold('    -(r|)', working);
+      const sendSubs = '     ^!';
+      const getTask = cold('            -(t|)', { t: task('T', 'working') });
+      const getTaskSubs = [
+        '                    -----------^!',
+        '                    ----------------------^!',
+        '                    ---------------------------------^!',
+        '                    --------------------------------------------^!',
+        '                    -------------------------------------------------------^!',
+        '                    ------------------------------------------------------------------^!',
+        '                    -----------------------------------------------------------------------------^!',
+        '                    ----------------------------------------------------------------------------------------^!',
+        '                    ---------------------------------------------------------------------------------------------------^!',
+        '                    --------------------------------------------------------------------------------------------------------------^!',
+      ];
+      const cancel = cold('                                                                                                                  (x|)', canceled);
+      const cancelSubs = '   ----------------------------------------------------------------------------------------------------------------(^!)';
+      const expected = '     s(twP)----------------------------------------------------------------------------------------------------------#';
+      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'stale' }));
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });
-    expect(calls.filter((c) => c.method === 'getTask')).toHaveLength(10);
-    expect(calls.filter((c) => c.method === 'cancel')).toHaveLength(1);
   });
 
   it('a task that keeps changing is not stale', () => {
-    marbles(({ cold, expectObservable }) => {
-      const working = (n: number) => task('T', 'working', { message: `step ${n}` });
-      const polls = Array.from({ length: 12 }, (_, i) => cold('-(t|)', { t: i < 11 ? working(i) : task('T', 'completed', { message: 'done' }) }));
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: nonStreaming }),
-        send: () => cold('-(r|)', { r: ev.task('T', 'working') }),
-        getTask: callByCall(...polls),
-      });
-      const result = runTurn(port, { text: 'hi' }, options).pipe(labels);
-      // twelve polls, 11 frames apart, past the 100 ms staleness bound: the last answers at 12 + 11 × 11 = 133.
-      expectObservable(result).toBe('s(twp) 6ms a 10ms b 10ms c 10ms d 10ms e 10ms f 10ms g 10ms h 10ms i 10ms j 10ms k 10ms (ClE|)', {
-        ...early,
-        ...Object.fromEntries('abcdefghijk'.split('').map((letter, i) => [letter, `status working "step ${i}"`])),
-        C: 'status completed "done"',
-        l: 'text "done"',
-        E: 'end completed "done"',
-      });
+    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      // The polls answer "step 0" to "step 10" (labelled 0-9 and X), then done.
+      const steps = [...'0123456789X'];
+      const snapshots = [...steps.map((_, i) => task('T', 'working', { message: `step ${i}` })), task('T', 'completed', { message: 'ok' })];
+      const polls = snapshots.map((t) => cold('-(t|)', { t }));
+      const send = cold('    -(r|)', working);
+      const sendSubs = '     ^!';
+      const pollSubs = [
+        '                    -----------^!',
+        '                    ----------------------^!',
+        '                    ---------------------------------^!',
+        '                    --------------------------------------------^!',
+        '                    -------------------------------------------------------^!',
+        '                    ------------------------------------------------------------------^!',
+        '                    -----------------------------------------------------------------------------^!',
+        '                    ----------------------------------------------------------------------------------------^!',
+        '                    ---------------------------------------------------------------------------------------------------^!',
+        '                    --------------------------------------------------------------------------------------------------------------^!',
+        '                    -------------------------------------------------------------------------------------------------------------------------^!',
+        '                    ------------------------------------------------------------------------------------------------------------------------------------^!',
+      ];
+      const expected = '     s(twP)------0----------1----------2----------3----------4----------5----------6----------7----------8----------9----------X----------(ChE|)';
+      const stepLabels = Object.fromEntries(steps.map((key, i) => [key, `status working "step ${i}"`]));
+      expectObservable(turn(agent({ card: blockingCard, send, getTask: polls }))).toBe(expected, { ...labels, ...stepLabels });
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      polls.forEach((poll, i) => expectSubscriptions(poll.subscriptions).toBe(pollSubs[i]!));
     });
   });
 
   it('tries a failed GetTask again, and errors when the failures in a row exceed poll.maxErrors', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const down = new A2AError({ kind: 'network', message: 'fetch failed' });
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: nonStreaming }),
-        send: () => cold('-(r|)', { r: ev.task('T', 'working') }),
-        getTask: () => cold<never>('-#', undefined, down),
-        cancel: () => cold('(x|)', { x: task('T', 'canceled') }),
-      });
-      // first poll at 11 fails at 12, tried again 10 later (22), fails at 23.
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(twp) 17ms #', early, down);
-      calls = port.calls;
+    const down = new A2AError({ kind: 'network', message: 'fetch failed' });
+    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      const send = cold('    -(r|)', working);
+      const sendSubs = '     ^!';
+      const getTask = cold<never>('     -#', undefined, down);
+      const getTaskSubs = [
+        '                    -----------^!',
+        '                    ----------------------^!',
+      ];
+      const cancel = cold('                         (x|)', canceled);
+      const cancelSubs = '   -----------------------(^!)';
+      const expected = '     s(twP)-----------------#';
+      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, down);
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });
-    expect(calls.filter((c) => c.method === 'getTask')).toHaveLength(2);
   });
 
   it('bounds each GetTask', () => {
-    marbles(({ cold, expectObservable, expectSubscriptions }) => {
-      const hang$ = cold<never>('-');
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: nonStreaming }),
-        send: () => cold('-(r|)', { r: ev.task('T', 'working') }),
-        getTask: () => hang$,
-        cancel: () => cold('(x|)', { x: task('T', 'canceled') }),
-      });
-      // poll at 11 times out at 31, again at 41, times out at 61.
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe(
-        's(twp) 55ms #',
-        early,
-        a2aError({ kind: 'timeout', phase: 'poll-request' }),
-      );
-      expectSubscriptions(hang$.subscriptions).toBe(['11ms ^ 19ms !', '41ms ^ 19ms !']);
+    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      const send = cold('    -(r|)', working);
+      const sendSubs = '     ^!';
+      const getTask = cold<never>('     -');
+      const getTaskSubs = [
+        '                    -----------^-------------------!',
+        '                    -----------------------------------------^-------------------!',
+      ];
+      const cancel = cold('                                                               (x|)', canceled);
+      const cancelSubs = '   -------------------------------------------------------------(^!)';
+      const expected = '     s(twP)-------------------------------------------------------#';
+      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'poll-request' }));
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });
   });
 
-  it('does not try again after an error that is not retryable', () => {
-    marbles(({ cold, expectObservable }) => {
-      const gone = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: nonStreaming }),
-        send: () => cold('-(r|)', { r: ev.task('T', 'working') }),
-        getTask: () => cold<never>('-#', undefined, gone),
-        cancel: () => cold('(x|)', { x: task('T', 'canceled') }),
-      });
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(twp) 6ms #', early, gone);
+  it('does not try again after an error that is not retryable; a task the agent does not know is not cancelled', () => {
+    const gone = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
+    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+      const send = cold('    -(r|)', working);
+      const sendSubs = '     ^!';
+      const getTask = cold<never>('     -#', undefined, gone);
+      const getTaskSubs = '  -----------^!';
+      const cancel = cold('              (x|)', canceled);
+      const expected = '     s(twP)------#';
+      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, gone);
+      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectSubscriptions(cancel.subscriptions).toBe([]);
     });
   });
 });

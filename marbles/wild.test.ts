@@ -1,95 +1,136 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { createFakePort, ev, testCard, type FakePortCall } from '../src/testing/index.js';
-import { runTurn } from '../src/turn/turn.js';
-import { a2aError, labels, marbles, options } from './helpers.js';
+import type { FakePortCall } from '../src/testing/index.js';
+import { ev, task } from '../src/testing/index.js';
+import { a2aError, labels, marbles, signIn, turn, withPolicy } from './helpers.js';
 
 // What agents in the wild do that our own fixtures did not: the ladder's side of it.
-const card = testCard();
 const drop = new A2AError({ kind: 'network', message: 'terminated' });
 const notFound = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
+const working = ev.task('T', 'working');
 const methods = (calls: FakePortCall[]) => calls.map((c) => c.method);
+const artifact = (text: string) => [{ artifactId: 'A', parts: [{ kind: 'text' as const, text }] }];
 
 describe('agents in the wild', () => {
   it('HTTP 404 on a follow-up stream is not "task gone": one blocking send, still with the task id', () => {
-    let calls: FakePortCall[] = [];
     const refused = new A2AError({ kind: 'unsupported', status: 404, message: 'stream was refused with HTTP 404' });
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: card }),
-        stream: () => cold<never>('-#', undefined, refused),
-        send: () => cold('-(m|)', { m: ev.message('Blocking.') }),
-      });
-      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }, options).pipe(labels)).toBe('sf(te|)', {
-        s: 'start',
-        f: 'fallback to send (unsupported)',
-        t: 'text "Blocking."',
-        e: 'end completed "Blocking."',
-      });
-      calls = port.calls;
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold<never>('-#', undefined, refused);
+      const streamSubs = '        ^!';
+      const send = cold('          -(m|)', { m: ev.message('ok') });
+      const sendSubs = '          -^!';
+      const expected = '          sf(hE|)';
+      const port = agent({ stream, send });
+      expectObservable(turn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' })).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      return port.calls;
     });
     expect(calls.flatMap((c) => ('message' in c ? [c.message.taskId] : []))).toEqual(['T0', 'T0']);
   });
 
-  it('a status-update that names no task, after the task is known, is the turn\'s task: it completes the turn', () => {
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: card }),
-        stream: () => cold('-a---b-c|', { a: ev.task('T', 'working'), b: ev.artifact('T', 'A', 'Done.'), c: ev.status('', 'completed') }),
-      });
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)x-(ye|)', {
-        s: 'start',
-        t: 'task T',
-        w: 'status working',
-        x: 'text "Done."',
-        y: 'status completed',
-        e: 'end completed "Done."',
-      });
+  it("a status-update that names no task, after the task is known, is the turn's task: it completes the turn", () => {
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a---b-c|', { a: working, b: ev.artifact('T', 'A', 'ok'), c: ev.status('', 'completed') });
+      const streamSubs = '   ^------!';
+      const expected = '     s(tw)h-(cE|)';
+      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
 
   it('no CancelTask to a task the agent says it does not know (resubscribe, then GetTask: TaskNotFound)', () => {
-    let calls: FakePortCall[] = [];
-    marbles(({ cold, expectObservable }) => {
-      const port = createFakePort({
-        card: () => cold('(c|)', { c: card }),
-        stream: () => cold('-a---#', { a: ev.task('T', 'working') }, drop),
-        resubscribe: () => cold<never>('-#', undefined, notFound),
-        getTask: () => cold<never>('-#', undefined, notFound),
-        cancel: () => cold('(x|)', { x: ev.task('T', 'canceled').task }),
-      });
-      expectObservable(runTurn(port, { text: 'hi' }, options).pipe(labels)).toBe('s(tw)r 10ms p#', {
-        s: 'start',
-        t: 'task T',
-        w: 'status working',
-        r: 'reconnecting #1 in 10',
-        p: 'polling (resubscribe-failed)',
-      }, a2aError({ kind: 'task-not-found' }));
-      calls = port.calls;
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a---#', { a: working }, drop);
+      const streamSubs = '   ^----!';
+      const resubscribe = cold<never>('           -#', undefined, notFound);
+      const resubscribeSubs = '        ---------------^!';
+      const getTask = cold<never>('                 -#', undefined, notFound);
+      const getTaskSubs = '   ----------------^!';
+      const cancel = cold('  (x|)', { x: task('T', 'canceled') });
+      const expected = '     s(tw)r 10ms p#';
+      const port = agent({ stream, resubscribe, getTask, cancel });
+      expectObservable(turn(port)).toBe(expected, labels, a2aError({ kind: 'task-not-found' }));
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectSubscriptions(cancel.subscriptions).toBe([]);
+      return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'getTask']);
+  });
+
+  it('a first-event timeout names the agent and the operation; the stream is read on for cancelTimeoutMs after it', () => {
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold<never>('-');
+      const streamSubs = '        ^ 69ms !';
+      const expected = '          s 49ms #';
+      const message = 'stream to http://127.0.0.1/: first-event timed out after 50 ms';
+      const timedOut = a2aError({ kind: 'timeout', operation: 'stream', agent: 'http://127.0.0.1/', message });
+      expectObservable(turn(agent({ stream }))).toBe(expected, labels, timedOut);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+    });
   });
 });
 
 describe('bounds that meet', () => {
   it('a turn deadline during an auth wait ends the turn as auth-required, not as an error, and cancels nothing', () => {
-    let calls: FakePortCall[] = [];
-    const short = { ...options, policy: { ...options.policy, turnTimeoutMs: 100, authWaitMs: 300 } };
-    marbles(({ cold, expectObservable, expectSubscriptions }) => {
-      const stream$ = cold('-a---b', { a: ev.task('T', 'working'), b: ev.status('T', 'auth-required', 'Sign in: https://idp/x') });
-      const port = createFakePort({ card: () => cold('(c|)', { c: card }), stream: () => stream$ });
-      expectObservable(runTurn(port, { text: 'hi' }, short).pipe(labels)).toBe('s(tw)(ua) 91ms (xe|)', {
-        s: 'start',
-        t: 'task T',
-        w: 'status working',
-        u: 'status auth-required "Sign in: https://idp/x"',
-        a: 'auth-required "Sign in: https://idp/x"',
-        x: 'text "Sign in: https://idp/x"',
-        e: 'end auth-required "Sign in: https://idp/x"',
-      });
-      expectSubscriptions(stream$.subscriptions).toBe('^ 99ms !');
-      calls = port.calls;
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a---b', { a: working, b: ev.status('T', 'auth-required', signIn) });
+      const streamSubs = '   ^ 99ms !';
+      const expected = '     s(tw)(Aa) 91ms (lL|)';
+      const deadline = withPolicy({ turnTimeoutMs: 100, authWaitMs: 300 });
+      const port = agent({ stream });
+      expectObservable(turn(port, { text: 'hi' }, deadline)).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream']);
+  });
+});
+
+describe('lose nothing', () => {
+  it("a resubscribe that opens without a task snapshot: one GetTask before the end, and the reply is the task's artifacts", () => {
+    const replies = { x: 'text "one"', y: 'text " three"', k: 'reconcile T', R: 'replace "one two three"', Z: 'end completed "one two three"' };
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
+      const streamSubs = '   ^-----!';
+      // " two" went out during the break; the live events resume with " three".
+      const resubscribe = cold('                -de|', { d: ev.artifact('T', 'A', ' three', { append: true }), e: ev.status('T', 'completed') });
+      const resubscribeSubs = '   ----------------^-!';
+      const getTask = cold('                        ----(t|)', { t: task('T', 'completed', { artifacts: artifact('one two three') }) });
+      const getTaskSubs = '       ------------------^---!';
+      const expected = '          s(tw)xr 10ms y(ck)(RZ|)';
+      const port = agent({ stream, resubscribe, getTask });
+      expectObservable(turn(port)).toBe(expected, { ...labels, ...replies });
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      return port.calls;
+    });
+    expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'getTask']);
+  });
+
+  it('a resubscribe that opens with its snapshot needs no GetTask', () => {
+    const replies = { x: 'text "one"', y: 'text " two"', Z: 'end completed "one two"' };
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
+      const streamSubs = '   ^-----!';
+      const resubscribe = cold('                -de|', { d: ev.task('T', 'working', { artifacts: artifact('one two') }), e: ev.status('T', 'completed') });
+      const resubscribeSubs = '   ----------------^-!';
+      const getTask = cold('  (t|)', { t: task('T', 'completed') });
+      const expected = '          s(tw)xr 10ms y(cZ|)';
+      expectObservable(turn(agent({ stream, resubscribe, getTask }))).toBe(expected, { ...labels, ...replies });
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectSubscriptions(getTask.subscriptions).toBe([]);
+    });
   });
 });

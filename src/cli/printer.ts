@@ -43,6 +43,9 @@ export class TurnPrinter {
       case 'task-gone':
         notice(io, io.style.dim('the earlier task is gone; starting a new one in the same conversation'));
         return;
+      case 'reconcile':
+        notice(io, io.style.dim('the agent resumed without a snapshot; checking the reply with it…'));
+        return;
       case 'context-adopted':
         notice(io, io.style.dim(`the agent changed the conversation id to ${event.adopted}; following it`));
         return;

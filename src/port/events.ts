@@ -76,6 +76,17 @@ export interface TaskGoneEvent {
 }
 
 /**
+ * A resubscription did not open with a task snapshot (the Python a2a-sdk only relays live events),
+ * so events sent during the break may be missing: before the end, one `GetTask` brings the task's
+ * artifacts, which are the truth, and the reply is corrected from them.
+ */
+export interface ReconcileEvent {
+  type: 'reconcile';
+  taskId: string;
+  reason: 'resubscribed-without-snapshot';
+}
+
+/**
  * The agent answered with another contextId than the one sent (A2A forbids it; some agents do it).
  * The client adopts the agent's id for the thread's next turns. Emitted by the client facade.
  */
@@ -105,11 +116,12 @@ export type TurnEvent =
   | PollingEvent
   | FallbackEvent
   | TaskGoneEvent
+  | ReconcileEvent
   | ContextAdoptedEvent
   | EndEvent;
 
 /** The ladder's own notes, passed through the renderer unchanged. */
-export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent;
+export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ReconcileEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
 export interface TurnErrorEvent {

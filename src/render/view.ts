@@ -53,6 +53,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       return { ...view, polling: true };
     case 'fallback':
     case 'task-gone':
+    case 'reconcile':
       return view;
     case 'context-adopted':
       return { ...view, contextId: event.adopted };

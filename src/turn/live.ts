@@ -1,4 +1,4 @@
-import { asyncScheduler, catchError, concat, concatWith, defer, EMPTY, ignoreElements, map, of, takeWhile, throwError, timer, type Observable } from 'rxjs';
+import { asyncScheduler, catchError, concat, concatWith, defer, EMPTY, ignoreElements, map, of, takeWhile, tap, throwError, timer, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
@@ -26,7 +26,32 @@ export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observ
       }
       return recover(ctx, error, 1, asyncScheduler.now());
     }),
+    concatWith(defer(() => reconcile(ctx))),
   );
+}
+
+/**
+ * After a resubscription that opened without a task snapshot, one `GetTask` before the end: the
+ * task's artifacts replace what the live events gave, so chunks sent during the break are not lost.
+ */
+function reconcile(ctx: LadderContext): Observable<LadderSignal> {
+  const { taskId, gap, unknownToAgent } = ctx.task;
+  if (!gap || taskId === undefined || unknownToAgent) return EMPTY;
+  return concat(of<LadderNote>({ type: 'reconcile', taskId, reason: 'resubscribed-without-snapshot' }), pollOnce(ctx, taskId));
+}
+
+/** Marks a gap when a resubscription's first event is not the task snapshot it should open with. */
+function opensWithSnapshot(ctx: LadderContext): MonoTypeOperatorFunction<AgentEvent> {
+  return (events) =>
+    defer(() => {
+      let first = true;
+      return events.pipe(
+        tap((event) => {
+          if (first && event.kind !== 'task') ctx.task.gap = true;
+          first = false;
+        }),
+      );
+    });
 }
 
 /**
@@ -116,7 +141,7 @@ function recover(ctx: LadderContext, error: unknown, attempt: number, since: num
     return concat(
       of<LadderNote>({ type: 'reconnecting', attempt, delayMs, cause }),
       timer(delayMs).pipe(ignoreElements()),
-      listen(ctx, defer(() => ctx.port.resubscribe(taskId)), 'resubscribe'),
+      listen(ctx, defer(() => ctx.port.resubscribe(taskId)).pipe(opensWithSnapshot(ctx)), 'resubscribe'),
     ).pipe(
       catchError((next: unknown) => {
         // The snapshot that opens every resubscription is not progress: only events after it are.

@@ -18,6 +18,11 @@ export class TurnTask implements TaskFacts {
   events = 0;
   /** The agent said it does not know the task (TaskNotFound on a resubscribe or a GetTask): nothing to cancel. */
   unknownToAgent = false;
+  /**
+   * Events may be missing: a resubscription opened without a task snapshot (set by the reconnect
+   * rung), and no snapshot came since.
+   */
+  gap = false;
   /** CancelTask was sent for this turn (at most once). */
   cancelSent = false;
 
@@ -43,6 +48,7 @@ export class TurnTask implements TaskFacts {
       case 'task':
         this.identify(event.task.id, event.task.contextId);
         this.state = event.task.status.state;
+        this.gap = false;
         return;
       case 'status':
         this.identify(event.taskId, event.contextId);
