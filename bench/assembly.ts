@@ -37,7 +37,14 @@ function syntheticPort(n: number, hold = false): A2APort {
         subscriber.next({ kind: 'task', task: { id: taskId, contextId, status: { state: 'submitted' }, artifacts: [] } });
         subscriber.next({ kind: 'status', taskId, contextId, status: { state: 'working' } });
         for (let i = 0; i < n && !subscriber.closed; i++) {
-          subscriber.next({ kind: 'artifact', taskId, contextId, artifact: { artifactId: 'out', parts: [{ kind: 'text', text: chunkText(i) }] }, append: i > 0, lastChunk: i === n - 1 });
+          subscriber.next({
+            kind: 'artifact',
+            taskId,
+            contextId,
+            artifact: { artifactId: 'out', parts: [{ kind: 'text', text: chunkText(i) }] },
+            append: i > 0,
+            lastChunk: i === n - 1,
+          });
           if (hold) return;
         }
         if (!subscriber.closed) subscriber.next({ kind: 'status', taskId, contextId, status: { state: 'completed' } });
@@ -75,7 +82,14 @@ export async function assembly(n: number, variant: AssemblyVariant, minChunks: n
     cpuPerChunkUs.push((used.user + used.system) / n);
     if (length !== 16 * n) throw new Error(`reply of ${length} chars, expected ${16 * n}`);
   }
-  return { n, variant, turns, usPerChunk: median(perChunkUs), cpuUsPerChunk: median(cpuPerChunkUs), peakRssMb: process.resourceUsage().maxRSS / 1024 };
+  return {
+    n,
+    variant,
+    turns,
+    usPerChunk: median(perChunkUs),
+    cpuUsPerChunk: median(cpuPerChunkUs),
+    peakRssMb: process.resourceUsage().maxRSS / 1024,
+  };
 }
 
 export const SETUP_KINDS = ['ladder', 'client'] as const;
@@ -125,7 +139,7 @@ export async function turnSetup(kind: SetupKind, count: number) {
   return {
     kind,
     count,
-    cpuUsPerTurn: ((used.user + used.system) / count),
+    cpuUsPerTurn: (used.user + used.system) / count,
     wallUsPerTurn: (wallMs * 1000) / count,
     heapKbPerOpenTurn: (during.heapUsed + during.external - before.heapUsed - before.external) / count / 1024,
   };

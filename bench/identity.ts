@@ -46,14 +46,26 @@ async function deriver(kind: IdentityKind): Promise<(i: number) => Promise<strin
   switch (kind) {
     case 'client':
     case 'client-batch': {
-      const unused = (): A2APort => ({ card: () => EMPTY, send: () => EMPTY, stream: () => EMPTY, resubscribe: () => EMPTY, getTask: () => EMPTY, cancel: () => EMPTY });
+      const unused = (): A2APort => ({
+        card: () => EMPTY,
+        send: () => EMPTY,
+        stream: () => EMPTY,
+        resubscribe: () => EMPTY,
+        getTask: () => EMPTY,
+        cancel: () => EMPTY,
+      });
       const client = createA2A({ identitySecret: BENCH_SECRET, ports: unused });
       return (i) => client.contextId(HANDLE, keyOf(i));
     }
     case 'deriveContextId':
       return (i) => deriveContextId(BENCH_SECRET, HANDLE, keyOf(i));
     case 'node-hmac':
-      return (i) => asUuid(createHmac('sha256', BENCH_SECRET).update(macInput(HANDLE, keyOf(i))).digest());
+      return (i) =>
+        asUuid(
+          createHmac('sha256', BENCH_SECRET)
+            .update(macInput(HANDLE, keyOf(i)))
+            .digest(),
+        );
   }
 }
 
@@ -61,7 +73,8 @@ async function deriver(kind: IdentityKind): Promise<(i: number) => Promise<strin
 export async function identity(kind: IdentityKind, count: number) {
   const derive = await deriver(kind);
   for (let i = 0; i < 3; i++) {
-    if ((await derive(i)) !== (await deriveContextId(BENCH_SECRET, HANDLE, keyOf(i)))) throw new Error(`${kind} derives other ids than a4h-a2a`);
+    if ((await derive(i)) !== (await deriveContextId(BENCH_SECRET, HANDLE, keyOf(i))))
+      throw new Error(`${kind} derives other ids than a4h-a2a`);
   }
   const run = async (from: number, to: number): Promise<void> => {
     if (kind === 'client-batch') {

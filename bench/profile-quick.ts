@@ -23,11 +23,15 @@ try {
     '--cpu-prof-interval',
     '100',
   ]);
-  const file = join(dir, readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!);
+  const file = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!,
+  );
   const summary = summarizeProfile(file, result['window'] as { startMicros: number; endMicros: number }, measured * (n + 3), 25);
   for (const c of summary.categories) process.stdout.write(`${c.category.padEnd(14)} ${c.msPer1kEvents.toFixed(2)} ms/1k\n`);
   process.stdout.write('\n');
-  for (const line of summary.top) process.stdout.write(`${line.msPer1kEvents.toFixed(2).padStart(6)} ${line.category.padEnd(10)} ${line.function} ${line.where}\n`);
+  for (const line of summary.top)
+    process.stdout.write(`${line.msPer1kEvents.toFixed(2).padStart(6)} ${line.category.padEnd(10)} ${line.function} ${line.where}\n`);
 } finally {
   rmSync(dir, { recursive: true, force: true });
   await server.close();

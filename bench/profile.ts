@@ -57,7 +57,12 @@ export function categoryOf(url: string, name: string): string {
 }
 
 /** Self time by function and by category for the samples between `startMicros` and `endMicros`. */
-export function summarizeProfile(file: string, window: { startMicros: number; endMicros: number }, events: number, top = 15): ProfileSummary {
+export function summarizeProfile(
+  file: string,
+  window: { startMicros: number; endMicros: number },
+  events: number,
+  top = 15,
+): ProfileSummary {
   const profile = JSON.parse(readFileSync(file, 'utf8')) as CpuProfile;
   const byId = new Map(profile.nodes.map((node) => [node.id, node]));
   const self = new Map<ProfileNode, number>();
@@ -105,7 +110,10 @@ export function summarizeProfile(file: string, window: { startMicros: number; en
       .sort((a, b) => b[1] - a[1])
       .map(([category, us]) => ({ category, ms: ms(us), percent: pct(us), msPer1kEvents: per1k(us) })),
     top: sorted.slice(0, top).map(line),
-    library: sorted.filter((e) => e.category === 'a4h-a2a' || e.category === 'rxjs').slice(0, top).map(line),
+    library: sorted
+      .filter((e) => e.category === 'a4h-a2a' || e.category === 'rxjs')
+      .slice(0, top)
+      .map(line),
   };
 }
 

@@ -12,7 +12,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 try {
   for (let round = 0; round < rounds; round++) {
     for (const contender of round % 2 === 0 ? (['a4h', 'sdk'] as const) : (['sdk', 'a4h'] as const)) {
-      const result = (await runChild({ scenario: 'throughput', contender, agent: `${server.url}/`, n: 20_000, warm: 2, measured: 3 }, server)) as unknown as {
+      const result = (await runChild(
+        { scenario: 'throughput', contender, agent: `${server.url}/`, n: 20_000, warm: 2, measured: 3 },
+        server,
+      )) as unknown as {
         eventsPerSec: number;
         cpuMsPer1kEvents: number;
       };

@@ -64,7 +64,11 @@ export async function startReplayServer(): Promise<ReplayServer> {
       const prefix = path.slice(0, -CARD_PATH.length);
       cards.set(prefix, (cards.get(prefix) ?? 0) + 1);
       const body = JSON.stringify(agentCard(`${url}${prefix}`));
-      res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': CARD_CACHE_CONTROL, 'Content-Length': Buffer.byteLength(body) });
+      res.writeHead(200, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': CARD_CACHE_CONTROL,
+        'Content-Length': Buffer.byteLength(body),
+      });
       res.end(body);
       return;
     }
@@ -113,7 +117,11 @@ export async function startReplayServer(): Promise<ReplayServer> {
 }
 
 /** Writes the whole answer of one `SendStreamingMessage`, 64 KiB at a time, waiting for `drain`. */
-async function stream(res: ServerResponse, rpc: { id?: unknown; params?: Record<string, unknown> }, released: Promise<void>): Promise<void> {
+async function stream(
+  res: ServerResponse,
+  rpc: { id?: unknown; params?: Record<string, unknown> },
+  released: Promise<void>,
+): Promise<void> {
   const params = rpc.params ?? {};
   const message = (params['message'] ?? {}) as Record<string, unknown>;
   const configuration = (params['configuration'] ?? {}) as { historyLength?: number };

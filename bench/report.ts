@@ -12,8 +12,7 @@ const LABELS: Record<string, string> = {
   floor: 'floor: undici + eventsource-parser + JSON.parse',
 };
 
-const n = (x: number, digits: number): string =>
-  x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const n = (x: number, digits: number): string => x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 /** `median [min–max]`. */
 const s = (summary: Summary | undefined, digits: number): string =>
   summary === undefined ? '–' : `${n(summary.median, digits)} [${n(summary.min, digits)}–${n(summary.max, digits)}]`;
@@ -161,8 +160,8 @@ function readings(r: Results): string {
 }
 
 const IDENTITY_LABELS: Record<string, string> = {
-  client: 'a client\'s `contextId()` (key imported once), one at a time',
-  'client-batch': 'a client\'s `contextId()`, 1,000 at a time',
+  client: "a client's `contextId()` (key imported once), one at a time",
+  'client-batch': "a client's `contextId()`, 1,000 at a time",
   deriveContextId: 'standalone `deriveContextId` (imports the key each call)',
   'node-hmac': 'node:crypto `createHmac` (reference)',
 };
@@ -181,9 +180,16 @@ function profileSection(r: Results): string {
     table(
       ['category', 'a4h-a2a', 'raw SDK', 'floor'],
       '---|--:|--:|--:',
-      [...categories].map((c) => [c, per1k('a4h', c), per1k('sdk', c), per1k('floor', c)]).concat([
-        ['**busy, total**', n(r.profile.a4h.busyMs / (a4h.events / 1000), 2), n(r.profile.sdk.busyMs / (r.profile.sdk.events / 1000), 2), n(r.profile.floor.busyMs / (r.profile.floor.events / 1000), 2)],
-      ]),
+      [...categories]
+        .map((c) => [c, per1k('a4h', c), per1k('sdk', c), per1k('floor', c)])
+        .concat([
+          [
+            '**busy, total**',
+            n(r.profile.a4h.busyMs / (a4h.events / 1000), 2),
+            n(r.profile.sdk.busyMs / (r.profile.sdk.events / 1000), 2),
+            n(r.profile.floor.busyMs / (r.profile.floor.events / 1000), 2),
+          ],
+        ]),
     ),
     '',
     'Top self time in the a4h-a2a process (its median profile), and the top functions of a4h-a2a and RxJS alone:',
@@ -191,7 +197,9 @@ function profileSection(r: Results): string {
     table(
       ['function', 'where', 'ms per 1,000 events', '% of busy'],
       '---|---|--:|--:',
-      a4h.top.slice(0, 12).map((l) => [`\`${l.function}\``, l.where ? `\`${l.where}\`` : l.category, n(l.msPer1kEvents, 3), n(l.percent, 1)]),
+      a4h.top
+        .slice(0, 12)
+        .map((l) => [`\`${l.function}\``, l.where ? `\`${l.where}\`` : l.category, n(l.msPer1kEvents, 3), n(l.percent, 1)]),
     ),
     '',
     table(

@@ -16,7 +16,14 @@ export interface Target {
 export interface Results {
   generatedAt: string;
   durationSec: number;
-  machine: { node: string; cores: number; cpu: string; memoryGb: number; platform: string; loadAverage: { start: number[]; end: number[] } };
+  machine: {
+    node: string;
+    cores: number;
+    cpu: string;
+    memoryGb: number;
+    platform: string;
+    loadAverage: { start: number[]; end: number[] };
+  };
   versions: Record<string, string>;
   plan: object;
   replay: ReplayCheck;

@@ -51,7 +51,13 @@ function ratios(results: Record<string, ChildResult[]>, keys: readonly string[],
   for (const [c, rs] of Object.entries(results)) {
     if (c === base) continue;
     out[`${c}/${base}`] = Object.fromEntries(
-      keys.map((k) => [k, { ofMedians: ratio(median(rs.map((r) => num(r, k))), median(results[base]!.map((r) => num(r, k)))), paired: paired(rs, results[base]!, k) }]),
+      keys.map((k) => [
+        k,
+        {
+          ofMedians: ratio(median(rs.map((r) => num(r, k))), median(results[base]!.map((r) => num(r, k)))),
+          paired: paired(rs, results[base]!, k),
+        },
+      ]),
     );
   }
   return out;
@@ -106,11 +112,21 @@ async function main(): Promise<void> {
         rounds: c.rounds,
         warmupRounds: c.warmupRounds,
         job: (contender) => ({ scenario: 'concurrency', contender, agent, turns: c.turns, n: c.n }),
-        describe: (r) => `${Math.round(num(r, 'wallMs'))} ms, peak RSS ${num(r, 'peakRssMb').toFixed(0)} MB, ${num(r, 'heapKbPerOpenTurn').toFixed(1)} KB heap/open turn`,
+        describe: (r) =>
+          `${Math.round(num(r, 'wallMs'))} ms, peak RSS ${num(r, 'peakRssMb').toFixed(0)} MB, ${num(r, 'heapKbPerOpenTurn').toFixed(1)} KB heap/open turn`,
       },
       server,
     );
-    const concurrencyKeys = ['wallMs', 'eventsPerSec', 'cpuMsPer1kEvents', 'ttfeP50Ms', 'ttfeP99Ms', 'peakRssMb', 'heapKbPerOpenTurn', 'connections'];
+    const concurrencyKeys = [
+      'wallMs',
+      'eventsPerSec',
+      'cpuMsPer1kEvents',
+      'ttfeP50Ms',
+      'ttfeP99Ms',
+      'peakRssMb',
+      'heapKbPerOpenTurn',
+      'connections',
+    ];
 
     // 3b. What a turn costs apart from its events, and what an open turn weighs, without the wire.
     const setupRuns = await runRounds(
@@ -153,7 +169,14 @@ async function main(): Promise<void> {
           contenders: ['a4h', 'sdk'] as const,
           rounds: e.rounds,
           warmupRounds: 0,
-          job: (contender) => ({ scenario: 'throughput', contender, agent, n: size, warm: Math.max(1, Math.round(40_000 / size)), measured }),
+          job: (contender) => ({
+            scenario: 'throughput',
+            contender,
+            agent,
+            n: size,
+            warm: Math.max(1, Math.round(40_000 / size)),
+            measured,
+          }),
           describe: (r) => `${(num(r, 'wallMsPerChunk') * 1000).toFixed(3)} µs/chunk`,
         },
         server,
@@ -168,9 +191,14 @@ async function main(): Promise<void> {
     const cold: { fetches: number; wallMs: number }[] = [];
     for (let round = 0; round < PLAN.coldCard.rounds; round++) {
       const prefix = `/cold-${round}-${Date.now()}/`;
-      const result = await runChild({ scenario: 'cold-card', contender: 'a4h', agent: `${server.url}${prefix}`, turns: PLAN.coldCard.turns }, server);
+      const result = await runChild(
+        { scenario: 'cold-card', contender: 'a4h', agent: `${server.url}${prefix}`, turns: PLAN.coldCard.turns },
+        server,
+      );
       cold.push({ fetches: server.cardFetches(prefix), wallMs: num(result, 'wallMs') });
-      say(`[card cache] round ${round + 1}/${PLAN.coldCard.rounds}: ${cold.at(-1)!.fetches} card fetch(es) for ${PLAN.coldCard.turns} turns`);
+      say(
+        `[card cache] round ${round + 1}/${PLAN.coldCard.rounds}: ${cold.at(-1)!.fetches} card fetch(es) for ${PLAN.coldCard.turns} turns`,
+      );
     }
 
     // 6. Identity.
@@ -199,7 +227,10 @@ async function main(): Promise<void> {
           job: (contender) => ({ scenario: 'throughput', contender, agent, n: t.n, warm: t.warm, measured: t.measured }),
           nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '100'],
           onResult: (contender, round, result) => {
-            const file = join(profileDir, readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!);
+            const file = join(
+              profileDir,
+              readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!,
+            );
             const summary = summarizeProfile(file, result['window'] as { startMicros: number; endMicros: number }, t.measured * (t.n + 3));
             (profiles[contender] ??= []).push(summary);
             mkdirSync(join(ROOT, 'dist/bench/profiles'), { recursive: true });
@@ -227,7 +258,11 @@ async function main(): Promise<void> {
       versions: versions(),
       plan: PLAN,
       replay,
-      throughput: { n: t.n, contenders: byContender(throughputRuns, throughputKeys), ratios: ratios(throughputRuns, throughputKeys, 'sdk') },
+      throughput: {
+        n: t.n,
+        contenders: byContender(throughputRuns, throughputKeys),
+        ratios: ratios(throughputRuns, throughputKeys, 'sdk'),
+      },
       firstEvent: {
         contenders: byContender(firstRuns, ['warmMs', 'warmP90Ms', 'coldMs']),
         ratios: ratios(firstRuns, ['warmMs', 'coldMs'], 'sdk'),
@@ -265,7 +300,8 @@ async function main(): Promise<void> {
     say(`wrote ${RESULTS}`);
     if (writeReadme(README, results)) say(`rewrote the performance table in ${README}`);
     else say(`README.md has no <!-- bench:start --> / <!-- bench:end --> markers; left it alone`);
-    for (const target of results.targets) say(`${target.met ? 'met    ' : 'NOT MET'} ${target.name}: ${target.value} (target ${target.target})`);
+    for (const target of results.targets)
+      say(`${target.met ? 'met    ' : 'NOT MET'} ${target.name}: ${target.value} (target ${target.target})`);
   } finally {
     await server.close();
   }
@@ -296,4 +332,3 @@ main().then(
     process.exit(1);
   },
 );
-

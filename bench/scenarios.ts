@@ -18,7 +18,8 @@ const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
 
 function expectChunks(outcome: TurnOutcome, n: number, contender: string): void {
   if (outcome.chunks !== n) throw new Error(`${contender}: saw ${outcome.chunks} chunks of ${n}`);
-  if (outcome.replyLength !== -1 && outcome.replyLength !== 16 * n) throw new Error(`${contender}: reply of ${outcome.replyLength} chars, expected ${16 * n}`);
+  if (outcome.replyLength !== -1 && outcome.replyLength !== 16 * n)
+    throw new Error(`${contender}: reply of ${outcome.replyLength} chars, expected ${16 * n}`);
 }
 
 /**

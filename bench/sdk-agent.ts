@@ -26,7 +26,16 @@ const executor: AgentExecutor = {
     const first = ctx.userMessage.parts[0]?.content;
     const n = Number.parseInt(first?.$case === 'text' ? first.value : '1', 10);
     const { taskId, contextId } = ctx;
-    bus.publish(AgentEvent.task({ id: taskId, contextId, status: status(TaskState.TASK_STATE_SUBMITTED), artifacts: [], history: [ctx.userMessage], metadata: undefined }));
+    bus.publish(
+      AgentEvent.task({
+        id: taskId,
+        contextId,
+        status: status(TaskState.TASK_STATE_SUBMITTED),
+        artifacts: [],
+        history: [ctx.userMessage],
+        metadata: undefined,
+      }),
+    );
     bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: status(TaskState.TASK_STATE_WORKING), metadata: undefined }));
     for (let i = 0; i < n; i++) {
       bus.publish(

@@ -21,7 +21,12 @@ const REQUESTS: { name: string; body: object }[] = [
       jsonrpc: '2.0',
       method: 'SendStreamingMessage',
       params: {
-        message: { messageId: 'm-1', contextId: 'ctx-bench', role: 'ROLE_USER', parts: [{ text: String(CHUNKS), mediaType: 'text/plain' }] },
+        message: {
+          messageId: 'm-1',
+          contextId: 'ctx-bench',
+          role: 'ROLE_USER',
+          parts: [{ text: String(CHUNKS), mediaType: 'text/plain' }],
+        },
         configuration: { acceptedOutputModes: ['text/plain', 'text/markdown'], historyLength: 0 },
       },
       id: 7,
@@ -43,7 +48,8 @@ export async function verifyReplay(replayUrl: string): Promise<ReplayCheck> {
   const sdk = await startSdkAgent();
   try {
     const cases: ReplayCheck['cases'] = [];
-    const card = async (base: string) => normalise((await (await fetch(`${base}/.well-known/agent-card.json`)).text()).replaceAll(base, 'BASE'));
+    const card = async (base: string) =>
+      normalise((await (await fetch(`${base}/.well-known/agent-card.json`)).text()).replaceAll(base, 'BASE'));
     cases.push(compare('agent card', await card(sdk.url), await card(replayUrl)));
     for (const request of REQUESTS) {
       const [expected, actual] = await Promise.all([post(sdk.url, request.body), post(replayUrl, request.body)]);
@@ -80,5 +86,10 @@ function compare(name: string, expected: string, actual: string): ReplayCheck['c
   const b = actual.split('\n');
   const line = a.findIndex((l, i) => l !== b[i]);
   const at = line === -1 ? a.length : line;
-  return { name, identical: false, bytes: expected.length, difference: `line ${at + 1}: sdk ${JSON.stringify(a[at])} / replay ${JSON.stringify(b[at])}` };
+  return {
+    name,
+    identical: false,
+    bytes: expected.length,
+    difference: `line ${at + 1}: sdk ${JSON.stringify(a[at])} / replay ${JSON.stringify(b[at])}`,
+  };
 }

@@ -60,9 +60,8 @@ export type { Attachment };
 export const ATTACHMENT: Attachment = {
   filename: 'a4h-dot.png',
   mediaType: 'image/png',
-  bytes: Uint8Array.from(
-    atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='),
-    (c) => c.charCodeAt(0),
+  bytes: Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) =>
+    c.charCodeAt(0),
   ),
 };
 

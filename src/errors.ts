@@ -27,27 +27,10 @@ export type A2AErrorKind =
   | 'input';
 
 /** The operation that failed, as the ladder names it. */
-export type A2AOperation =
-  | 'card'
-  | 'send'
-  | 'stream'
-  | 'resubscribe'
-  | 'get-task'
-  | 'cancel'
-  | 'turn'
-  | 'options';
+export type A2AOperation = 'card' | 'send' | 'stream' | 'resubscribe' | 'get-task' | 'cancel' | 'turn' | 'options';
 
 /** Which bound ran out, on `kind: 'timeout'` errors. */
-export type TimeoutPhase =
-  | 'card'
-  | 'send'
-  | 'first-event'
-  | 'idle'
-  | 'auth-wait'
-  | 'poll-request'
-  | 'stale'
-  | 'cancel'
-  | 'turn';
+export type TimeoutPhase = 'card' | 'send' | 'first-event' | 'idle' | 'auth-wait' | 'poll-request' | 'stale' | 'cancel' | 'turn';
 
 export interface A2AErrorInit {
   kind: A2AErrorKind;

@@ -49,11 +49,21 @@ describe('import boundaries of src/', () => {
   });
 
   it('only src/sdk/ imports @a2a-js/sdk', () => {
-    expect(offenders((folder) => folder === 'sdk', (_, s) => s === '@a2a-js/sdk' || s.startsWith('@a2a-js/sdk/'))).toEqual([]);
+    expect(
+      offenders(
+        (folder) => folder === 'sdk',
+        (_, s) => s === '@a2a-js/sdk' || s.startsWith('@a2a-js/sdk/'),
+      ),
+    ).toEqual([]);
   });
 
   it('only src/sdk/ and src/node/ import undici', () => {
-    expect(offenders((folder) => folder === 'sdk' || folder === 'node', (_, s) => s === 'undici' || s.startsWith('undici/'))).toEqual([]);
+    expect(
+      offenders(
+        (folder) => folder === 'sdk' || folder === 'node',
+        (_, s) => s === 'undici' || s.startsWith('undici/'),
+      ),
+    ).toEqual([]);
   });
 
   it('turn/, render/, identity/, testing/ and port/ import the contract, never the adapter, the facade, the CLI or Node', () => {

@@ -87,10 +87,20 @@ describe('the identity secret', () => {
 
 describe('the facade guards', () => {
   it('a logger that throws while the guard adopts a context ends the turn with that error (not an unhandled one)', async () => {
-    const logger = { ...spyLogger(), warn: vi.fn<LogFn>(() => { throw new Error('logger down'); }) };
-    const port = createFakePort({ card: () => of(testCard()), stream: () => of({ ...ev.message('hi'), message: { ...ev.message('hi').message, contextId: 'theirs' } }) });
+    const logger = {
+      ...spyLogger(),
+      warn: vi.fn<LogFn>(() => {
+        throw new Error('logger down');
+      }),
+    };
+    const port = createFakePort({
+      card: () => of(testCard()),
+      stream: () => of({ ...ev.message('hi'), message: { ...ev.message('hi').message, contextId: 'theirs' } }),
+    });
     const client = createA2A({ identitySecret: SECRET, ports: () => port, logger });
-    await expect(lastValueFrom(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'x' }))).rejects.toThrow('logger down');
+    await expect(lastValueFrom(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'x' }))).rejects.toThrow(
+      'logger down',
+    );
   });
 
   it('card() is bounded by cardTimeoutMs', async () => {
@@ -214,7 +224,9 @@ describe('threads over a real agent', () => {
       seen.push(error, (error as Error).message, (error as Error).stack),
     );
     for (const fn of Object.values(logger)) seen.push(...fn.mock.calls);
-    const dump = JSON.stringify(seen, (_key, value: unknown) => (value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value));
+    const dump = JSON.stringify(seen, (_key, value: unknown) =>
+      value instanceof Error ? { ...value, message: value.message, stack: value.stack } : value,
+    );
     expect(seen.length).toBeGreaterThan(10);
     expect(dump).not.toContain(SECRET);
     expect(dump).not.toContain('correct horse');
@@ -223,7 +235,10 @@ describe('threads over a real agent', () => {
 
 describe('thread memory', () => {
   it('is keyed by the normalised agent URL: http://h and http://h/ are one thread', async () => {
-    const port = createFakePort({ card: () => of(testCard()), stream: () => of(ev.task('T', 'input-required', { message: 'Which city?' })) });
+    const port = createFakePort({
+      card: () => of(testCard()),
+      stream: () => of(ev.task('T', 'input-required', { message: 'Which city?' })),
+    });
     const client = createA2A({ identitySecret: SECRET, ports: () => port });
     await run(client.turn({ agent: 'http://127.0.0.1:1', handle: 'h', thread: 't', text: 'weather' }));
     expect(client.thread('http://127.0.0.1:1/', 'h', 't')?.interruptedTaskId).toBe('T');

@@ -72,7 +72,11 @@ describe('deriveContextId', () => {
   });
 
   it('returns a lowercase UUID with version 8 and variant 10', async () => {
-    for (const [h, k] of [[HANDLE, KEY], ['a', 'b'], ['日本', '🙂']] as const) {
+    for (const [h, k] of [
+      [HANDLE, KEY],
+      ['a', 'b'],
+      ['日本', '🙂'],
+    ] as const) {
       const id = await deriveContextId(SECRET, h, k);
       expectShape(id);
       expect(isContextIdShape(id)).toBe(true);
@@ -152,9 +156,7 @@ describe('deriveContextId input checks', () => {
     expect(eightChars.length).toBe(8);
     expectShape(await deriveContextId(eightChars, HANDLE, KEY));
     // and the bytes are the key: same id as the equivalent Uint8Array
-    expect(await deriveContextId(eightChars, HANDLE, KEY)).toBe(
-      await deriveContextId(new TextEncoder().encode(eightChars), HANDLE, KEY),
-    );
+    expect(await deriveContextId(eightChars, HANDLE, KEY)).toBe(await deriveContextId(new TextEncoder().encode(eightChars), HANDLE, KEY));
   });
 
   it('refuses an empty or non-string handle or key, naming which, without the secret', async () => {
@@ -236,7 +238,26 @@ describe('contextIdDeriver', () => {
 
 describe('the byte layout', () => {
   it('the MAC input is the domain, 0x00, then each field as a u32be byte length and its UTF-8 bytes', () => {
-    const expected = [...new TextEncoder().encode('a4h-context-v1'), 0, 0, 0, 0, 2, 0x61, 0x62, 0, 0, 0, 6, 0xc3, 0xa9, 0xf0, 0x9f, 0x99, 0x82];
+    const expected = [
+      ...new TextEncoder().encode('a4h-context-v1'),
+      0,
+      0,
+      0,
+      0,
+      2,
+      0x61,
+      0x62,
+      0,
+      0,
+      0,
+      6,
+      0xc3,
+      0xa9,
+      0xf0,
+      0x9f,
+      0x99,
+      0x82,
+    ];
     expect([...contextIdMessage('ab', '\u00e9🙂')]).toEqual(expected);
     // written into a large enough scratch array (as a view of it), or into a new one when it is too small
     const scratch = new Uint8Array(64).fill(0xff);

@@ -141,9 +141,7 @@ describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
     let client = await connect(first);
     expect((await say(client, 'hello there', 'ctx-a')).text).toContain('turn 1');
     const second = await say(client, 'how are you?', 'ctx-a');
-    expect(second.text).toBe(
-      'This is turn 2 of our conversation; earlier you said: “hello there”. You just said: “how are you?”.',
-    );
+    expect(second.text).toBe('This is turn 2 of our conversation; earlier you said: “hello there”. You just said: “how are you?”.');
     await first.close();
 
     client = await connect(await start(protocol));
@@ -159,9 +157,7 @@ describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
     for (const text of ['one', 'two', 'three', long]) await say(client, text, 'ctx-q');
     const fifth = await say(client, 'five', 'ctx-q');
     const cut = `“${long.slice(0, 59)}…”`;
-    expect(fifth.text).toBe(
-      `This is turn 5 of our conversation; earlier you said: “two”, “three”, ${cut}. You just said: “five”.`,
-    );
+    expect(fifth.text).toBe(`This is turn 5 of our conversation; earlier you said: “two”, “three”, ${cut}. You just said: “five”.`);
   });
 
   it('"slow" streams slowly and CancelTask ends the task CANCELED at once', async () => {
@@ -214,7 +210,9 @@ describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
       chunks++;
     }
     const text = parts.map(({ part }) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
-    expect(text).toBe(`Here is a small file for you: a4h-dot.png (${ATTACHMENT.bytes.length} bytes). ${chatReply('attach something', { turn: 1, earlier: [] })}`);
+    expect(text).toBe(
+      `Here is a small file for you: a4h-dot.png (${ATTACHMENT.bytes.length} bytes). ${chatReply('attach something', { turn: 1, earlier: [] })}`,
+    );
     const files = parts.filter(({ part }) => part.content?.$case !== 'text');
     expect(files).toHaveLength(1);
     const [{ chunk, part }] = files as [{ chunk: number; part: Part }];

@@ -25,15 +25,7 @@ import { v1Card, v1Interfaces } from '../fixtures/cards.js';
 import { startHost } from '../fixtures/http-host.js';
 import { MAX_TRACKED_TASKS, TurnRegistry } from '../fixtures/lifecycle.js';
 import { mountV1 } from '../fixtures/mount-v1.js';
-import {
-  artifactText,
-  collect,
-  connect,
-  contextIdOf,
-  stateName,
-  taskIdOf,
-  userRequest as request,
-} from '../fixtures/sdk-client.js';
+import { artifactText, collect, connect, contextIdOf, stateName, taskIdOf, userRequest as request } from '../fixtures/sdk-client.js';
 
 const ARTIFACT_LINES = [
   'task:SUBMITTED',

@@ -16,11 +16,15 @@ describe('the node:crypto deriver', () => {
     const bytes = new TextEncoder().encode(SECRET);
     const nodeBytes = nodeContextIdDeriver(bytes);
     await fc.assert(
-      fc.asyncProperty(fc.string({ unit: 'grapheme', minLength: 1 }), fc.string({ unit: 'grapheme', minLength: 1 }), async (handle, key) => {
-        const expected = await web(handle, key);
-        expect(await node(handle, key)).toBe(expected);
-        expect(await nodeBytes(handle, key)).toBe(expected);
-      }),
+      fc.asyncProperty(
+        fc.string({ unit: 'grapheme', minLength: 1 }),
+        fc.string({ unit: 'grapheme', minLength: 1 }),
+        async (handle, key) => {
+          const expected = await web(handle, key);
+          expect(await node(handle, key)).toBe(expected);
+          expect(await nodeBytes(handle, key)).toBe(expected);
+        },
+      ),
       { numRuns: 200 },
     );
     expect(await node('ab', 'c')).toBe(await deriveContextId(SECRET, 'ab', 'c'));

@@ -12,16 +12,24 @@ describe('the policy', () => {
     const section = readme.slice(readme.indexOf('## Options and their defaults'));
     const documented = new Map<string, number[]>();
     for (const [, names, values] of section.matchAll(/^\| `([^|]+)` \| ([\d ,.]+) \|/gm)) {
-      documented.set(names!.replace(/`/g, ''), values!.split(',').map((v) => Number(v.replace(/ /g, ''))));
+      documented.set(
+        names!.replace(/`/g, ''),
+        values!.split(',').map((v) => Number(v.replace(/ /g, ''))),
+      );
     }
     const flat = (prefix: string, value: object): [string, number][] =>
-      Object.entries(value).flatMap(([key, v]) => (typeof v === 'object' ? flat(`${prefix}${key}.`, v) : [[`${prefix}${key}`, v as number]]));
+      Object.entries(value).flatMap(([key, v]) =>
+        typeof v === 'object' ? flat(`${prefix}${key}.`, v) : [[`${prefix}${key}`, v as number]],
+      );
     const actual = new Map(flat('', DEFAULT_POLICY));
     for (const [names, values] of documented) {
       const [first, ...rest] = names.split(', ');
       const prefix = first!.includes('.') ? first!.slice(0, first!.indexOf('.') + 1) : '';
       const keys = [first!, ...rest.map((r) => prefix + r)];
-      expect(keys.map((k) => actual.get(k)), names).toEqual(values);
+      expect(
+        keys.map((k) => actual.get(k)),
+        names,
+      ).toEqual(values);
       for (const k of keys) actual.delete(k);
     }
     expect([...actual.keys()], 'options missing from the README table').toEqual([]);

@@ -119,8 +119,18 @@ describe('renderer rules', () => {
   it('skips user echoes and data parts', () => {
     const events = render([
       ev.status('T', 'submitted'),
-      { kind: 'status', taskId: 'T', status: { state: 'working', message: { role: 'user', parts: [{ kind: 'text', text: 'my question' }] } } },
-      { kind: 'artifact', taskId: 'T', artifact: { artifactId: 'tool', parts: [{ kind: 'data', data: { name: 'search' } }] }, append: false, lastChunk: true },
+      {
+        kind: 'status',
+        taskId: 'T',
+        status: { state: 'working', message: { role: 'user', parts: [{ kind: 'text', text: 'my question' }] } },
+      },
+      {
+        kind: 'artifact',
+        taskId: 'T',
+        artifact: { artifactId: 'tool', parts: [{ kind: 'data', data: { name: 'search' } }] },
+        append: false,
+        lastChunk: true,
+      },
       ev.status('T', 'completed', 'The answer.'),
     ]);
     expect(end(events).text).toBe('The answer.');
@@ -154,7 +164,13 @@ describe('renderer rules', () => {
   it('clears the sign-in preview once the task moves on', () => {
     const events = [
       { type: 'start' } as TurnEvent,
-      ...render([ev.task('T', 'working'), ev.status('T', 'auth-required', 'Sign in'), ev.status('T', 'working'), ev.artifact('T', 'A', 'ok'), ev.status('T', 'completed')]),
+      ...render([
+        ev.task('T', 'working'),
+        ev.status('T', 'auth-required', 'Sign in'),
+        ev.status('T', 'working'),
+        ev.artifact('T', 'A', 'ok'),
+        ev.status('T', 'completed'),
+      ]),
     ];
     expect(events.filter((e) => e.type === 'status')).toEqual([
       { type: 'status', state: 'working' },
@@ -190,7 +206,9 @@ function snapshotOf(events: AgentEvent[]): AgentEvent {
     const known = artifacts.get(e.artifact.artifactId);
     artifacts.set(e.artifact.artifactId, e.append && known !== undefined ? known + chunk : chunk);
   }
-  return ev.task('T', 'working', { artifacts: [...artifacts].map(([artifactId, text]) => ({ artifactId, parts: [{ kind: 'text', text }] })) });
+  return ev.task('T', 'working', {
+    artifacts: [...artifacts].map(([artifactId, text]) => ({ artifactId, parts: [{ kind: 'text', text }] })),
+  });
 }
 
 const chunkArb = fc.record({

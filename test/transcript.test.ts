@@ -11,7 +11,12 @@ const reply = (text: string): Observable<TurnEvent> => {
 
 describe('threadTranscript', () => {
   it('folds successive turns into one transcript, in order', async () => {
-    const all = await lastValueFrom(of('hi', 'again').pipe(threadTranscript((text) => reply(`re: ${text}`)), toArray()));
+    const all = await lastValueFrom(
+      of('hi', 'again').pipe(
+        threadTranscript((text) => reply(`re: ${text}`)),
+        toArray(),
+      ),
+    );
     expect(all[0]).toEqual(emptyTranscript);
     const last = all.at(-1)!;
     expect(last.busy).toBe(false);
@@ -40,7 +45,16 @@ describe('threadTranscript', () => {
   it('a failed turn shows its error and the thread goes on', async () => {
     const failure = new A2AError({ kind: 'network', message: 'down' });
     const last = await lastValueFrom(
-      of('x', 'y').pipe(threadTranscript((text) => (text === 'x' ? concat(of<TurnEvent>({ type: 'start' }), throwError(() => failure)) : reply('ok')))),
+      of('x', 'y').pipe(
+        threadTranscript((text) =>
+          text === 'x'
+            ? concat(
+                of<TurnEvent>({ type: 'start' }),
+                throwError(() => failure),
+              )
+            : reply('ok'),
+        ),
+      ),
     );
     expect(last.turns[0]?.view).toMatchObject({ phase: 'error', error: failure });
     expect(last.turns[1]?.view).toMatchObject({ phase: 'ended', reply: 'ok' });

@@ -66,7 +66,12 @@ describe('the store-facing view', () => {
 
   it('catchTurnError turns an error into a last error event and completes', async () => {
     const failure = new A2AError({ kind: 'timeout', phase: 'turn', message: 'turn timed out after 10 ms' });
-    const out = await lastValueFrom(concat(of<TurnEvent>(events[0]!), throwError(() => failure)).pipe(catchTurnError(), toArray()));
+    const out = await lastValueFrom(
+      concat(
+        of<TurnEvent>(events[0]!),
+        throwError(() => failure),
+      ).pipe(catchTurnError(), toArray()),
+    );
     expect(out).toEqual([events[0], { type: 'error', error: failure }]);
     const view = out.reduce(reduceTurn, initialTurnView);
     expect(view).toMatchObject({ phase: 'error', error: failure });

@@ -13,6 +13,9 @@ export function pooledFetch(connections: number): { fetch: typeof fetch; close()
     keepAliveTimeout: 30_000,
   });
   const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], { ...(init as Parameters<typeof undiciFetch>[1]), dispatcher })) as unknown as typeof fetch;
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    })) as unknown as typeof fetch;
   return { fetch: fetchImpl, close: () => dispatcher.close() };
 }

@@ -116,7 +116,8 @@ async function main() {
     return;
   }
   const port = Number(values.port ?? '0');
-  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 0 || port > 65_535)
+    throw new Error(`--port must be 0 to 65535, not ${values.port}`);
   if (!process.env.A4H_IDENTITY_SECRET) {
     process.stderr.write('web chat: using the public demo identity secret (set A4H_IDENTITY_SECRET to use your own)\n');
   }

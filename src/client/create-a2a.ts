@@ -54,7 +54,10 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
     const request = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
     return runCheckedTurn(ports(input.agent), request, ladder).pipe(
       rememberThread(threads, key, request, (adopted) =>
-        logger.warn({ agent: input.agent, handle: input.handle, sent: contextId, adopted }, "the agent replaced the contextId; this thread now uses the agent's"),
+        logger.warn(
+          { agent: input.agent, handle: input.handle, sent: contextId, adopted },
+          "the agent replaced the contextId; this thread now uses the agent's",
+        ),
       ),
     );
   };
@@ -66,14 +69,20 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
         try {
           key = ThreadRegistry.key(checkInput(input), input.handle, input.thread);
         } catch (error) {
-          return concat(of<TurnEvent>({ type: 'start' }), throwError(() => error));
+          return concat(
+            of<TurnEvent>({ type: 'start' }),
+            throwError(() => error),
+          );
         }
         const contextId = input.contextId ?? threads.get(key)?.adoptedContextId ?? derive(input.handle, input.thread);
         // A contextId known at once (explicit, adopted, or derived synchronously) needs no promise hop.
         if (typeof contextId === 'string') return threadTurn(input, key, contextId);
         return from(contextId).pipe(switchMap((id) => threadTurn(input, key, id)));
       }),
-    card: (agent) => ports(agent).card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card')),
+    card: (agent) =>
+      ports(agent)
+        .card()
+        .pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card')),
     contextId: async (handle, thread) => derive(handle, thread),
     thread: (agent, handle, thread) => {
       const url = agentKey(agent);

@@ -54,11 +54,7 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
  * @throws A2AError `kind: 'config'` for an unusable secret, `kind: 'input'` for an unusable
  *   handle or key (the promise rejects before any crypto runs; messages never include the secret).
  */
-export async function deriveContextId(
-  secret: string | Uint8Array,
-  handle: string,
-  conversationKey: string,
-): Promise<string> {
+export async function deriveContextId(secret: string | Uint8Array, handle: string, conversationKey: string): Promise<string> {
   const keyBytes = secretBytes(secret); // the secret is checked first
   let message: Uint8Array<ArrayBuffer>;
   try {
@@ -137,7 +133,8 @@ export function contextIdFromMac(mac: Uint8Array): string {
   let id = '';
   for (let i = 0; i < 16; i++) {
     let byte = mac[i]!;
-    if (i === 6) byte = (byte & 0x0f) | 0x80; // version 8
+    if (i === 6)
+      byte = (byte & 0x0f) | 0x80; // version 8
     else if (i === 8) byte = (byte & 0x3f) | 0x80; // variant 10
     if (i === 4 || i === 6 || i === 8 || i === 10) id += '-';
     id += HEX[byte]!;
@@ -167,7 +164,9 @@ export function secretBytes(secret: string | Uint8Array): Uint8Array<ArrayBuffer
   if (bytes.length < MIN_SECRET_BYTES) {
     const length = bytes.length;
     bytes.fill(0);
-    throw configError(`the identity secret must be at least ${MIN_SECRET_BYTES} bytes (got ${length}): a guessable contextId lets others join a conversation`);
+    throw configError(
+      `the identity secret must be at least ${MIN_SECRET_BYTES} bytes (got ${length}): a guessable contextId lets others join a conversation`,
+    );
   }
   return bytes;
 }

@@ -5,15 +5,7 @@
 
 /** A task's state, lowercase as in A2A v0.3 (v1.0's `TASK_STATE_WORKING` maps to `working`). */
 export type TaskState =
-  | 'submitted'
-  | 'working'
-  | 'input-required'
-  | 'auth-required'
-  | 'completed'
-  | 'failed'
-  | 'canceled'
-  | 'rejected'
-  | 'unknown';
+  'submitted' | 'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'unknown';
 
 export type Role = 'user' | 'agent';
 

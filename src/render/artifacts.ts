@@ -124,7 +124,11 @@ export class ArtifactReply {
 
   private checkCount(count: number): void {
     if (count > this.maxArtifacts) {
-      throw new A2AError({ kind: 'protocol', operation: 'turn', message: `the agent sent more than ${this.maxArtifacts} artifacts (maxArtifacts)` });
+      throw new A2AError({
+        kind: 'protocol',
+        operation: 'turn',
+        message: `the agent sent more than ${this.maxArtifacts} artifacts (maxArtifacts)`,
+      });
     }
   }
 

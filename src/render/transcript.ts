@@ -39,7 +39,12 @@ export function reduceTranscript(transcript: Transcript, index: number, user: st
 export function threadTranscript(run: (text: string) => Observable<TurnEvent>): OperatorFunction<string, Transcript> {
   return (messages) =>
     messages.pipe(
-      concatMap((user, index) => run(user).pipe(catchTurnError(), map((event) => ({ user, index, event })))),
+      concatMap((user, index) =>
+        run(user).pipe(
+          catchTurnError(),
+          map((event) => ({ user, index, event })),
+        ),
+      ),
       scan((transcript, { user, index, event }) => reduceTranscript(transcript, index, user, event), emptyTranscript),
       startWith(emptyTranscript),
     );

@@ -41,7 +41,13 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   try {
     response = await fetchImpl(cardUrl, { headers: { Accept: 'application/json', 'A2A-Version': '1.0' }, signal });
   } catch (cause) {
-    throw new A2AError({ kind: 'card', operation: 'card', agent: cardUrl, message: `could not fetch the agent card from ${cardUrl}`, cause });
+    throw new A2AError({
+      kind: 'card',
+      operation: 'card',
+      agent: cardUrl,
+      message: `could not fetch the agent card from ${cardUrl}`,
+      cause,
+    });
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -59,7 +65,13 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   } catch (cause) {
     if (cause instanceof A2AError) throw cause;
     // The connection broke while the body arrived: the card could not be fetched, as above.
-    throw new A2AError({ kind: 'card', operation: 'card', agent: cardUrl, message: `could not read the agent card from ${cardUrl}`, cause });
+    throw new A2AError({
+      kind: 'card',
+      operation: 'card',
+      agent: cardUrl,
+      message: `could not read the agent card from ${cardUrl}`,
+      cause,
+    });
   }
   let json: unknown;
   try {

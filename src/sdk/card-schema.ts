@@ -8,9 +8,9 @@ import { describeIssue, issuePath } from '../validation.js';
  * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
  */
 /** An http(s) URL without a user or password in it (credentials go in headers, never in a card). */
-const url = z.url({ protocol: /^https?$/ }).check(
-  z.refine((value: string) => !/^[a-z+.-]+:\/\/[^/?#]*@/i.test(value), { error: 'must not carry credentials' }),
-);
+const url = z
+  .url({ protocol: /^https?$/ })
+  .check(z.refine((value: string) => !/^[a-z+.-]+:\/\/[^/?#]*@/i.test(value), { error: 'must not carry credentials' }));
 const upTo = (max: number) => z.string().check(z.maxLength(max));
 const between = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
@@ -80,7 +80,11 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
   const result = isV1 ? v1Card.safeParse(json) : v03Card.safeParse(json);
   if (!result.success) {
     const issue = result.error.issues[0];
-    throw cardError(cardUrl, `the agent card's field ${issuePath(issue, '(card)')} is not usable: it ${describeIssue(issue)}`, result.error);
+    throw cardError(
+      cardUrl,
+      `the agent card's field ${issuePath(issue, '(card)')} is not usable: it ${describeIssue(issue)}`,
+      result.error,
+    );
   }
   return isV1 ? { shape: '1.0', card: result.data as V1CardJson } : { shape: '0.3', card: result.data as V03CardJson };
 }

@@ -39,10 +39,20 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
     // wrapping): it is the reason, and it gains the agent and the operation.
     if (link instanceof A2AError) return naming(link, context.agent, context.operation);
     if (link instanceof TaskNotFoundError) {
-      return new A2AError({ ...base, kind: 'task-not-found', code: -32001, message: `${what}: the agent does not know the task (${link.message})` });
+      return new A2AError({
+        ...base,
+        kind: 'task-not-found',
+        code: -32001,
+        message: `${what}: the agent does not know the task (${link.message})`,
+      });
     }
     if (link instanceof UnsupportedOperationError || codeOf(link) === METHOD_NOT_FOUND) {
-      return new A2AError({ ...base, kind: 'unsupported', code: codeOf(link) ?? -32004, message: `${what} is not supported by the agent (${link.message})` });
+      return new A2AError({
+        ...base,
+        kind: 'unsupported',
+        code: codeOf(link) ?? -32004,
+        message: `${what} is not supported by the agent (${link.message})`,
+      });
     }
     if (link instanceof SdkA2AError) {
       const status = statusOf(link) ?? context.status;
@@ -53,7 +63,13 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
       // The HTTP+JSON transport reports an HTTP error with no A2A reason (a proxy's 503, a bare 500)
       // as a plain SDK A2AError carrying the status: an HTTP failure, as on the JSON-RPC path.
       if (status !== undefined && status >= 400 && code === undefined && link.name === 'A2AError') {
-        return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
+        return new A2AError({
+          ...base,
+          kind: 'http',
+          status,
+          retryable: TRANSIENT.has(status),
+          message: `${what} failed with HTTP ${status}`,
+        });
       }
       // A generic JSON-RPC error (not one of A2A's own) under a transient HTTP status is an overloaded
       // or restarting server, worth another try like the same status without a body.
@@ -78,12 +94,17 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
   }
   const status = context.status;
   if (status !== undefined && status >= 400) {
-    if (REFUSED.has(status)) return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
+    if (REFUSED.has(status))
+      return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
     return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
   }
   if (error instanceof TypeError) {
     const code = (error.cause as { code?: unknown } | undefined)?.code;
-    return new A2AError({ ...base, kind: 'network', message: `${what}: the connection failed (${error.message}${typeof code === 'string' ? `, ${code}` : ''})` });
+    return new A2AError({
+      ...base,
+      kind: 'network',
+      message: `${what}: the connection failed (${error.message}${typeof code === 'string' ? `, ${code}` : ''})`,
+    });
   }
   const message = error instanceof Error ? error.message : String(error);
   return new A2AError({ ...base, kind: 'protocol', message: `${what} failed: ${message}` });

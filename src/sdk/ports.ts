@@ -59,13 +59,15 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     const card$ = defer((): Observable<ResolvedAgent> => {
       if (cardUrl === undefined) throw badInput;
       const url = cardUrl;
-      return cache.get(url, () =>
-        unaryCall({ operation: 'card', agent: url, watch }, async (signal) => {
-          const fetched = await fetchCard(baseFetch, url, maxBytes, signal);
-          const value = await resolveAgent(factory, checkCard(fetched.json, url), url);
-          return { value, maxAgeMs: fetched.maxAgeMs };
-        }),
-      ).pipe(tap((resolved) => (current = resolved)));
+      return cache
+        .get(url, () =>
+          unaryCall({ operation: 'card', agent: url, watch }, async (signal) => {
+            const fetched = await fetchCard(baseFetch, url, maxBytes, signal);
+            const value = await resolveAgent(factory, checkCard(fetched.json, url), url);
+            return { value, maxAgeMs: fetched.maxAgeMs };
+          }),
+        )
+        .pipe(tap((resolved) => (current = resolved)));
     });
     // A turn starts with card(); its stream, resubscribe, polls and CancelTask use that card, so a
     // `no-cache` card is fetched once per turn and a card endpoint failing mid-turn stops nothing.
@@ -96,13 +98,21 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
       stream: (message) =>
         agent$.pipe(
           switchMap((resolved) =>
-            streamCall(site('stream', resolved), (signal) => resolved.client.sendMessageStream(request(resolved, message), { signal }), fromSdkEvent),
+            streamCall(
+              site('stream', resolved),
+              (signal) => resolved.client.sendMessageStream(request(resolved, message), { signal }),
+              fromSdkEvent,
+            ),
           ),
         ),
       resubscribe: (taskId) =>
         agent$.pipe(
           switchMap((resolved) =>
-            streamCall(site('resubscribe', resolved), (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }), fromSdkEvent),
+            streamCall(
+              site('resubscribe', resolved),
+              (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),
+              fromSdkEvent,
+            ),
           ),
         ),
       getTask: (taskId) =>
@@ -117,7 +127,9 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
       cancel: (taskId) =>
         agent$.pipe(
           switchMap((resolved) =>
-            unaryCall(site('cancel', resolved), (signal) => resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal })),
+            unaryCall(site('cancel', resolved), (signal) =>
+              resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal }),
+            ),
           ),
           map(fromSdkTask),
         ),
@@ -138,4 +150,3 @@ function userMessage(message: OutgoingMessage): SdkMessage {
     referenceTaskIds: [],
   };
 }
-

@@ -24,11 +24,13 @@ export interface LadderContext {
  * on the turn's own task (resubscribe, GetTask) tells `task` the agent no longer has it.
  */
 export function trackedPort(port: A2APort, task: TurnTask): A2APort {
-  const track = <T extends AgentEvent>(): MonoTypeOperatorFunction<T> => (events) =>
-    events.pipe(
-      filter((event) => task.belongs(event)),
-      tap((event) => task.observe(event)),
-    );
+  const track =
+    <T extends AgentEvent>(): MonoTypeOperatorFunction<T> =>
+    (events) =>
+      events.pipe(
+        filter((event) => task.belongs(event)),
+        tap((event) => task.observe(event)),
+      );
   const disowned = (error: unknown): void => {
     if (isA2AError(error, 'task-not-found')) task.unknownToAgent = true;
   };

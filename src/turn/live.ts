@@ -1,4 +1,20 @@
-import { asyncScheduler, catchError, concat, concatWith, defer, EMPTY, ignoreElements, map, of, takeWhile, tap, throwError, timer, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
+import {
+  asyncScheduler,
+  catchError,
+  concat,
+  concatWith,
+  defer,
+  EMPTY,
+  ignoreElements,
+  map,
+  of,
+  takeWhile,
+  tap,
+  throwError,
+  timer,
+  type MonoTypeOperatorFunction,
+  type Observable,
+} from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
@@ -91,9 +107,7 @@ function closedEarly(ctx: LadderContext, operation: 'stream' | 'resubscribe'): O
   const { taskId, state } = ctx.task;
   if (taskId !== undefined && state === 'auth-required') {
     // Some servers close at AUTH_REQUIRED: ask once whether the agent resumed.
-    return pollOnce(ctx, taskId).pipe(
-      concatWith(defer(() => (ctx.task.settled ? EMPTY : throwError(() => streamClosed(operation))))),
-    );
+    return pollOnce(ctx, taskId).pipe(concatWith(defer(() => (ctx.task.settled ? EMPTY : throwError(() => streamClosed(operation))))));
   }
   return throwError(() => streamClosed(operation));
 }
@@ -129,10 +143,7 @@ function recover(ctx: LadderContext, error: unknown, attempt: number, since: num
   const refused = cause.kind === 'unsupported' || cause.kind === 'task-not-found' || declined;
   const exhausted = attempt > reconnect.maxAttempts || asyncScheduler.now() - since > reconnect.maxElapsedMs;
   if (refused || exhausted) {
-    return concat(
-      of<LadderNote>({ type: 'polling', reason: 'resubscribe-failed', cause }),
-      pollUntilSettled(ctx, taskId, false),
-    );
+    return concat(of<LadderNote>({ type: 'polling', reason: 'resubscribe-failed', cause }), pollUntilSettled(ctx, taskId, false));
   }
   if (!cause.retryable) return throwError(() => cause);
   const delayMs = backoffDelay(reconnect, attempt, ctx.random);

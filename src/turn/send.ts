@@ -18,11 +18,7 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.task.taskId;
       if (ctx.task.settled || taskId === undefined) return of(result);
-      return concat(
-        of(result),
-        of<LadderNote>({ type: 'polling', reason: 'send-returned-early' }),
-        pollUntilSettled(ctx, taskId, true),
-      );
+      return concat(of(result), of<LadderNote>({ type: 'polling', reason: 'send-returned-early' }), pollUntilSettled(ctx, taskId, true));
     }),
     // After the switchMap, so the resend's own events and polls pass through once.
     catchError((error: unknown) => {

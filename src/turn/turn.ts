@@ -1,4 +1,17 @@
-import { catchError, concat, concatMap, concatWith, defer, EMPTY, of, switchMap, throwError, type Observable, type OperatorFunction, type Subscription } from 'rxjs';
+import {
+  catchError,
+  concat,
+  concatMap,
+  concatWith,
+  defer,
+  EMPTY,
+  of,
+  switchMap,
+  throwError,
+  type Observable,
+  type OperatorFunction,
+  type Subscription,
+} from 'rxjs';
 import { A2AError, isA2AError, naming, timeoutError } from '../errors.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
@@ -54,7 +67,10 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
       policy = resolvePolicy(options.policy);
       checkRequest(request);
     } catch (error) {
-      return concat(of<TurnEvent>(startOf(request)), throwError(() => error));
+      return concat(
+        of<TurnEvent>(startOf(request)),
+        throwError(() => error),
+      );
     }
     return runCheckedTurn(port, request, { ...options, policy });
   });
@@ -64,7 +80,11 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
  * {@link runTurn} for a request already checked (with {@link checkRequest}) and a resolved policy:
  * the client facade checks its whole input once, before it derives the contextId.
  */
-export function runCheckedTurn(port: A2APort, request: TurnRequest, options: LadderOptions & { policy: TurnPolicy }): Observable<TurnEvent> {
+export function runCheckedTurn(
+  port: A2APort,
+  request: TurnRequest,
+  options: LadderOptions & { policy: TurnPolicy },
+): Observable<TurnEvent> {
   return defer(() => {
     const { policy } = options;
     const start = startOf(request);
@@ -88,15 +108,24 @@ export function runCheckedTurn(port: A2APort, request: TurnRequest, options: Lad
         agent = card.url;
         return card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
       }),
-      watchdog(policy.turnTimeoutMs, () => 'keep', () => timeoutError('turn', policy.turnTimeoutMs, 'turn')),
+      watchdog(
+        policy.turnTimeoutMs,
+        () => 'keep',
+        () => timeoutError('turn', policy.turnTimeoutMs, 'turn'),
+      ),
       // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
       catchError((error: unknown) => {
         if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;
         // The ladder's own errors (its bounds, a stream closed early) name the agent, as the port's do.
-        return throwError(() => (agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error));
+        return throwError(() =>
+          agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error,
+        );
       }),
     );
-    return concat(of<TurnEvent>(start), agent$.pipe(render(new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts })))).pipe(cancelWhenAbandoned(ctx));
+    return concat(
+      of<TurnEvent>(start),
+      agent$.pipe(render(new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts }))),
+    ).pipe(cancelWhenAbandoned(ctx));
   });
 }
 

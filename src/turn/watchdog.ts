@@ -15,11 +15,7 @@ export type Budget = number | 'keep' | null;
  * Per event it only moves a deadline (one `now()`), so a fast stream costs no timer churn. It runs
  * on RxJS's async scheduler, so marble tests drive it on virtual time.
  */
-export function watchdog<T>(
-  first: Budget,
-  next: (value: T) => Budget,
-  expired: () => unknown,
-): MonoTypeOperatorFunction<T> {
+export function watchdog<T>(first: Budget, next: (value: T) => Budget, expired: () => unknown): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
       let deadline = Infinity;

@@ -98,16 +98,14 @@ async function send(text: string): Promise<void> {
 
 /** Waits until the last agent bubble is in `phase` (`running`, `ended`, `error`, `stopped`). */
 async function phase(wanted: string, timeout = 10_000): Promise<void> {
-  await page.waitForFunction(
-    (want) => document.querySelector('.msg.agent:last-of-type')?.getAttribute('data-phase') === want,
-    wanted,
-    { timeout },
-  );
+  await page.waitForFunction((want) => document.querySelector('.msg.agent:last-of-type')?.getAttribute('data-phase') === want, wanted, {
+    timeout,
+  });
 }
 
 /** Polls `check` every 50 ms for up to `ms`. */
 async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end; ) {
+  for (const end = Date.now() + ms; Date.now() < end;) {
     if (check()) return true;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
@@ -147,7 +145,9 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     await send('attach the picture, please');
     await phase('ended');
     await expect.poll(() => lastReply().textContent()).toContain('Here is a small file for you: a4h-dot.png');
-    await expect.poll(() => lastReply().textContent()).toContain('This is turn 2 of our conversation; earlier you said: “Hello from the browser!”');
+    await expect
+      .poll(() => lastReply().textContent())
+      .toContain('This is turn 2 of our conversation; earlier you said: “Hello from the browser!”');
     await expect.poll(() => lastReply().getAttribute('data-outcome')).toBe('completed');
     await expect.poll(() => lastReply().locator('.note').textContent()).toBe('');
     expect(agentLog).toContain(`${contextPrefix} turn 2 (attach)`);
@@ -177,7 +177,12 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     expect(stoppedAt).not.toContain('same thread'); // cut mid-answer
     await page.waitForTimeout(700); // two more slow words' time: nothing more arrives
     expect(await lastReply().locator('.body').textContent()).toBe(stoppedAt);
-    expect(agentLog).toEqual([`${contextPrefix} turn 1`, `${contextPrefix} turn 2 (attach)`, `${contextPrefix} turn 3 (slow)`, `${contextPrefix} canceled`]);
+    expect(agentLog).toEqual([
+      `${contextPrefix} turn 1`,
+      `${contextPrefix} turn 2 (attach)`,
+      `${contextPrefix} turn 3 (slow)`,
+      `${contextPrefix} canceled`,
+    ]);
 
     await mkdir(join(ROOT, 'test-output'), { recursive: true });
     await page.locator('#input').blur();

@@ -35,7 +35,8 @@ describe('continuity across processes, with the demo agent', () => {
   it('another secret is another conversation', async () => {
     const mine = endOf((await runCli(['send', agent.url, '--json', '--thread', 'restart-2', 'one'])).stdout);
     const theirs = endOf(
-      (await runCli(['send', agent.url, '--json', '--thread', 'restart-2', 'two'], { env: { A4H_IDENTITY_SECRET: `${SECRET} (other)` } })).stdout,
+      (await runCli(['send', agent.url, '--json', '--thread', 'restart-2', 'two'], { env: { A4H_IDENTITY_SECRET: `${SECRET} (other)` } }))
+        .stdout,
     );
     expect(theirs.contextId).not.toBe(mine.contextId);
     expect(theirs.text).toContain('turn 1');

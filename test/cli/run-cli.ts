@@ -19,7 +19,10 @@ export interface CliRun {
 }
 
 /** Starts `a4h …` in its own process with a clean environment (no colour, the test secret unless overridden). */
-export function startCli(args: string[], options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {}): CliRun {
+export function startCli(
+  args: string[],
+  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+): CliRun {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1', A4H_IDENTITY_SECRET: SECRET };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];

@@ -48,7 +48,10 @@ for (const version of VERSIONS) {
 
     it('stream answered 200 text/html → protocol error naming the content type', async () => {
       const r = rig();
-      r.proxy.plan({ on: 'stream', fault: { type: 'respond', status: 200, contentType: 'text/html', body: '<html><body>Sign in</body></html>' } });
+      r.proxy.plan({
+        on: 'stream',
+        fault: { type: 'respond', status: 200, contentType: 'text/html', body: '<html><body>Sign in</body></html>' },
+      });
       const result = await r.turn('artifacts');
       const error = expectError(result, 'protocol', { operation: 'stream' });
       expect(error.message).toMatch(/Content-Type/);

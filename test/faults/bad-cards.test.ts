@@ -37,13 +37,29 @@ const CARD_ERRORS: Record<'1.0' | '0.3', ReadonlyArray<[string, Edit, RegExp]>> 
     ['capabilities.streaming is a string', (card) => ({ ...card, capabilities: { streaming: 'yes' } }), /field capabilities\.streaming/],
     ['supportedInterfaces is empty', (card) => ({ ...card, supportedInterfaces: [] }), /field supportedInterfaces/],
     ['supportedInterfaces is a string', (card) => ({ ...card, supportedInterfaces: 'http://x/' }), /field supportedInterfaces/],
-    ['an interface URL that is not a URL', (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], url: 'not a url' }] }), /supportedInterfaces\.0\.url/],
-    ['an interface with no protocolBinding', (card) => ({ ...card, supportedInterfaces: [{ url: interfaces(card)[0]?.['url'] }] }), /supportedInterfaces\.0\.protocolBinding/],
+    [
+      'an interface URL that is not a URL',
+      (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], url: 'not a url' }] }),
+      /supportedInterfaces\.0\.url/,
+    ],
+    [
+      'an interface with no protocolBinding',
+      (card) => ({ ...card, supportedInterfaces: [{ url: interfaces(card)[0]?.['url'] }] }),
+      /supportedInterfaces\.0\.protocolBinding/,
+    ],
     ['a 5,000-character name', (card) => ({ ...card, name: 'n'.repeat(5_000) }), /field name/],
     ['5,000 skills', (card) => ({ ...card, skills: Array.from({ length: 5_000 }, (_, i) => skill(i)) }), /field skills/],
     ['a 2 MiB card', (card) => ({ ...card, padding: 'p'.repeat(2 * 1024 * 1024) }), /larger than 1048576 bytes/],
-    ['only a GRPC interface', (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], protocolBinding: 'GRPC' }] }), /offers: GRPC/],
-    ['only an unknown binding', (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], protocolBinding: 'CARRIER-PIGEON' }] }), /offers: CARRIER-PIGEON/],
+    [
+      'only a GRPC interface',
+      (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], protocolBinding: 'GRPC' }] }),
+      /offers: GRPC/,
+    ],
+    [
+      'only an unknown binding',
+      (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], protocolBinding: 'CARRIER-PIGEON' }] }),
+      /offers: CARRIER-PIGEON/,
+    ],
   ],
   '0.3': [
     ['no name', ({ name: _, ...card }) => card, /field name/],
@@ -61,7 +77,9 @@ const CARD_ERRORS: Record<'1.0' | '0.3', ReadonlyArray<[string, Edit, RegExp]>> 
 
 /** Edits that point the interface elsewhere: the card is fine, the calls fail. */
 function pointElsewhere(version: Version, url: string): Edit {
-  return version.name.startsWith('v1') ? (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], url }] }) : (card) => ({ ...card, url });
+  return version.name.startsWith('v1')
+    ? (card) => ({ ...card, supportedInterfaces: [{ ...interfaces(card)[0], url }] })
+    : (card) => ({ ...card, url });
 }
 
 for (const version of VERSIONS) {

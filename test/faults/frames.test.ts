@@ -22,7 +22,6 @@ const BAD_FRAMES: ReadonlyArray<[string, InjectedFrame, RegExp]> = [
  */
 const PATIENT = { ...POLICY, policy: { ...POLICY.policy, firstEventTimeoutMs: 3_000, idleTimeoutMs: 3_000 } };
 
-
 for (const version of VERSIONS) {
   describe(`${version.name}: bad frames`, () => {
     const rig = useRig(version);

@@ -28,7 +28,12 @@ const DROPPED: ReadonlyArray<[string, Fault, string, number]> = [
   ['answered 502 with a plain-text body', { type: 'respond', status: 502, body: 'bad gateway' }, 'http', 3],
   ['answered 503 with a JSON-RPC error body', { type: 'respond', status: 503, body: INTERNAL }, 'http', 3],
   ['stalled (no answer)', { type: 'hang', ms: Infinity }, 'timeout', 3],
-  ['closed at once (200 text/event-stream, no event)', { type: 'respond', status: 200, contentType: 'text/event-stream', body: '' }, 'stream-closed', 3],
+  [
+    'closed at once (200 text/event-stream, no event)',
+    { type: 'respond', status: 200, contentType: 'text/event-stream', body: '' },
+    'stream-closed',
+    3,
+  ],
   ['answered 404', { type: 'respond', status: 404 }, 'unsupported', 1],
 ];
 

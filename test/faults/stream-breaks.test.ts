@@ -155,7 +155,11 @@ for (const version of VERSIONS) {
       const r = rig();
       r.proxy.plan({ on: 'stream', fault: { type: 'stall', afterEvents: 3, ms: Infinity } });
       const result = await run(
-        runTurn(r.ports(r.proxy.url('/')), { text: 'slow' }, { ...POLICY, policy: { ...POLICY.policy, idleTimeoutMs: 2_000, turnTimeoutMs: 400 } }),
+        runTurn(
+          r.ports(r.proxy.url('/')),
+          { text: 'slow' },
+          { ...POLICY, policy: { ...POLICY.policy, idleTimeoutMs: 2_000, turnTimeoutMs: 400 } },
+        ),
       );
       expectError(result, 'timeout', { phase: 'turn' });
       await expectCancels(r, 1);

@@ -51,7 +51,13 @@ async function noCacheAgent() {
       });
       if (rpc.method === 'GetTask' || rpc.method === 'CancelTask') {
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: task(rpc.method === 'GetTask' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_CANCELED', 'Done.') }));
+        res.end(
+          JSON.stringify({
+            jsonrpc: '2.0',
+            id: rpc.id,
+            result: task(rpc.method === 'GetTask' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_CANCELED', 'Done.'),
+          }),
+        );
         return;
       }
       res.writeHead(200, { 'content-type': 'text/event-stream' });
@@ -99,7 +105,7 @@ describe('a turn keeps the card it started with', () => {
     expect(agent.calls.filter((c) => c === 'card')).toHaveLength(2);
   });
 
-  it('a card endpoint failing mid-turn does not stop the turn\'s resubscribe, poll or CancelTask', async () => {
+  it("a card endpoint failing mid-turn does not stop the turn's resubscribe, poll or CancelTask", async () => {
     const agent = await noCacheAgent();
     const http = createNodeFetch();
     closers.push(agent.close, http.close);

@@ -240,11 +240,22 @@ describe('card resolution against the fixture agents', () => {
     const card = (mount: string) => lastValueFrom(ports(v1.url(mount)).card());
 
     const main = await card('/');
-    expect(main).toMatchObject({ name: 'v1-main', protocolVersion: '1.0', transport: 'JSONRPC', streaming: true, url: `${v1.baseUrl}/a2a/jsonrpc` });
+    expect(main).toMatchObject({
+      name: 'v1-main',
+      protocolVersion: '1.0',
+      transport: 'JSONRPC',
+      streaming: true,
+      url: `${v1.baseUrl}/a2a/jsonrpc`,
+    });
     expect(main.tenant).toBeUndefined();
     expect(main.skills?.[0]).toMatchObject({ id: 'fixture' });
 
-    expect(await card('/rest/')).toMatchObject({ name: 'v1-rest', transport: 'HTTP+JSON', protocolVersion: '1.0', url: `${v1.baseUrl}/rest/a2a/rest` });
+    expect(await card('/rest/')).toMatchObject({
+      name: 'v1-rest',
+      transport: 'HTTP+JSON',
+      protocolVersion: '1.0',
+      url: `${v1.baseUrl}/rest/a2a/rest`,
+    });
     expect(await card('/tenant/')).toMatchObject({ name: 'v1-tenant', tenant: V1_TENANT, transport: 'JSONRPC' });
     expect(await card('/nostream/')).toMatchObject({ name: 'v1-nostream', streaming: false });
   });
@@ -296,7 +307,13 @@ describe('card resolution against a tiny server', () => {
       };
       const port = ports()(server.base);
       const card = await lastValueFrom(port.card());
-      expect(card).toMatchObject({ name: 'legacy', protocolVersion: '0.3', transport: 'JSONRPC', streaming: false, url: `${server.base}rpc` });
+      expect(card).toMatchObject({
+        name: 'legacy',
+        protocolVersion: '0.3',
+        transport: 'JSONRPC',
+        streaming: false,
+        url: `${server.base}rpc`,
+      });
 
       const result = await lastValueFrom(port.send({ text: 'hi' }));
       expect(result).toMatchObject({ kind: 'message', message: { role: 'agent', parts: [{ kind: 'text', text: 'hello' }] } });
@@ -306,8 +323,17 @@ describe('card resolution against a tiny server', () => {
 
     it('a v0.3 card with preferredTransport HTTP+JSON and no protocolVersion', async () => {
       server.handle = (_req, res) =>
-        reply(res, 200, { name: 'legacy-rest', url: `${server.base}v1`, preferredTransport: 'HTTP+JSON', capabilities: { streaming: true } });
-      expect(await lastValueFrom(ports()(server.base).card())).toMatchObject({ protocolVersion: '0.3', transport: 'HTTP+JSON', streaming: true });
+        reply(res, 200, {
+          name: 'legacy-rest',
+          url: `${server.base}v1`,
+          preferredTransport: 'HTTP+JSON',
+          capabilities: { streaming: true },
+        });
+      expect(await lastValueFrom(ports()(server.base).card())).toMatchObject({
+        protocolVersion: '0.3',
+        transport: 'HTTP+JSON',
+        streaming: true,
+      });
     });
   });
 
@@ -318,7 +344,8 @@ describe('card resolution against a tiny server', () => {
       ['supportedInterfaces: []', (base) => v1Card(base, { supportedInterfaces: [] }), 'supportedInterfaces'],
       [
         'an interface url that is not http(s)',
-        (base) => v1Card(base, { supportedInterfaces: [{ url: 'ftp://127.0.0.1/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+        (base) =>
+          v1Card(base, { supportedInterfaces: [{ url: 'ftp://127.0.0.1/rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
         'supportedInterfaces.0.url',
       ],
       ['a v0.3 url that is not a URL', () => ({ name: 'x', url: 'nowhere' }), 'field url'],
@@ -326,7 +353,12 @@ describe('card resolution against a tiny server', () => {
       ['a skill without an id', (base) => v1Card(base, { skills: [{ name: 'no id' }] }), 'skills.0.id'],
       [
         'an interface url with credentials in it',
-        (base) => v1Card(base, { supportedInterfaces: [{ url: base.replace('http://', 'http://user:pass@') + 'rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }),
+        (base) =>
+          v1Card(base, {
+            supportedInterfaces: [
+              { url: base.replace('http://', 'http://user:pass@') + 'rpc', protocolBinding: 'JSONRPC', protocolVersion: '1.0' },
+            ],
+          }),
         'supportedInterfaces.0.url is not usable: it must not carry credentials',
       ],
     ];
@@ -362,7 +394,11 @@ describe('card resolution against a tiny server', () => {
 
     it('only a GRPC interface → kind card naming what it offers', async () => {
       server.handle = (_req, res) =>
-        reply(res, 200, v1Card(server.base, { supportedInterfaces: [{ url: `${server.base}grpc`, protocolBinding: 'GRPC', protocolVersion: '1.0' }] }));
+        reply(
+          res,
+          200,
+          v1Card(server.base, { supportedInterfaces: [{ url: `${server.base}grpc`, protocolBinding: 'GRPC', protocolVersion: '1.0' }] }),
+        );
       const error = await failure(lastValueFrom(ports()(server.base).card()));
       expect(error.kind).toBe('card');
       expect(error.message).toContain('GRPC');

@@ -11,18 +11,27 @@ import { createSdkPorts } from '../../src/sdk/ports.js';
  * artifact chunks as fast as the socket takes them, forever; `huge` sends one event larger than
  * any sane reply. The client's memory must stay within its bounds and the turn must end.
  */
-function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary'): Promise<{ url: string; cancels: () => number; close: () => Promise<void> }> {
+function hostileAgent(
+  mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary',
+): Promise<{ url: string; cancels: () => number; close: () => Promise<void> }> {
   let cancels = 0;
   const sockets = new Set<Socket>();
   const server: Server = createServer((req, res) => {
     if (req.method === 'GET') {
       const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
       res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({
-        name: 'hostile', description: 'streams too much', version: '1', capabilities: { streaming: mode !== 'huge-unary' },
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'], defaultOutputModes: ['text/plain'], skills: [],
-      }));
+      res.end(
+        JSON.stringify({
+          name: 'hostile',
+          description: 'streams too much',
+          version: '1',
+          capabilities: { streaming: mode !== 'huge-unary' },
+          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          defaultInputModes: ['text/plain'],
+          defaultOutputModes: ['text/plain'],
+          skills: [],
+        }),
+      );
       return;
     }
     let body = '';
@@ -32,13 +41,17 @@ function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary'
       if (rpc.method === 'CancelTask') {
         cancels++;
         res.setHeader('content-type', 'application/json');
-        res.end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_CANCELED' } } }));
+        res.end(
+          JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_CANCELED' } } }),
+        );
         return;
       }
       if (mode === 'huge-unary') {
         // A 40 MB answer, written as fast as the socket takes it.
         res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(`{"jsonrpc":"2.0","id":${rpc.id},"result":{"task":{"id":"T","contextId":"C","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`);
+        res.write(
+          `{"jsonrpc":"2.0","id":${rpc.id},"result":{"task":{"id":"T","contextId":"C","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`,
+        );
         let left = 40;
         const more = () => {
           while (!res.destroyed && left > 0 && res.write('z'.repeat(2 ** 20))) left--;
@@ -55,17 +68,28 @@ function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary'
       if (mode === 'many-artifacts') {
         let n = 0;
         const pump = () => {
-          while (!res.destroyed && res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } })));
+          while (
+            !res.destroyed &&
+            res.write(
+              frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } }),
+            )
+          );
           if (!res.destroyed) res.once('drain', pump);
         };
         pump();
         return;
       }
       if (mode === 'huge') {
-        res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'x'.repeat(6 * 2 ** 20) }] } } }));
+        res.write(
+          frame({
+            artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'x'.repeat(6 * 2 ** 20) }] } },
+          }),
+        );
         return;
       }
-      const chunk = frame({ artifactUpdate: { taskId: 'T', contextId: 'C', append: true, artifact: { artifactId: 'A', parts: [{ text: 'y'.repeat(1000) }] } } });
+      const chunk = frame({
+        artifactUpdate: { taskId: 'T', contextId: 'C', append: true, artifact: { artifactId: 'A', parts: [{ text: 'y'.repeat(1000) }] } },
+      });
       const pump = () => {
         while (!res.destroyed && res.write(chunk.repeat(50)));
         if (!res.destroyed) res.once('drain', pump);
@@ -103,7 +127,11 @@ describe('a hostile agent cannot grow the client past its bounds', () => {
     const http = createNodeFetch();
     closers.push(agent.close, http.close);
     const heapBefore = process.memoryUsage().heapUsed;
-    const turn$ = runTurn(createSdkPorts({ fetch: http.fetch })(agent.url), { text: 'hi' }, { policy: { maxReplyChars: 2_000_000, turnTimeoutMs: 20_000 } });
+    const turn$ = runTurn(
+      createSdkPorts({ fetch: http.fetch })(agent.url),
+      { text: 'hi' },
+      { policy: { maxReplyChars: 2_000_000, turnTimeoutMs: 20_000 } },
+    );
     await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining('longer than 2000000') });
     const grown = process.memoryUsage().heapUsed - heapBefore;
     expect(grown).toBeLessThan(64 * 2 ** 20);
@@ -115,7 +143,10 @@ describe('a hostile agent cannot grow the client past its bounds', () => {
     const http = createNodeFetch();
     closers.push(agent.close, http.close);
     const turn$ = runTurn(createSdkPorts({ fetch: http.fetch })(agent.url), { text: 'hi' }, { policy: { turnTimeoutMs: 20_000 } });
-    await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringMatching(/exceeded the maximum allowed size/) });
+    await expect(lastValueFrom(turn$)).rejects.toMatchObject({
+      kind: 'protocol',
+      message: expect.stringMatching(/exceeded the maximum allowed size/),
+    });
     await expect.poll(agent.cancels).toBe(1);
   });
 
@@ -123,8 +154,15 @@ describe('a hostile agent cannot grow the client past its bounds', () => {
     const agent = await hostileAgent('many-artifacts');
     const http = createNodeFetch();
     closers.push(agent.close, http.close);
-    const turn$ = runTurn(createSdkPorts({ fetch: http.fetch })(agent.url), { text: 'hi' }, { policy: { maxArtifacts: 500, turnTimeoutMs: 20_000 } });
-    await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining('more than 500 artifacts (maxArtifacts)') });
+    const turn$ = runTurn(
+      createSdkPorts({ fetch: http.fetch })(agent.url),
+      { text: 'hi' },
+      { policy: { maxArtifacts: 500, turnTimeoutMs: 20_000 } },
+    );
+    await expect(lastValueFrom(turn$)).rejects.toMatchObject({
+      kind: 'protocol',
+      message: expect.stringContaining('more than 500 artifacts (maxArtifacts)'),
+    });
     await expect.poll(agent.cancels).toBe(1);
   });
 

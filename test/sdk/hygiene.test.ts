@@ -4,14 +4,18 @@ import { startV1Agent, V1_TENANT } from '../../fixtures/index.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { calls, FAST, rig, TARGETS, type Rig } from './harness.js';
 
-type Params = { message?: { messageId?: string; contextId?: string; role?: string }; configuration?: Record<string, unknown>; tenant?: string };
+type Params = {
+  message?: { messageId?: string; contextId?: string; role?: string };
+  configuration?: Record<string, unknown>;
+  tenant?: string;
+};
 
 for (const target of TARGETS) {
   describe(`${target.name}: send hygiene on the wire`, () => {
     let r: Rig;
     afterEach(() => r.close());
 
-    it('historyLength, the caller\'s output modes, a fresh messageId per send, role user', async () => {
+    it("historyLength, the caller's output modes, a fresh messageId per send, role user", async () => {
       r = await rig(target, ['text/plain', 'image/png']);
       const port = r.ports(r.agent.url(target.main));
       await lastValueFrom(runTurn(port, { text: 'artifacts', contextId: 'ctx-h' }, FAST));

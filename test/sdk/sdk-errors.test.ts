@@ -36,7 +36,10 @@ describe('classifySdkError: typed SDK errors', () => {
 
   it('RestTaskNotFoundError with HTTP 404 is task-not-found, not "unsupported" (the typed error wins over the status)', () => {
     const thrown = new RestTaskNotFoundError({ message: 'Task not found', statusCode: 404 });
-    expect(classifySdkError(thrown, { operation: 'get-task', agent: AGENT, status: 404 })).toMatchObject({ kind: 'task-not-found', operation: 'get-task' });
+    expect(classifySdkError(thrown, { operation: 'get-task', agent: AGENT, status: 404 })).toMatchObject({
+      kind: 'task-not-found',
+      operation: 'get-task',
+    });
   });
 
   it('a REST error body with the TASK_NOT_FOUND reason → task-not-found', () => {
@@ -53,7 +56,10 @@ describe('classifySdkError: typed SDK errors', () => {
   });
 
   it('UnsupportedOperationError → unsupported with code -32004', () => {
-    const error = classifySdkError(new UnsupportedOperationError({ message: 'resubscribe is not supported' }), { operation: 'resubscribe', agent: AGENT });
+    const error = classifySdkError(new UnsupportedOperationError({ message: 'resubscribe is not supported' }), {
+      operation: 'resubscribe',
+      agent: AGENT,
+    });
     expect(error).toMatchObject({ kind: 'unsupported', code: -32004, retryable: false, operation: 'resubscribe' });
     expect(error.message).toContain('resubscribe');
   });
@@ -84,7 +90,10 @@ describe('classifySdkError: typed SDK errors', () => {
   });
 
   it('a semantic error the ladder has no rung for (InvalidAgentResponseError) → protocol', () => {
-    expect(classifySdkError(new InvalidAgentResponseError({ message: 'bad payload' }), ctx(200))).toMatchObject({ kind: 'protocol', retryable: false });
+    expect(classifySdkError(new InvalidAgentResponseError({ message: 'bad payload' }), ctx(200))).toMatchObject({
+      kind: 'protocol',
+      retryable: false,
+    });
   });
 });
 
@@ -93,7 +102,10 @@ describe('classifySdkError: typed errors wrapped in .cause', () => {
     const thrown = new Error('SSE event contained an error: Task not found (Code: -32001) Data: {}', {
       cause: new TaskNotFoundError({ message: 'Task not found' }),
     });
-    expect(classifySdkError(thrown, { operation: 'resubscribe', agent: AGENT, status: 200 })).toMatchObject({ kind: 'task-not-found', operation: 'resubscribe' });
+    expect(classifySdkError(thrown, { operation: 'resubscribe', agent: AGENT, status: 200 })).toMatchObject({
+      kind: 'task-not-found',
+      operation: 'resubscribe',
+    });
   });
 
   it('the same with the cause the SDK really builds (fromJsonRpcErrorResponse), two levels down', () => {
@@ -149,7 +161,9 @@ describe('classifySdkError: HTTP statuses the SDK only put in its message', () =
   });
 
   it('a non-JSON error body (the SDK wraps a SyntaxError) is still classified by its status', () => {
-    const thrown = new Error('HTTP error for SendMessage! Status: 503 Service Unavailable. Response: <html>', { cause: new SyntaxError('Unexpected token <') });
+    const thrown = new Error('HTTP error for SendMessage! Status: 503 Service Unavailable. Response: <html>', {
+      cause: new SyntaxError('Unexpected token <'),
+    });
     expect(classifySdkError(thrown, ctx(503))).toMatchObject({ kind: 'http', status: 503, retryable: true });
   });
 });
@@ -168,7 +182,10 @@ describe('classifySdkError: HTTP+JSON errors (the status is on the SDK error)', 
 
   it('a bare REST error with HTTP 405 → unsupported', () => {
     const thrown = fromRestErrorBody({ message: 'HTTP error for /tasks/t-1:subscribe: 405 Method Not Allowed' }, { statusCode: 405 });
-    expect(classifySdkError(thrown, { operation: 'resubscribe', agent: AGENT, status: 405 })).toMatchObject({ kind: 'unsupported', status: 405 });
+    expect(classifySdkError(thrown, { operation: 'resubscribe', agent: AGENT, status: 405 })).toMatchObject({
+      kind: 'unsupported',
+      status: 405,
+    });
   });
 
   it('the response headers a REST error carries never reach the message', () => {

@@ -50,12 +50,20 @@ function event(json: Json): AgentEvent {
 }
 
 function status(json: Json): TaskStatus {
-  const state = String(json.state).replace(/^TASK_STATE_/, '').toLowerCase().replace(/_/g, '-') as TaskState;
+  const state = String(json.state)
+    .replace(/^TASK_STATE_/, '')
+    .toLowerCase()
+    .replace(/_/g, '-') as TaskState;
   return json.message ? { state, message: message(json.message) } : { state };
 }
 
 function message(json: Json): AgentMessage {
-  const role = String(json.role).replace(/^ROLE_/, '').toLowerCase() === 'user' ? 'user' : 'agent';
+  const role =
+    String(json.role)
+      .replace(/^ROLE_/, '')
+      .toLowerCase() === 'user'
+      ? 'user'
+      : 'agent';
   return { role, parts: (json.parts ?? []).map(part), messageId: json.messageId };
 }
 

@@ -96,7 +96,8 @@ function statusOf(exchange: Exchange | undefined): Status {
   const idle: Status = { tone: 'idle', text: 'Ready', flags: [] };
   if (exchange === undefined) return idle;
   const { view } = exchange;
-  if (exchange.stopped) return { tone: 'warn', text: 'Stopped: you cancelled the turn, and the agent was told to cancel its task.', flags: [] };
+  if (exchange.stopped)
+    return { tone: 'warn', text: 'Stopped: you cancelled the turn, and the agent was told to cancel its task.', flags: [] };
   if (view.phase === 'error') return { tone: 'error', text: `Error: ${view.error?.message ?? 'the turn failed'}`, flags: [] };
   if (view.phase === 'ended') {
     return view.outcome === 'completed' ? idle : { tone: 'warn', text: `The turn ended: ${outcomeText(view)}`, flags: [] };

@@ -11,7 +11,11 @@ streaming, tenant, skills and output modes.`;
 
 /** `a4h card`: the resolved card. */
 export async function card(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { json: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' }, help: { type: 'boolean', short: 'h' } });
+  const { values, positionals } = parse(args, {
+    json: { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
+    help: { type: 'boolean', short: 'h' },
+  });
   if (values.help) {
     io.out.write(`${CARD_USAGE}\n`);
     return 0;

@@ -32,7 +32,10 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   try {
     const card = await lastValueFrom(client.card(agent));
     const how = `A2A ${card.protocolVersion}, ${card.transport}${card.streaming ? ', streaming' : ''}`;
-    notice(io, `chatting with ${io.style.bold(card.name)} (${how}) on thread "${thread}"${values.thread ? '' : ' (--thread KEY for another)'}`);
+    notice(
+      io,
+      `chatting with ${io.style.bold(card.name)} (${how}) on thread "${thread}"${values.thread ? '' : ' (--thread KEY for another)'}`,
+    );
     if (input.isTTY) notice(io, io.style.dim('Ctrl-C cancels a reply; Ctrl-C at the prompt or /quit leaves'));
   } catch (error) {
     reportError(io, error, verbose);
@@ -80,7 +83,12 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
         printer.abandon();
         reportError(io, result.error, verbose);
         failures++;
-      } else if ('outcome' in result && result.outcome !== 'completed' && result.outcome !== 'input-required' && result.outcome !== 'auth-required') {
+      } else if (
+        'outcome' in result &&
+        result.outcome !== 'completed' &&
+        result.outcome !== 'input-required' &&
+        result.outcome !== 'auth-required'
+      ) {
         failures++;
       }
       next();
