@@ -42,6 +42,7 @@ export type {
   StatusEvent,
   TaskEvent,
   TaskGoneEvent,
+  ReconcileEvent,
   TextEvent,
   TurnEvent,
   TurnOutcome,

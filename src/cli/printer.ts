@@ -35,16 +35,10 @@ export class TurnPrinter {
         notice(io, io.style.dim(`connection lost (${event.cause.message}); reconnecting, attempt ${event.attempt}…`));
         return;
       case 'polling':
-        notice(io, io.style.dim('asking the agent for the result…'));
-        return;
       case 'fallback':
-        notice(io, io.style.dim('the agent refused to stream; sending without streaming'));
-        return;
       case 'task-gone':
-        notice(io, io.style.dim('the earlier task is gone; starting a new one in the same conversation'));
-        return;
       case 'reconcile':
-        notice(io, io.style.dim('the agent resumed without a snapshot; checking the reply with it…'));
+        notice(io, io.style.dim(RECOVERY_NOTICES[event.type]));
         return;
       case 'context-adopted':
         notice(io, io.style.dim(`the agent changed the conversation id to ${event.adopted}; following it`));
@@ -93,3 +87,11 @@ export class TurnPrinter {
     this.shown = '';
   }
 }
+
+/** What the ladder's recoveries tell a person at the terminal. */
+const RECOVERY_NOTICES = {
+  polling: 'asking the agent for the result…',
+  fallback: 'the agent refused to stream; sending without streaming',
+  'task-gone': 'the earlier task is gone; starting a new one in the same conversation',
+  reconcile: 'the agent resumed without a snapshot; checking the reply with it…',
+} as const;

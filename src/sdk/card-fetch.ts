@@ -35,19 +35,24 @@ export interface FetchedCard {
   maxAgeMs: number | undefined;
 }
 
+/** The card could not be had: the request or its body failed on the way. */
+function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
+  return new A2AError({
+    kind: 'card',
+    operation: 'card',
+    agent: cardUrl,
+    message: `could not ${verb} the agent card from ${cardUrl}`,
+    cause,
+  });
+}
+
 /** Fetches and parses a card, refusing bodies over `maxBytes`. Aborts with `signal`. */
 export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxBytes: number, signal: AbortSignal): Promise<FetchedCard> {
   let response: Response;
   try {
     response = await fetchImpl(cardUrl, { headers: { Accept: 'application/json', 'A2A-Version': '1.0' }, signal });
   } catch (cause) {
-    throw new A2AError({
-      kind: 'card',
-      operation: 'card',
-      agent: cardUrl,
-      message: `could not fetch the agent card from ${cardUrl}`,
-      cause,
-    });
+    throw unreachable(cardUrl, 'fetch', cause);
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -65,13 +70,7 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   } catch (cause) {
     if (cause instanceof A2AError) throw cause;
     // The connection broke while the body arrived: the card could not be fetched, as above.
-    throw new A2AError({
-      kind: 'card',
-      operation: 'card',
-      agent: cardUrl,
-      message: `could not read the agent card from ${cardUrl}`,
-      cause,
-    });
+    throw unreachable(cardUrl, 'read', cause);
   }
   let json: unknown;
   try {
