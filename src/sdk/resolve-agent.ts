@@ -57,7 +57,9 @@ export async function resolveAgent(factory: ClientFactory, checked: CheckedCard,
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   let client: Client;
   try {
-    client = await factory.createFromAgentCard({ ...normalized, supportedInterfaces: [{ ...chosen, protocolVersion }] });
+    // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
+    const wire = major(protocolVersion) < 1 ? '0.3' : protocolVersion;
+    client = await factory.createFromAgentCard({ ...normalized, supportedInterfaces: [{ ...chosen, protocolVersion: wire }] });
   } catch (cause) {
     throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
   }

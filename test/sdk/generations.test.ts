@@ -1,0 +1,36 @@
+import { lastValueFrom } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { REPLY, startV03Agent, V03_MOUNTS, type FixtureAgent } from '../../fixtures/index.js';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
+import { runTurn } from '../../src/turn/turn.js';
+import { collect, endOf, FAST, folded } from './harness.js';
+
+// Cards of older generations: the client must speak the wire the agent speaks, not the card's label.
+describe('cards of other protocol generations', () => {
+  let agent: FixtureAgent;
+  let http: NodeFetch;
+  beforeAll(async () => {
+    agent = await startV03Agent();
+    http = createNodeFetch();
+  });
+  afterAll(async () => {
+    await http.close();
+    await agent.close();
+  });
+
+  for (const [mount, version] of [
+    [V03_MOUNTS.v02, '0.2.5'],
+    [V03_MOUNTS.unversioned, '0.3'],
+  ] as const) {
+    it(`a card saying protocolVersion ${mount === V03_MOUNTS.v02 ? '"0.2.5"' : '(absent)'} speaks the v0.3 wire: the whole reply`, async () => {
+      const ports = createSdkPorts({ fetch: http.fetch });
+      const card = await lastValueFrom(ports(agent.url(mount)).card());
+      expect(card).toMatchObject({ protocolVersion: version, transport: 'JSONRPC' });
+      const events = await collect(runTurn(ports(agent.url(mount)), { text: 'artifacts' }, FAST));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+      expect(folded(events)).toBe(REPLY.artifacts);
+      expect(agent.received.filter((r) => r.mount === mount).map((r) => r.method)).toContain('message/stream');
+    });
+  }
+});
