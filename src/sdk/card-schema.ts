@@ -12,6 +12,13 @@ const url = z
   .url({ protocol: /^https?$/ })
   .check(z.refine((value: string) => !/^[a-z+.-]+:\/\/[^/?#]*@/i.test(value), { error: 'must not carry credentials' }));
 const upTo = (max: number) => z.string().check(z.maxLength(max));
+/** An interface's address before its binding is known: gRPC interfaces give `host:port`, not a URL. */
+const address = upTo(2_000);
+
+/** The bindings this client speaks, in order of preference (the SDK's v0.3 HTTP+JSON path drops `append`). */
+export const SPOKEN_BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
+const spoken = (binding: string | undefined): boolean =>
+  binding === undefined || (SPOKEN_BINDINGS as readonly string[]).includes(binding.toUpperCase());
 const between = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
 const text = upTo(10_000);
@@ -47,7 +54,7 @@ const v1Card = z.looseObject({
   ...common,
   supportedInterfaces: list(
     z.looseObject({
-      url,
+      url: address,
       protocolBinding: between(1, 100),
       protocolVersion: z.optional(upTo(20)),
       tenant: z.optional(upTo(1_000)),
@@ -59,10 +66,10 @@ const v1Card = z.looseObject({
 const v03Card = z.looseObject({
   ...common,
   ...v03Lenient,
-  url,
+  url: address,
   protocolVersion: z.optional(upTo(20)),
   preferredTransport: z.optional(upTo(100)),
-  additionalInterfaces: z.optional(list(z.looseObject({ url, transport: between(1, 100) }), 100)),
+  additionalInterfaces: z.optional(list(z.looseObject({ url: address, transport: between(1, 100) }), 100)),
 });
 
 export type V1CardJson = z.infer<typeof v1Card>;
@@ -86,7 +93,31 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
       result.error,
     );
   }
-  return isV1 ? { shape: '1.0', card: result.data as V1CardJson } : { shape: '0.3', card: result.data as V03CardJson };
+  const checked: CheckedCard = isV1
+    ? { shape: '1.0', card: result.data as V1CardJson }
+    : { shape: '0.3', card: result.data as V03CardJson };
+  for (const [field, value] of spokenAddresses(checked)) {
+    const parsed = url.safeParse(value);
+    if (!parsed.success) {
+      throw cardError(cardUrl, `the agent card's field ${field} is not usable: it ${describeIssue(parsed.error.issues[0])}`, parsed.error);
+    }
+  }
+  return checked;
+}
+
+/**
+ * The addresses of the interfaces this client would speak, by field: each must be an http(s) URL.
+ * Others (a gRPC `host:port`) are only skipped, so a card that also offers gRPC stays usable.
+ */
+function spokenAddresses(checked: CheckedCard): [string, string][] {
+  if (checked.shape === '1.0') {
+    return checked.card.supportedInterfaces.flatMap((i, n) => (spoken(i.protocolBinding) ? [[`supportedInterfaces.${n}.url`, i.url]] : []));
+  }
+  const { card } = checked;
+  const extra = (card.additionalInterfaces ?? []).flatMap((i, n): [string, string][] =>
+    spoken(i.transport) ? [[`additionalInterfaces.${n}.url`, i.url]] : [],
+  );
+  return spoken(card.preferredTransport) ? [['url', card.url], ...extra] : extra;
 }
 
 export function cardError(cardUrl: string, message: string, cause?: unknown): A2AError {

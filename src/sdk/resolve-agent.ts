@@ -1,7 +1,7 @@
 import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
 import type { CheckedCard } from './card-schema.js';
-import { cardError } from './card-schema.js';
+import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
 import type { CardSummary } from '../port/types.js';
 
 /** An agent ready for calls: its card summary and an SDK client on the chosen interface. */
@@ -12,9 +12,6 @@ export interface ResolvedAgent {
   legacy: boolean;
 }
 
-/** Bindings the client speaks, in order of preference (the SDK's v0.3 HTTP+JSON path drops `append`). */
-const BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
-
 /**
  * Builds the SDK's factory with the v0.3 compatibility switched on for both the card resolver and
  * the transports (half of it gives confusing errors), every request going through `fetchImpl`.
@@ -23,7 +20,7 @@ export function sdkFactory(fetchImpl: typeof fetch): ClientFactory {
   const legacyCompat = { enabled: true };
   return new ClientFactory({
     transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
-    preferredTransports: [...BINDINGS],
+    preferredTransports: [...SPOKEN_BINDINGS],
     cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
   });
 }
@@ -35,7 +32,7 @@ const major = (version: string): number => Number.parseInt(version, 10);
  * protocol version. A card with no `protocolVersion` is a v0.3 card.
  */
 export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: string): AgentInterface {
-  for (const binding of BINDINGS) {
+  for (const binding of SPOKEN_BINDINGS) {
     const candidates = interfaces.filter((i) => i.protocolBinding.toUpperCase() === binding);
     candidates.sort((a, b) => major(b.protocolVersion || '0.3') - major(a.protocolVersion || '0.3'));
     if (candidates[0]) return candidates[0];

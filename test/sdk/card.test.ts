@@ -361,7 +361,35 @@ describe('card resolution against a tiny server', () => {
           }),
         'supportedInterfaces.0.url is not usable: it must not carry credentials',
       ],
+      [
+        'only a gRPC interface (host:port)',
+        (base) => v1Card(base, { supportedInterfaces: [{ url: '127.0.0.1:50051', protocolBinding: 'GRPC', protocolVersion: '1.0' }] }),
+        'it offers: GRPC',
+      ],
     ];
+
+    it('a gRPC interface at a spec-form address (host:port) is skipped when another one is usable, in both card shapes', async () => {
+      const grpc = { url: 'agent.example.com:443', protocolBinding: 'GRPC', protocolVersion: '1.0' };
+      server.handle = (_req, res) =>
+        reply(res, 200, v1Card(server.base, { supportedInterfaces: [grpc, ...(v1Card(server.base).supportedInterfaces as unknown[])] }));
+      expect(await lastValueFrom(ports()(server.base).card())).toMatchObject({ transport: 'JSONRPC', url: `${server.base}rpc` });
+      const v03 = {
+        name: 'v03 with gRPC first',
+        url: 'agent.example.com:443',
+        preferredTransport: 'GRPC',
+        protocolVersion: '0.3.0',
+        additionalInterfaces: [
+          { url: 'agent.example.com:443', transport: 'GRPC' },
+          { url: `${server.base}rpc`, transport: 'JSONRPC' },
+        ],
+      };
+      server.handle = (_req, res) => reply(res, 200, v03);
+      expect(await lastValueFrom(ports()(server.base).card())).toMatchObject({
+        transport: 'JSONRPC',
+        url: `${server.base}rpc`,
+        protocolVersion: '0.3',
+      });
+    });
 
     for (const [name, body, field] of cases) {
       it(`${name} → kind card naming ${field}, and no later call`, async () => {
