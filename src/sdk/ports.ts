@@ -1,7 +1,7 @@
 import type { Message as SdkMessage, SendMessageRequest } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import { defer, map, of, switchMap, tap, type Observable } from 'rxjs';
-import { A2AError, type A2AOperation } from '../errors.js';
+import { catchError, defer, from, map, of, switchMap, tap, throwError, type Observable } from 'rxjs';
+import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import { unaryCall, streamCall, ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
 import { cardUrlOf, fetchCard } from './card-fetch.js';
@@ -10,6 +10,9 @@ import type { A2APort } from '../port/port.js';
 import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
 import type { OutgoingMessage } from '../port/types.js';
+
+/** JSON-RPC's "method not found": the agent does not know this generation's method names. */
+const METHOD_NOT_FOUND = -32601;
 
 /** How the SDK-backed ports reach agents. */
 export interface SdkPortOptions {
@@ -71,7 +74,27 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     });
     // A turn starts with card(); its stream, resubscribe, polls and CancelTask use that card, so a
     // `no-cache` card is fetched once per turn and a card endpoint failing mid-turn stops nothing.
-    const agent$ = defer(() => (current === undefined ? card$ : of(current)));
+    const agent$ = defer(() => (current === undefined ? card$ : of(current))).pipe(map((resolved) => resolved.switched ?? resolved));
+    /**
+     * A turn's first call. A -32601 (method not found) before any answer means the agent speaks the
+     * other protocol generation than its card says: the call is made once more in the other one,
+     * and an answer there is remembered for the agent (for as long as its card is cached).
+     */
+    const firstCall = <T>(call: (resolved: ResolvedAgent) => Observable<T>): Observable<T> =>
+      agent$.pipe(
+        switchMap((resolved) => {
+          let answered = false;
+          return call(resolved).pipe(
+            tap(() => (answered = true)),
+            catchError((error: unknown) => {
+              if (answered || !isA2AError(error, 'unsupported') || error.code !== METHOD_NOT_FOUND) return throwError(() => error);
+              return from(resolved.otherGeneration()).pipe(
+                switchMap((other) => call(other).pipe(tap({ next: () => (resolved.switched = other) }))),
+              );
+            }),
+          );
+        }),
+      );
     const site = (operation: A2AOperation, resolved: ResolvedAgent) => ({ operation, agent: resolved.summary.url, watch });
     const request = (resolved: ResolvedAgent, message: OutgoingMessage): SendMessageRequest => ({
       tenant: '', // the SDK puts the chosen interface's tenant on every request
@@ -89,20 +112,15 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     return {
       card: () => card$.pipe(map((resolved) => resolved.summary)),
       send: (message) =>
-        agent$.pipe(
-          switchMap((resolved) =>
-            unaryCall(site('send', resolved), (signal) => resolved.client.sendMessage(request(resolved, message), { signal })),
-          ),
-          map(fromSdkResult),
-        ),
+        firstCall((resolved) =>
+          unaryCall(site('send', resolved), (signal) => resolved.client.sendMessage(request(resolved, message), { signal })),
+        ).pipe(map(fromSdkResult)),
       stream: (message) =>
-        agent$.pipe(
-          switchMap((resolved) =>
-            streamCall(
-              site('stream', resolved),
-              (signal) => resolved.client.sendMessageStream(request(resolved, message), { signal }),
-              fromSdkEvent,
-            ),
+        firstCall((resolved) =>
+          streamCall(
+            site('stream', resolved),
+            (signal) => resolved.client.sendMessageStream(request(resolved, message), { signal }),
+            fromSdkEvent,
           ),
         ),
       resubscribe: (taskId) =>

@@ -10,6 +10,10 @@ export interface ResolvedAgent {
   client: Client;
   /** The chosen interface speaks A2A v0.3. */
   legacy: boolean;
+  /** A client of the other protocol generation on the same interface (for an agent whose card says the wrong one). */
+  otherGeneration(): Promise<ResolvedAgent>;
+  /** Set once the agent answered -32601 to this generation and the other one worked: used from then on. */
+  switched?: ResolvedAgent;
 }
 
 /**
@@ -52,14 +56,16 @@ export async function resolveAgent(factory: ClientFactory, checked: CheckedCard,
   }
   const chosen = chooseInterface(normalized.supportedInterfaces ?? [], cardUrl);
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
-  let client: Client;
-  try {
-    // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
-    const wire = major(protocolVersion) < 1 ? '0.3' : protocolVersion;
-    client = await factory.createFromAgentCard({ ...normalized, supportedInterfaces: [{ ...chosen, protocolVersion: wire }] });
-  } catch (cause) {
-    throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
-  }
+  // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
+  const legacy = major(protocolVersion) < 1;
+  const clientFor = async (wire: string): Promise<Client> => {
+    try {
+      return await factory.createFromAgentCard({ ...normalized, supportedInterfaces: [{ ...chosen, protocolVersion: wire }] });
+    } catch (cause) {
+      throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
+    }
+  };
+  const client = await clientFor(legacy ? '0.3' : protocolVersion);
   const summary: CardSummary = {
     name: normalized.name,
     streaming: normalized.capabilities?.streaming === true,
@@ -73,7 +79,18 @@ export async function resolveAgent(factory: ClientFactory, checked: CheckedCard,
     summary.skills = normalized.skills.map((s) => ({ id: s.id, name: s.name, ...(s.description ? { description: s.description } : {}) }));
   }
   if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
-  return { summary, client, legacy: major(protocolVersion) < 1 };
+  const resolved: ResolvedAgent = {
+    summary,
+    client,
+    legacy,
+    otherGeneration: async () => ({
+      summary: { ...summary, protocolVersion: legacy ? '1.0' : '0.3' },
+      client: await clientFor(legacy ? '1.0' : '0.3'),
+      legacy: !legacy,
+      otherGeneration: async () => resolved,
+    }),
+  };
+  return resolved;
 }
 
 /** A URL as the summary and error messages show it: never with a user or password. */

@@ -6,6 +6,8 @@ import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { collect, endOf, FAST, folded } from './harness.js';
 
+const CARD = '/.well-known/agent-card.json';
+
 // Cards of older generations: the client must speak the wire the agent speaks, not the card's label.
 describe('cards of other protocol generations', () => {
   let agent: FixtureAgent;
@@ -33,4 +35,19 @@ describe('cards of other protocol generations', () => {
       expect(agent.received.filter((r) => r.mount === mount).map((r) => r.method)).toContain('message/stream');
     });
   }
+
+  it('a card that names the wrong generation: -32601 on the first call, once more in the other one, remembered for the agent', async () => {
+    const ports = createSdkPorts({ fetch: http.fetch });
+    const url = agent.url(V03_MOUNTS.mislabeled);
+    const methods = () =>
+      agent.received.filter((r) => r.mount === V03_MOUNTS.mislabeled && r.method !== `GET ${CARD}`).map((r) => r.method);
+    const first = await collect(runTurn(ports(url), { text: 'artifacts' }, FAST));
+    expect(endOf(first)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+    expect(folded(first)).toBe(REPLY.artifacts);
+    expect(first.filter((e) => e.type === 'fallback')).toEqual([]);
+    expect(methods()).toEqual(['SendStreamingMessage', 'message/stream']);
+    const second = await collect(runTurn(ports(url), { text: 'artifacts' }, FAST));
+    expect(endOf(second)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+    expect(methods()).toEqual(['SendStreamingMessage', 'message/stream', 'message/stream']);
+  });
 });
