@@ -9,6 +9,8 @@ import { checkCard } from './card-schema.js';
 import type { A2APort } from '../port/port.js';
 import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
+import { readStream } from './reader/json-rpc.js';
+import { resubscribeRequest, streamRequest } from './reader/requests.js';
 import type { OutgoingMessage } from '../port/types.js';
 
 /** JSON-RPC's "method not found": the agent does not know this generation's method names. */
@@ -22,6 +24,11 @@ export interface SdkPortOptions {
   outputModes?: readonly string[];
   /** Cards larger than this are refused. Default 1 MiB. */
   cardMaxBytes?: number;
+  /**
+   * Who reads JSON-RPC streams: `a4h` (default), the client's own tolerant reader, or `sdk`, the
+   * official SDK's transport. Unary calls and HTTP+JSON always go through the SDK.
+   */
+  reader?: 'a4h' | 'sdk';
   /** Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail with a protocol error. Default 64 MiB. */
   maxResponseBytes?: number;
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */
@@ -48,6 +55,10 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const maxBytes = options.cardMaxBytes ?? 1024 * 1024;
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
+  // The SDK's own bound on one SSE event (S10), kept by our reader too.
+  const reader = { fetch: watch.fetch, maxEventChars: 4 * 2 ** 20 };
+  const ownReader = (resolved: ResolvedAgent): boolean =>
+    options.reader !== 'sdk' && resolved.summary.transport.toUpperCase() === 'JSONRPC';
 
   return (agent) => {
     let cardUrl: string | undefined;
@@ -116,21 +127,24 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
           unaryCall(site('send', resolved), (signal) => resolved.client.sendMessage(request(resolved, message), { signal })),
         ).pipe(map(fromSdkResult)),
       stream: (message) =>
-        firstCall((resolved) =>
-          streamCall(
-            site('stream', resolved),
-            (signal) => resolved.client.sendMessageStream(request(resolved, message), { signal }),
-            fromSdkEvent,
-          ),
-        ),
+        firstCall((resolved) => {
+          const sdkRequest = request(resolved, message);
+          if (ownReader(resolved)) {
+            const wire = streamRequest(resolved, sdkRequest, message, sdkRequest.message?.messageId ?? '');
+            return readStream(reader, wire, site('stream', resolved), fromSdkEvent);
+          }
+          return streamCall(site('stream', resolved), (signal) => resolved.client.sendMessageStream(sdkRequest, { signal }), fromSdkEvent);
+        }),
       resubscribe: (taskId) =>
         agent$.pipe(
           switchMap((resolved) =>
-            streamCall(
-              site('resubscribe', resolved),
-              (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),
-              fromSdkEvent,
-            ),
+            ownReader(resolved)
+              ? readStream(reader, resubscribeRequest(resolved, taskId), site('resubscribe', resolved), fromSdkEvent)
+              : streamCall(
+                  site('resubscribe', resolved),
+                  (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),
+                  fromSdkEvent,
+                ),
           ),
         ),
       getTask: (taskId) =>

@@ -10,6 +10,8 @@ export interface ResolvedAgent {
   client: Client;
   /** The chosen interface speaks A2A v0.3. */
   legacy: boolean;
+  /** The chosen interface's URL, where its calls go. */
+  endpoint: string;
   /** A client of the other protocol generation on the same interface (for an agent whose card says the wrong one). */
   otherGeneration(): Promise<ResolvedAgent>;
   /** Set once the agent answered -32601 to this generation and the other one worked: used from then on. */
@@ -83,10 +85,12 @@ export async function resolveAgent(factory: ClientFactory, checked: CheckedCard,
     summary,
     client,
     legacy,
+    endpoint: chosen.url,
     otherGeneration: async () => ({
       summary: { ...summary, protocolVersion: legacy ? '1.0' : '0.3' },
       client: await clientFor(legacy ? '1.0' : '0.3'),
       legacy: !legacy,
+      endpoint: chosen.url,
       otherGeneration: async () => resolved,
     }),
   };

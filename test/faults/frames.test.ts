@@ -8,11 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { InjectedFrame } from '../../fixtures/fault-proxy.js';
 import { eventsOf, expectCancels, expectError, expectReply, POLICY, SLOW_REPLY, useRig, VERSIONS } from './kit.js';
 
-/** What the SDK's stream parser says about each bad frame (the error must name the problem). */
+/** What each reader (the SDK's, then ours) says about each bad frame (the error must name the problem). */
 const BAD_FRAMES: ReadonlyArray<[string, InjectedFrame, RegExp]> = [
-  ['a malformed frame (data: {not json)', { kind: 'malformed' }, /parse SSE event data/i],
+  ['a malformed frame (data: {not json)', { kind: 'malformed' }, /parse SSE event data|malformed frame: not JSON/i],
   ['a JSON frame that is not JSON-RPC ({"hello":1})', { kind: 'not-jsonrpc' }, /JSON-RPC|jsonrpc|ID mismatch/i],
-  ['an oversized event (> 4 MiB)', { kind: 'oversized' }, /exceeded the maximum allowed size/i],
+  ['an oversized event (> 4 MiB)', { kind: 'oversized' }, /exceeded the maximum allowed size|larger than 4194304 characters/i],
 ];
 
 /**

@@ -22,9 +22,11 @@ export interface Version {
   start: (timing: Partial<FixtureTiming>) => Promise<FixtureAgent>;
   /** The JSON-RPC method of each call in this version. */
   methods: Readonly<Record<Call, string>>;
+  /** Who reads the streams (default: the client's own reader); `sdk` runs the same cells on the SDK's. */
+  reader?: 'sdk';
 }
 
-export const VERSIONS: readonly Version[] = [
+const PROTOCOLS: readonly Version[] = [
   {
     name: 'v1.0 JSON-RPC',
     start: (timing) => startV1Agent({ timing }),
@@ -35,6 +37,12 @@ export const VERSIONS: readonly Version[] = [
     start: (timing) => startV03Agent({ timing }),
     methods: { send: 'message/send', stream: 'message/stream', resubscribe: 'tasks/resubscribe', get: 'tasks/get', cancel: 'tasks/cancel' },
   },
+];
+
+/** Every version, read by the client's own reader and by the SDK's: the differential run. */
+export const VERSIONS: readonly Version[] = [
+  ...PROTOCOLS,
+  ...PROTOCOLS.map((v): Version => ({ ...v, name: `${v.name}, SDK reader`, reader: 'sdk' })),
 ];
 
 /** Fixture timing: a `slow` turn ticks 12 times, 15 ms apart, then completes (about 200 ms in all). */
@@ -180,7 +188,7 @@ export function useRig(version: Version, timing: Partial<FixtureTiming> = TIMING
     const agent = await version.start(timing);
     const proxy = await startFaultProxy(agent.baseUrl);
     const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
-    const ports = createSdkPorts({ fetch: http.fetch });
+    const ports = createSdkPorts({ fetch: http.fetch, ...(version.reader ? { reader: version.reader } : {}) });
     current = {
       agent,
       proxy,

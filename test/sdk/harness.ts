@@ -20,6 +20,8 @@ export interface Target {
   historyLength: number;
   /** The server keeps a stream open at AUTH_REQUIRED (the v1 SDK server does; the v0.3 one closes it). */
   keepsAuthOpen: boolean;
+  /** Who reads JSON-RPC streams (default: the client's own reader); `sdk` runs the same cells on the SDK's. */
+  reader?: 'sdk';
 }
 
 const JSONRPC_V1: Record<Call, string> = {
@@ -75,6 +77,10 @@ export const TARGETS: Target[] = [
   },
 ];
 
+/** The same cells read by the SDK's own transport: the two readers must agree (the differential run). */
+TARGETS.push(
+  ...TARGETS.filter((t) => t.name.includes('JSON-RPC')).map((t): Target => ({ ...t, name: `${t.name}, SDK reader`, reader: 'sdk' })),
+);
 /** Bounds short enough for loopback tests, long enough for the fixtures' pauses. */
 export const FAST: LadderOptions = {
   policy: {
@@ -99,7 +105,11 @@ export interface Rig {
 export async function rig(target: Target, outputModes?: string[]): Promise<Rig> {
   const agent = await target.start();
   const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
-  const ports = createSdkPorts({ fetch: http.fetch, ...(outputModes ? { outputModes } : {}) });
+  const ports = createSdkPorts({
+    fetch: http.fetch,
+    ...(outputModes ? { outputModes } : {}),
+    ...(target.reader ? { reader: target.reader } : {}),
+  });
   return {
     agent,
     ports,

@@ -1,0 +1,131 @@
+import { Observable } from 'rxjs';
+import type { StreamResponse } from '@a2a-js/sdk';
+import { A2AError } from '../../errors.js';
+import { classifySdkError, type CallContext } from '../errors.js';
+import { readSse } from './sse.js';
+import { toStreamResponse, type StreamIds } from './results.js';
+
+/** One JSON-RPC streaming call: where, what, and in which protocol generation. */
+export interface StreamRequest {
+  endpoint: string;
+  method: string;
+  params: unknown;
+  /** `1.0` or `0.3`: the `A2A-Version` header. */
+  version: string;
+  /** The task the call is about, when known (a resubscribe): it fills updates that name none. */
+  taskId?: string;
+}
+
+/** How the reader reaches the agent and what it refuses. */
+export interface ReaderOptions {
+  fetch: typeof fetch;
+  /** The largest SSE event, in characters. */
+  maxEventChars: number;
+}
+
+let nextId = 1;
+
+/**
+ * A JSON-RPC stream (SendStreamingMessage / message/stream, SubscribeToTask / tasks/resubscribe)
+ * read by the client itself instead of the SDK, where the SDK refuses bytes that carry a clear
+ * event: an upper-case or parameterised `text/event-stream`, CR line endings, a U+001E before the
+ * JSON, an id echoed as `"1"` for `1`, results without `kind`, updates without `taskId`.
+ *
+ * Cold: the request starts on subscribe and is aborted on unsubscribe. Each result, as the SDK's
+ * `StreamResponse`, is emitted through `map`; a graceful end completes; every failure (the mapping's
+ * too) is an {@link A2AError} named after `site`.
+ */
+export function readStream<T>(
+  options: ReaderOptions,
+  request: StreamRequest,
+  site: CallContext,
+  map: (response: StreamResponse) => T,
+): Observable<T> {
+  return new Observable<T>((subscriber) => {
+    const controller = new AbortController();
+    const id = nextId++;
+    const ids: StreamIds = request.taskId === undefined ? {} : { taskId: request.taskId };
+    let ended = false;
+    const fail = (error: unknown, status?: number): void => {
+      const aborted = controller.signal.aborted;
+      ended = true;
+      controller.abort(); // a refused or broken body is not read on
+      if (subscriber.closed || aborted) return;
+      subscriber.error(classifySdkError(error, status === undefined ? site : { ...site, status }));
+    };
+    const run = async (): Promise<void> => {
+      const response = await options.fetch(request.endpoint, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'A2A-Version': request.version },
+        body: JSON.stringify({ jsonrpc: '2.0', method: request.method, params: request.params, id }),
+        signal: controller.signal,
+      });
+      const type = response.headers.get('content-type')?.toLowerCase() ?? '';
+      if (!response.ok || !type.startsWith('text/event-stream') || response.body === null) {
+        const text = await response.text().catch(() => '');
+        const envelope = parseJson(text);
+        const error = envelope !== undefined && envelope !== null && isError(envelope) ? rpcError(envelope.error) : undefined;
+        // A2A's own refusals are read as such; any other failure by its HTTP status, as on the SDK's path.
+        if (error !== undefined && (error.kind !== 'protocol' || response.ok)) return fail(error, response.status);
+        if (!response.ok) return fail(new Error(`HTTP ${response.status}${error ? `: ${error.message}` : ''}`), response.status);
+        return fail(
+          new A2AError({ kind: 'protocol', message: `the stream's Content-Type is ${type || 'missing'}, not text/event-stream` }),
+        );
+      }
+      await readSse(
+        response.body,
+        {
+          data: (data) => {
+            if (subscriber.closed) return;
+            const envelope = parseJson(data);
+            if (envelope === undefined || typeof envelope !== 'object' || envelope === null) {
+              throw new A2AError({ kind: 'protocol', message: `malformed frame: not JSON (${data.slice(0, 80)})` });
+            }
+            if (isError(envelope)) throw rpcError(envelope.error);
+            const echoed = (envelope as { id?: unknown }).id;
+            if (echoed !== undefined && echoed !== null && String(echoed) !== String(id)) {
+              throw new A2AError({
+                kind: 'protocol',
+                message: `a frame of another JSON-RPC call (id ${JSON.stringify(echoed)}, not ${id})`,
+              });
+            }
+            if (!('result' in envelope))
+              throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
+            subscriber.next(map(toStreamResponse((envelope as { result: unknown }).result, ids)));
+          },
+          alive: () => undefined,
+        },
+        options.maxEventChars,
+      );
+      ended = true;
+      subscriber.complete();
+    };
+    run().catch((error: unknown) => fail(error));
+    return () => {
+      if (!ended) controller.abort();
+    };
+  });
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return undefined;
+  }
+}
+
+function isError(envelope: unknown): envelope is { error: { code?: unknown; message?: unknown; data?: unknown } } {
+  const error = (envelope as { error?: unknown }).error;
+  return typeof error === 'object' && error !== null;
+}
+
+/** A JSON-RPC error as the ladder reads it, with the kinds the SDK's errors are given (`errors.ts`). */
+function rpcError(error: { code?: unknown; message?: unknown }): A2AError {
+  const code = typeof error.code === 'number' ? error.code : undefined;
+  const said = typeof error.message === 'string' ? error.message : 'no message';
+  if (code === -32001) return new A2AError({ kind: 'task-not-found', code, message: `the agent does not know the task (${said})` });
+  if (code === -32004 || code === -32601)
+    return new A2AError({ kind: 'unsupported', code, message: `not supported by the agent (${said})` });
+  return new A2AError({ kind: 'protocol', ...(code === undefined ? {} : { code }), message: `the agent answered with an error: ${said}` });
+}

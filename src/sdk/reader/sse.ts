@@ -1,0 +1,52 @@
+import { createParser } from 'eventsource-parser';
+import { A2AError } from '../../errors.js';
+
+/** What an SSE body delivers: each event's data, and a sign of life for anything else. */
+export interface SseSink {
+  /** One event's data (the JSON-RPC envelope), with a leading U+001E record separator removed. */
+  data(data: string): void;
+  /** A comment (`: ping`) or any other bytes that carried no event: the server is alive. */
+  alive(): void;
+}
+
+/**
+ * Reads an SSE body to its end, tolerantly: CR, LF and CRLF line endings (the SSE spec allows all
+ * three), data lines whose payload starts with U+001E (some servers frame JSON as RFC 7464 text
+ * sequences), empty `data:` keep-alives skipped. An event larger than `maxEventChars` is refused.
+ * Resolves when the body ends; rejects when it breaks or an event is too large.
+ */
+export async function readSse(body: ReadableStream<Uint8Array>, sink: SseSink, maxEventChars: number): Promise<void> {
+  let refused: A2AError | undefined;
+  const parser = createParser({
+    onEvent: (event) => {
+      if (event.data.length > maxEventChars) throw tooLarge(maxEventChars);
+      const data = event.data.charCodeAt(0) === 0x1e ? event.data.slice(1) : event.data;
+      if (data.trim() === '') sink.alive();
+      else sink.data(data);
+    },
+    onComment: () => sink.alive(),
+    onError: (error) => {
+      if (error.type === 'max-buffer-size-exceeded') refused ??= tooLarge(maxEventChars);
+    },
+    maxBufferSize: maxEventChars,
+  });
+  const decoder = new TextDecoder();
+  const reader = body.getReader();
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      parser.feed(decoder.decode(value, { stream: true }));
+      if (refused) throw refused;
+    }
+    // A body that ends on a bare CR leaves the parser waiting for a possible LF: one ends the wait
+    // (after LF or CRLF endings it is an empty line, which dispatches nothing).
+    parser.feed(`${decoder.decode()}\n`);
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+function tooLarge(maxEventChars: number): A2AError {
+  return new A2AError({ kind: 'protocol', message: `an SSE event is larger than ${maxEventChars} characters` });
+}

@@ -1,0 +1,198 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import type { TurnEvent } from '../../src/port/events.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
+import { runTurn } from '../../src/turn/turn.js';
+
+/**
+ * Bytes real servers send that carry a perfectly clear event, and that the SDK's strict reader
+ * refuses: the client's own reader reads them. One raw server on 127.0.0.1 serves a v1.0 and a v0.3
+ * agent; each quirk is applied to the same answer, "Hello world" in two chunks.
+ */
+type Quirk = 'none' | 'record-separator' | 'cr' | 'media-type-case' | 'media-type-params' | 'string-id' | 'no-kind' | 'no-task-id';
+type Generation = '1.0' | '0.3';
+
+const REPLY = 'Hello world';
+
+function results(generation: Generation, quirk: Quirk): unknown[] {
+  if (generation === '1.0') {
+    const status = (state: string) => ({
+      statusUpdate: { taskId: quirk === 'no-task-id' ? undefined : 'T', contextId: 'C', status: { state } },
+    });
+    const chunk = (text: string, append: boolean) => ({
+      artifactUpdate: { taskId: 'T', contextId: 'C', append, artifact: { artifactId: 'A', parts: [{ text }] } },
+    });
+    return [
+      { task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } },
+      chunk('Hello', false),
+      chunk(' world', true),
+      status('TASK_STATE_COMPLETED'),
+    ];
+  }
+  const kind = (k: string) => (quirk === 'no-kind' ? {} : { kind: k });
+  const taskId = quirk === 'no-task-id' ? {} : { taskId: 'T' };
+  const chunk = (text: string, append: boolean) => ({
+    ...kind('artifact-update'),
+    taskId: 'T',
+    contextId: 'C',
+    append,
+    artifact: { artifactId: 'A', parts: [{ ...kind('text'), text }] },
+  });
+  return [
+    { ...kind('task'), id: 'T', contextId: 'C', status: { state: 'working' } },
+    chunk('Hello', false),
+    chunk(' world', true),
+    { ...kind('status-update'), ...taskId, contextId: 'C', final: true, status: { state: 'completed' } },
+  ];
+}
+
+function frames(generation: Generation, quirk: Quirk, id: number): string {
+  const echoed = quirk === 'string-id' ? String(id) : id;
+  const eol = quirk === 'cr' ? '\r' : '\n';
+  const rs = quirk === 'record-separator' ? '\u001e' : '';
+  return results(generation, quirk)
+    .map((result) => `data: ${rs}${JSON.stringify({ jsonrpc: '2.0', id: echoed, result })}${eol}${eol}`)
+    .join('');
+}
+
+const CONTENT_TYPES: Partial<Record<Quirk, string>> = {
+  'media-type-case': 'TEXT/EVENT-STREAM',
+  'media-type-params': 'text/event-stream;charset=UTF-8',
+};
+
+async function quirkyAgent() {
+  const sockets = new Set<Socket>();
+  const cancels: string[] = [];
+  const server: Server = createServer((req, res) => {
+    const [, generation, quirk] = /^\/(1\.0|0\.3)\/([a-z-]+)\//.exec(req.url ?? '') ?? [];
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${generation}/${quirk}/`;
+    if (req.method === 'GET') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      const common = {
+        name: `quirky ${generation} ${quirk}`,
+        description: 'reads tolerantly',
+        version: '1',
+        capabilities: { streaming: true },
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+      };
+      res.end(
+        JSON.stringify(
+          generation === '1.0'
+            ? { ...common, supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }
+            : { ...common, url: `${base}rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' },
+        ),
+      );
+      return;
+    }
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => {
+      const rpc = JSON.parse(body) as { id: number; method: string };
+      if (/cancel/i.test(rpc.method)) {
+        cancels.push(`${generation}/${quirk}`);
+        res
+          .writeHead(200, { 'content-type': 'application/json' })
+          .end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, error: { code: -32002, message: 'not cancelable' } }));
+        return;
+      }
+      res.writeHead(200, { 'content-type': CONTENT_TYPES[quirk as Quirk] ?? 'text/event-stream' });
+      res.end(frames(generation as Generation, quirk as Quirk, rpc.id));
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: (generation: Generation, quirk: Quirk) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/${generation}/${quirk}/`,
+    cancels,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+const folded = (events: TurnEvent[]) =>
+  events.reduce((reply, e) => (e.type === 'text' ? (e.replace ? e.text : reply + e.text) : reply), '');
+
+/** What each quirk does to the SDK's own reader (the difference the README names). */
+const SDK_READER: Record<Quirk, 'reads' | 'fails'> = {
+  none: 'reads',
+  'record-separator': 'fails',
+  cr: 'fails',
+  'media-type-case': 'fails',
+  'media-type-params': 'reads',
+  'string-id': 'fails',
+  'no-kind': 'fails',
+  'no-task-id': 'reads', // our mapping takes an update without a task id as the turn's, on either reader
+};
+
+describe('reading tolerantly: bytes that carry a clear event', () => {
+  let agent: Awaited<ReturnType<typeof quirkyAgent>>;
+  let http: NodeFetch;
+  beforeAll(async () => {
+    agent = await quirkyAgent();
+    http = createNodeFetch();
+  });
+  afterAll(async () => {
+    await http.close();
+    await agent.close();
+  });
+
+  const turn = (reader: 'a4h' | 'sdk', generation: Generation, quirk: Quirk) =>
+    lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch, reader })(agent.url(generation, quirk)), { text: 'hi' }).pipe(toArray()));
+
+  for (const generation of ['1.0', '0.3'] as const) {
+    for (const quirk of Object.keys(SDK_READER) as Quirk[]) {
+      if (generation === '1.0' && quirk === 'no-kind') continue; // v1.0 results have no kind to leave out
+      it(`v${generation}, ${quirk}: our reader gives the whole reply once, and nothing is cancelled`, async () => {
+        const events = await turn('a4h', generation, quirk);
+        expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: REPLY, taskId: 'T' });
+        expect(folded(events)).toBe(REPLY);
+        expect(agent.cancels).not.toContain(`${generation}/${quirk}`);
+      });
+
+      it(`v${generation}, ${quirk}: the SDK's reader ${SDK_READER[quirk]}`, async () => {
+        const outcome = await turn('sdk', generation, quirk).then(
+          (events) => (events.at(-1)?.type === 'end' && folded(events) === REPLY ? 'reads' : 'fails'),
+          () => 'fails',
+        );
+        expect(outcome).toBe(SDK_READER[quirk]);
+      });
+    }
+  }
+
+  it('a truly different JSON-RPC id stays an error', async () => {
+    const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
+    const server = createServer((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.end(
+        `data: ${JSON.stringify({ jsonrpc: '2.0', id: 'someone-else', result: { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } } })}\n\n`,
+      );
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+      const read$ = readStream(
+        { fetch: http.fetch, maxEventChars: 2 ** 20 },
+        { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
+        { operation: 'stream', agent: endpoint },
+        (r) => r,
+      );
+      await expect(lastValueFrom(read$)).rejects.toMatchObject({
+        kind: 'protocol',
+        message: expect.stringContaining('another JSON-RPC call'),
+      });
+    } finally {
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+});
