@@ -257,3 +257,36 @@ describe('renderer properties', () => {
     );
   });
 });
+
+describe('status messages: reply or preview (the four conventions)', () => {
+  const say = (text: string, messageId?: string, state: 'working' | 'completed' = 'working'): AgentEvent => ({
+    kind: 'status',
+    taskId: 'T',
+    status: { state, message: { role: 'agent', parts: [{ kind: 'text', text }], ...(messageId ? { messageId } : {}) } },
+  });
+  const none = (state: 'completed' | 'input-required'): AgentEvent => ({ kind: 'status', taskId: 'T', status: { state } });
+
+  it('chunks of one message (one messageId) are joined: the reply is their sum', () => {
+    const events = render([ev.task('T', 'working'), say('The rate ', 'm'), say('is 0.92.', 'm'), none('input-required')]);
+    expect(end(events)).toMatchObject({ outcome: 'input-required', text: 'The rate is 0.92.' });
+    expect(previews(events)).toEqual(['The rate ', 'The rate is 0.92.']);
+  });
+
+  it('cumulative snapshots of one message: the reply is the last one, never the sum', () => {
+    const events = render([ev.task('T', 'working'), say('The rate ', 'm'), say('The rate is 0.92.', 'm'), none('completed')]);
+    expect(end(events).text).toBe('The rate is 0.92.');
+    expect(fold(events)).toBe('The rate is 0.92.');
+  });
+
+  it('separate messages replace one another: progress strings are previews', () => {
+    const events = render([
+      ev.task('T', 'working'),
+      say('Looking up…', 'a'),
+      say('Processing…', 'b'),
+      say('Done.', 'c'),
+      none('completed'),
+    ]);
+    expect(end(events).text).toBe('Done.');
+    expect(previews(events)).toEqual(['Looking up…', 'Processing…', 'Done.']);
+  });
+});

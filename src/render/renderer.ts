@@ -34,6 +34,8 @@ export class TurnRenderer {
   private announcedTaskId: string | undefined;
   private authAnnounced = false;
   private preview: string | undefined;
+  /** The message the preview's text came from: its next chunks extend the preview. */
+  private previewMessageId: string | undefined;
   private lastAgentText: string | undefined;
   private finalText: string | undefined;
 
@@ -115,10 +117,10 @@ export class TurnRenderer {
     const previousPreview = this.preview;
     this.shownState = state;
     // The sign-in link or the question belongs to the interruption: once the task moves on, it goes.
-    if (isInterrupted(previousState) && state !== previousState) this.preview = undefined;
+    if (isInterrupted(previousState) && state !== previousState) this.preview = this.previewMessageId = undefined;
     const text = agentText(message);
     if (text !== undefined) {
-      this.preview = this.bounded(partial ? (this.preview ?? '') + text : text);
+      this.preview = this.bounded(this.nextPreview(text, message?.messageId, partial));
       this.lastAgentText = this.preview;
     }
     if (isSettled(state)) this.finalText = text;
@@ -131,6 +133,20 @@ export class TurnRenderer {
     } else if (state !== 'auth-required') {
       this.authAnnounced = false;
     }
+  }
+
+  /**
+   * The preview after one more status text. A flagged partial is a delta. Texts of one message (the
+   * same messageId, as gemini-cli and VoltAgent stream them) are its chunks: a text that repeats the
+   * text so far is a cumulative snapshot and replaces it, any other extends it. A new message (or one
+   * without an id) replaces the preview: progress strings, whole model turns.
+   */
+  private nextPreview(text: string, messageId: string | undefined, partial: boolean): string {
+    if (partial) return (this.preview ?? '') + text;
+    const sameMessage = messageId !== undefined && messageId !== '' && messageId === this.previewMessageId && this.preview !== undefined;
+    this.previewMessageId = messageId;
+    if (!sameMessage) return text;
+    return text.startsWith(this.preview!) ? text : this.preview + text;
   }
 
   /** A partial (delta) chunk: appended to the preview, never to the reply. */
