@@ -77,6 +77,35 @@ describe('agents in the wild', () => {
   });
 });
 
+describe('liveness', () => {
+  it('signs of life (SSE pings) keep the idle clock from running out; they are not events', () => {
+    const alive = { kind: 'alive' as const };
+    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a-------------------p-------------------p-------------------b|', { a: working, p: alive, b: ev.status('T', 'completed', 'ok') });
+      const streamSubs = '   ^------------------------------------------------------------!';
+      const expected = '     s(tw)--------------------------------------------------------(ChE|)';
+      const port = agent({ stream });
+      expectObservable(turn(port)).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      return port.calls;
+    });
+    expect(methods(calls)).toEqual(['card', 'stream']);
+  });
+
+  it('a sign of life before the first event stops the first-event clock; the idle clock runs from it', () => {
+    const alive = { kind: 'alive' as const };
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  ----------------------------------------p----------------------------a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
+      const streamSubs = '   ^-------------------------------------------------------------------------!';
+      const expected = '     s--------------------------------------------------------------------(tw)-(ChE|)';
+      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+    });
+  });
+});
+
 describe('bounds that meet', () => {
   it('a turn deadline during an auth wait ends the turn as auth-required, not as an error, and cancels nothing', () => {
     const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {

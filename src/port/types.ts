@@ -49,6 +49,11 @@ export interface Task {
 export type AgentEvent =
   | { kind: 'task'; task: Task }
   | { kind: 'message'; message: AgentMessage }
+  /**
+   * Only a sign of life on a stream: an SSE comment (`: ping`) or bytes that completed no event yet.
+   * It keeps the idle and first-event clocks from running out and carries nothing else.
+   */
+  | { kind: 'alive' }
   | {
       kind: 'status';
       /** '' when the agent named no task: the turn's own task. */

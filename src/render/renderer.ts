@@ -67,6 +67,8 @@ export class TurnRenderer {
       }
       case 'message':
         this.message(signal.message, out);
+        break;
+      case 'alive':
     }
     return out;
   }

@@ -11,7 +11,10 @@ import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
 import { readStream } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
-import type { OutgoingMessage } from '../port/types.js';
+import type { AgentEvent, OutgoingMessage } from '../port/types.js';
+
+/** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
+const ALIVE: AgentEvent = { kind: 'alive' };
 
 /** JSON-RPC's "method not found": the agent does not know this generation's method names. */
 const METHOD_NOT_FOUND = -32601;
@@ -131,7 +134,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
           const sdkRequest = request(resolved, message);
           if (ownReader(resolved)) {
             const wire = streamRequest(resolved, sdkRequest, message, sdkRequest.message?.messageId ?? '');
-            return readStream(reader, wire, site('stream', resolved), fromSdkEvent);
+            return readStream(reader, wire, site('stream', resolved), fromSdkEvent, ALIVE);
           }
           return streamCall(site('stream', resolved), (signal) => resolved.client.sendMessageStream(sdkRequest, { signal }), fromSdkEvent);
         }),
@@ -139,7 +142,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
         agent$.pipe(
           switchMap((resolved) =>
             ownReader(resolved)
-              ? readStream(reader, resubscribeRequest(resolved, taskId), site('resubscribe', resolved), fromSdkEvent)
+              ? readStream(reader, resubscribeRequest(resolved, taskId), site('resubscribe', resolved), fromSdkEvent, ALIVE)
               : streamCall(
                   site('resubscribe', resolved),
                   (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),

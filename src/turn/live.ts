@@ -1,6 +1,7 @@
 import {
   asyncScheduler,
   catchError,
+  filter,
   concat,
   concatWith,
   defer,
@@ -96,6 +97,8 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
           : timeoutError('first-event', policy.firstEventTimeoutMs, operation);
     return events$.pipe(
       watchdog(policy.firstEventTimeoutMs, budget, expired),
+      // A sign of life has kept the clock going; nothing after the watchdog needs it.
+      filter((event) => event.kind !== 'alive'),
       takeWhile(() => !task.streamDone, true),
       concatWith(defer(() => (task.streamDone ? EMPTY : closedEarly(ctx, operation)))),
     );

@@ -43,6 +43,7 @@ export class TurnTask implements TaskFacts {
 
   /** Takes an accepted event into account. */
   observe(event: AgentEvent): void {
+    if (event.kind === 'alive') return; // a sign of life is no event of the task
     this.events++;
     switch (event.kind) {
       case 'task':
@@ -90,6 +91,8 @@ function taskIdOf(event: AgentEvent): string | undefined {
       return event.task.id;
     case 'message':
       return event.message.taskId;
+    case 'alive':
+      return undefined;
     default:
       return event.taskId;
   }

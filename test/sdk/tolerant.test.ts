@@ -196,3 +196,81 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
     }
   });
 });
+
+describe('liveness: SSE comments while the agent thinks', () => {
+  it("keep our reader's idle clock from running out: no reconnect; the SDK's reader (which drops comments) reconnects", async () => {
+    const sockets = new Set<Socket>();
+    const methods: string[] = [];
+    const timers = new Set<NodeJS.Timeout>();
+    const server: Server = createServer((req, res) => {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      if (req.method === 'GET') {
+        res.writeHead(200, { 'content-type': 'application/json' });
+        res.end(
+          JSON.stringify({
+            name: 'pinging',
+            supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+            capabilities: { streaming: true },
+          }),
+        );
+        return;
+      }
+      let body = '';
+      req.on('data', (chunk: Buffer) => (body += chunk));
+      req.on('end', () => {
+        const rpc = JSON.parse(body) as { id: number; method: string };
+        methods.push(rpc.method);
+        if (rpc.method === 'GetTask') {
+          const task = {
+            id: 'T',
+            contextId: 'C',
+            status: { state: 'TASK_STATE_COMPLETED' },
+            artifacts: [{ artifactId: 'A', parts: [{ text: 'Thought it through.' }] }],
+          };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: task }));
+          return;
+        }
+        const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`;
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(frame({ task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } }));
+        // Thinking for 600 ms, a comment every 50 ms, then the answer.
+        let pings = 0;
+        const ping = setInterval(() => {
+          if (res.destroyed) return clearInterval(ping);
+          if (++pings < 12) return void res.write(': ping\n\n');
+          clearInterval(ping);
+          res.write(
+            frame({
+              artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'Thought it through.' }] } },
+            }),
+          );
+          res.end(frame({ statusUpdate: { taskId: 'T', contextId: 'C', status: { state: 'TASK_STATE_COMPLETED' } } }));
+        }, 50);
+        timers.add(ping);
+      });
+    });
+    server.on('connection', (socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const http = createNodeFetch();
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const policy = { policy: { idleTimeoutMs: 300, firstEventTimeoutMs: 300, reconnect: { initialDelayMs: 10, maxDelayMs: 20 } } };
+    try {
+      const ours = await lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch })(url), { text: 'hi' }, policy).pipe(toArray()));
+      expect(ours.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: 'Thought it through.' });
+      expect(ours.filter((e) => e.type === 'reconnecting')).toEqual([]);
+      expect(methods).toEqual(['SendStreamingMessage']);
+      const sdk = await lastValueFrom(
+        runTurn(createSdkPorts({ fetch: http.fetch, reader: 'sdk' })(url), { text: 'hi' }, policy).pipe(toArray()),
+      );
+      expect(sdk.filter((e) => e.type === 'reconnecting').length).toBeGreaterThan(0);
+    } finally {
+      for (const timer of timers) clearInterval(timer);
+      await http.close();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((done) => server.close(() => done()));
+    }
+  });
+});

@@ -32,7 +32,8 @@ let nextId = 1;
  * JSON, an id echoed as `"1"` for `1`, results without `kind`, updates without `taskId`.
  *
  * Cold: the request starts on subscribe and is aborted on unsubscribe. Each result, as the SDK's
- * `StreamResponse`, is emitted through `map`; a graceful end completes; every failure (the mapping's
+ * `StreamResponse`, is emitted through `map`, and a sign of life (an SSE comment, bytes that completed
+ * no event) as `alive`, at most one per 100 ms; a graceful end completes; every failure (the mapping's
  * too) is an {@link A2AError} named after `site`.
  */
 export function readStream<T>(
@@ -40,12 +41,14 @@ export function readStream<T>(
   request: StreamRequest,
   site: CallContext,
   map: (response: StreamResponse) => T,
+  alive?: T,
 ): Observable<T> {
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
     const id = nextId++;
     const ids: StreamIds = request.taskId === undefined ? {} : { taskId: request.taskId };
     let ended = false;
+    let lastSignal = Date.now();
     const fail = (error: unknown, status?: number): void => {
       const aborted = controller.signal.aborted;
       ended = true;
@@ -91,9 +94,17 @@ export function readStream<T>(
             }
             if (!('result' in envelope))
               throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
+            lastSignal = Date.now();
             subscriber.next(map(toStreamResponse((envelope as { result: unknown }).result, ids)));
           },
-          alive: () => undefined,
+          alive: () => {
+            // At most one per 100 ms: enough for any idle clock, nothing for a fast stream.
+            if (alive === undefined || subscriber.closed) return;
+            const now = Date.now();
+            if (now - lastSignal < 100) return;
+            lastSignal = now;
+            subscriber.next(alive);
+          },
         },
         options.maxEventChars,
       );

@@ -17,10 +17,12 @@ export interface SseSink {
  */
 export async function readSse(body: ReadableStream<Uint8Array>, sink: SseSink, maxEventChars: number): Promise<void> {
   let refused: A2AError | undefined;
+  let dispatched = false;
   const parser = createParser({
     onEvent: (event) => {
       if (event.data.length > maxEventChars) throw tooLarge(maxEventChars);
       const data = event.data.charCodeAt(0) === 0x1e ? event.data.slice(1) : event.data;
+      dispatched = true;
       if (data.trim() === '') sink.alive();
       else sink.data(data);
     },
@@ -36,8 +38,11 @@ export async function readSse(body: ReadableStream<Uint8Array>, sink: SseSink, m
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
+      dispatched = false;
       parser.feed(decoder.decode(value, { stream: true }));
       if (refused) throw refused;
+      // Bytes that completed no event (a slow one dripping in) still say the server is alive.
+      if (!dispatched) sink.alive();
     }
     // A body that ends on a bare CR leaves the parser waiting for a possible LF: one ends the wait
     // (after LF or CRLF endings it is an empty line, which dispatches nothing).
