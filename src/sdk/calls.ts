@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { A2AOperation } from '../errors.js';
 import { boundedResponse } from './body-limit.js';
+import { markAppends } from './rest-append.js';
 import { classifySdkError } from './errors.js';
 
 /**
@@ -16,11 +17,11 @@ export class ResponseWatch {
     private readonly maxResponseBytes = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** The fetch handed to the SDK: it notes each status and bounds every answer read whole. */
+  /** The fetch handed to the SDK: it notes each status, bounds every answer read whole, and keeps HTTP+JSON `append` flags. */
   readonly fetch: typeof fetch = async (input, init) => {
     const response = await this.base(input, init);
     if (init?.signal) this.statuses.set(init.signal, response.status);
-    return boundedResponse(response, this.maxResponseBytes);
+    return markAppends(String(input instanceof Request ? input.url : input), boundedResponse(response, this.maxResponseBytes));
   };
 
   statusOf(signal: AbortSignal): number | undefined {

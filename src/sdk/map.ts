@@ -9,6 +9,7 @@ import type {
 import { Role, TaskState as SdkTaskState } from '@a2a-js/sdk';
 import { A2AError } from '../errors.js';
 import type { AgentEvent, AgentMessage, Artifact, Part, SendResult, Task, TaskState, TaskStatus } from '../port/types.js';
+import { APPEND_MARK } from './rest-append.js';
 
 /**
  * The SDK's shapes (the same for v1.0 and, translated by its compat layer, v0.3) mapped into the
@@ -93,6 +94,16 @@ export function fromSdkTask(task: SdkTask): Task {
   return out;
 }
 
+/** The event's metadata without the append mark the HTTP+JSON repair put in (`rest-append.ts`), and whether it was there. */
+function withoutAppendMark(metadata: Record<string, unknown> | undefined): {
+  metadata: Record<string, unknown> | undefined;
+  marked: boolean;
+} {
+  if (metadata === undefined || !(APPEND_MARK in metadata)) return { metadata, marked: false };
+  const { [APPEND_MARK]: mark, ...rest } = metadata;
+  return { metadata: Object.keys(rest).length > 0 ? rest : undefined, marked: mark === true };
+}
+
 /** One stream event. */
 export function fromSdkEvent(event: StreamResponse): AgentEvent {
   const payload = event.payload;
@@ -114,15 +125,15 @@ export function fromSdkEvent(event: StreamResponse): AgentEvent {
       const update = payload.value;
       if (!update.artifact) throw malformed('artifactUpdate.artifact');
       if (!update.artifact.artifactId) throw malformed('artifactUpdate.artifact.artifactId');
+      const { metadata, marked } = withoutAppendMark(metadataOf(update.metadata));
       const out: AgentEvent = {
         kind: 'artifact',
         taskId: update.taskId ?? '',
         artifact: fromSdkArtifact(update.artifact),
-        append: update.append === true,
+        append: update.append === true || marked,
         lastChunk: update.lastChunk === true,
       };
       if (update.contextId) out.contextId = update.contextId;
-      const metadata = metadataOf(update.metadata);
       if (metadata) out.metadata = metadata;
       return out;
     }

@@ -1,0 +1,54 @@
+/**
+ * The SDK's v0.3 HTTP+JSON client drops `append` from artifact-update events (S6 in the research
+ * notes): chunks that extend an artifact arrive as replacements, and a reply streamed in appends
+ * shows only its last chunk. It does keep the event's `metadata`, so the flag is carried across in
+ * it: each `artifactUpdate` that says `"append": true` on the wire gets {@link APPEND_MARK} in its
+ * metadata, and the mapping (`map.ts`) reads the mark back and removes it.
+ */
+export const APPEND_MARK = 'a4h_append';
+
+/** HTTP+JSON streams, v0.3's (`/v1/message:stream`, `/v1/tasks/{id}:subscribe`) and any other. */
+function isRestStream(url: string): boolean {
+  return /:(stream|subscribe)(\?|$)/.test(url);
+}
+
+/** The response with the append mark written into its artifact-updates, for an HTTP+JSON SSE stream. */
+export function markAppends(url: string, response: Response): Response {
+  const type = response.headers.get('content-type')?.toLowerCase() ?? '';
+  if (response.body === null || !type.startsWith('text/event-stream') || !isRestStream(url)) return response;
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  let pending = '';
+  const marked = response.body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        pending += decoder.decode(chunk, { stream: true });
+        const end = pending.lastIndexOf('\n');
+        if (end === -1) return;
+        controller.enqueue(encoder.encode(markLines(pending.slice(0, end + 1))));
+        pending = pending.slice(end + 1);
+      },
+      flush(controller) {
+        pending += decoder.decode();
+        if (pending !== '') controller.enqueue(encoder.encode(markLines(pending)));
+      },
+    }),
+  );
+  return new Response(marked, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
+function markLines(text: string): string {
+  if (!text.includes('"append"')) return text;
+  return text.replace(/^data:(.*)$/gm, (line, payload: string) => {
+    if (!payload.includes('"artifactUpdate"') || !payload.includes('"append"')) return line;
+    try {
+      const event = JSON.parse(payload) as { artifactUpdate?: { append?: unknown; metadata?: Record<string, unknown> } };
+      const update = event.artifactUpdate;
+      if (update?.append !== true) return line;
+      update.metadata = { ...update.metadata, [APPEND_MARK]: true };
+      return `data: ${JSON.stringify(event)}`;
+    } catch {
+      return line; // not ours to judge: the SDK reports a malformed event
+    }
+  });
+}
