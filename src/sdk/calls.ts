@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { A2AOperation } from '../errors.js';
 import { boundedResponse } from './body-limit.js';
+import { tolerantReply } from './reader/replies.js';
 import { markAppends } from './rest-append.js';
 import { classifySdkError } from './errors.js';
 
@@ -17,11 +18,15 @@ export class ResponseWatch {
     private readonly maxResponseBytes = Number.POSITIVE_INFINITY,
   ) {}
 
-  /** The fetch handed to the SDK: it notes each status, bounds every answer read whole, and keeps HTTP+JSON `append` flags. */
+  /**
+   * The fetch handed to the SDK: it notes each status, bounds every answer read whole, keeps HTTP+JSON
+   * `append` flags, and reads JSON-RPC replies tolerantly (see {@link tolerantReply}).
+   */
   readonly fetch: typeof fetch = async (input, init) => {
     const response = await this.base(input, init);
     if (init?.signal) this.statuses.set(init.signal, response.status);
-    return markAppends(String(input instanceof Request ? input.url : input), boundedResponse(response, this.maxResponseBytes));
+    const bounded = boundedResponse(response, this.maxResponseBytes);
+    return tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded));
   };
 
   statusOf(signal: AbortSignal): number | undefined {

@@ -274,3 +274,56 @@ describe('liveness: SSE comments while the agent thinks', () => {
     }
   });
 });
+
+describe('reading replies tolerantly: a blocking send', () => {
+  for (const generation of ['1.0', '0.3'] as const) {
+    it(`v${generation}: an id echoed as a string and ${generation === '0.3' ? 'a result without kind' : 'the v1.0 result'} → the whole reply; a different id stays an error`, async () => {
+      const sockets = new Set<Socket>();
+      let echo: (id: number) => unknown = String;
+      const server: Server = createServer((req, res) => {
+        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+        if (req.method === 'GET') {
+          const common = { name: 'blocking', description: 'answers whole', version: '1', capabilities: { streaming: false }, skills: [] };
+          const card =
+            generation === '1.0'
+              ? { ...common, supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }
+              : { ...common, url: `${base}rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' };
+          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
+          return;
+        }
+        let body = '';
+        req.on('data', (chunk: Buffer) => (body += chunk));
+        req.on('end', () => {
+          const rpc = JSON.parse(body) as { id: number };
+          const parts = [{ text: REPLY }]; // on the v0.3 wire, a v0.2-era part: no kind
+          const result =
+            generation === '1.0'
+              ? { task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'A', parts }] } }
+              : { id: 'T', contextId: 'C', status: { state: 'completed' }, artifacts: [{ artifactId: 'A', parts }] };
+          res
+            .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
+            .end(JSON.stringify({ jsonrpc: '2.0', id: echo(rpc.id), result }));
+        });
+      });
+      server.on('connection', (socket) => {
+        sockets.add(socket);
+        socket.on('close', () => sockets.delete(socket));
+      });
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const http = createNodeFetch();
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      try {
+        const events = await lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch })(url), { text: 'hi' }).pipe(toArray()));
+        expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: REPLY });
+        echo = (id) => `not-${id}`;
+        await expect(lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch })(url), { text: 'hi' }))).rejects.toMatchObject({
+          kind: 'protocol',
+        });
+      } finally {
+        await http.close();
+        for (const socket of sockets) socket.destroy();
+        await new Promise<void>((done) => server.close(() => done()));
+      }
+    });
+  }
+});

@@ -25,10 +25,9 @@ export function toStreamResponse(result: unknown, ids: StreamIds): StreamRespons
   if (typeof result !== 'object' || result === null || Array.isArray(result)) throw malformed('the result is not an object');
   const json = result as Json;
   if (V1_KEYS.some((key) => key in json)) return remember(StreamResponse.fromJSON(json), ids);
-  const kind = typeof json['kind'] === 'string' ? json['kind'] : kindByShape(json);
+  const kind = withKinds(json);
   if (kind === undefined) throw malformed('the result is neither a task, a message, a status-update nor an artifact-update');
   const update = kind === 'status-update' || kind === 'artifact-update';
-  withPartKinds(json);
   const filled: Json = update
     ? {
         ...json,
@@ -36,7 +35,7 @@ export function toStreamResponse(result: unknown, ids: StreamIds): StreamRespons
         taskId: nonEmpty(json['taskId']) ?? ids.taskId ?? MISSING,
         contextId: nonEmpty(json['contextId']) ?? ids.contextId ?? MISSING,
       }
-    : { ...json, kind };
+    : json;
   let response: StreamResponse;
   try {
     response = legacyPushNotificationToV1StreamResponse(filled);
@@ -47,6 +46,17 @@ export function toStreamResponse(result: unknown, ids: StreamIds): StreamRespons
   if (value && value.taskId === MISSING) value.taskId = '';
   if (value && value.contextId === MISSING) value.contextId = '';
   return remember(response, ids);
+}
+
+/**
+ * A v0.3-shaped result with the `kind`s v0.2-era servers leave out, on the result and on its parts
+ * (in place); returns the result's kind, or undefined when its shape tells none.
+ */
+export function withKinds(json: Json): string | undefined {
+  const kind = typeof json['kind'] === 'string' ? json['kind'] : kindByShape(json);
+  if (kind !== undefined) json['kind'] = kind;
+  withPartKinds(json);
+  return kind;
 }
 
 /** v0.2-era parts say `type` where v0.3 says `kind`, or nothing: a part is classified by its field. */

@@ -1,0 +1,54 @@
+import { withKinds } from './results.js';
+
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A JSON-RPC reply (SendMessage, GetTask, CancelTask, and v0.3's `message/send`, `tasks/get`,
+ * `tasks/cancel`), made readable for the SDK where real servers bend the wire: an id echoed as
+ * another JSON type (`"1"` for `1`) becomes the request's, and a v0.3 result without `kind` (v0.2-era
+ * servers) gets the kinds its shape tells. A truly different id, or anything that is no JSON-RPC
+ * reply, is left for the SDK to refuse. Streams are not touched here (our reader reads those).
+ */
+export async function tolerantReply(init: RequestInit | undefined, response: Response): Promise<Response> {
+  const request = rpcRequest(init?.body);
+  const type = response.headers.get('content-type')?.toLowerCase() ?? '';
+  if (request === undefined || !type.includes('json') || response.body === null) return response;
+  const text = await response.text();
+  let envelope: unknown;
+  try {
+    envelope = JSON.parse(text);
+  } catch {
+    return rebuilt(response, text);
+  }
+  if (!isObject(envelope)) return rebuilt(response, text);
+  let changed = false;
+  const id = envelope['id'];
+  if (id !== request.id && id !== null && id !== undefined && String(id) === String(request.id)) {
+    envelope['id'] = request.id;
+    changed = true;
+  }
+  const result = envelope['result'];
+  if (request.method.includes('/') && isObject(result) && typeof result['kind'] !== 'string') {
+    changed = withKinds(result) !== undefined || changed;
+  }
+  return rebuilt(response, changed ? JSON.stringify(envelope) : text);
+}
+
+function rpcRequest(body: unknown): { id: unknown; method: string } | undefined {
+  if (typeof body !== 'string' || !body.includes('"jsonrpc"')) return undefined;
+  try {
+    const json: unknown = JSON.parse(body);
+    return isObject(json) && typeof json['method'] === 'string' ? { id: json['id'], method: json['method'] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The same answer with `body` (its length may have changed). */
+function rebuilt(response: Response, body: string): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
