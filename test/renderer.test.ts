@@ -278,6 +278,12 @@ describe('status messages: reply or preview (the four conventions)', () => {
     expect(fold(events)).toBe('The rate is 0.92.');
   });
 
+  it("gemini-cli's asides (a citation under the reply's messageId) are neither preview nor reply", () => {
+    const citation: AgentEvent = { ...say('[1] https://example.org', 'm'), metadata: { coderAgent: { kind: 'citation' } } } as AgentEvent;
+    const events = render([ev.task('T', 'working'), say('The rate ', 'm'), say('is 0.92.', 'm'), citation, none('input-required')]);
+    expect(end(events).text).toBe('The rate is 0.92.');
+  });
+
   it('separate messages replace one another: progress strings are previews', () => {
     const events = render([
       ev.task('T', 'working'),

@@ -41,3 +41,12 @@ export function lastAgentAnswer(history: readonly AgentMessage[] | undefined): s
   }
   return undefined;
 }
+
+/** gemini-cli's asides: status messages beside the answer (citations, thoughts), never part of it. */
+const ASIDES: ReadonlySet<unknown> = new Set(['citation', 'thought']);
+
+/** A status event that carries an aside (gemini-cli's `coderAgent.kind`), not the reply. */
+export function isAside(metadata: Record<string, unknown> | undefined): boolean {
+  const coder = metadata?.['coderAgent'];
+  return typeof coder === 'object' && coder !== null && ASIDES.has((coder as { kind?: unknown }).kind);
+}

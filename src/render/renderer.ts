@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/events.js';
 import { isInterrupted, isSettled, type AgentEvent, type AgentMessage, type Task, type TaskState } from '../port/types.js';
 import { ArtifactReply } from './artifacts.js';
-import { agentText, isPartial, lastAgentAnswer } from './parts.js';
+import { agentText, isAside, isPartial, lastAgentAnswer } from './parts.js';
 
 export { ARTIFACT_SEPARATOR } from './artifacts.js';
 
@@ -57,7 +57,8 @@ export class TurnRenderer {
         break;
       case 'status':
         this.announceTask(out);
-        this.status(signal.status.state, signal.status.message, isPartial(signal.metadata), out);
+        // An aside (a citation, a thought) moves the state but is neither preview nor reply.
+        this.status(signal.status.state, isAside(signal.metadata) ? undefined : signal.status.message, isPartial(signal.metadata), out);
         break;
       case 'artifact': {
         this.announceTask(out);
