@@ -1,5 +1,4 @@
 import { concat, defer, from, of, switchMap, throwError, type Observable } from 'rxjs';
-import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
 import { identitySecret } from '../identity/secret.js';
@@ -7,12 +6,12 @@ import { ThreadRegistry } from '../identity/threads.js';
 import { silentLogger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { CardSummary } from '../port/types.js';
-import { cardUrlOf } from '../sdk/card-fetch.js';
 import { createSdkPorts, type PortFactory } from '../sdk/ports.js';
 import { CancelsInFlight } from '../turn/cancel.js';
 import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
-import { checkRequest, runCheckedTurn } from '../turn/turn.js';
+import { runCheckedTurn } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
+import { agentKey, checkInput } from './input.js';
 import type { A2AClient, A2AOptions, TurnInput } from './types.js';
 
 export type { A2AClient, A2AOptions, TurnInput } from './types.js';
@@ -93,30 +92,4 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       await platform.owned?.close();
     },
   };
-}
-
-/**
- * The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL,
- * the thread's names. Returns the agent's card URL, which keys the thread: `http://h` and `http://h/`
- * are one agent, so one thread.
- */
-function checkInput(input: TurnInput): string {
-  checkRequest({ text: input.text, ...(input.contextId === undefined ? {} : { contextId: input.contextId }) });
-  const cardUrl = cardUrlOf(input.agent);
-  for (const field of ['handle', 'thread'] as const) {
-    const value = input[field];
-    if (typeof value !== 'string' || value === '') {
-      throw new A2AError({ kind: 'input', operation: 'turn', message: `the ${field} must be a non-empty string` });
-    }
-  }
-  return cardUrl;
-}
-
-/** The agent's card URL, or undefined when `agent` is not a usable URL. */
-function agentKey(agent: string): string | undefined {
-  try {
-    return cardUrlOf(agent);
-  } catch {
-    return undefined;
-  }
 }

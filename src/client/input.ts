@@ -1,0 +1,30 @@
+import { A2AError } from '../errors.js';
+import { cardUrlOf } from '../sdk/card-fetch.js';
+import { checkRequest } from '../turn/turn.js';
+import type { TurnInput } from './types.js';
+
+/**
+ * The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL,
+ * the thread's names. Returns the agent's card URL, which keys the thread: `http://h` and `http://h/`
+ * are one agent, so one thread.
+ */
+export function checkInput(input: TurnInput): string {
+  checkRequest({ text: input.text, ...(input.contextId === undefined ? {} : { contextId: input.contextId }) });
+  const cardUrl = cardUrlOf(input.agent);
+  for (const field of ['handle', 'thread'] as const) {
+    const value = input[field];
+    if (typeof value !== 'string' || value === '') {
+      throw new A2AError({ kind: 'input', operation: 'turn', message: `the ${field} must be a non-empty string` });
+    }
+  }
+  return cardUrl;
+}
+
+/** The agent's card URL, or undefined when `agent` is not a usable URL. */
+export function agentKey(agent: string): string | undefined {
+  try {
+    return cardUrlOf(agent);
+  } catch {
+    return undefined;
+  }
+}
