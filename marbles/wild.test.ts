@@ -93,7 +93,7 @@ describe('liveness', () => {
     expect(methods(calls)).toEqual(['card', 'stream']);
   });
 
-  it('a sign of life before the first event stops the first-event clock; the idle clock runs from it', () => {
+  it('a sign of life before the first event restarts the first-event clock', () => {
     const alive = { kind: 'alive' as const };
     marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
       const stream = cold('  ----------------------------------------p----------------------------a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
@@ -146,7 +146,26 @@ describe('lose nothing', () => {
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'getTask']);
   });
 
-  it('a resubscribe that opens with its snapshot needs no GetTask', () => {
+  it('the reconciling GetTask is best effort: when it fails, the live reply stands', () => {
+    const down = new A2AError({ kind: 'http', status: 503, retryable: true, message: 'unavailable' });
+    const replies = { x: 'text "one"', y: 'text " three"', k: 'reconcile T', Z: 'end completed "one three"' };
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
+      const streamSubs = '   ^-----!';
+      const resubscribe = cold('                -de|', { d: ev.artifact('T', 'A', ' three', { append: true }), e: ev.status('T', 'completed') });
+      const resubscribeSubs = '   ----------------^-!';
+      const getTask = cold<never>('                 ----#', undefined, down);
+      const getTaskSubs = '       ------------------^---!';
+      const expected = '          s(tw)xr 10ms y(ck)(Z|)';
+      expectObservable(turn(agent({ stream, resubscribe, getTask }))).toBe(expected, { ...labels, ...replies });
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+    });
+  });
+
+    it('a resubscribe that opens with its snapshot needs no GetTask', () => {
     const replies = { x: 'text "one"', y: 'text " two"', Z: 'end completed "one two"' };
     marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);

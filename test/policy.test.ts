@@ -75,10 +75,12 @@ describe('the policy', () => {
     expect(message({ idleTimeoutMs: 0 })).toBe('invalid turn option idleTimeoutMs: it must be more than 0');
   });
 
-  it('refuses a reconnect budget shorter than the idle gap that breaks a stream', () => {
-    expect(() => resolvePolicy({ idleTimeoutMs: 400_000 })).toThrow(
+  it('refuses a reconnect budget shorter than the idle gap that breaks a stream; unset, it follows a longer idle gap', () => {
+    expect(() => resolvePolicy({ idleTimeoutMs: 400_000, reconnect: { maxElapsedMs: 300_000 } })).toThrow(
       'invalid turn option reconnect.maxElapsedMs: it is 300000, shorter than idleTimeoutMs (400000); it must not be',
     );
+    expect(resolvePolicy({ idleTimeoutMs: 400_000 }).reconnect.maxElapsedMs).toBe(400_000);
+    expect(resolvePolicy({ idleTimeoutMs: 1_000 }).reconnect.maxElapsedMs).toBe(300_000);
     expect(() => resolvePolicy({ idleTimeoutMs: 400_000, reconnect: { maxElapsedMs: 400_000 } })).not.toThrow();
     expect(() => resolvePolicy({ idleTimeoutMs: 10, reconnect: { maxElapsedMs: 9 } })).toThrow(expect.objectContaining({ kind: 'config' }));
   });

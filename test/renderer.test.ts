@@ -272,6 +272,12 @@ describe('status messages: reply or preview (the four conventions)', () => {
     expect(previews(events)).toEqual(['The rate ', 'The rate is 0.92.']);
   });
 
+  it('a message whose last chunk rides on the settling status: the reply is the whole message', () => {
+    const events = render([ev.task('T', 'working'), say('The rate ', 'm'), say('is 0.92.', 'm', 'completed')]);
+    expect(end(events).text).toBe('The rate is 0.92.');
+    expect(fold(events)).toBe('The rate is 0.92.');
+  });
+
   it('cumulative snapshots of one message: the reply is the last one, never the sum', () => {
     const events = render([ev.task('T', 'working'), say('The rate ', 'm'), say('The rate is 0.92.', 'm'), none('completed')]);
     expect(end(events).text).toBe('The rate is 0.92.');

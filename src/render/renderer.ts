@@ -126,7 +126,8 @@ export class TurnRenderer {
       this.preview = this.bounded(this.nextPreview(text, message?.messageId, partial));
       this.lastAgentText = this.preview;
     }
-    if (isSettled(state)) this.finalText = text;
+    // The settling message as streamed: its chunks joined when it came in pieces.
+    if (isSettled(state)) this.finalText = text === undefined ? undefined : this.preview;
     if (state !== previousState || this.preview !== previousPreview) {
       out.push(this.preview === undefined ? { type: 'status', state } : { type: 'status', state, text: this.preview });
     }

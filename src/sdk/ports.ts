@@ -16,6 +16,9 @@ import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
 const ALIVE: AgentEvent = { kind: 'alive' };
 
+/** A sign of life is no answer: it neither settles the generation nor proves the other one. */
+const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';
+
 /** JSON-RPC's "method not found": the agent does not know this generation's method names. */
 const METHOD_NOT_FOUND = -32601;
 
@@ -71,7 +74,10 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     } catch (error) {
       badInput = error as A2AError;
     }
-    /** The agent as the last `card()` resolved it: the turn that asked keeps it for its other calls. */
+    /**
+     * The agent as this port's last `card()` resolved it, used by its other calls. `createA2A` makes a
+     * port per turn, so a turn keeps the card it started with; turns sharing a port share the newest.
+     */
     let current: ResolvedAgent | undefined;
     const card$ = defer((): Observable<ResolvedAgent> => {
       if (cardUrl === undefined) throw badInput;
@@ -99,11 +105,19 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
         switchMap((resolved) => {
           let answered = false;
           return call(resolved).pipe(
-            tap(() => (answered = true)),
+            tap((value) => {
+              if (!isAlive(value)) answered = true;
+            }),
             catchError((error: unknown) => {
               if (answered || !isA2AError(error, 'unsupported') || error.code !== METHOD_NOT_FOUND) return throwError(() => error);
               return from(resolved.otherGeneration()).pipe(
-                switchMap((other) => call(other).pipe(tap({ next: () => (resolved.switched = other) }))),
+                switchMap((other) =>
+                  call(other).pipe(
+                    tap((value) => {
+                      if (!isAlive(value)) resolved.switched = other;
+                    }),
+                  ),
+                ),
               );
             }),
           );

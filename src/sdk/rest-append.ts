@@ -7,6 +7,9 @@
  */
 export const APPEND_MARK = 'a4h_append';
 
+/** The SDK's bound on one SSE event: a longer line is passed on unmarked. */
+const MAX_LINE = 4 * 2 ** 20;
+
 /** HTTP+JSON streams, v0.3's (`/v1/message:stream`, `/v1/tasks/{id}:subscribe`) and any other. */
 function isRestStream(url: string): boolean {
   return /:(stream|subscribe)(\?|$)/.test(url);
@@ -22,11 +25,19 @@ export function markAppends(url: string, response: Response): Response {
   const marked = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
-        pending += decoder.decode(chunk, { stream: true });
-        const end = pending.lastIndexOf('\n');
-        if (end === -1) return;
-        controller.enqueue(encoder.encode(markLines(pending.slice(0, end + 1))));
-        pending = pending.slice(end + 1);
+        const text = decoder.decode(chunk, { stream: true });
+        const end = text.lastIndexOf('\n');
+        if (end === -1) {
+          pending += text;
+          // A line this long is no event to mark: pass it on, and the SDK's own bound judges it.
+          if (pending.length > MAX_LINE) {
+            controller.enqueue(encoder.encode(pending));
+            pending = '';
+          }
+          return;
+        }
+        controller.enqueue(encoder.encode(markLines(pending + text.slice(0, end + 1))));
+        pending = text.slice(end + 1);
       },
       flush(controller) {
         pending += decoder.decode();

@@ -50,11 +50,24 @@ export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observ
 /**
  * After a resubscription that opened without a task snapshot, one `GetTask` before the end: the
  * task's artifacts replace what the live events gave, so chunks sent during the break are not lost.
+ * Best effort: a failed or artifact-less answer leaves the reply the live events gave.
  */
 function reconcile(ctx: LadderContext): Observable<LadderSignal> {
   const { taskId, gap, unknownToAgent } = ctx.task;
   if (!gap || taskId === undefined || unknownToAgent) return EMPTY;
-  return concat(of<LadderNote>({ type: 'reconcile', taskId, reason: 'resubscribed-without-snapshot' }), pollOnce(ctx, taskId));
+  const snapshot$ = pollOnce(ctx, taskId).pipe(
+    // An answer without artifacts says nothing about the reply: it must not erase the live one.
+    filter((event) => event.kind === 'task' && event.task.artifacts.length > 0),
+    // Best effort: the live events already settled the task; a failed check leaves their reply.
+    catchError((error: unknown) => {
+      ctx.logger.warn(
+        { taskId, error: toA2AError(error, 'get-task').message },
+        'could not check the reply after a resubscribe without snapshot',
+      );
+      return EMPTY;
+    }),
+  );
+  return concat(of<LadderNote>({ type: 'reconcile', taskId, reason: 'resubscribed-without-snapshot' }), snapshot$);
 }
 
 /** Marks a gap when a resubscription's first event is not the task snapshot it should open with. */
@@ -82,7 +95,9 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
   return defer(() => {
     let seen = false;
     let waitingForAuth = false;
-    const budget = (): Budget => {
+    const budget = (event: AgentEvent): Budget => {
+      // A sign of life restarts the clock that runs (first event, idle) and pauses no auth wait.
+      if (event.kind === 'alive') return waitingForAuth ? 'keep' : seen ? policy.idleTimeoutMs : policy.firstEventTimeoutMs;
       seen = true;
       const wasWaiting = waitingForAuth;
       waitingForAuth = task.state === 'auth-required';

@@ -47,7 +47,7 @@ export const turnPolicySchema = z.object({
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */
       maxAttempts: count(0, 100, 5),
-      /** Time since the break after which no further resubscribe is tried; not shorter than `idleTimeoutMs`. */
+      /** Time since the break after which no further resubscribe is tried; not shorter than `idleTimeoutMs` (unset, it follows a longer one). */
       maxElapsedMs: ms(300_000),
       ...backoff(500, 2, 10_000, 0.5),
     }),
@@ -98,6 +98,9 @@ export function resolvePolicy(input: TurnPolicyInput | TurnPolicy | undefined): 
   if (RESOLVED.has(input)) return input as TurnPolicy;
   const result = turnPolicySchema.safeParse(input);
   if (result.success) {
+    // Not given, the reconnect budget follows a longer idle gap (given, it is checked against it).
+    const given = (input as { reconnect?: { maxElapsedMs?: unknown } }).reconnect?.maxElapsedMs !== undefined;
+    if (!given) result.data.reconnect.maxElapsedMs = Math.max(result.data.reconnect.maxElapsedMs, result.data.idleTimeoutMs);
     checkRelations(result.data);
     RESOLVED.add(result.data);
     return result.data;

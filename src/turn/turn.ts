@@ -46,7 +46,8 @@ export interface LadderOptions {
   logger?: Logger;
   /**
    * Told of each CancelTask the turn starts when it is abandoned (the subscription ends when the
-   * cancel is answered, fails or times out), so a process can wait for it before exiting.
+   * cancel is answered, fails or times out), and of each background read of a turn left before its
+   * task was named (which may start a CancelTask of its own), so a process can wait before exiting.
    */
   onCancel?: (cancel: Subscription) => void;
 }

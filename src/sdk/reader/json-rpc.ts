@@ -65,12 +65,12 @@ export function readStream<T>(
       });
       const type = response.headers.get('content-type')?.toLowerCase() ?? '';
       if (!response.ok || !type.startsWith('text/event-stream') || response.body === null) {
-        const text = await response.text().catch(() => '');
+        const text = await readCapped(response, MAX_ERROR_BODY);
         const envelope = parseJson(text);
         const error = envelope !== undefined && envelope !== null && isError(envelope) ? rpcError(envelope.error) : undefined;
         // A2A's own refusals are read as such; any other failure by its HTTP status, as on the SDK's path.
         if (error !== undefined && (error.kind !== 'protocol' || response.ok)) return fail(error, response.status);
-        if (!response.ok) return fail(new Error(`HTTP ${response.status}${error ? `: ${error.message}` : ''}`), response.status);
+        if (!response.ok) return fail(httpError(response.status, error), response.status);
         return fail(
           new A2AError({ kind: 'protocol', message: `the stream's Content-Type is ${type || 'missing'}, not text/event-stream` }),
         );
@@ -117,6 +117,49 @@ export function readStream<T>(
     };
   });
 }
+
+/** The most of a refused answer's body that is read: enough for any JSON-RPC error. */
+const MAX_ERROR_BODY = 64 * 1024;
+
+/** The body's text, read no further than `max` bytes (the rest is cancelled). */
+async function readCapped(response: Response, max: number): Promise<string> {
+  if (response.body === null) return '';
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = '';
+  try {
+    for (let read = 0; read < max;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      read += value.byteLength;
+      text += decoder.decode(value, { stream: true });
+    }
+  } catch {
+    return text;
+  } finally {
+    void reader.cancel().catch(() => undefined);
+  }
+  return text;
+}
+
+/**
+ * A refused answer as the SDK's path reads it: by its HTTP status (404/405/501 unsupported, 408/429/5xx
+ * retryable), keeping a generic JSON-RPC error's code; under any other status, a protocol error with both.
+ */
+function httpError(status: number, error: A2AError | undefined): Error {
+  if (error === undefined || REFUSED.has(status)) return new Error(`HTTP ${status}${error ? `: ${error.message}` : ''}`);
+  const transient = TRANSIENT.has(status);
+  return new A2AError({
+    kind: transient ? 'http' : 'protocol',
+    retryable: transient,
+    status,
+    ...(error.code === undefined ? {} : { code: error.code }),
+    message: `failed with HTTP ${status}: ${error.message}`,
+  });
+}
+
+const REFUSED = new Set([404, 405, 501]);
+const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 
 function parseJson(text: string): unknown {
   try {
