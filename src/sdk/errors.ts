@@ -10,9 +10,9 @@ export interface CallContext {
 }
 
 /** HTTP statuses that say "this server does not do that": the ladder falls back (send) or polls. */
-const REFUSED = new Set([404, 405, 501]);
+export const REFUSED = new Set([404, 405, 501]);
 /** HTTP statuses worth another try. */
-const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
+export const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 const METHOD_NOT_FOUND = -32601;
 
 function codeOf(error: object): number | undefined {

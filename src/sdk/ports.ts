@@ -11,6 +11,7 @@ import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
 import { readStream } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
+import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
@@ -61,8 +62,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const maxBytes = options.cardMaxBytes ?? 1024 * 1024;
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
-  // The SDK's own bound on one SSE event (S10), kept by our reader too.
-  const reader = { fetch: watch.fetch, maxEventChars: 4 * 2 ** 20 };
+  const reader = { fetch: watch.fetch, maxEventChars: MAX_SSE_EVENT_CHARS };
   const ownReader = (resolved: ResolvedAgent): boolean =>
     options.reader !== 'sdk' && resolved.summary.transport.toUpperCase() === 'JSONRPC';
 

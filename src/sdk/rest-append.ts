@@ -1,3 +1,5 @@
+import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
+
 /**
  * The SDK's v0.3 HTTP+JSON client drops `append` from artifact-update events (S6 in the research
  * notes): chunks that extend an artifact arrive as replacements, and a reply streamed in appends
@@ -6,9 +8,6 @@
  * metadata, and the mapping (`map.ts`) reads the mark back and removes it.
  */
 export const APPEND_MARK = 'a4h_append';
-
-/** The SDK's bound on one SSE event: a longer line is passed on unmarked. */
-const MAX_LINE = 4 * 2 ** 20;
 
 /** HTTP+JSON streams, v0.3's (`/v1/message:stream`, `/v1/tasks/{id}:subscribe`) and any other. */
 function isRestStream(url: string): boolean {
@@ -30,7 +29,7 @@ export function markAppends(url: string, response: Response): Response {
         if (end === -1) {
           pending += text;
           // A line this long is no event to mark: pass it on, and the SDK's own bound judges it.
-          if (pending.length > MAX_LINE) {
+          if (pending.length > MAX_SSE_EVENT_CHARS) {
             controller.enqueue(encoder.encode(pending));
             pending = '';
           }

@@ -1,7 +1,7 @@
 import { Observable } from 'rxjs';
 import type { StreamResponse } from '@a2a-js/sdk';
 import { A2AError } from '../../errors.js';
-import { classifySdkError, type CallContext } from '../errors.js';
+import { classifySdkError, REFUSED, TRANSIENT, type CallContext } from '../errors.js';
 import { readSse } from './sse.js';
 import { toStreamResponse, type StreamIds } from './results.js';
 
@@ -157,9 +157,6 @@ function httpError(status: number, error: A2AError | undefined): Error {
     message: `failed with HTTP ${status}: ${error.message}`,
   });
 }
-
-const REFUSED = new Set([404, 405, 501]);
-const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
 
 function parseJson(text: string): unknown {
   try {

@@ -1,6 +1,9 @@
 import { createParser } from 'eventsource-parser';
 import { A2AError } from '../../errors.js';
 
+/** The largest SSE event, in characters: the SDK's own bound on one event (S10), kept by our readers too. */
+export const MAX_SSE_EVENT_CHARS = 4 * 2 ** 20;
+
 /** What an SSE body delivers: each event's data, and a sign of life for anything else. */
 export interface SseSink {
   /** One event's data (the JSON-RPC envelope), with a leading U+001E record separator removed. */
