@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../src/node/fetch.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
+import { sendJson, sseFrame, startRawAgent } from './raw-agent.js';
 
 const CARD = '/.well-known/agent-card.json';
 
@@ -15,73 +14,41 @@ const CARD = '/.well-known/agent-card.json';
  * CancelTask. `cardFails` makes the card endpoint answer 500 from then on.
  */
 async function noCacheAgent() {
-  const sockets = new Set<Socket>();
   const calls: string[] = [];
   let cardFails = false;
-  const server: Server = createServer((req, res) => {
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-    if (req.method === 'GET') {
+  const agent = await startRawAgent((_req, res, { base, rpc }) => {
+    if (rpc === undefined) {
       calls.push('card');
       if (cardFails) return void res.writeHead(500).end();
-      res.writeHead(200, { 'content-type': 'application/json', 'cache-control': 'no-cache' });
-      res.end(
-        JSON.stringify({
-          name: 'no-cache',
-          description: 'a card never to be cached',
-          version: '1',
-          capabilities: { streaming: true },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          defaultInputModes: ['text/plain'],
-          defaultOutputModes: ['text/plain'],
-          skills: [],
-        }),
-      );
-      return;
+      const card = {
+        name: 'no-cache',
+        description: 'a card never to be cached',
+        version: '1',
+        capabilities: { streaming: true },
+        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+      };
+      return sendJson(res, card, { 'cache-control': 'no-cache' });
     }
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      const rpc = JSON.parse(body) as { id: number; method: string };
-      calls.push(rpc.method);
-      const task = (state: string, text?: string) => ({
-        id: 'T',
-        contextId: 'C',
-        status: { state },
-        ...(text ? { artifacts: [{ artifactId: 'A', parts: [{ text }] }] } : {}),
-      });
-      if (rpc.method === 'GetTask' || rpc.method === 'CancelTask') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            jsonrpc: '2.0',
-            id: rpc.id,
-            result: task(rpc.method === 'GetTask' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_CANCELED', 'Done.'),
-          }),
-        );
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`;
-      // The first stream closes while the task works; a resubscribe is refused, so the turn polls.
-      if (rpc.method === 'SendStreamingMessage') res.end(frame({ task: task('TASK_STATE_WORKING') }));
-      else res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, error: { code: -32004, message: 'no resubscribe here' } })}\n\n`);
+    calls.push(rpc.method);
+    const task = (state: string, text?: string) => ({
+      id: 'T',
+      contextId: 'C',
+      status: { state },
+      ...(text ? { artifacts: [{ artifactId: 'A', parts: [{ text }] }] } : {}),
     });
+    if (rpc.method === 'GetTask' || rpc.method === 'CancelTask') {
+      const state = rpc.method === 'GetTask' ? 'TASK_STATE_COMPLETED' : 'TASK_STATE_CANCELED';
+      return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: task(state, 'Done.') });
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    // The first stream closes while the task works; a resubscribe is refused, so the turn polls.
+    if (rpc.method === 'SendStreamingMessage') res.end(sseFrame(rpc.id, { task: task('TASK_STATE_WORKING') }));
+    else res.end(`data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, error: { code: -32004, message: 'no resubscribe here' } })}\n\n`);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-    calls,
-    failCard: () => (cardFails = true),
-    close: () =>
-      new Promise<void>((done) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => done());
-      }),
-  };
+  return { ...agent, calls, failCard: () => (cardFails = true) };
 }
 
 const POLICY = { policy: { reconnect: { initialDelayMs: 5, maxDelayMs: 10 }, poll: { initialDelayMs: 5, maxDelayMs: 10 } } };

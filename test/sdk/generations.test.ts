@@ -50,4 +50,18 @@ describe('cards of other protocol generations', () => {
     expect(endOf(second)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
     expect(methods()).toEqual(['SendStreamingMessage', 'message/stream', 'message/stream']);
   });
+
+  for (const [text, reply] of [
+    ['artifacts', REPLY.artifacts],
+    ['drop', REPLY.drop],
+  ] as const) {
+    it(`a v0.3 agent on HTTP+JSON only, ${text}: the append the SDK's client drops (S6) is repaired; chunks render once`, async () => {
+      const ports = createSdkPorts({ fetch: http.fetch });
+      const events = await collect(runTurn(ports(agent.url(V03_MOUNTS.rest)), { text }, FAST));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: reply });
+      expect(folded(events)).toBe(reply);
+      // Appended on the wire, appended on screen: never a replace of what was shown.
+      expect(events.filter((e) => e.type === 'text' && e.replace)).toEqual([]);
+    });
+  }
 });

@@ -1,119 +1,83 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../src/node/fetch.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
+import { sendJson, sseFrame, startRawAgent, type RawAgent } from './raw-agent.js';
 
 /**
  * A hostile A2A v1.0 agent on 127.0.0.1: its card is honest, its stream is not. `endless` streams
  * artifact chunks as fast as the socket takes them, forever; `huge` sends one event larger than
  * any sane reply. The client's memory must stay within its bounds and the turn must end.
  */
-function hostileAgent(
-  mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary',
-): Promise<{ url: string; cancels: () => number; close: () => Promise<void> }> {
+async function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary'): Promise<RawAgent & { cancels: () => number }> {
   let cancels = 0;
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((req, res) => {
-    if (req.method === 'GET') {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          name: 'hostile',
-          description: 'streams too much',
-          version: '1',
-          capabilities: { streaming: mode !== 'huge-unary' },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          defaultInputModes: ['text/plain'],
-          defaultOutputModes: ['text/plain'],
-          skills: [],
+  const agent = await startRawAgent((_req, res, { base, rpc }) => {
+    if (rpc === undefined) {
+      return sendJson(res, {
+        name: 'hostile',
+        description: 'streams too much',
+        version: '1',
+        capabilities: { streaming: mode !== 'huge-unary' },
+        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+        defaultInputModes: ['text/plain'],
+        defaultOutputModes: ['text/plain'],
+        skills: [],
+      });
+    }
+    if (rpc.method === 'CancelTask') {
+      cancels++;
+      return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_CANCELED' } } });
+    }
+    if (mode === 'huge-unary') {
+      // A 40 MB answer, written as fast as the socket takes it.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write(
+        `{"jsonrpc":"2.0","id":${rpc.id},"result":{"task":{"id":"T","contextId":"C","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`,
+      );
+      let left = 40;
+      const more = () => {
+        while (!res.destroyed && left > 0 && res.write('z'.repeat(2 ** 20))) left--;
+        if (res.destroyed) return;
+        if (left > 0) res.once('drain', more);
+        else res.end('"}}}}');
+      };
+      more();
+      return;
+    }
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    const frame = (result: unknown) => sseFrame(rpc.id, result);
+    res.write(frame({ task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } }));
+    if (mode === 'many-artifacts') {
+      let n = 0;
+      const pump = () => {
+        while (
+          !res.destroyed &&
+          res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } }))
+        );
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+      return;
+    }
+    if (mode === 'huge') {
+      res.write(
+        frame({
+          artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'x'.repeat(6 * 2 ** 20) }] } },
         }),
       );
       return;
     }
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      const rpc = JSON.parse(body) as { id: number; method: string };
-      if (rpc.method === 'CancelTask') {
-        cancels++;
-        res.setHeader('content-type', 'application/json');
-        res.end(
-          JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_CANCELED' } } }),
-        );
-        return;
-      }
-      if (mode === 'huge-unary') {
-        // A 40 MB answer, written as fast as the socket takes it.
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.write(
-          `{"jsonrpc":"2.0","id":${rpc.id},"result":{"task":{"id":"T","contextId":"C","status":{"state":"TASK_STATE_COMPLETED"},"metadata":{"pad":"`,
-        );
-        let left = 40;
-        const more = () => {
-          while (!res.destroyed && left > 0 && res.write('z'.repeat(2 ** 20))) left--;
-          if (res.destroyed) return;
-          if (left > 0) res.once('drain', more);
-          else res.end('"}}}}');
-        };
-        more();
-        return;
-      }
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`;
-      res.write(frame({ task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } }));
-      if (mode === 'many-artifacts') {
-        let n = 0;
-        const pump = () => {
-          while (
-            !res.destroyed &&
-            res.write(
-              frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } }),
-            )
-          );
-          if (!res.destroyed) res.once('drain', pump);
-        };
-        pump();
-        return;
-      }
-      if (mode === 'huge') {
-        res.write(
-          frame({
-            artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'x'.repeat(6 * 2 ** 20) }] } },
-          }),
-        );
-        return;
-      }
-      const chunk = frame({
-        artifactUpdate: { taskId: 'T', contextId: 'C', append: true, artifact: { artifactId: 'A', parts: [{ text: 'y'.repeat(1000) }] } },
-      });
-      const pump = () => {
-        while (!res.destroyed && res.write(chunk.repeat(50)));
-        if (!res.destroyed) res.once('drain', pump);
-      };
-      pump();
+    const chunk = frame({
+      artifactUpdate: { taskId: 'T', contextId: 'C', append: true, artifact: { artifactId: 'A', parts: [{ text: 'y'.repeat(1000) }] } },
     });
+    const pump = () => {
+      while (!res.destroyed && res.write(chunk.repeat(50)));
+      if (!res.destroyed) res.once('drain', pump);
+    };
+    pump();
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  return new Promise((resolve) =>
-    server.listen(0, '127.0.0.1', () =>
-      resolve({
-        url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
-        cancels: () => cancels,
-        close: () =>
-          new Promise<void>((done) => {
-            for (const socket of sockets) socket.destroy();
-            server.close(() => done());
-          }),
-      }),
-    ),
-  );
+  return { ...agent, cancels: () => cancels };
 }
 
 describe('a hostile agent cannot grow the client past its bounds', () => {

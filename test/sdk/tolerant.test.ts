@@ -1,11 +1,10 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
 import { filter, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
+import { sendJson, sseFrame, startRawAgent } from './raw-agent.js';
 
 /**
  * Bytes real servers send that carry a perfectly clear event, and that the SDK's strict reader
@@ -64,13 +63,11 @@ const CONTENT_TYPES: Partial<Record<Quirk, string>> = {
 };
 
 async function quirkyAgent() {
-  const sockets = new Set<Socket>();
   const cancels: string[] = [];
-  const server: Server = createServer((req, res) => {
+  const agent = await startRawAgent((req, res, { base: root, rpc }) => {
     const [, generation, quirk] = /^\/(1\.0|0\.3)\/([a-z-]+)\//.exec(req.url ?? '') ?? [];
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/${generation}/${quirk}/`;
-    if (req.method === 'GET') {
-      res.writeHead(200, { 'content-type': 'application/json' });
+    const base = `${root}${generation}/${quirk}/`;
+    if (rpc === undefined) {
       const common = {
         name: `quirky ${generation} ${quirk}`,
         description: 'reads tolerantly',
@@ -80,44 +77,21 @@ async function quirkyAgent() {
         defaultOutputModes: ['text/plain'],
         skills: [],
       };
-      res.end(
-        JSON.stringify(
-          generation === '1.0'
-            ? { ...common, supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }
-            : { ...common, url: `${base}rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' },
-        ),
+      return sendJson(
+        res,
+        generation === '1.0'
+          ? { ...common, supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }
+          : { ...common, url: `${base}rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' },
       );
-      return;
     }
-    let body = '';
-    req.on('data', (chunk: Buffer) => (body += chunk));
-    req.on('end', () => {
-      const rpc = JSON.parse(body) as { id: number; method: string };
-      if (/cancel/i.test(rpc.method)) {
-        cancels.push(`${generation}/${quirk}`);
-        res
-          .writeHead(200, { 'content-type': 'application/json' })
-          .end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, error: { code: -32002, message: 'not cancelable' } }));
-        return;
-      }
-      res.writeHead(200, { 'content-type': CONTENT_TYPES[quirk as Quirk] ?? 'text/event-stream' });
-      res.end(frames(generation as Generation, quirk as Quirk, rpc.id));
-    });
+    if (/cancel/i.test(rpc.method)) {
+      cancels.push(`${generation}/${quirk}`);
+      return sendJson(res, { jsonrpc: '2.0', id: rpc.id, error: { code: -32002, message: 'not cancelable' } });
+    }
+    res.writeHead(200, { 'content-type': CONTENT_TYPES[quirk as Quirk] ?? 'text/event-stream' });
+    res.end(frames(generation as Generation, quirk as Quirk, rpc.id));
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: (generation: Generation, quirk: Quirk) => `http://127.0.0.1:${(server.address() as AddressInfo).port}/${generation}/${quirk}/`,
-    cancels,
-    close: () =>
-      new Promise<void>((done) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => done());
-      }),
-  };
+  return { ...agent, url: (generation: Generation, quirk: Quirk) => `${agent.url}${generation}/${quirk}/`, cancels };
 }
 
 const folded = (events: TurnEvent[]) =>
@@ -172,15 +146,12 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
 
   it('a truly different JSON-RPC id stays an error', async () => {
     const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
-    const server = createServer((_req, res) => {
+    const server = await startRawAgent((_req, res) => {
       res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(
-        `data: ${JSON.stringify({ jsonrpc: '2.0', id: 'someone-else', result: { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } } })}\n\n`,
-      );
+      res.end(sseFrame('someone-else', { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } }));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
-      const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/rpc`;
+      const endpoint = `${server.url}rpc`;
       const read$ = readStream(
         { fetch: http.fetch, maxEventChars: 2 ** 20 },
         { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
@@ -192,70 +163,53 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
         message: expect.stringContaining('another JSON-RPC call'),
       });
     } finally {
-      await new Promise<void>((done) => server.close(() => done()));
+      await server.close();
     }
   });
 });
 
 describe('liveness: SSE comments while the agent thinks', () => {
   it("keep our reader's idle clock from running out: no reconnect; the SDK's reader (which drops comments) reconnects", async () => {
-    const sockets = new Set<Socket>();
     const methods: string[] = [];
     const timers = new Set<NodeJS.Timeout>();
-    const server: Server = createServer((req, res) => {
-      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-      if (req.method === 'GET') {
-        res.writeHead(200, { 'content-type': 'application/json' });
-        res.end(
-          JSON.stringify({
-            name: 'pinging',
-            supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-            capabilities: { streaming: true },
+    const server = await startRawAgent((_req, res, { base, rpc }) => {
+      if (rpc === undefined) {
+        return sendJson(res, {
+          name: 'pinging',
+          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          capabilities: { streaming: true },
+        });
+      }
+      methods.push(rpc.method);
+      if (rpc.method === 'GetTask') {
+        const task = {
+          id: 'T',
+          contextId: 'C',
+          status: { state: 'TASK_STATE_COMPLETED' },
+          artifacts: [{ artifactId: 'A', parts: [{ text: 'Thought it through.' }] }],
+        };
+        return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: task });
+      }
+      const frame = (result: unknown) => sseFrame(rpc.id, result);
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      res.write(frame({ task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } }));
+      // Thinking for 2.4 s, a comment every 100 ms, then the answer.
+      let pings = 0;
+      const ping = setInterval(() => {
+        if (res.destroyed) return clearInterval(ping);
+        if (++pings < 24) return void res.write(': ping\n\n');
+        clearInterval(ping);
+        res.write(
+          frame({
+            artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'Thought it through.' }] } },
           }),
         );
-        return;
-      }
-      let body = '';
-      req.on('data', (chunk: Buffer) => (body += chunk));
-      req.on('end', () => {
-        const rpc = JSON.parse(body) as { id: number; method: string };
-        methods.push(rpc.method);
-        if (rpc.method === 'GetTask') {
-          const task = {
-            id: 'T',
-            contextId: 'C',
-            status: { state: 'TASK_STATE_COMPLETED' },
-            artifacts: [{ artifactId: 'A', parts: [{ text: 'Thought it through.' }] }],
-          };
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result: task }));
-          return;
-        }
-        const frame = (result: unknown) => `data: ${JSON.stringify({ jsonrpc: '2.0', id: rpc.id, result })}\n\n`;
-        res.writeHead(200, { 'content-type': 'text/event-stream' });
-        res.write(frame({ task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_WORKING' } } }));
-        // Thinking for 2.4 s, a comment every 100 ms, then the answer.
-        let pings = 0;
-        const ping = setInterval(() => {
-          if (res.destroyed) return clearInterval(ping);
-          if (++pings < 24) return void res.write(': ping\n\n');
-          clearInterval(ping);
-          res.write(
-            frame({
-              artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: 'A', parts: [{ text: 'Thought it through.' }] } },
-            }),
-          );
-          res.end(frame({ statusUpdate: { taskId: 'T', contextId: 'C', status: { state: 'TASK_STATE_COMPLETED' } } }));
-        }, 100);
-        timers.add(ping);
-      });
+        res.end(frame({ statusUpdate: { taskId: 'T', contextId: 'C', status: { state: 'TASK_STATE_COMPLETED' } } }));
+      }, 100);
+      timers.add(ping);
     });
-    server.on('connection', (socket) => {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const http = createNodeFetch();
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    const url = server.url;
     const policy = { policy: { idleTimeoutMs: 1_500, firstEventTimeoutMs: 1_500, reconnect: { initialDelayMs: 10, maxDelayMs: 20 } } };
     try {
       const ours = await lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch })(url), { text: 'hi' }, policy).pipe(toArray()));
@@ -268,8 +222,7 @@ describe('liveness: SSE comments while the agent thinks', () => {
     } finally {
       for (const timer of timers) clearInterval(timer);
       await http.close();
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((done) => server.close(() => done()));
+      await server.close();
     }
   });
 });
@@ -277,40 +230,26 @@ describe('liveness: SSE comments while the agent thinks', () => {
 describe('reading replies tolerantly: a blocking send', () => {
   for (const generation of ['1.0', '0.3'] as const) {
     it(`v${generation}: an id echoed as a string and ${generation === '0.3' ? 'a result without kind' : 'the v1.0 result'} → the whole reply; a different id stays an error`, async () => {
-      const sockets = new Set<Socket>();
       let echo: (id: number) => unknown = String;
-      const server: Server = createServer((req, res) => {
-        const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
-        if (req.method === 'GET') {
+      const server = await startRawAgent((_req, res, { base, rpc }) => {
+        if (rpc === undefined) {
           const common = { name: 'blocking', description: 'answers whole', version: '1', capabilities: { streaming: false }, skills: [] };
-          const card =
+          return sendJson(
+            res,
             generation === '1.0'
               ? { ...common, supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }] }
-              : { ...common, url: `${base}rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' };
-          res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(card));
-          return;
+              : { ...common, url: `${base}rpc`, preferredTransport: 'JSONRPC', protocolVersion: '0.3.0' },
+          );
         }
-        let body = '';
-        req.on('data', (chunk: Buffer) => (body += chunk));
-        req.on('end', () => {
-          const rpc = JSON.parse(body) as { id: number };
-          const parts = [{ text: REPLY }]; // on the v0.3 wire, a v0.2-era part: no kind
-          const result =
-            generation === '1.0'
-              ? { task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'A', parts }] } }
-              : { id: 'T', contextId: 'C', status: { state: 'completed' }, artifacts: [{ artifactId: 'A', parts }] };
-          res
-            .writeHead(200, { 'content-type': 'application/json; charset=utf-8' })
-            .end(JSON.stringify({ jsonrpc: '2.0', id: echo(rpc.id), result }));
-        });
+        const parts = [{ text: REPLY }]; // on the v0.3 wire, a v0.2-era part: no kind
+        const result =
+          generation === '1.0'
+            ? { task: { id: 'T', contextId: 'C', status: { state: 'TASK_STATE_COMPLETED' }, artifacts: [{ artifactId: 'A', parts }] } }
+            : { id: 'T', contextId: 'C', status: { state: 'completed' }, artifacts: [{ artifactId: 'A', parts }] };
+        sendJson(res, { jsonrpc: '2.0', id: echo(rpc.id), result }, { 'content-type': 'application/json; charset=utf-8' });
       });
-      server.on('connection', (socket) => {
-        sockets.add(socket);
-        socket.on('close', () => sockets.delete(socket));
-      });
-      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       const http = createNodeFetch();
-      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+      const url = server.url;
       try {
         const events = await lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch })(url), { text: 'hi' }).pipe(toArray()));
         expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: REPLY });
@@ -320,8 +259,7 @@ describe('reading replies tolerantly: a blocking send', () => {
         });
       } finally {
         await http.close();
-        for (const socket of sockets) socket.destroy();
-        await new Promise<void>((done) => server.close(() => done()));
+        await server.close();
       }
     });
   }

@@ -1,0 +1,56 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+/** A JSON-RPC request as the raw agent received it. */
+export interface RawRequest {
+  id: number;
+  method: string;
+  params?: unknown;
+}
+
+/**
+ * Handles one request. `base` is the server's URL (with a trailing slash); `rpc` is the parsed
+ * JSON-RPC body of a POST, undefined for a GET.
+ */
+export type RawHandler = (req: IncomingMessage, res: ServerResponse, context: { base: string; rpc: RawRequest | undefined }) => void;
+
+/** A raw server on 127.0.0.1, for the bytes no SDK server sends; `close()` ends every connection. */
+export interface RawAgent {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Starts a raw agent on 127.0.0.1, port 0. Its POST bodies are read and parsed before `handler` runs. */
+export async function startRawAgent(handler: RawHandler): Promise<RawAgent> {
+  const sockets = new Set<Socket>();
+  const server: Server = createServer((req, res) => {
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+    if (req.method === 'GET') return handler(req, res, { base, rpc: undefined });
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => handler(req, res, { base, rpc: JSON.parse(body) as RawRequest }));
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    close: () =>
+      new Promise<void>((done) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => done());
+      }),
+  };
+}
+
+/** One SSE frame carrying a JSON-RPC result for request `id`. */
+export function sseFrame(id: unknown, result: unknown): string {
+  return `data: ${JSON.stringify({ jsonrpc: '2.0', id, result })}\n\n`;
+}
+
+/** Answers with a JSON body (200 unless told). */
+export function sendJson(res: ServerResponse, body: unknown, headers: Record<string, string> = {}, status = 200): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+}
