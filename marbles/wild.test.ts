@@ -104,6 +104,18 @@ describe('liveness', () => {
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
+  it('the first-event clock a sign of life restarts is the first-event one, not the shorter idle gap', () => {
+    const alive = { kind: 'alive' as const };
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('  ----------------------------------------p---------------------------------------a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
+      const streamSubs = '   ^------------------------------------------------------------------------------------!';
+      const expected = '     s-------------------------------------------------------------------------------(tw)-(ChE|)';
+      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+    });
+  });
+
 });
 
 describe('bounds that meet', () => {

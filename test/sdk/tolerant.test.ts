@@ -264,3 +264,28 @@ describe('reading replies tolerantly: a blocking send', () => {
     });
   }
 });
+
+describe('a refused stream read by our reader', () => {
+  it('HTTP 400 with a JSON-RPC error: a protocol error with its code and status, on either reader', async () => {
+    const server = await startRawAgent((_req, res, { base, rpc }) => {
+      if (rpc === undefined) {
+        return sendJson(res, {
+          name: 'refusing',
+          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          capabilities: { streaming: true },
+        });
+      }
+      sendJson(res, { jsonrpc: '2.0', id: rpc.id, error: { code: -32602, message: 'bad params' } }, {}, 400);
+    });
+    const http = createNodeFetch();
+    try {
+      for (const reader of ['a4h', 'sdk'] as const) {
+        const turn$ = runTurn(createSdkPorts({ fetch: http.fetch, reader })(server.url), { text: 'hi' });
+        await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', code: -32602, status: 400 });
+      }
+    } finally {
+      await http.close();
+      await server.close();
+    }
+  });
+});
