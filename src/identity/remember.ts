@@ -1,4 +1,5 @@
-import { concatMap, finalize, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import { finalize, tap, type MonoTypeOperatorFunction } from 'rxjs';
+import { spread } from '../rx.js';
 import type { ContextAdoptedEvent, TurnEvent } from '../port/events.js';
 import type { ThreadRegistry } from './threads.js';
 
@@ -38,9 +39,11 @@ export function rememberThread(
       return { type: 'context-adopted', sent: sent.contextId, adopted: seen };
     };
     return events.pipe(
-      concatMap((event): TurnEvent[] => {
-        const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
-        return seen !== undefined && seen !== sent.contextId && seen !== adopted ? [adopt(seen), event] : [event];
+      spread<TurnEvent, TurnEvent>({
+        each: (event) => {
+          const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
+          return seen !== undefined && seen !== sent.contextId && seen !== adopted ? [adopt(seen), event] : [event];
+        },
       }),
       tap((event) => {
         if (event.type === 'task' || event.type === 'task-gone') reachedTask = true;

@@ -1,8 +1,6 @@
 import {
   catchError,
   concat,
-  concatMap,
-  concatWith,
   defer,
   EMPTY,
   of,
@@ -13,6 +11,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import { A2AError, isA2AError, naming, timeoutError } from '../errors.js';
+import { spread } from '../rx.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
@@ -123,10 +122,8 @@ export function runCheckedTurn(
         );
       }),
     );
-    return concat(
-      of<TurnEvent>(start),
-      agent$.pipe(render(new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts }))),
-    ).pipe(cancelWhenAbandoned(ctx));
+    const renderer = new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts });
+    return agent$.pipe(render(start, renderer), cancelWhenAbandoned(ctx));
   });
 }
 
@@ -150,11 +147,14 @@ export function checkRequest(request: TurnRequest): void {
   }
 }
 
-/** The renderer as an operator: each signal's events in order, then the last correction and `end` when the ladder completes. */
-function render(renderer: TurnRenderer): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
-  return (signals) =>
-    signals.pipe(
-      concatMap((signal) => renderer.push(signal)),
-      concatWith(defer(() => renderer.finish())),
-    );
+/**
+ * The renderer as an operator: `start` first, each signal's events in order, then the last
+ * correction and `end` when the ladder completes. One hop per event (see {@link spread}).
+ */
+function render(start: StartEvent, renderer: TurnRenderer): OperatorFunction<AgentEvent | LadderNote, TurnEvent> {
+  return spread<AgentEvent | LadderNote, TurnEvent>({
+    first: [start],
+    each: (signal) => renderer.push(signal),
+    last: () => renderer.finish(),
+  });
 }
