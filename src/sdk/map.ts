@@ -104,6 +104,8 @@ function withoutAppendMark(metadata: Record<string, unknown> | undefined): {
   return { metadata: Object.keys(rest).length > 0 ? rest : undefined, marked: mark === true };
 }
 
+const NO_MARK = { metadata: undefined, marked: false } as const;
+
 /** One stream event. */
 export function fromSdkEvent(event: StreamResponse): AgentEvent {
   const payload = event.payload;
@@ -125,7 +127,8 @@ export function fromSdkEvent(event: StreamResponse): AgentEvent {
       const update = payload.value;
       if (!update.artifact) throw malformed('artifactUpdate.artifact');
       if (!update.artifact.artifactId) throw malformed('artifactUpdate.artifact.artifactId');
-      const { metadata, marked } = withoutAppendMark(metadataOf(update.metadata));
+      const sent = metadataOf(update.metadata);
+      const { metadata, marked } = sent === undefined ? NO_MARK : withoutAppendMark(sent);
       const out: AgentEvent = {
         kind: 'artifact',
         taskId: update.taskId ?? '',

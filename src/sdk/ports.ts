@@ -9,16 +9,29 @@ import { checkCard } from './card-schema.js';
 import type { A2APort } from '../port/port.js';
 import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
-import { readStream } from './reader/json-rpc.js';
+import { readStream, type StreamMapping } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
 import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
-import type { AgentEvent, OutgoingMessage } from '../port/types.js';
+import { isTerminal, type AgentEvent, type OutgoingMessage } from '../port/types.js';
 
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
 const ALIVE: AgentEvent = { kind: 'alive' };
 
+/** How our reader maps a stream's results: to agent events, with signs of life, ending at a settled task. */
+const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, alive: ALIVE, ends: isLastWord };
+
 /** A sign of life is no answer: it neither settles the generation nor proves the other one. */
 const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';
+
+/**
+ * An event after which a stream has nothing more to say (the ladder stops listening there too): a
+ * message-only answer, a terminal or input-required task. AUTH_REQUIRED is not one: the agent may resume.
+ */
+function isLastWord(event: AgentEvent): boolean {
+  const state = event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : undefined;
+  if (event.kind === 'message') return event.message.taskId === undefined;
+  return isTerminal(state) || state === 'input-required';
+}
 
 /** JSON-RPC's "method not found": the agent does not know this generation's method names. */
 const METHOD_NOT_FOUND = -32601;
@@ -62,7 +75,8 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const maxBytes = options.cardMaxBytes ?? 1024 * 1024;
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
-  const reader = { fetch: watch.fetch, maxEventChars: MAX_SSE_EVENT_CHARS };
+  // Our reader checks statuses and bounds events itself, and reads no JSON-RPC reply whole: it needs none of the SDK's fetch repairs.
+  const reader = { fetch: baseFetch, maxEventChars: MAX_SSE_EVENT_CHARS };
   const ownReader = (resolved: ResolvedAgent): boolean =>
     options.reader !== 'sdk' && resolved.summary.transport.toUpperCase() === 'JSONRPC';
 
@@ -148,7 +162,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
           const sdkRequest = request(resolved, message);
           if (ownReader(resolved)) {
             const wire = streamRequest(resolved, sdkRequest, message, sdkRequest.message?.messageId ?? '');
-            return readStream(reader, wire, site('stream', resolved), fromSdkEvent, ALIVE);
+            return readStream(reader, wire, site('stream', resolved), EVENTS);
           }
           return streamCall(site('stream', resolved), (signal) => resolved.client.sendMessageStream(sdkRequest, { signal }), fromSdkEvent);
         }),
@@ -156,7 +170,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
         agent$.pipe(
           switchMap((resolved) =>
             ownReader(resolved)
-              ? readStream(reader, resubscribeRequest(resolved, taskId), site('resubscribe', resolved), fromSdkEvent, ALIVE)
+              ? readStream(reader, resubscribeRequest(resolved, taskId), site('resubscribe', resolved), EVENTS)
               : streamCall(
                   site('resubscribe', resolved),
                   (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),

@@ -156,7 +156,7 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
         { fetch: http.fetch, maxEventChars: 2 ** 20 },
         { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
         { operation: 'stream', agent: endpoint },
-        (r) => r,
+        { map: (r) => r },
       );
       await expect(lastValueFrom(read$)).rejects.toMatchObject({
         kind: 'protocol',

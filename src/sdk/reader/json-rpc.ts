@@ -23,6 +23,23 @@ export interface ReaderOptions {
   maxEventChars: number;
 }
 
+/** What becomes of each result of a stream, and which result is its last word. */
+export interface StreamMapping<T> {
+  /** Each result, as the SDK's `StreamResponse`, to what the caller emits. */
+  map: (response: StreamResponse) => T;
+  /** Emitted for a sign of life (an SSE comment, bytes that completed no event), at most one per 100 ms. */
+  alive?: T;
+  /**
+   * True for a value after which the agent has nothing more to say (a settled task). When the
+   * consumer leaves right after such a value, the rest of the body is read and dropped rather than
+   * the request aborted, so the connection goes back to the pool (an aborted body costs a socket).
+   */
+  ends?: (value: T) => boolean;
+}
+
+/** How long a body whose last word was read may take to end before the request is aborted after all. */
+export const DRAIN_MS = 500;
+
 let nextId = 1;
 
 /**
@@ -31,27 +48,24 @@ let nextId = 1;
  * event: an upper-case or parameterised `text/event-stream`, CR line endings, a U+001E before the
  * JSON, an id echoed as `"1"` for `1`, results without `kind`, updates without `taskId`.
  *
- * Cold: the request starts on subscribe and is aborted on unsubscribe. Each result, as the SDK's
- * `StreamResponse`, is emitted through `map`, and a sign of life (an SSE comment, bytes that completed
- * no event) as `alive`, at most one per 100 ms; a graceful end completes; every failure (the mapping's
- * too) is an {@link A2AError} named after `site`.
+ * Cold: the request starts on subscribe and is aborted on unsubscribe (unless the last value was
+ * the stream's last word: see {@link StreamMapping.ends}). Each result is emitted through `mapping`;
+ * a graceful end completes; every failure (the mapping's too) is an {@link A2AError} named after `site`.
  */
-export function readStream<T>(
-  options: ReaderOptions,
-  request: StreamRequest,
-  site: CallContext,
-  map: (response: StreamResponse) => T,
-  alive?: T,
-): Observable<T> {
+export function readStream<T>(options: ReaderOptions, request: StreamRequest, site: CallContext, mapping: StreamMapping<T>): Observable<T> {
+  const { map, alive, ends } = mapping;
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
     const id = nextId++;
     const ids: StreamIds = request.taskId === undefined ? {} : { taskId: request.taskId };
     let ended = false;
+    let lastWord = false;
+    let drain: ReturnType<typeof setTimeout> | undefined;
     let lastAlive = 0;
     const fail = (error: unknown, status?: number): void => {
       const aborted = controller.signal.aborted;
       ended = true;
+      if (drain !== undefined) clearTimeout(drain);
       controller.abort(); // a refused or broken body is not read on
       if (subscriber.closed || aborted) return;
       subscriber.error(classifySdkError(error, status === undefined ? site : { ...site, status }));
@@ -94,7 +108,9 @@ export function readStream<T>(
             }
             if (!('result' in envelope))
               throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
-            subscriber.next(map(toStreamResponse((envelope as { result: unknown }).result, ids)));
+            const value = map(toStreamResponse((envelope as { result: unknown }).result, ids));
+            if (ends !== undefined) lastWord = ends(value);
+            subscriber.next(value);
           },
           alive: () => {
             // At most one per 100 ms, timed here and not per event: enough for any idle clock, no cost on a fast stream.
@@ -108,11 +124,15 @@ export function readStream<T>(
         options.maxEventChars,
       );
       ended = true;
+      if (drain !== undefined) clearTimeout(drain);
       subscriber.complete();
     };
     run().catch((error: unknown) => fail(error));
     return () => {
-      if (!ended) controller.abort();
+      if (ended) return;
+      if (!lastWord) return controller.abort();
+      // The agent has said its last word: its body is about to end; what still comes is dropped.
+      drain = setTimeout(() => controller.abort(), DRAIN_MS);
     };
   });
 }

@@ -12,9 +12,10 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
  * reply, is left for the SDK to refuse. Streams are not touched here (our reader reads those).
  */
 export async function tolerantReply(init: RequestInit | undefined, response: Response): Promise<Response> {
-  const request = rpcRequest(init?.body);
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
-  if (request === undefined || !type.includes('json') || response.body === null) return response;
+  if (!type.includes('json') || response.body === null) return response;
+  const request = rpcRequest(init?.body);
+  if (request === undefined) return response;
   const text = await response.text();
   let envelope: unknown;
   try {

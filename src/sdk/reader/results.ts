@@ -10,7 +10,8 @@ export interface StreamIds {
 
 type Json = Record<string, unknown>;
 
-const V1_KEYS = ['task', 'message', 'statusUpdate', 'artifactUpdate'] as const;
+/** A v1.0 result: one of the `StreamResponse` cases as its key (checked per event, so without a closure). */
+const isV1 = (json: Json): boolean => 'artifactUpdate' in json || 'statusUpdate' in json || 'task' in json || 'message' in json;
 /** Stands in for an id an event left out, only while the SDK's v0.3 translation (which wants one) runs. */
 const MISSING = '\u0000missing';
 
@@ -24,7 +25,7 @@ const MISSING = '\u0000missing';
 export function toStreamResponse(result: unknown, ids: StreamIds): StreamResponse {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) throw malformed('the result is not an object');
   const json = result as Json;
-  if (V1_KEYS.some((key) => key in json)) return remember(StreamResponse.fromJSON(json), ids);
+  if (isV1(json)) return remember(StreamResponse.fromJSON(json), ids);
   const kind = withKinds(json);
   if (kind === undefined) throw malformed('the result is neither a task, a message, a status-update nor an artifact-update');
   const update = kind === 'status-update' || kind === 'artifact-update';
