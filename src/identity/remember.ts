@@ -1,5 +1,4 @@
-import { finalize, tap, type MonoTypeOperatorFunction } from 'rxjs';
-import { spread } from '../rx.js';
+import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import type { ContextAdoptedEvent, TurnEvent } from '../port/events.js';
 import type { ThreadRegistry } from './threads.js';
 
@@ -25,36 +24,47 @@ export function rememberThread(
   sent: ThreadTurnStart,
   onAdopted: (adopted: string) => void,
 ): MonoTypeOperatorFunction<TurnEvent> {
-  return (events) => {
-    let adopted: string | undefined;
-    let reachedTask = false;
-    let ended = false;
-    const adopt = (seen: string): ContextAdoptedEvent => {
-      adopted = seen;
-      threads.update(key, { adoptedContextId: seen });
-      if (!threads.get(key)?.adoptionLogged) {
-        threads.update(key, { adoptionLogged: true });
-        onAdopted(seen);
-      }
-      return { type: 'context-adopted', sent: sent.contextId, adopted: seen };
-    };
-    return events.pipe(
-      spread<TurnEvent, TurnEvent>({
-        each: (event) => {
+  // One hop (this is every event's path): the guard, then the follow-up bookkeeping; on teardown, the taken task given back.
+  return (events) =>
+    new Observable<TurnEvent>((subscriber) => {
+      let adopted: string | undefined;
+      let reachedTask = false;
+      let ended = false;
+      const adopt = (seen: string): ContextAdoptedEvent => {
+        adopted = seen;
+        threads.update(key, { adoptedContextId: seen });
+        if (!threads.get(key)?.adoptionLogged) {
+          threads.update(key, { adoptionLogged: true });
+          onAdopted(seen);
+        }
+        return { type: 'context-adopted', sent: sent.contextId, adopted: seen };
+      };
+      const upstream = events.subscribe({
+        next: (event) => {
           const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
-          return seen !== undefined && seen !== sent.contextId && seen !== adopted ? [adopt(seen), event] : [event];
+          if (seen !== undefined && seen !== sent.contextId && seen !== adopted) {
+            let adoption: ContextAdoptedEvent;
+            try {
+              adoption = adopt(seen);
+            } catch (error) {
+              return subscriber.error(error);
+            }
+            subscriber.next(adoption);
+          }
+          if (event.type === 'task' || event.type === 'task-gone') reachedTask = true;
+          if (event.type === 'end') {
+            ended = true;
+            const interrupted = event.outcome === 'input-required' || event.outcome === 'auth-required';
+            threads.update(key, { interruptedTaskId: interrupted ? event.taskId : undefined });
+          }
+          subscriber.next(event);
         },
-      }),
-      tap((event) => {
-        if (event.type === 'task' || event.type === 'task-gone') reachedTask = true;
-        if (event.type !== 'end') return;
-        ended = true;
-        const interrupted = event.outcome === 'input-required' || event.outcome === 'auth-required';
-        threads.update(key, { interruptedTaskId: interrupted ? event.taskId : undefined });
-      }),
-      finalize(() => {
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        upstream.unsubscribe();
         if (!ended && !reachedTask && sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
-      }),
-    );
-  };
+      };
+    });
 }

@@ -1,8 +1,8 @@
-import { filter, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { filter, Observable, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { A2APort } from '../port/port.js';
-import type { AgentEvent } from '../port/types.js';
+import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { TurnPolicy } from './policy.js';
 import type { TurnTask } from './task.js';
 
@@ -22,28 +22,65 @@ export interface LadderContext {
  * The port as one turn sees it: events of another task than the turn's are dropped, and every
  * other agent event is observed by `task` before any rung or the renderer sees it; a TaskNotFound
  * on the turn's own task (resubscribe, GetTask) tells `task` the agent no longer has it.
+ *
+ * A class, one per turn: its methods live on the prototype, so a turn pays for one small object.
  */
 export function trackedPort(port: A2APort, task: TurnTask): A2APort {
-  const track =
-    <T extends AgentEvent>(): MonoTypeOperatorFunction<T> =>
-    (events) =>
-      events.pipe(
-        filter((event) => task.belongs(event)),
-        tap((event) => task.observe(event)),
-      );
-  const disowned = (error: unknown): void => {
-    if (isA2AError(error, 'task-not-found')) task.unknownToAgent = true;
-  };
-  return {
-    card: () => port.card(),
-    send: (message) => port.send(message).pipe(track()),
-    stream: (message) => port.stream(message).pipe(track()),
-    resubscribe: (taskId) => port.resubscribe(taskId).pipe(track(), tap({ error: disowned })),
-    getTask: (taskId) =>
-      port.getTask(taskId).pipe(
-        filter((snapshot) => task.belongs({ kind: 'task', task: snapshot })),
-        tap({ next: (snapshot) => task.observe({ kind: 'task', task: snapshot }), error: disowned }),
-      ),
-    cancel: (taskId) => port.cancel(taskId),
-  };
+  return new TrackedPort(port, task);
+}
+
+class TrackedPort implements A2APort {
+  constructor(
+    private readonly port: A2APort,
+    private readonly task: TurnTask,
+  ) {}
+
+  card(): Observable<CardSummary> {
+    return this.port.card();
+  }
+  send(message: OutgoingMessage): Observable<SendResult> {
+    return this.port.send(message).pipe(owned(this.task));
+  }
+  stream(message: OutgoingMessage): Observable<AgentEvent> {
+    return this.port.stream(message).pipe(owned(this.task));
+  }
+  resubscribe(taskId: string): Observable<AgentEvent> {
+    return this.port.resubscribe(taskId).pipe(owned(this.task, true));
+  }
+  getTask(taskId: string): Observable<Task> {
+    const task = this.task;
+    return this.port.getTask(taskId).pipe(
+      filter((snapshot) => task.belongs({ kind: 'task', task: snapshot })),
+      tap({ next: (snapshot) => task.observe({ kind: 'task', task: snapshot }), error: (error: unknown) => disowned(task, error) }),
+    );
+  }
+  cancel(taskId: string): Observable<Task> {
+    return this.port.cancel(taskId);
+  }
+}
+
+/**
+ * The turn's own events, each observed by `task` before it goes on (one hop: this is every event's
+ * path); with `disowning`, a TaskNotFound tells `task` the agent no longer has it.
+ */
+function owned<T extends AgentEvent>(task: TurnTask, disowning = false): MonoTypeOperatorFunction<T> {
+  return (events) =>
+    new Observable<T>((subscriber) =>
+      events.subscribe({
+        next: (event) => {
+          if (!task.belongs(event)) return;
+          task.observe(event);
+          subscriber.next(event);
+        },
+        error: (error: unknown) => {
+          if (disowning) disowned(task, error);
+          subscriber.error(error);
+        },
+        complete: () => subscriber.complete(),
+      }),
+    );
+}
+
+function disowned(task: TurnTask, error: unknown): void {
+  if (isA2AError(error, 'task-not-found')) task.unknownToAgent = true;
 }

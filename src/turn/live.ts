@@ -8,13 +8,12 @@ import {
   EMPTY,
   ignoreElements,
   map,
+  Observable,
   of,
-  takeWhile,
   tap,
   throwError,
   timer,
   type MonoTypeOperatorFunction,
-  type Observable,
 } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
 import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
@@ -110,14 +109,29 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
         : seen
           ? timeoutError('idle', policy.idleTimeoutMs, operation)
           : timeoutError('first-event', policy.firstEventTimeoutMs, operation);
-    return events$.pipe(
-      watchdog(policy.firstEventTimeoutMs, budget, expired),
-      // A sign of life has kept the clock going; nothing after the watchdog needs it.
-      filter((event) => event.kind !== 'alive'),
-      takeWhile(() => !task.streamDone, true),
-      concatWith(defer(() => (task.streamDone ? EMPTY : closedEarly(ctx, operation)))),
-    );
+    return events$.pipe(watchdog(policy.firstEventTimeoutMs, budget, expired), untilStreamDone(ctx, operation));
   });
+}
+
+/**
+ * `filter(not alive)`, `takeWhile(not done, inclusive)` and `concatWith(closedEarly unless done)` in
+ * one hop, the path of every streamed event: a sign of life has kept the watchdog's clock going and
+ * goes no further; the event that finishes the stream is the last; a close before it is a break.
+ */
+function untilStreamDone(ctx: LadderContext, operation: 'stream' | 'resubscribe'): MonoTypeOperatorFunction<AgentEvent> {
+  return (events) =>
+    new Observable<AgentEvent>((subscriber) =>
+      events.subscribe({
+        next: (event) => {
+          if (event.kind === 'alive') return;
+          subscriber.next(event);
+          // Completing unsubscribes the source, here or (when it emitted while being subscribed) as soon as it is added.
+          if (ctx.task.streamDone) subscriber.complete();
+        },
+        error: (error: unknown) => subscriber.error(error),
+        complete: () => (ctx.task.streamDone ? subscriber.complete() : closedEarly(ctx, operation).subscribe(subscriber)),
+      }),
+    );
 }
 
 /** The server closed the stream before the task settled. */
