@@ -20,6 +20,8 @@ const KEYS = [
   'loopDelayP99Ms',
   'loopDelayMaxMs',
   'eventsPerSec',
+  'windowSec',
+  'rampedMs',
   'openedMs',
   'peakRssMb',
   'connections',
@@ -52,6 +54,7 @@ export async function runGateway(plan: GatewayPlan, agent: string, server: Repla
     seconds: plan.seconds,
     windowSec: plan.windowSec,
     rampMs: plan.rampMs,
+    settleMs: plan.settleMs,
     contenders: byContender(runs, KEYS),
     ratios: ratios(runs, RATIO_KEYS, 'sdk'),
   };
@@ -63,7 +66,7 @@ function describe(r: ChildResult, plan: GatewayPlan): string {
   return (
     `${num(r, 'cpuPercent').toFixed(1)}% of a core, RSS ${num(r, 'rssMbMedian').toFixed(0)} MB (peak ${num(r, 'rssMbPeak').toFixed(0)}), ` +
     `heap ${num(r, 'heapMb').toFixed(0)} MB, loop delay p99 ${num(r, 'loopDelayP99Ms').toFixed(1)} ms, ` +
-    `${Math.round(num(r, 'eventsPerSec'))} events/s, all open after ${Math.round(num(r, 'openedMs'))} ms` +
+    `${Math.round(num(r, 'eventsPerSec'))} events/s over ${num(r, 'windowSec')} s, all open after ${Math.round(num(r, 'openedMs'))} ms` +
     (steady ? '' : ' (NOT STEADY: turns ended in the window or events off by more than 5%)')
   );
 }

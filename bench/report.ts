@@ -131,13 +131,14 @@ function gatewaySection(gw: GatewayResults | undefined): string[] {
   const ratio = gw.ratios['a4h/sdk'];
   return [
     `**5. A chat gateway at peak**: ${n(gw.turns, 0)} turns open at once, each receiving one artifact chunk a second for ${gw.seconds} s (started spread over ${n(gw.rampMs / 1000, 1)} s, so their events spread over each second). ` +
-      `Measured over a steady ${gw.windowSec}-s window from the moment every turn has its first chunk: CPU time over wall time (100% is one core), ` +
+      `Measured over a steady ${gw.windowSec}-s window from ${n(gw.settleMs / 1000, 0)} s after every turn has its first chunk (shorter if that came too late for the window to end before the first turn's last chunk): CPU time over wall time (100% is one core), ` +
       'RSS sampled each second, heap (used + external) after a forced GC at the middle of the window (its pause left out of the CPU share), event-loop delay. ' +
       'a4h-a2a with its own reader against the raw SDK; every turn must then end with all its chunks.',
     '',
     table(
       [
         'contender',
+        'all open after s',
         'CPU % of a core',
         'RSS MB, median / peak',
         'heap MB',
@@ -147,9 +148,10 @@ function gatewaySection(gw: GatewayResults | undefined): string[] {
         'CPU × SDK',
         'RSS × SDK',
       ],
-      '---|--:|--:|--:|--:|--:|--:|--:|--:',
+      '---|--:|--:|--:|--:|--:|--:|--:|--:|--:',
       Object.entries(gw.contenders).map(([c, m]) => [
         label(c),
+        n((m['openedMs']?.median ?? 0) / 1000, 1),
         s(m['cpuPercent'], 1),
         `${n(m['rssMbMedian']!.median, 0)} / ${n(m['rssMbPeak']!.median, 0)}`,
         s(m['heapMb'], 0),

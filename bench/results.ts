@@ -22,10 +22,12 @@ export interface Target {
 export interface GatewayResults {
   turns: number;
   seconds: number;
-  /** The measured steady window, in seconds. */
+  /** The steady window asked for, in seconds (each process's own, shorter when its turns opened late, is in `contenders`). */
   windowSec: number;
   /** The turns started spread over this long. */
   rampMs: number;
+  /** The window began this long after every turn had its first chunk. */
+  settleMs: number;
   /** `a4h` and `sdk`: cpuPercent, rssMbMedian, rssMbPeak, heapMb, heapKbPerOpenTurn, loopDelayP99Ms, eventsPerSec, … */
   contenders: ByContender;
   /** `a4h/sdk`. */

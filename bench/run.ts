@@ -33,7 +33,7 @@ const PLAN = {
   turnSetup: { count: 5_000, rounds: 3 },
   coldCard: { turns: 1_000, rounds: 2 },
   identity: { count: 20_000, rounds: 2 },
-  gateway: { turns: 10_000, seconds: 60, windowSec: 50, rampMs: 2_000, rounds: 1 },
+  gateway: { turns: 10_000, seconds: 60, windowSec: 45, rampMs: 2_000, settleMs: 2_000, rounds: 1 },
   profile: { rounds: 3 },
 } as const;
 
