@@ -5,6 +5,7 @@
 import { assembly, turnSetup, type AssemblyVariant, type SetupKind } from './assembly.js';
 import { loadDriver } from './drivers/index.js';
 import type { Contender } from './drivers/types.js';
+import { gateway, type GatewayShape } from './gateway.js';
 import { identity, type IdentityKind } from './identity.js';
 import { coldCard, concurrency, firstEvent, throughput } from './scenarios.js';
 
@@ -14,6 +15,7 @@ export type Job =
   | { scenario: 'first-event'; contender: Contender; agent: string; warm: number; samples: number }
   | { scenario: 'concurrency'; contender: Contender; agent: string; turns: number; n: number }
   | { scenario: 'cold-card'; contender: Contender; agent: string; turns: number }
+  | ({ scenario: 'gateway'; contender: Contender; agent: string } & GatewayShape)
   | { scenario: 'assembly'; n: number; variant: AssemblyVariant; minChunks: number }
   | { scenario: 'turn-setup'; kind: SetupKind; count: number }
   | { scenario: 'identity'; kind: IdentityKind; count: number };
@@ -27,7 +29,8 @@ async function run(job: Job): Promise<object> {
     case 'identity':
       return identity(job.kind, job.count);
     default: {
-      const driver = await loadDriver(job.contender);
+      // The gateway holds a connection per open turn; the others fit in the default pool.
+      const driver = await loadDriver(job.contender, job.scenario === 'gateway' ? job.turns : undefined);
       try {
         switch (job.scenario) {
           case 'throughput':
@@ -38,6 +41,8 @@ async function run(job: Job): Promise<object> {
             return await concurrency(driver, job.contender, job.agent, job.turns, job.n);
           case 'cold-card':
             return await coldCard(driver, job.contender, job.agent, job.turns);
+          case 'gateway':
+            return await gateway(driver, job.contender, job.agent, job);
         }
       } finally {
         await driver.close();

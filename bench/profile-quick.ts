@@ -1,6 +1,6 @@
 /**
  * Profiles one contender's throughput run and prints where its CPU goes (self time by function and
- * by category, per 1,000 events): `node dist/bench/profile-quick.js [a4h|sdk|floor]`.
+ * by category, per 1,000 events): `node dist/bench/profile-quick.js [a4h|a4h-sdk-reader|sdk|floor]`.
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -5,17 +5,20 @@
  *
  * Any path prefix is an agent: `GET <prefix>.well-known/agent-card.json` serves a card whose
  * interface is `<prefix>`, and `POST <prefix>` takes `SendStreamingMessage` with the chunk count as
- * the message text (`"20000"`), or `"hold:N"` to stop after the first chunk until
- * `POST /bench/release` (or 60 s). Card fetches are counted per prefix.
+ * the message text (`"20000"`), `"hold:N"` to stop after the first chunk until
+ * `POST /bench/release` (or 60 s), or `"pace:N:MS"` to send task and working at once and then one
+ * chunk every MS milliseconds (a chat gateway's slow agents). Card fetches are counted per prefix.
  */
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { agentCard, answerFrames, CARD_CACHE_CONTROL, SSE_HEADERS, type StreamRequest } from './frames.js';
+import { agentCard, answerFrames, CARD_CACHE_CONTROL, SSE_HEADERS, type AnswerFrames, type StreamRequest } from './frames.js';
 
 const CARD_PATH = '.well-known/agent-card.json';
 const WRITE_BYTES = 64 * 1024;
 const HOLD_LIMIT_MS = 60_000;
+/** The longest pause a paced stream may ask for between two chunks. */
+const PACE_LIMIT_MS = 60_000;
 
 export interface ReplayServer {
   /** `http://127.0.0.1:<port>`, no trailing slash. */
@@ -127,10 +130,14 @@ async function stream(
   const configuration = (params['configuration'] ?? {}) as { historyLength?: number };
   const request: StreamRequest = { id: rpc.id, message, historyLength: configuration.historyLength };
   const text = textOf(message);
+  const pace = /^pace:(\d+):(\d+)$/.exec(text);
+  if (pace !== null) {
+    const frames = answerFrames(request, randomUUID(), contextIdOf(message));
+    return paced(res, frames, Math.max(1, Number(pace[1])), Math.min(PACE_LIMIT_MS, Number(pace[2])));
+  }
   const hold = text.startsWith('hold:');
   const n = Math.max(1, Math.min(10_000_000, Number.parseInt(hold ? text.slice(5) : text, 10) || 1));
-  const contextId = typeof message['contextId'] === 'string' && message['contextId'] !== '' ? message['contextId'] : randomUUID();
-  const frames = answerFrames(request, randomUUID(), contextId);
+  const frames = answerFrames(request, randomUUID(), contextIdOf(message));
 
   res.writeHead(200, SSE_HEADERS);
   let closed = false;
@@ -163,6 +170,35 @@ async function stream(
   if (!closed) await write(batch + frames.completed);
   res.end();
 }
+
+/**
+ * A paced answer: task and working at once, then chunk i at (i + 1) × `intervalMs`, the last one
+ * with completed. One interval timer per stream: Node keeps timers of one duration in one list, so
+ * 10,000 of them cost one libuv timer, and the streams keep the phases their requests came in at.
+ */
+function paced(res: ServerResponse, frames: AnswerFrames, n: number, intervalMs: number): Promise<void> {
+  res.writeHead(200, SSE_HEADERS);
+  res.write(frames.task + frames.working);
+  return new Promise((resolve) => {
+    let i = 0;
+    const timer = setInterval(() => {
+      if (i < n - 1) {
+        res.write(frames.chunk(i++, n));
+        return;
+      }
+      clearInterval(timer);
+      res.end(frames.chunk(i, n) + frames.completed);
+      resolve();
+    }, intervalMs);
+    res.once('close', () => {
+      clearInterval(timer);
+      resolve();
+    });
+  });
+}
+
+const contextIdOf = (message: Record<string, unknown>): string =>
+  typeof message['contextId'] === 'string' && message['contextId'] !== '' ? message['contextId'] : randomUUID();
 
 /** A promise and the function that resolves it. */
 function gate(): { promise: Promise<void>; open: () => void } {

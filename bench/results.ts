@@ -1,4 +1,5 @@
-/** The shape of `bench/results.json` and the targets the issue sets, checked against it. */
+/** The shape of `bench/results.json` and the targets issue 13 ("Speed") sets, checked against it. */
+import type { Contender } from './drivers/types.js';
 import type { ProfileSummary } from './profile.js';
 import type { Summary } from './stats.js';
 import type { ReplayCheck } from './verify-replay.js';
@@ -11,6 +12,26 @@ export interface Target {
   target: string;
   value: string;
   met: boolean;
+  /** A goal beyond the targets: not meeting it is no failure. */
+  goal?: true;
+  /** A figure the issue asks to report, with no goal: `met` only says a4h-a2a's is at most the raw SDK's, no verdict. */
+  informational?: true;
+}
+
+/** The gateway scenario: `turns` open turns, each receiving one event a second for `seconds`. */
+export interface GatewayResults {
+  turns: number;
+  seconds: number;
+  /** The steady window asked for, in seconds (each process's own, shorter when its turns opened late, is in `contenders`). */
+  windowSec: number;
+  /** The turns started spread over this long. */
+  rampMs: number;
+  /** The window began this long after every turn had its first chunk. */
+  settleMs: number;
+  /** `a4h` and `sdk`: cpuPercent, rssMbMedian, rssMbPeak, heapMb, heapKbPerOpenTurn, loopDelayP99Ms, eventsPerSec, … */
+  contenders: ByContender;
+  /** `a4h/sdk`. */
+  ratios: Ratios;
 }
 
 export interface Results {
@@ -47,49 +68,91 @@ export interface Results {
   };
   cardCache: { turns: number; rounds: { fetches: number; wallMs: number }[]; exactlyOne: boolean };
   identity: { kinds: ByContender; ratios: Ratios };
-  profile: Record<'a4h' | 'sdk' | 'floor', ProfileSummary & { rounds: number }>;
+  /** Absent from results written before the gateway scenario existed. */
+  gateway?: GatewayResults;
+  /** Per contender profiled (results written before the fourth contender have three). */
+  profile: Partial<Record<Contender, ProfileSummary & { rounds: number }>>;
   targets: Target[];
 }
 
-const fixed = (x: number, digits: number): string => x.toFixed(digits);
+const fixed = (x: number, digits: number): string =>
+  x.toLocaleString('en', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const times = (x: number): string => `${fixed(x, 2)}×`;
+const signed = (x: number, digits: number): string => `${x >= 0 ? '+' : '−'}${fixed(Math.abs(x), digits)}`;
 
 /** The issue's targets, each with the measured value and whether it is met. */
 export function targetsOf(r: Results): Target[] {
   const tp = r.throughput.ratios['a4h/sdk']!;
-  const conc = r.concurrency.contenders['a4h']!;
+  const sdkReader = r.throughput.ratios['a4h-sdk-reader/sdk'];
+  const events = tp['eventsPerSec']!;
+  const cpu = tp['cpuMsPer1kEvents']!;
+  const readerNote = (key: string): string =>
+    sdkReader?.[key] === undefined ? '' : `; with the SDK's reader ${times(sdkReader[key].ofMedians)}`;
+  const throughputValue = `${times(events.ofMedians)} (paired ${times(events.paired)}${readerNote('eventsPerSec')})`;
+
+  const conc = (c: string, key: string): number => r.concurrency.contenders[c]![key]!.median;
+  /** a4h-a2a's median against the raw SDK's, under 1,000 concurrent turns. */
+  const versus = (key: string, digits: number, unit: string): string =>
+    `${fixed(conc('a4h', key), digits)} ${unit} vs ${fixed(conc('sdk', key), digits)} ${unit} (${times(conc('a4h', key) / conc('sdk', key))})`;
+  const turns = r.concurrency.turns.toLocaleString('en');
+  const rssOver = conc('a4h', 'peakRssMb') - conc('sdk', 'peakRssMb');
+
+  const g = r.assembly.growth;
+  const ttfe = r.firstEvent.a4hMinusSdkWarmMs;
   return [
-    {
-      name: 'event throughput, a4h-a2a / raw SDK',
-      target: '≥ 0.90×',
-      value: `${fixed(tp['eventsPerSec']!.ofMedians, 2)}× (paired ${fixed(tp['eventsPerSec']!.paired, 2)}×)`,
-      met: tp['eventsPerSec']!.ofMedians >= 0.9,
-    },
+    { name: 'event throughput, a4h-a2a / raw SDK', target: '≥ 1.00×', value: throughputValue, met: events.ofMedians >= 1 },
     {
       name: 'CPU per event, a4h-a2a / raw SDK',
-      target: '≤ 1.15×',
-      value: `${fixed(tp['cpuMsPer1kEvents']!.ofMedians, 2)}× (paired ${fixed(tp['cpuMsPer1kEvents']!.paired, 2)}×)`,
-      met: tp['cpuMsPer1kEvents']!.ofMedians <= 1.15,
+      target: '≤ 1.00×',
+      value: `${times(cpu.ofMedians)} (paired ${times(cpu.paired)}${readerNote('cpuMsPer1kEvents')})`,
+      met: cpu.ofMedians <= 1,
     },
     {
-      name: 'time to first event (warm), a4h-a2a − raw SDK',
-      target: '≤ 1 ms',
-      value: `${r.firstEvent.a4hMinusSdkWarmMs >= 0 ? '+' : ''}${fixed(r.firstEvent.a4hMinusSdkWarmMs, 2)} ms`,
-      met: r.firstEvent.a4hMinusSdkWarmMs <= 1,
+      name: 'event throughput, a4h-a2a / raw SDK: the goal beyond',
+      target: 'goal ≥ 1.50×',
+      value: throughputValue,
+      met: events.ofMedians >= 1.5,
+      goal: true,
     },
     {
-      name: `peak RSS, ${r.concurrency.turns.toLocaleString('en')} concurrent turns (a4h-a2a)`,
-      target: '< 256 MB',
-      value: `${fixed(conc['peakRssMb']!.median, 0)} MB (max ${fixed(conc['peakRssMb']!.max, 0)})`,
-      met: conc['peakRssMb']!.max < 256,
+      name: `wall time, ${turns} concurrent ${r.concurrency.n}-chunk turns`,
+      target: '≤ raw SDK',
+      value: versus('wallMs', 0, 'ms'),
+      met: conc('a4h', 'wallMs') <= conc('sdk', 'wallMs'),
+    },
+    {
+      name: `first-chunk p99, ${turns} concurrent turns`,
+      target: '≤ raw SDK',
+      value: versus('ttfeP99Ms', 0, 'ms'),
+      met: conc('a4h', 'ttfeP99Ms') <= conc('sdk', 'ttfeP99Ms'),
+    },
+    {
+      name: `peak RSS, ${turns} concurrent turns`,
+      target: '≤ raw SDK + 10 MB',
+      value: `${fixed(conc('a4h', 'peakRssMb'), 0)} MB vs ${fixed(conc('sdk', 'peakRssMb'), 0)} MB (${signed(rssOver, 0)} MB)`,
+      met: rssOver <= 10,
+    },
+    {
+      name: 'heap per open turn',
+      target: '≤ raw SDK',
+      value: versus('heapKbPerOpenTurn', 1, 'KB'),
+      met: conc('a4h', 'heapKbPerOpenTurn') <= conc('sdk', 'heapKbPerOpenTurn'),
     },
     {
       name: 'time per chunk, 100,000 / 1,000 chunks (ladder + renderer)',
-      target: '≤ 1.5×',
+      target: '≤ 1.20×',
       value:
-        `${fixed(r.assembly.growth.ladder, 2)}× (with turnState ${fixed(r.assembly.growth.view, 2)}×; end to end ${fixed(r.assembly.growth.endToEndA4h, 2)}×; ` +
-        `100,000 / 10,000: ${fixed(r.assembly.growth.ladderFrom10k, 2)}×, with turnState ${fixed(r.assembly.growth.viewFrom10k, 2)}×)`,
-      met: r.assembly.growth.ladder <= 1.5 && r.assembly.growth.view <= 1.5,
+        `${times(g.ladder)} (with turnState ${times(g.view)}; end to end ${times(g.endToEndA4h)}, raw SDK ${times(g.endToEndSdk)}; ` +
+        `100,000 / 10,000: ${times(g.ladderFrom10k)}, with turnState ${times(g.viewFrom10k)})`,
+      met: g.ladder <= 1.2 && g.view <= 1.2,
     },
+    {
+      name: 'time to first event (warm), a4h-a2a − raw SDK',
+      target: '≤ +0.5 ms',
+      value: `${signed(ttfe, 2)} ms`,
+      met: ttfe <= 0.5,
+    },
+    ...gatewayRows(r.gateway),
     {
       name: `card fetches, ${r.cardCache.turns.toLocaleString('en')} concurrent turns to a cold agent`,
       target: 'exactly 1',
@@ -97,4 +160,39 @@ export function targetsOf(r: Results): Target[] {
       met: r.cardCache.exactlyOne,
     },
   ];
+}
+
+/** The gateway scenario's CPU share and RSS, a4h-a2a against the raw SDK: reported, with no goal. */
+function gatewayRows(gw: GatewayResults | undefined): Target[] {
+  const a4h = gw?.contenders['a4h'];
+  const sdk = gw?.contenders['sdk'];
+  if (gw === undefined || a4h === undefined || sdk === undefined) return [];
+  const of = (m: Record<string, Summary>, key: string): number => m[key]!.median;
+  const name = `${gw.turns.toLocaleString('en')} open turns, one event a second each`;
+  const rss = of(a4h, 'rssMbMedian') - of(sdk, 'rssMbMedian');
+  return [
+    {
+      name: `${name}: CPU share, a4h-a2a vs raw SDK`,
+      target: 'report',
+      value: `${fixed(of(a4h, 'cpuPercent'), 1)}% vs ${fixed(of(sdk, 'cpuPercent'), 1)}% of a core (${times(of(a4h, 'cpuPercent') / of(sdk, 'cpuPercent'))})`,
+      met: of(a4h, 'cpuPercent') <= of(sdk, 'cpuPercent'),
+      informational: true,
+    },
+    {
+      name: `${name}: RSS, a4h-a2a vs raw SDK`,
+      target: 'report',
+      value:
+        `${fixed(of(a4h, 'rssMbMedian'), 0)} MB vs ${fixed(of(sdk, 'rssMbMedian'), 0)} MB (${signed(rss, 0)} MB; ` +
+        `peaks ${fixed(of(a4h, 'rssMbPeak'), 0)} and ${fixed(of(sdk, 'rssMbPeak'), 0)} MB)`,
+      met: rss <= 0,
+      informational: true,
+    },
+  ];
+}
+
+/** A target's verdict as the README and the progress log say it. */
+export function verdict(target: Target): string {
+  if (target.informational) return 'reported';
+  if (target.met) return 'met';
+  return target.goal ? 'goal not met' : 'not met';
 }

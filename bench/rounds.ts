@@ -13,14 +13,19 @@ const CHILD_TIMEOUT_MS = 180_000;
 /** What one child printed, with the TCP connections it opened to the replay agent. */
 export type ChildResult = Record<string, unknown> & { connections: number };
 
-/** Runs one job in a fresh `node --expose-gc` process with `nodeArgs` and returns its JSON line. */
-export function runChild(job: Job, server: ReplayServer, nodeArgs: readonly string[] = []): Promise<ChildResult> {
+/** Runs one job in a fresh `node --expose-gc` process with `nodeArgs` and returns its JSON line; killed after `timeoutMs`. */
+export function runChild(
+  job: Job,
+  server: ReplayServer,
+  nodeArgs: readonly string[] = [],
+  timeoutMs: number = CHILD_TIMEOUT_MS,
+): Promise<ChildResult> {
   const before = server.connections;
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
       ['--expose-gc', ...nodeArgs, CHILD, JSON.stringify(job)],
-      { timeout: CHILD_TIMEOUT_MS, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, A4H_IDENTITY_SECRET: '' } },
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, A4H_IDENTITY_SECRET: '' } },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(`${JSON.stringify(job)} failed: ${stderr || error.message}`));
         const line = stdout.trim().split('\n').pop() ?? '';
@@ -41,6 +46,8 @@ export interface RoundsPlan<C extends string> {
   warmupRounds: number;
   job: (contender: C, round: number) => Job;
   nodeArgs?: readonly string[];
+  /** How long one child may take; default 180 s. */
+  timeoutMs?: number;
   /** Told of each result (kept or not) as it arrives. */
   onResult?: (contender: C, round: number, result: ChildResult) => void;
   /** A short line for the progress log. */
@@ -54,7 +61,7 @@ export async function runRounds<C extends string>(plan: RoundsPlan<C>, server: R
   for (let round = 0; round < total; round++) {
     const order = plan.contenders.map((_, i) => plan.contenders[(i + round) % plan.contenders.length]!);
     for (const contender of order) {
-      const result = await runChild(plan.job(contender, round), server, plan.nodeArgs);
+      const result = await runChild(plan.job(contender, round), server, plan.nodeArgs, plan.timeoutMs);
       plan.onResult?.(contender, round, result);
       const warmup = round < plan.warmupRounds;
       if (!warmup) kept[contender].push(result);

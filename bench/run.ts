@@ -2,26 +2,28 @@
  * `npm run bench`: every benchmark, contenders alternating in fresh processes against the replay
  * agent on 127.0.0.1; writes `bench/results.json` and the README's performance table.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, tmpdir, totalmem } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { byContender, num, ratios } from './aggregate.js';
 import { ASSEMBLY_VARIANTS, SETUP_KINDS } from './assembly.js';
 import { CONTENDERS } from './drivers/types.js';
+import { runGateway } from './gateway-run.js';
 import { IDENTITY_KINDS } from './identity.js';
-import { mergeProfiles, summarizeProfile, type ProfileSummary } from './profile.js';
+import { runProfiles } from './profile-run.js';
 import { startReplayServer } from './replay-server.js';
 import { writeReadme } from './report.js';
-import { runChild, runRounds, type ChildResult } from './rounds.js';
+import { runChild, runRounds } from './rounds.js';
 import { median, ratio, summarize, type Summary } from './stats.js';
-import { targetsOf, type Results } from './results.js';
+import { targetsOf, verdict, type Results } from './results.js';
 import { verifyReplay } from './verify-replay.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(ROOT, 'bench/results.json');
 const README = join(ROOT, 'README.md');
 
-/** Rounds and sizes: chosen so the whole run takes a few minutes on 2 cores. */
+/** Rounds and sizes: chosen so the whole run takes under ten minutes on 2 cores (the gateway two of them). */
 const PLAN = {
   throughput: { n: 20_000, warm: 2, measured: 3, rounds: 5, warmupRounds: 1 },
   firstEvent: { warm: 5, samples: 40, rounds: 5, warmupRounds: 1 },
@@ -31,37 +33,9 @@ const PLAN = {
   turnSetup: { count: 5_000, rounds: 3 },
   coldCard: { turns: 1_000, rounds: 2 },
   identity: { count: 20_000, rounds: 2 },
+  gateway: { turns: 10_000, seconds: 60, windowSec: 45, rampMs: 2_000, settleMs: 2_000, rounds: 1 },
   profile: { rounds: 3 },
 } as const;
-
-const num = (result: ChildResult, key: string): number => result[key] as number;
-const metric = (results: readonly ChildResult[], key: string): Summary => summarize(results.map((r) => num(r, key)));
-/** The median of the per-round ratios a/b (each pair ran in the same round). */
-const paired = (a: readonly ChildResult[], b: readonly ChildResult[], key: string): number =>
-  ratio(median(a.map((r, i) => num(r, key) / num(b[i]!, key))), 1);
-
-function byContender<C extends string>(results: Record<C, ChildResult[]>, keys: readonly string[]) {
-  return Object.fromEntries(
-    Object.entries(results).map(([c, rs]) => [c, Object.fromEntries(keys.map((k) => [k, metric(rs as ChildResult[], k)]))]),
-  ) as Record<C, Record<string, Summary>>;
-}
-
-function ratios(results: Record<string, ChildResult[]>, keys: readonly string[], base: string) {
-  const out: Record<string, Record<string, { ofMedians: number; paired: number }>> = {};
-  for (const [c, rs] of Object.entries(results)) {
-    if (c === base) continue;
-    out[`${c}/${base}`] = Object.fromEntries(
-      keys.map((k) => [
-        k,
-        {
-          ofMedians: ratio(median(rs.map((r) => num(r, k))), median(results[base]!.map((r) => num(r, k)))),
-          paired: paired(rs, results[base]!, k),
-        },
-      ]),
-    );
-  }
-  return out;
-}
 
 async function main(): Promise<void> {
   const started = Date.now();
@@ -214,35 +188,11 @@ async function main(): Promise<void> {
       server,
     );
 
+    // 7. A chat gateway at peak: many open turns, one event a second each.
+    const gateway = await runGateway(PLAN.gateway, agent, server);
+
     // CPU profiles: one throughput process per contender and round (alternating), measured streams only.
-    const profileDir = mkdtempSync(join(tmpdir(), 'a4h-bench-prof-'));
-    const profiles: Record<string, ProfileSummary[]> = {};
-    try {
-      await runRounds(
-        {
-          label: 'profile',
-          contenders: CONTENDERS,
-          rounds: PLAN.profile.rounds,
-          warmupRounds: 0,
-          job: (contender) => ({ scenario: 'throughput', contender, agent, n: t.n, warm: t.warm, measured: t.measured }),
-          nodeArgs: ['--cpu-prof', '--cpu-prof-dir', profileDir, '--cpu-prof-interval', '100'],
-          onResult: (contender, round, result) => {
-            const file = join(
-              profileDir,
-              readdirSync(profileDir).find((f) => f.endsWith('.cpuprofile'))!,
-            );
-            const summary = summarizeProfile(file, result['window'] as { startMicros: number; endMicros: number }, t.measured * (t.n + 3));
-            (profiles[contender] ??= []).push(summary);
-            mkdirSync(join(ROOT, 'dist/bench/profiles'), { recursive: true });
-            renameSync(file, join(ROOT, `dist/bench/profiles/${contender}-${round + 1}.cpuprofile`));
-          },
-          describe: (r) => `${num(r, 'cpuMsPer1kEvents').toFixed(2)} ms CPU/1k`,
-        },
-        server,
-      );
-    } finally {
-      rmSync(profileDir, { recursive: true, force: true });
-    }
+    const profile = await runProfiles({ ...t, rounds: PLAN.profile.rounds }, agent, server, ROOT);
 
     const results: Results = {
       generatedAt: new Date().toISOString(),
@@ -292,7 +242,8 @@ async function main(): Promise<void> {
         kinds: byContender(identityRuns, ['perSec', 'cpuUsPerId']),
         ratios: ratios(identityRuns, ['perSec'], 'node-hmac'),
       },
-      profile: { a4h: mergeProfiles(profiles['a4h']!), sdk: mergeProfiles(profiles['sdk']!), floor: mergeProfiles(profiles['floor']!) },
+      gateway,
+      profile,
       targets: [],
     };
     results.targets = targetsOf(results);
@@ -301,7 +252,7 @@ async function main(): Promise<void> {
     if (writeReadme(README, results)) say(`rewrote the performance table in ${README}`);
     else say(`README.md has no <!-- bench:start --> / <!-- bench:end --> markers; left it alone`);
     for (const target of results.targets)
-      say(`${target.met ? 'met    ' : 'NOT MET'} ${target.name}: ${target.value} (target ${target.target})`);
+      say(`${verdict(target).toUpperCase().padEnd(12)} ${target.name}: ${target.value} (target ${target.target})`);
   } finally {
     await server.close();
   }

@@ -9,14 +9,16 @@ import { median, quantile } from './stats.js';
 /** Microseconds on the clock `--cpu-prof` timestamps use (CLOCK_MONOTONIC), to cut a profile to the measured window. */
 export const monotonicMicros = (): number => Number(process.hrtime.bigint() / 1000n);
 
-const cpuMs = (since: NodeJS.CpuUsage): number => {
+/** Milliseconds of CPU (user + system) the process used since `since`. */
+export const cpuMs = (since: NodeJS.CpuUsage): number => {
   const used = process.cpuUsage(since);
   return (used.user + used.system) / 1000;
 };
 
-const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
+export const peakRssMb = (): number => process.resourceUsage().maxRSS / 1024;
 
-function expectChunks(outcome: TurnOutcome, n: number, contender: string): void {
+/** Throws unless the turn saw all `n` chunks (and, for a4h-a2a, assembled the whole reply). */
+export function expectChunks(outcome: TurnOutcome, n: number, contender: string): void {
   if (outcome.chunks !== n) throw new Error(`${contender}: saw ${outcome.chunks} chunks of ${n}`);
   if (outcome.replyLength !== -1 && outcome.replyLength !== 16 * n)
     throw new Error(`${contender}: reply of ${outcome.replyLength} chars, expected ${16 * n}`);

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { createParser } from 'eventsource-parser';
-import { CONNECTIONS, type Driver } from './types.js';
+import type { Driver } from './types.js';
 import { pooledFetch } from './undici.js';
 
 /**
@@ -8,11 +8,11 @@ import { pooledFetch } from './undici.js';
  * with `TextDecoder` → `eventsource-parser` → `JSON.parse`, counting artifact events. What any
  * client must at least do per event.
  */
-export function floorDriver(): Driver {
-  const http = pooledFetch(CONNECTIONS);
+export function floorDriver(connections: number): Driver {
+  const http = pooledFetch(connections);
   let nextId = 1;
   return {
-    async turn(agent, text, _thread, onFirstChunk) {
+    async turn(agent, text, _thread, onFirstChunk, onChunk) {
       const response = await http.fetch(agent, {
         method: 'POST',
         headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'A2A-Version': '1.0' },
@@ -31,7 +31,10 @@ export function floorDriver(): Driver {
       const parser = createParser({
         onEvent: (event) => {
           const frame = JSON.parse(event.data) as { result?: { artifactUpdate?: unknown } };
-          if (frame.result?.artifactUpdate !== undefined && chunks++ === 0) onFirstChunk?.();
+          if (frame.result?.artifactUpdate !== undefined) {
+            if (chunks++ === 0) onFirstChunk?.();
+            onChunk?.();
+          }
         },
       });
       const reader = response.body.getReader();

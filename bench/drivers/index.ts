@@ -1,13 +1,18 @@
-import type { Contender, Driver } from './types.js';
+import { CONNECTIONS, type Contender, type Driver } from './types.js';
 
-/** Loads only the contender's own modules, so each process imports what that contender needs. */
-export async function loadDriver(contender: Contender): Promise<Driver> {
+/**
+ * Loads only the contender's own modules, so each process imports what that contender needs;
+ * `connections` is the pool's size per origin.
+ */
+export async function loadDriver(contender: Contender, connections: number = CONNECTIONS): Promise<Driver> {
   switch (contender) {
     case 'a4h':
-      return (await import('./a4h.js')).a4hDriver();
+      return (await import('./a4h.js')).a4hDriver('a4h', connections);
+    case 'a4h-sdk-reader':
+      return (await import('./a4h.js')).a4hDriver('sdk', connections);
     case 'sdk':
-      return (await import('./sdk.js')).sdkDriver();
+      return (await import('./sdk.js')).sdkDriver(connections);
     case 'floor':
-      return (await import('./floor.js')).floorDriver();
+      return (await import('./floor.js')).floorDriver(connections);
   }
 }

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { SendMessageRequest } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { clientFactory, userRequest } from '../../fixtures/sdk-client.js';
-import { CONNECTIONS, type Driver } from './types.js';
+import type { Driver } from './types.js';
 import { pooledFetch } from './undici.js';
 
 /**
@@ -10,8 +10,8 @@ import { pooledFetch } from './undici.js';
  * the SDK's equivalent of a warm card cache), `for await` over `sendMessageStream`, counting
  * artifact events. Same undici pool settings as a4h-a2a; the same request a4h-a2a sends.
  */
-export function sdkDriver(): Driver {
-  const http = pooledFetch(CONNECTIONS);
+export function sdkDriver(connections: number): Driver {
+  const http = pooledFetch(connections);
   const factory = clientFactory({ bindings: ['JSONRPC'], legacyCompat: false, fetchImpl: http.fetch });
   const clients = new Map<string, Promise<Client>>();
   const clientOf = (agent: string): Promise<Client> => {
@@ -23,11 +23,14 @@ export function sdkDriver(): Driver {
     return client;
   };
   return {
-    async turn(agent, text, _thread, onFirstChunk) {
+    async turn(agent, text, _thread, onFirstChunk, onChunk) {
       const client = await clientOf(agent);
       let chunks = 0;
       for await (const event of client.sendMessageStream(sdkRequest(text))) {
-        if (event.payload?.$case === 'artifactUpdate' && chunks++ === 0) onFirstChunk?.();
+        if (event.payload?.$case === 'artifactUpdate') {
+          if (chunks++ === 0) onFirstChunk?.();
+          onChunk?.();
+        }
       }
       return { chunks, replyLength: -1 };
     },

@@ -1,6 +1,7 @@
 /** A contender: one way of running a streaming turn against an A2A agent, measured by the scenarios. */
 
-export const CONTENDERS = ['a4h', 'sdk', 'floor'] as const;
+/** a4h-a2a with its own stream reader, a4h-a2a with the SDK's, the raw SDK, and the floor. */
+export const CONTENDERS = ['a4h', 'a4h-sdk-reader', 'sdk', 'floor'] as const;
 export type Contender = (typeof CONTENDERS)[number];
 
 /** What a turn brought back, to check that every contender saw the whole stream. */
@@ -14,14 +15,14 @@ export interface TurnOutcome {
 export interface Driver {
   /**
    * One streaming turn to `agent` (base URL with a trailing slash) with message `text`; resolves
-   * after the last event. `onFirstChunk` is called at the first artifact chunk.
+   * after the last event. `onFirstChunk` is called at the first artifact chunk, `onChunk` at every one.
    */
-  turn(agent: string, text: string, thread: string, onFirstChunk?: () => void): Promise<TurnOutcome>;
+  turn(agent: string, text: string, thread: string, onFirstChunk?: () => void, onChunk?: () => void): Promise<TurnOutcome>;
   /** Releases the connection pool. */
   close(): Promise<void>;
 }
 
-/** Connections per origin for every contender: enough for 1,000 concurrent streams. */
+/** Connections per origin for every contender unless a job asks for more: enough for 1,000 concurrent streams. */
 export const CONNECTIONS = 2048;
 
 /** A fixed identity secret: contextIds are derived as in production, with no warning. */
