@@ -72,7 +72,7 @@ async function cliCase(name: string, args: string[], env: Record<string, string>
 }
 
 beforeAll(async () => {
-  agents = await startAuthAgents({ tokenTtlMs: 300 });
+  agents = await startAuthAgents({ tokenTtlMs: 1_000 });
 });
 afterAll(async () => {
   await agents.close();
@@ -87,7 +87,17 @@ describe('no credential value in any output', () => {
     await libraryCase('wrong bearer v1', { [v1]: { bearer: WRONG.bearer } }, agents.v1.url(AUTH_MOUNTS.bearer));
     await libraryCase('wrong bearer v0.3', { [v03]: { bearer: WRONG.bearer } }, agents.v03.url('/'));
     await libraryCase('forbidden', { [v1]: { bearer: AUTH_SECRETS.forbidden } }, agents.v1.url(AUTH_MOUNTS.bearer));
-    await libraryCase('api key header', { [v1]: { apiKey: AUTH_SECRETS.apiKey, card: true } }, agents.v1.url(AUTH_MOUNTS.apiKey));
+    await libraryCase('api key header', { [v1]: { apiKey: AUTH_SECRETS.apiKey } }, agents.v1.url(AUTH_MOUNTS.apiKey));
+    await libraryCase(
+      'api key header, card too',
+      { [v1]: { apiKey: { value: AUTH_SECRETS.apiKey, in: 'header', name: 'X-API-Key' }, card: true } },
+      agents.v1.url(AUTH_MOUNTS.apiKey),
+    );
+    await libraryCase(
+      'api key, card too, no place',
+      { [v1]: { apiKey: AUTH_SECRETS.apiKey, card: true } },
+      agents.v1.url(AUTH_MOUNTS.apiKey),
+    );
     await libraryCase('api key query', { [v1]: { apiKey: AUTH_SECRETS.apiKey } }, agents.v1.url(AUTH_MOUNTS.apiKeyQuery));
     await libraryCase('wrong api key header', { [v1]: { apiKey: WRONG.apiKey } }, agents.v1.url(AUTH_MOUNTS.apiKey));
     await libraryCase('wrong api key query', { [v1]: { apiKey: WRONG.apiKey } }, agents.v1.url(AUTH_MOUNTS.apiKeyQuery));
@@ -109,7 +119,7 @@ describe('no credential value in any output', () => {
       return { Authorization: `Bearer ${token}`, 'X-Custom': WRONG.header };
     };
     await libraryCase('oauth function', { [v1]: oauth }, agents.v1.url(AUTH_MOUNTS.oauth));
-    await new Promise((resolve) => setTimeout(resolve, 400));
+    await new Promise((resolve) => setTimeout(resolve, 1_200));
     await libraryCase('oauth function, expired', { [v1]: oauth }, agents.v1.url(AUTH_MOUNTS.oauth));
     await libraryCase(
       'function that throws',

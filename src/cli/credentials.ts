@@ -17,7 +17,8 @@ export interface CredentialFlags {
 const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 
 /**
- * The credentials the flags give for `agent`, keyed by its origin (so they reach that origin only):
+ * The credentials the flags give for `agent`, keyed by its origin (so they reach that origin only, the
+ * card fetch included):
  * each `-H 'Name: value'` as a header, and the token of `--bearer-env VAR` (read from the environment,
  * out of shell history) as a bearer token. Undefined when no flag was given. A malformed flag is a
  * usage error that never repeats a value.
@@ -51,5 +52,6 @@ export function credentialsFrom(flags: CredentialFlags, agent: string, env: Node
   } catch {
     return undefined; // the client refuses the URL itself, with its own message
   }
-  return { [origin]: { ...(bearer === undefined ? {} : { bearer }), ...(Object.keys(headers).length ? { headers } : {}) } };
+  // The card fetch too: it goes to the same origin, and some agents keep their card behind the same credentials.
+  return { [origin]: { ...(bearer === undefined ? {} : { bearer }), ...(Object.keys(headers).length ? { headers } : {}), card: true } };
 }

@@ -21,8 +21,9 @@ describe('a4h send with credentials', () => {
     });
     expect(stdout).toBe(`${REPLY.artifacts}\n`);
     expect(code).toBe(0);
-    const calls = agents.v1.received.slice(from).filter((r) => !r.method.endsWith('agent-card.json'));
-    expect(calls.length).toBeGreaterThan(0);
+    // Every request, the card fetch included (the flags are for this agent's origin).
+    const calls = agents.v1.received.slice(from);
+    expect(calls.map((r) => r.method)).toEqual(expect.arrayContaining(['GET /.well-known/agent-card.json', 'SendStreamingMessage']));
     for (const request of calls) expect(request.headers['authorization']).toBe(`Bearer ${AUTH_SECRETS.bearer}`);
   });
 

@@ -212,6 +212,28 @@ describe('an API key', () => {
     expect(new URL(calls[0]!.path, 'http://x').searchParams.get('api_key')).toBe(AUTH_SECRETS.apiKey);
   });
 
+  it('with the card fetch too (card: true): placed as told there, where the card says after', async () => {
+    const placed = client({ [agents.v1.baseUrl]: { apiKey: { value: AUTH_SECRETS.apiKey, in: 'header', name: 'X-API-Key' }, card: true } });
+    const from = agents.v1.received.length;
+    try {
+      expect(completed(await turn(placed, agents.v1.url(AUTH_MOUNTS.apiKey), 'artifacts'))).toBe(REPLY.artifacts);
+    } finally {
+      await placed.close();
+    }
+    const { card, calls } = requests(agents.v1, AUTH_MOUNTS.apiKey, from);
+    for (const request of [...card, ...calls]) expect(request.headers['x-api-key']).toBe(AUTH_SECRETS.apiKey);
+
+    // Without a place of its own, the key cannot go with the card fetch: nothing says where yet.
+    const unplaced = client({ [agents.v1.baseUrl]: { apiKey: AUTH_SECRETS.apiKey, card: true } });
+    try {
+      const error = failed(await turn(unplaced, agents.v1.url(AUTH_MOUNTS.apiKeyQuery), 'artifacts'));
+      expect(error).toMatchObject({ kind: 'auth', operation: 'card' });
+      expect(error.message).toContain('the card is not read yet');
+    } finally {
+      await unplaced.close();
+    }
+  });
+
   it('with nowhere to go (the card declares no apiKey scheme): an auth error before any call', async () => {
     const a2a = client({ [agents.v1.baseUrl]: { apiKey: AUTH_SECRETS.apiKey } });
     const from = agents.v1.received.length;
@@ -249,13 +271,13 @@ describe('a refreshing function (OAuth client credentials)', () => {
   }
 
   it('a fresh token once the last one expired; without refreshing, the expired token is refused', async () => {
-    const short = await startAuthAgents({ tokenTtlMs: 300 });
+    const short = await startAuthAgents({ tokenTtlMs: 1_000 });
     try {
       const agent = short.v1.url(AUTH_MOUNTS.oauth);
       const source = oauthSource(true);
       const a2a = client({ [short.v1.baseUrl]: source.headers });
       expect(completed(await turn(a2a, agent, 'artifacts'))).toBe(REPLY.artifacts);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
       expect(completed(await turn(a2a, agent, 'artifacts'))).toBe(REPLY.artifacts);
       await a2a.close();
       expect(short.issuer.issued).toHaveLength(2);
@@ -264,7 +286,7 @@ describe('a refreshing function (OAuth client credentials)', () => {
       const stale = oauthSource(false);
       const b = client({ [short.v1.baseUrl]: stale.headers });
       expect(completed(await turn(b, agent, 'artifacts'))).toBe(REPLY.artifacts);
-      await new Promise((resolve) => setTimeout(resolve, 400));
+      await new Promise((resolve) => setTimeout(resolve, 1_200));
       const error = failed(await turn(b, agent, 'artifacts'));
       expect(error).toMatchObject({ kind: 'auth', status: 401 });
       expect(error.message).toContain('sent: headers Authorization from a function');
