@@ -409,6 +409,43 @@ describe('only to the agent’s own origin', () => {
   });
 });
 
+describe('a same-origin 307', () => {
+  it('is followed with the credentials', async () => {
+    const seen: [string, string | undefined][] = [];
+    const moving = await startRawAgent((req, res, { base, rpc }) => {
+      if (rpc === undefined) {
+        return sendJson(res, {
+          name: 'moving',
+          version: '1',
+          capabilities: { streaming: false },
+          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+          skills: [],
+        });
+      }
+      seen.push([req.url ?? '', req.headers['authorization']]);
+      if (req.url === '/rpc') return void res.writeHead(307, { location: `${base}rpc2` }).end();
+      const task = {
+        id: 'T',
+        contextId: 'C',
+        status: { state: 'TASK_STATE_COMPLETED' },
+        artifacts: [{ artifactId: 'A', parts: [{ text: 'moved' }] }],
+      };
+      sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: { task } });
+    });
+    const a2a = client({ [new URL(moving.url).origin]: { bearer: AUTH_SECRETS.bearer } });
+    try {
+      expect(completed(await turn(a2a, moving.url, 'hi'))).toBe('moved');
+      expect(seen).toEqual([
+        ['/rpc', BEARER],
+        ['/rpc2', BEARER],
+      ]);
+    } finally {
+      await a2a.close();
+      await moving.close();
+    }
+  });
+});
+
 describe('refusals are auth errors', () => {
   const challenge = 'Bearer realm="fixture", error="invalid_token"';
 

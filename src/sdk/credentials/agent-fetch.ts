@@ -47,6 +47,8 @@ export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetc
       response = await base(input, init);
     } else {
       let target = url;
+      // Our callers (the SDK's transports, our reader, the card fetch) pass a URL; a Request keeps its
+      // method and body on the first hop only.
       for (let hop = 0; ; hop++) {
         applied = await plan.apply(target);
         response = await base(
