@@ -79,6 +79,22 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
     });
   });
 
+  it('a first request that failed before the task was named leaves nothing to read on: no background wait for close()', () => {
+    const tracked: unknown[] = [];
+    const refused = new A2AError({ kind: 'auth', status: 401, message: 'the agent refused the credentials' });
+    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold<never>('--#', undefined, refused);
+      const cancel = cold('  (x|)', canceled);
+      const expected = '     s-#';
+      const ladder = { ...options, onCancel: (s: unknown) => tracked.push(s) };
+      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, ladder)).toBe(expected, labels, refused);
+      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      expectSubscriptions(stream.subscriptions).toBe('^-!');
+      expectSubscriptions(cancel.subscriptions).toBe([]);
+    });
+    expect(tracked).toEqual([]);
+  });
+
   it('a blocking send left before it answered is read on too: its task is cancelled when it arrives', () => {
     const calls = marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
       const send = cold('    ----(a|)', working);

@@ -12,6 +12,8 @@
  * - `aborted`: the caller gave up (an external abort signal).
  * - `config`: an option is out of range.
  * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O.
+ * - `auth`: the agent refused the credentials (HTTP 401/403, or the JSON-RPC errors agents send for
+ *   them), or none could be made; never retryable. `auth` in the error says what was sent (never a value).
  */
 export type A2AErrorKind =
   | 'card'
@@ -24,13 +26,24 @@ export type A2AErrorKind =
   | 'task-not-found'
   | 'aborted'
   | 'config'
-  | 'input';
+  | 'input'
+  | 'auth';
 
 /** The operation that failed, as the ladder names it. */
 export type A2AOperation = 'card' | 'send' | 'stream' | 'resubscribe' | 'get-task' | 'cancel' | 'turn' | 'options';
 
 /** Which bound ran out, on `kind: 'timeout'` errors. */
 export type TimeoutPhase = 'card' | 'send' | 'first-event' | 'idle' | 'auth-wait' | 'poll-request' | 'stale' | 'cancel' | 'turn';
+
+/** What an `auth` error knows: what the card asks for, what kind of credential was sent, the server's challenge. Never a value. */
+export interface AuthDetails {
+  /** The card's security schemes, as `name (type)`, required ones first; empty when it declares none, absent when the card was not read (its own fetch was refused). */
+  schemes?: string[];
+  /** What kind of credential went with the request, e.g. `a bearer token (Authorization header)`, or `none`. */
+  sent: string;
+  /** The `WWW-Authenticate` challenge of a 401/403, when the agent sent one. */
+  challenge?: string;
+}
 
 export interface A2AErrorInit {
   kind: A2AErrorKind;
@@ -45,6 +58,8 @@ export interface A2AErrorInit {
   /** JSON-RPC / A2A error code, when one was seen. */
   code?: number;
   phase?: TimeoutPhase;
+  /** On `auth` errors: the scheme the card declares, what was sent, the challenge. */
+  auth?: AuthDetails;
   cause?: unknown;
 }
 
@@ -60,6 +75,7 @@ export class A2AError extends Error {
   readonly status?: number;
   readonly code?: number;
   readonly phase?: TimeoutPhase;
+  readonly auth?: AuthDetails;
 
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -70,6 +86,7 @@ export class A2AError extends Error {
     if (init.status !== undefined) this.status = init.status;
     if (init.code !== undefined) this.code = init.code;
     if (init.phase !== undefined) this.phase = init.phase;
+    if (init.auth !== undefined) this.auth = init.auth;
   }
 }
 
@@ -100,6 +117,7 @@ export function naming(error: A2AError, agent: string, operation: A2AOperation):
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.code === undefined ? {} : { code: error.code }),
     ...(error.phase === undefined ? {} : { phase: error.phase }),
+    ...(error.auth === undefined ? {} : { auth: error.auth }),
     ...(error.cause === undefined ? {} : { cause: error.cause }),
     message: `${op} to ${agent}: ${error.message}`,
   });

@@ -3,12 +3,19 @@
  * this entry imports no Node built-in.
  */
 export { A2AError, isA2AError, toA2AError } from './errors.js';
-export type { A2AErrorInit, A2AErrorKind, A2AOperation, TimeoutPhase } from './errors.js';
+export type { A2AErrorInit, A2AErrorKind, A2AOperation, AuthDetails, TimeoutPhase } from './errors.js';
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { A2APort } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
 export type { PortFactory, SdkPortOptions } from './sdk/ports.js';
+export type {
+  AgentCredentials,
+  ApiKeyCredential,
+  CredentialHeaders,
+  CredentialsFunction,
+  CredentialsOption,
+} from './sdk/credentials/options.js';
 export { cardUrlOf } from './sdk/card-fetch.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type {
@@ -19,6 +26,7 @@ export type {
   OutgoingMessage,
   Part,
   Role,
+  SecuritySchemeInfo,
   SendResult,
   Task,
   TaskState,

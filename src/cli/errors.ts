@@ -6,6 +6,12 @@ export function isBadInput(error: unknown): boolean {
   return isA2AError(error, 'input', 'config');
 }
 
+/** The exit status of an error: 2 bad input, 5 credentials refused (an `auth` error), 1 otherwise. */
+export function exitCodeForError(error: unknown): number {
+  if (isBadInput(error)) return 2;
+  return isA2AError(error, 'auth') ? 5 : 1;
+}
+
 /** One clear line on stderr; with `--verbose`, the cause chain under it. */
 export function reportError(io: Io, error: unknown, verbose: boolean): void {
   const message = error instanceof Error ? error.message : String(error);

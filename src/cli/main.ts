@@ -13,11 +13,12 @@ import { styleFor } from './style.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS] <text…>
-  a4h card <agent-url> [--json]
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [credentials]
+  a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS] [credentials] <text…>
+  a4h card <agent-url> [--json] [credentials]
   a4h context <handle> <key>
 
+Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
 Options: --help for each command, --version, --verbose for error causes.
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 NO_COLOR turns colour off.`;

@@ -16,8 +16,10 @@ export const THREAD_OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
-/** The parsed flags: booleans for boolean options, strings for the rest; absent when not given. */
-export type Flags<O extends Options> = { [K in keyof O]?: O[K] extends { type: 'boolean' } ? boolean : string };
+/** The parsed flags: booleans for boolean options, strings for the rest (lists for repeatable ones); absent when not given. */
+export type Flags<O extends Options> = {
+  [K in keyof O]?: O[K] extends { type: 'boolean' } ? boolean : O[K] extends { multiple: true } ? string[] : string;
+};
 
 /** Parses flags strictly: an unknown flag or a missing value is a usage error. */
 export function parse<O extends Options>(args: string[], options: O): { values: Flags<O>; positionals: string[] } {

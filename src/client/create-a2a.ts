@@ -42,6 +42,8 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       ...(options.fetch ? { fetch: options.fetch } : {}),
       ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+      ...(options.credentials ? { credentials: options.credentials } : {}),
+      logger,
     });
   const threads = new ThreadRegistry(options.maxThreads ?? 10_000);
   const cancels = new CancelsInFlight();

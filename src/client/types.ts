@@ -3,6 +3,7 @@ import type { ThreadMemory } from '../identity/threads.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { CardSummary } from '../port/types.js';
+import type { CredentialsOption } from '../sdk/credentials/options.js';
 import type { PortFactory } from '../sdk/ports.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 
@@ -24,6 +25,13 @@ export interface A2AOptions {
   fetch?: typeof fetch;
   /** Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail the call. Default 64 MiB. */
   maxResponseBytes?: number;
+  /**
+   * Credentials per agent, keyed by origin (`https://agent.example`) or URL prefix: a bearer token,
+   * an API key (placed where the card's apiKey scheme says), static headers, or a function for
+   * tokens that expire. They go to the agent's own origin only, never appear in an event, a log
+   * line or an error, and a bad entry is a `config` error here. Ignored with `ports`.
+   */
+  credentials?: CredentialsOption;
   /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
   ports?: PortFactory;
   /** Threads remembered at most (the least recently used go first). Default 10,000. */

@@ -93,6 +93,32 @@ export interface CardSummary {
   description?: string;
   skills?: { id: string; name: string; description?: string }[];
   defaultOutputModes?: string[];
+  /** The security schemes the card declares (none when it declares none). */
+  securitySchemes?: SecuritySchemeInfo[];
+  /** What kind of credential the client sends to the chosen interface (never a value), when any. */
+  credentials?: string;
+  /** The summary comes from the agent's authenticated extended card, fetched with the credentials. */
+  extended?: boolean;
+}
+
+/** One security scheme of a card (v1.0 `securitySchemes` or the v0.3 OpenAPI-style ones), without secrets (cards carry none). */
+export interface SecuritySchemeInfo {
+  /** Its name on the card (the key in `securitySchemes`). */
+  name: string;
+  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS' | 'unknown';
+  /** Listed in the card's security requirements (`securityRequirements`, v0.3 `security`). */
+  required: boolean;
+  /** apiKey: where the key goes. */
+  in?: 'header' | 'query' | 'cookie';
+  /** apiKey: the header, query parameter or cookie name. */
+  paramName?: string;
+  /** http: the authentication scheme, e.g. `Bearer` or `Basic`. */
+  scheme?: string;
+  /** oauth2: the token URL of its client-credentials flow, when it has one. */
+  tokenUrl?: string;
+  /** oauth2 (RFC 8414 metadata) or openIdConnect (discovery): where the provider describes itself. */
+  metadataUrl?: string;
+  description?: string;
 }
 
 /** What the ladder asks the port to send: the text and the thread's ids. The port adds a fresh messageId. */

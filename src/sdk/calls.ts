@@ -1,5 +1,5 @@
 import { Observable } from 'rxjs';
-import type { A2AOperation } from '../errors.js';
+import type { A2AOperation, AuthDetails } from '../errors.js';
 import { boundedResponse } from './body-limit.js';
 import { tolerantReply } from './reader/replies.js';
 import { markAppends } from './rest-append.js';
@@ -38,6 +38,7 @@ interface CallSite {
   operation: A2AOperation;
   agent: string;
   watch: ResponseWatch;
+  auth?: AuthDetails;
 }
 
 /**

@@ -52,6 +52,8 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   try {
     response = await fetchImpl(cardUrl, { headers: { Accept: 'application/json', 'A2A-Version': '1.0' }, signal });
   } catch (cause) {
+    // Ours (the card is behind authentication: an `auth` error) says it better than "could not fetch".
+    if (cause instanceof A2AError) throw cause;
     throw unreachable(cardUrl, 'fetch', cause);
   }
   if (!response.ok) {

@@ -1,5 +1,6 @@
 import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { A2AError, naming, type A2AOperation } from '../errors.js';
+import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
+import { AUTH_CODES, explainAuth } from './credentials/auth-error.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -7,6 +8,8 @@ export interface CallContext {
   agent: string;
   /** The HTTP status of the call's response, when one arrived. */
   status?: number;
+  /** What an `auth` error of this call says about the card's schemes and what was sent. */
+  auth?: AuthDetails;
 }
 
 /** HTTP statuses that say "this server does not do that": the ladder falls back (send) or polls. */
@@ -32,6 +35,32 @@ function statusOf(error: object): number | undefined {
  * taken from the response the port saw. Messages name the agent and operation, never headers.
  */
 export function classifySdkError(error: unknown, context: CallContext): A2AError {
+  const classified = classify(error, context);
+  return classified.kind === 'auth' ? explainAuth(classified, context.auth) : classified;
+}
+
+/** A refusal of the credentials: HTTP 401/403, or the JSON-RPC codes agents send for them. Never retryable. */
+function authRefusal(
+  base: { operation: A2AOperation; agent: string; cause: unknown },
+  what: string,
+  status?: number,
+  code?: number,
+): A2AError {
+  // Neither the agent's words nor the body go in, nor the SDK's error quoting them (the cause): an
+  // agent could echo the credential back.
+  return new A2AError({
+    operation: base.operation,
+    agent: base.agent,
+    kind: 'auth',
+    ...(status === undefined ? {} : { status }),
+    ...(code === undefined ? {} : { code }),
+    message: `${what}: the agent refused the credentials (${code !== undefined ? `JSON-RPC ${code}` : `HTTP ${status}`})`,
+  });
+}
+
+const isAuthStatus = (status: number | undefined): boolean => status === 401 || status === 403;
+
+function classify(error: unknown, context: CallContext): A2AError {
   const base = { operation: context.operation, agent: context.agent, cause: error };
   const what = `${context.operation} to ${context.agent}`;
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
@@ -56,6 +85,10 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
     }
     if (link instanceof SdkA2AError) {
       const status = statusOf(link) ?? context.status;
+      const rpcCode = codeOf(link);
+      if (isAuthStatus(status) || (rpcCode !== undefined && AUTH_CODES.has(rpcCode))) {
+        return authRefusal(base, what, status, rpcCode !== undefined && AUTH_CODES.has(rpcCode) ? rpcCode : undefined);
+      }
       if (status !== undefined && REFUSED.has(status)) {
         return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
       }
@@ -93,6 +126,7 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
     }
   }
   const status = context.status;
+  if (isAuthStatus(status)) return authRefusal(base, what, status);
   if (status !== undefined && status >= 400) {
     if (REFUSED.has(status))
       return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });

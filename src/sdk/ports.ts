@@ -4,10 +4,13 @@ import { catchError, defer, from, map, of, switchMap, tap, throwError, type Obse
 import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import { unaryCall, streamCall, ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
-import { cardUrlOf, fetchCard } from './card-fetch.js';
-import { checkCard } from './card-schema.js';
+import { cardUrlOf } from './card-fetch.js';
+import type { CredentialsOption } from './credentials/options.js';
+import { Credentials } from './credentials/scope.js';
+import { loadAgent } from './load-agent.js';
+import { silentLogger, type Logger } from '../logger.js';
 import type { A2APort } from '../port/port.js';
-import { resolveAgent, sdkFactory, type ResolvedAgent } from './resolve-agent.js';
+import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
 import { readStream, type StreamMapping } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
@@ -57,6 +60,10 @@ export interface SdkPortOptions {
   cardMaxTtlMs?: number;
   /** The clock of the card cache's expiry, in milliseconds. Default `Date.now`; tests pass a fake one. */
   clock?: () => number;
+  /** Credentials per agent (an origin or URL prefix): checked here, a bad entry throws a `config` error. */
+  credentials?: CredentialsOption;
+  /** Hears what the ports decide once (credentials not sent to another origin, an extended card refused). Silent by default. */
+  logger?: Logger;
 }
 
 /** Makes the port of one agent, from its base URL or card URL. */
@@ -70,13 +77,17 @@ export type PortFactory = (agent: string) => A2APort;
 export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const watch = new ResponseWatch(baseFetch, options.maxResponseBytes ?? 64 * 2 ** 20);
-  const factory = sdkFactory(watch.fetch);
+  const loader = {
+    baseFetch,
+    callFetch: watch.fetch,
+    factory: sdkFactory(watch.fetch),
+    credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
+    cardMaxBytes: options.cardMaxBytes ?? 1024 * 1024,
+    logger: options.logger ?? silentLogger,
+  };
   const outputModes = [...(options.outputModes ?? ['text/plain', 'text/markdown'])];
-  const maxBytes = options.cardMaxBytes ?? 1024 * 1024;
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
-  // Our reader checks statuses and bounds events itself, and reads no JSON-RPC reply whole: it needs none of the SDK's fetch repairs.
-  const reader = { fetch: baseFetch, maxEventChars: MAX_SSE_EVENT_CHARS };
   const ownReader = (resolved: ResolvedAgent): boolean =>
     options.reader !== 'sdk' && resolved.summary.transport.toUpperCase() === 'JSONRPC';
 
@@ -97,13 +108,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
       if (cardUrl === undefined) throw badInput;
       const url = cardUrl;
       return cache
-        .get(url, () =>
-          unaryCall({ operation: 'card', agent: url, watch }, async (signal) => {
-            const fetched = await fetchCard(baseFetch, url, maxBytes, signal);
-            const value = await resolveAgent(factory, checkCard(fetched.json, url), url);
-            return { value, maxAgeMs: fetched.maxAgeMs };
-          }),
-        )
+        .get(url, () => unaryCall({ operation: 'card', agent: url, watch }, (signal) => loadAgent(loader, url, signal)))
         .pipe(tap((resolved) => (current = resolved)));
     });
     // A turn starts with card(); its stream, resubscribe, polls and CancelTask use that card, so a
@@ -137,7 +142,13 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
           );
         }),
       );
-    const site = (operation: A2AOperation, resolved: ResolvedAgent) => ({ operation, agent: resolved.summary.url, watch });
+    const site = (operation: A2AOperation, resolved: ResolvedAgent) => ({
+      operation,
+      agent: resolved.summary.url,
+      watch,
+      auth: resolved.auth,
+    });
+    const reader = (resolved: ResolvedAgent) => ({ fetch: resolved.fetch, maxEventChars: MAX_SSE_EVENT_CHARS });
     const request = (resolved: ResolvedAgent, message: OutgoingMessage): SendMessageRequest => ({
       tenant: '', // the SDK puts the chosen interface's tenant on every request
       message: userMessage(message),
@@ -162,7 +173,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
           const sdkRequest = request(resolved, message);
           if (ownReader(resolved)) {
             const wire = streamRequest(resolved, sdkRequest, message, sdkRequest.message?.messageId ?? '');
-            return readStream(reader, wire, site('stream', resolved), EVENTS);
+            return readStream(reader(resolved), wire, site('stream', resolved), EVENTS);
           }
           return streamCall(site('stream', resolved), (signal) => resolved.client.sendMessageStream(sdkRequest, { signal }), fromSdkEvent);
         }),
@@ -170,7 +181,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
         agent$.pipe(
           switchMap((resolved) =>
             ownReader(resolved)
-              ? readStream(reader, resubscribeRequest(resolved, taskId), site('resubscribe', resolved), EVENTS)
+              ? readStream(reader(resolved), resubscribeRequest(resolved, taskId), site('resubscribe', resolved), EVENTS)
               : streamCall(
                   site('resubscribe', resolved),
                   (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),

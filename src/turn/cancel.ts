@@ -23,6 +23,9 @@ export function cancelWhenNamed<T>(ctx: LadderContext): MonoTypeOperatorFunction
   return (source) =>
     new Observable<T>((subscriber) => {
       let background: Subscription | undefined;
+      // The request ended (failed or completed): nothing is left to read on. (`upstream.closed` is
+      // still false while its error or completion is being delivered, which is when this teardown runs.)
+      let ended = false;
       const stop = (): void => {
         upstream.unsubscribe();
         background?.unsubscribe();
@@ -33,11 +36,17 @@ export function cancelWhenNamed<T>(ctx: LadderContext): MonoTypeOperatorFunction
           if (!background) subscriber.next(value);
           else if (ctx.task.taskId !== undefined || ctx.task.settled) stop();
         },
-        error: (error: unknown) => (background ? stop() : subscriber.error(error)),
-        complete: () => (background ? stop() : subscriber.complete()),
+        error: (error: unknown) => {
+          ended = true;
+          return background ? stop() : subscriber.error(error);
+        },
+        complete: () => {
+          ended = true;
+          return background ? stop() : subscriber.complete();
+        },
       });
       return () => {
-        if (upstream.closed || ctx.task.taskId !== undefined || ctx.task.settled) return upstream.unsubscribe();
+        if (ended || upstream.closed || ctx.task.taskId !== undefined || ctx.task.settled) return upstream.unsubscribe();
         ctx.logger.debug({}, 'the turn was left before the agent named its task: reading on to cancel it');
         background = timer(ctx.policy.cancelTimeoutMs).subscribe(stop);
         ctx.onCancel?.(background);

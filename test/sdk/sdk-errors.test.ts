@@ -149,9 +149,23 @@ describe('classifySdkError: HTTP statuses the SDK only put in its message', () =
     });
   }
 
-  for (const status of [400, 401, 403]) {
-    it(`HTTP ${status} → http, not retryable`, () => {
-      expect(classifySdkError(httpError(status), ctx(status))).toMatchObject({ kind: 'http', status, retryable: false });
+  it('HTTP 400 → http, not retryable', () => {
+    expect(classifySdkError(httpError(400), ctx(400))).toMatchObject({ kind: 'http', status: 400, retryable: false });
+  });
+
+  for (const status of [401, 403]) {
+    it(`HTTP ${status} → auth, not retryable`, () => {
+      expect(classifySdkError(httpError(status), ctx(status))).toMatchObject({ kind: 'auth', status, retryable: false });
+    });
+  }
+
+  for (const code of [-31401, -31403]) {
+    it(`JSON-RPC ${code} (a2a-go's unauthenticated / unauthorized) → auth, completed with what the call knows`, () => {
+      const thrown = fromJsonRpcErrorResponse(envelope(code, 'unauthenticated'));
+      const auth = { schemes: ['bearerAuth (HTTP Bearer, required)'], sent: 'none' };
+      const error = classifySdkError(thrown, { ...ctx(200), auth });
+      expect(error).toMatchObject({ kind: 'auth', code, retryable: false, auth });
+      expect(error.message).toContain('the card declares bearerAuth (HTTP Bearer, required); sent: none');
     });
   }
 

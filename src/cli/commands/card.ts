@@ -1,17 +1,23 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import { isBadInput, reportError } from '../errors.js';
+import type { CardSummary } from '../../port/types.js';
+import { describeScheme } from '../../sdk/credentials/security.js';
+import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { exitCodeForError, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
 
-export const CARD_USAGE = `Usage: a4h card <agent-url> [--json]
+export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
-streaming, tenant, skills and output modes.`;
+streaming, tenant, skills, output modes, the security schemes the card declares and whether
+credentials are configured for it. With credentials and an agent that offers an authenticated
+extended card, that card is fetched with them and shown.`;
 
 /** `a4h card`: the resolved card. */
 export async function card(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
+    ...CREDENTIAL_OPTIONS,
     json: { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
     help: { type: 'boolean', short: 'h' },
@@ -22,8 +28,9 @@ export async function card(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('card needs exactly one agent URL');
+  const credentials = credentialsFrom(values, agent, io.env);
   // The card needs no identity: a throwaway secret keeps the no-secret warning away.
-  const client = createA2A({ identitySecret: globalThis.crypto.randomUUID() });
+  const client = createA2A({ identitySecret: globalThis.crypto.randomUUID(), ...(credentials ? { credentials } : {}) });
   try {
     const summary = await lastValueFrom(client.card(agent));
     if (values.json) {
@@ -39,6 +46,8 @@ export async function card(args: string[], io: Io): Promise<number> {
       ['output modes', summary.defaultOutputModes?.join(', ') ?? '(not declared)'],
     ];
     if (summary.description) rows.splice(1, 0, ['description', summary.description]);
+    if (summary.extended) rows.push(['card', 'the authenticated extended card']);
+    rows.push(...securityRows(summary), ['credentials', credentialsRow(summary, credentials !== undefined)]);
     for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${value}\n`);
     const skills = summary.skills ?? [];
     io.out.write(`${'skills'.padEnd(13)} ${skills.length === 0 ? '(none)' : ''}\n`);
@@ -46,8 +55,22 @@ export async function card(args: string[], io: Io): Promise<number> {
     return 0;
   } catch (error) {
     reportError(io, error, values.verbose === true);
-    return isBadInput(error) ? 2 : 1;
+    return exitCodeForError(error);
   } finally {
     await client.close();
   }
+}
+
+/** One row per security scheme the card declares. */
+function securityRows(summary: CardSummary): [string, string][] {
+  const schemes = summary.securitySchemes ?? [];
+  if (schemes.length === 0) return [['security', '(none declared)']];
+  return schemes.map((scheme, n) => [n === 0 ? 'security' : '', describeScheme(scheme)]);
+}
+
+/** Whether credentials go to the agent, and which kind (never a value). */
+function credentialsRow(summary: CardSummary, configured: boolean): string {
+  if (summary.credentials) return `${summary.credentials}, sent to ${new URL(summary.url).origin}`;
+  if (configured) return `configured, but not sent: the interface is on another origin (${new URL(summary.url).origin})`;
+  return 'none configured (-H, --bearer-env)';
 }

@@ -1,23 +1,25 @@
 import { createInterface } from 'node:readline';
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import { isBadInput, reportError } from '../errors.js';
+import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { exitCodeForError, reportError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { TurnPrinter } from '../printer.js';
 import { startTurn, type RunningTurn } from '../turn-runner.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME]
+export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [-H 'Name: value']… [--bearer-env VAR]
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
-conversation. The identity secret comes from A4H_IDENTITY_SECRET.`;
+conversation. -H and --bearer-env give the agent credentials, as for send. The identity secret
+comes from A4H_IDENTITY_SECRET.`;
 
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, THREAD_OPTIONS);
+  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, ...CREDENTIAL_OPTIONS });
   if (values.help) {
     io.out.write(`${CHAT_USAGE}\n`);
     return 0;
@@ -27,7 +29,8 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   const thread = nonEmpty('thread', values.thread, DEFAULT_THREAD);
   const handle = nonEmpty('handle', values.handle, DEFAULT_HANDLE);
   const verbose = values.verbose === true;
-  const client = createA2A({ logger: stderrLogger(io, verbose) });
+  const credentials = credentialsFrom(values, agent, io.env);
+  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}) });
 
   try {
     const card = await lastValueFrom(client.card(agent));
@@ -40,7 +43,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   } catch (error) {
     reportError(io, error, verbose);
     await client.close();
-    return isBadInput(error) ? 2 : 1;
+    return exitCodeForError(error);
   }
 
   const printer = new TurnPrinter(io);

@@ -1,6 +1,7 @@
 import { createA2A } from '../../node/create-a2a.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
-import { isBadInput, reportError } from '../errors.js';
+import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { exitCodeForError, reportError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { eventLine } from '../json.js';
 import { stderrLogger } from '../logger.js';
@@ -8,16 +9,24 @@ import { DEFAULT_HANDLE, DEFAULT_THREAD, exitCodeFor, nonEmpty, parse, THREAD_OP
 import { TurnPrinter } from '../printer.js';
 import { startTurn } from '../turn-runner.js';
 
-export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS] <text…>
+export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS]
+                [-H 'Name: value']… [--bearer-env VAR] <text…>
 
 Sends one message and prints the reply. With --json, one JSON object per turn event per line;
 the last is {"type":"end","outcome",…,"text","contextId","taskId"}.
-Exit status: 0 completed, 3 input-required, 4 auth-required, 1 failed/rejected/canceled/error, 2 bad usage.
-The identity secret comes from A4H_IDENTITY_SECRET.`;
+-H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
+reads a bearer token from an environment variable (keeps it out of shell history).
+Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
+1 failed/rejected/canceled/error, 2 bad usage. The identity secret comes from A4H_IDENTITY_SECRET.`;
 
 /** `a4h send`: one turn. */
 export async function send(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, json: { type: 'boolean' }, timeout: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    ...THREAD_OPTIONS,
+    ...CREDENTIAL_OPTIONS,
+    json: { type: 'boolean' },
+    timeout: { type: 'string' },
+  });
   if (values.help) {
     io.out.write(`${SEND_USAGE}\n`);
     return 0;
@@ -40,7 +49,12 @@ export async function send(args: string[], io: Io): Promise<number> {
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
   };
   const verbose = values.verbose === true;
-  const client = createA2A({ logger: stderrLogger(io, verbose), ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}) });
+  const credentials = credentialsFrom(values, agent, io.env);
+  const client = createA2A({
+    logger: stderrLogger(io, verbose),
+    ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}),
+    ...(credentials ? { credentials } : {}),
+  });
   const printer = new TurnPrinter(io);
   const turn = startTurn(client, input, (event) => (values.json ? io.out.write(`${eventLine(event)}\n`) : printer.show(event)));
   const interrupt = () => turn.cancel();
@@ -55,7 +69,7 @@ export async function send(args: string[], io: Io): Promise<number> {
       return 1;
     }
     reportError(io, result.error, verbose);
-    return isBadInput(result.error) ? 2 : 1;
+    return exitCodeForError(result.error);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { StreamResponse } from '@a2a-js/sdk';
 import { A2AError } from '../../errors.js';
+import { AUTH_CODES } from '../credentials/auth-error.js';
 import { classifySdkError, REFUSED, TRANSIENT, type CallContext } from '../errors.js';
 import { readSse } from './sse.js';
 import { toStreamResponse, type StreamIds } from './results.js';
@@ -195,6 +196,9 @@ function rpcError(error: { code?: unknown; message?: unknown }): A2AError {
   const code = typeof error.code === 'number' ? error.code : undefined;
   const said = typeof error.message === 'string' ? error.message : 'no message';
   if (code === -32001) return new A2AError({ kind: 'task-not-found', code, message: `the agent does not know the task (${said})` });
+  // The agent's own words are left out: an agent could echo the credential back.
+  if (code !== undefined && AUTH_CODES.has(code))
+    return new A2AError({ kind: 'auth', code, message: `the agent refused the credentials (JSON-RPC ${code})` });
   if (code === -32004 || code === -32601)
     return new A2AError({ kind: 'unsupported', code, message: `not supported by the agent (${said})` });
   return new A2AError({ kind: 'protocol', ...(code === undefined ? {} : { code }), message: `the agent answered with an error: ${said}` });

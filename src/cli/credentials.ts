@@ -1,0 +1,57 @@
+import type { CredentialsOption } from '../sdk/credentials/options.js';
+import { UsageError } from './io.js';
+
+/** The flags that give an agent credentials: `-H 'Name: value'` (repeatable, as in curl) and `--bearer-env VAR`. */
+export const CREDENTIAL_OPTIONS = {
+  header: { type: 'string', short: 'H', multiple: true },
+  'bearer-env': { type: 'string' },
+} as const;
+
+/** What the flags gave, parsed. */
+export interface CredentialFlags {
+  header?: string[] | undefined;
+  'bearer-env'?: string | undefined;
+}
+
+/** A header name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+
+/**
+ * The credentials the flags give for `agent`, keyed by its origin (so they reach that origin only, the
+ * card fetch included):
+ * each `-H 'Name: value'` as a header, and the token of `--bearer-env VAR` (read from the environment,
+ * out of shell history) as a bearer token. Undefined when no flag was given. A malformed flag is a
+ * usage error that never repeats a value.
+ */
+export function credentialsFrom(flags: CredentialFlags, agent: string, env: NodeJS.ProcessEnv): CredentialsOption | undefined {
+  const headers: Record<string, string> = {};
+  for (const line of flags.header ?? []) {
+    const colon = line.indexOf(':');
+    const name = colon < 0 ? '' : line.slice(0, colon).trim();
+    const value = colon < 0 ? '' : line.slice(colon + 1).trim();
+    if (!TOKEN.test(name) || value === '' || /[\r\n\0]/.test(value)) {
+      throw new UsageError(
+        `--header takes 'Name: value' with a non-empty value on one line${TOKEN.test(name) ? ` (the header ${name})` : ''}`,
+      );
+    }
+    headers[name] = value;
+  }
+  let bearer: string | undefined;
+  const variable = flags['bearer-env'];
+  if (variable !== undefined) {
+    bearer = env[variable];
+    if (bearer === undefined || bearer.trim() === '')
+      throw new UsageError(`--bearer-env ${variable}: that environment variable is not set or empty`);
+    bearer = bearer.trim();
+    if (/[\r\n\0]/.test(bearer)) throw new UsageError(`--bearer-env ${variable}: the token must be one line`);
+  }
+  if (bearer === undefined && Object.keys(headers).length === 0) return undefined;
+  let origin: string;
+  try {
+    origin = new URL(agent).origin;
+  } catch {
+    return undefined; // the client refuses the URL itself, with its own message
+  }
+  // The card fetch too: it goes to the same origin, and some agents keep their card behind the same credentials.
+  return { [origin]: { ...(bearer === undefined ? {} : { bearer }), ...(Object.keys(headers).length ? { headers } : {}), card: true } };
+}

@@ -1,0 +1,83 @@
+import { A2AError } from '../../errors.js';
+import type { SecuritySchemeInfo } from '../../port/types.js';
+import { authDetails, httpAuthError, safeChallenge } from './auth-error.js';
+import type { Applied, CredentialPlan } from './plan.js';
+
+/** Same-origin 307/308 redirects followed with credentials, at most. */
+const MAX_REDIRECTS = 3;
+
+const urlOf = (input: Parameters<typeof fetch>[0]): string =>
+  typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+
+const originOf = (url: string): string | undefined => {
+  try {
+    return new URL(url).origin;
+  } catch {
+    return undefined;
+  }
+};
+
+/** `init` with `headers` added (over the caller's own of the same name). */
+function withHeaders(init: RequestInit | undefined, headers: Record<string, string>): RequestInit {
+  const merged = new Headers(init?.headers);
+  for (const [name, value] of Object.entries(headers)) merged.set(name, value);
+  return { ...init, headers: Object.fromEntries(merged), redirect: 'manual' };
+}
+
+/** What an agent's fetch knows: the card's security schemes and the credentials for its interface, if any. */
+export interface AgentAccess {
+  /** Undefined for the fetch of the card itself. */
+  schemes?: readonly SecuritySchemeInfo[];
+  plan?: CredentialPlan;
+}
+
+/**
+ * The fetch of one agent's calls. It adds the credentials of `access.plan` to requests on the plan's
+ * origin only, and never follows a redirect with them except a same-origin 307/308; it turns HTTP 401
+ * and 403 into `auth` errors naming the card's schemes, what kind of credential was sent and the
+ * `WWW-Authenticate` challenge (never a value). Everything else passes through as it came.
+ */
+export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetch {
+  const { plan, schemes } = access;
+  return async (input, init) => {
+    const url = urlOf(input);
+    let applied: Applied | undefined;
+    let response: Response;
+    if (plan === undefined || originOf(url) !== plan.origin) {
+      response = await base(input, init);
+    } else {
+      let target = url;
+      // Our callers (the SDK's transports, our reader, the card fetch) pass a URL; a Request keeps its
+      // method and body on the first hop only.
+      for (let hop = 0; ; hop++) {
+        applied = await plan.apply(target);
+        response = await base(
+          input instanceof Request && hop === 0 ? new Request(applied.url, input) : applied.url,
+          withHeaders(init, applied.headers),
+        );
+        const location = response.headers.get('location');
+        const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400 && location !== null);
+        if (!redirected) break;
+        await response.body?.cancel().catch(() => undefined);
+        const next = location === null ? undefined : new URL(location, target).href;
+        if (
+          next === undefined ||
+          originOf(next) !== plan.origin ||
+          (response.status !== 307 && response.status !== 308) ||
+          hop >= MAX_REDIRECTS
+        ) {
+          throw new A2AError({
+            kind: 'http',
+            status: response.status,
+            message: `the agent answered a request carrying credentials with a redirect (HTTP ${response.status}${next && originOf(next) !== plan.origin ? ' to another origin' : ''}); not followed with credentials`,
+          });
+        }
+        target = next;
+      }
+    }
+    if (response.status !== 401 && response.status !== 403) return response;
+    const challenge = safeChallenge(response.headers.get('www-authenticate'), applied?.values ?? []);
+    await response.body?.cancel().catch(() => undefined);
+    throw httpAuthError(response.status, authDetails(schemes, applied?.sent ?? 'none', challenge));
+  };
+}

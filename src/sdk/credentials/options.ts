@@ -1,0 +1,150 @@
+import { A2AError } from '../../errors.js';
+import type { CardSummary } from '../../port/types.js';
+
+/** Header names and values to add to a request. */
+export type CredentialHeaders = Record<string, string>;
+
+/**
+ * Called before every request to the agent, for credentials that expire (an OAuth client-credentials
+ * token): `agent` is the agent's card URL, `card` its resolved summary (with `securitySchemes`, where
+ * an OAuth scheme names its `tokenUrl`), undefined for the fetch of the card itself. Cache the token
+ * yourself; a thrown error or a rejected promise fails the call with an `auth` error.
+ */
+export type CredentialsFunction = (agent: string, card: CardSummary | undefined) => CredentialHeaders | Promise<CredentialHeaders>;
+
+/** An API key, and optionally where it goes when the card does not say (or says several places). */
+export interface ApiKeyCredential {
+  value: string;
+  /** The card's apiKey scheme to use, by its name in `securitySchemes`, when it declares several. */
+  scheme?: string;
+  /** Where the key goes: overrides the card (needed when the card declares no apiKey scheme). */
+  in?: 'header' | 'query' | 'cookie';
+  /** The header, query parameter or cookie name: overrides the card. */
+  name?: string;
+}
+
+/** The credentials of one agent. Several kinds may be given together; each goes where it belongs. */
+export interface AgentCredentials {
+  /** A bearer token, sent as `Authorization: Bearer <token>`. */
+  bearer?: string;
+  /** An API key, sent where the card's apiKey security scheme puts it (header, query or cookie) under the scheme's name. */
+  apiKey?: string | ApiKeyCredential;
+  /** Static headers, or a function called before every request for fresh ones. */
+  headers?: CredentialHeaders | CredentialsFunction;
+  /** Also send them with the agent card's own fetch (for cards behind authentication). Default false: cards are public. */
+  card?: boolean;
+}
+
+/**
+ * Credentials per agent. Each key is an origin (`https://agent.example`) or a URL prefix
+ * (`https://gateway.example/agents/travel/`); an agent takes the entry whose key is the longest
+ * prefix of its card URL. A function stands for `{ headers: fn }`.
+ */
+export type CredentialsOption = Readonly<Record<string, AgentCredentials | CredentialsFunction>>;
+
+/** One checked entry: where it applies and what it sends. */
+export interface CredentialEntry {
+  /** The key as written, for messages (never a value). */
+  key: string;
+  origin: string;
+  /** The path prefix without a trailing slash; `''` matches the whole origin. */
+  path: string;
+  bearer?: string;
+  apiKey?: ApiKeyCredential;
+  headers?: CredentialHeaders;
+  headersFn?: CredentialsFunction;
+  card: boolean;
+}
+
+/** A header name (RFC 9110 token). */
+const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
+/** A value that cannot break a header line (no CR, LF or NUL). */
+const SAFE_VALUE = /^[^\r\n\0]*$/;
+
+function invalid(key: string, what: string): A2AError {
+  return new A2AError({ kind: 'config', operation: 'options', message: `invalid credentials for ${JSON.stringify(key)}: ${what}` });
+}
+
+/** A secret string: non-empty and safe in a header line. Its value never reaches a message. */
+function secret(key: string, field: string, value: unknown): string {
+  if (typeof value !== 'string' || value === '' || !SAFE_VALUE.test(value)) {
+    throw invalid(key, `${field} must be a non-empty string without line breaks`);
+  }
+  return value;
+}
+
+/** Checks static headers: names are tokens, values are safe. */
+export function checkHeaders(key: string, field: string, headers: unknown): CredentialHeaders {
+  if (typeof headers !== 'object' || headers === null || Array.isArray(headers))
+    throw invalid(key, `${field} must be an object of strings`);
+  const out: CredentialHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!TOKEN.test(name)) throw invalid(key, `${field} has a header name that is not a token`);
+    out[name] = secret(key, `${field}.${name}`, value);
+  }
+  return out;
+}
+
+function where(key: string, value: string): { origin: string; path: string } {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw invalid(key, 'the key must be an http(s) origin or URL prefix');
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(key, 'the key must be an http(s) origin or URL prefix');
+  if (url.username || url.password || url.search || url.hash) throw invalid(key, 'the key must carry no user, password, query or fragment');
+  return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+}
+
+/** Checks the `credentials` option once; a bad entry is a `config` error naming the key and field, never a value. */
+export function checkCredentials(option: CredentialsOption | undefined): CredentialEntry[] {
+  if (option === undefined) return [];
+  if (typeof option !== 'object' || option === null) throw invalid('(credentials)', 'must be an object keyed by origin or URL prefix');
+  return Object.entries(option).map(([key, raw]) => {
+    const value = typeof raw === 'function' ? { headers: raw } : raw;
+    if (typeof value !== 'object' || value === null) throw invalid(key, 'must be an object or a function');
+    const entry: CredentialEntry = { key, ...where(key, key), card: value.card === true };
+    if (value.bearer !== undefined) entry.bearer = secret(key, 'bearer', value.bearer);
+    if (value.apiKey !== undefined) entry.apiKey = apiKeyOf(key, value.apiKey);
+    if (typeof value.headers === 'function') entry.headersFn = value.headers;
+    else if (value.headers !== undefined) entry.headers = checkHeaders(key, 'headers', value.headers);
+    if (entry.bearer === undefined && entry.apiKey === undefined && entry.headers === undefined && entry.headersFn === undefined) {
+      throw invalid(key, 'give a bearer token, an apiKey, headers or a function');
+    }
+    return entry;
+  });
+}
+
+function apiKeyOf(key: string, raw: string | ApiKeyCredential): ApiKeyCredential {
+  if (typeof raw === 'string') return { value: secret(key, 'apiKey', raw) };
+  if (typeof raw !== 'object' || raw === null) throw invalid(key, 'apiKey must be a string or { value, scheme?, in?, name? }');
+  const out: ApiKeyCredential = { value: secret(key, 'apiKey.value', raw.value) };
+  if (raw.scheme !== undefined) out.scheme = String(raw.scheme);
+  if (raw.in !== undefined) {
+    if (raw.in !== 'header' && raw.in !== 'query' && raw.in !== 'cookie') throw invalid(key, 'apiKey.in must be header, query or cookie');
+    out.in = raw.in;
+  }
+  if (raw.name !== undefined) {
+    if (typeof raw.name !== 'string' || !TOKEN.test(raw.name)) throw invalid(key, 'apiKey.name must be a header, query or cookie name');
+    out.name = raw.name;
+  }
+  return out;
+}
+
+/** The entry for a URL: same origin, and the longest path prefix (on segment boundaries) of its path. */
+export function entryFor(entries: readonly CredentialEntry[], url: string): CredentialEntry | undefined {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return undefined;
+  }
+  let best: CredentialEntry | undefined;
+  for (const entry of entries) {
+    if (entry.origin !== parsed.origin) continue;
+    const inside = entry.path === '' || parsed.pathname === entry.path || parsed.pathname.startsWith(`${entry.path}/`);
+    if (inside && (best === undefined || entry.path.length > best.path.length)) best = entry;
+  }
+  return best;
+}

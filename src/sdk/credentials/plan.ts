@@ -1,0 +1,120 @@
+import { A2AError } from '../../errors.js';
+import type { CardSummary, SecuritySchemeInfo } from '../../port/types.js';
+import { checkHeaders, type ApiKeyCredential, type CredentialEntry, type CredentialHeaders } from './options.js';
+
+/** What one request gets: its URL (an API key may go in the query), the headers to add, and the values sent (to redact). */
+export interface Applied {
+  url: string;
+  headers: CredentialHeaders;
+  values: string[];
+  /** What kind of credential went, e.g. `a bearer token (Authorization header)`; never a value. */
+  sent: string;
+}
+
+/** The credentials of one entry, placed for one agent's card. */
+export interface CredentialPlan {
+  /** The origin the credentials may go to. */
+  origin: string;
+  /** What kind of credential is sent, for messages and `a4h card` (a function's header names are known only once called). */
+  description: string;
+  /** The credentials for a request to `url` (on `origin`). */
+  apply(url: string): Promise<Applied>;
+}
+
+/** Where an API key goes: the credential's own `in`/`name`, else the card's apiKey scheme (the named one, a required one, any). */
+function placeApiKey(
+  entry: CredentialEntry,
+  key: ApiKeyCredential,
+  card: CardSummary | undefined,
+): { in: 'header' | 'query' | 'cookie'; name: string } {
+  const schemes = (card?.securitySchemes ?? []).filter((s) => s.type === 'apiKey');
+  const scheme: SecuritySchemeInfo | undefined =
+    key.scheme !== undefined ? schemes.find((s) => s.name === key.scheme) : (schemes.find((s) => s.required) ?? schemes[0]);
+  if (key.scheme !== undefined && scheme === undefined && (key.in === undefined || key.name === undefined)) {
+    throw cannotPlace(entry, `the card declares no apiKey scheme named ${JSON.stringify(key.scheme)}`);
+  }
+  const location = key.in ?? scheme?.in;
+  const name = key.name ?? scheme?.paramName;
+  if (location === undefined || name === undefined) {
+    throw cannotPlace(
+      entry,
+      card === undefined
+        ? 'the card is not read yet, so it cannot say where the API key goes; give apiKey.in and apiKey.name'
+        : 'the card declares no apiKey scheme saying where the key goes; give apiKey.in and apiKey.name',
+    );
+  }
+  return { in: location, name };
+}
+
+function cannotPlace(entry: CredentialEntry, why: string): A2AError {
+  return new A2AError({
+    kind: 'auth',
+    message: `the API key configured for ${entry.key} cannot be placed: ${why}`,
+    auth: { sent: 'none' },
+  });
+}
+
+/**
+ * Places an entry's credentials for an agent: the bearer token in `Authorization`, the API key where
+ * the card (or the credential) says, static headers as given, and a function's headers fresh for
+ * every request. Throws an `auth` error when an API key has no place.
+ */
+export function planFor(entry: CredentialEntry, agent: string, card: CardSummary | undefined): CredentialPlan {
+  const statics: CredentialHeaders = {};
+  const kinds: string[] = [];
+  let query: { name: string; value: string } | undefined;
+  if (entry.bearer !== undefined) {
+    statics['Authorization'] = `Bearer ${entry.bearer}`;
+    kinds.push('a bearer token (Authorization header)');
+  }
+  if (entry.apiKey !== undefined) {
+    const place = placeApiKey(entry, entry.apiKey, card);
+    if (place.in === 'header') statics[place.name] = entry.apiKey.value;
+    else if (place.in === 'cookie') statics['Cookie'] = `${place.name}=${encodeURIComponent(entry.apiKey.value)}`;
+    else query = { name: place.name, value: entry.apiKey.value };
+    kinds.push(`an API key (${place.in} ${place.name})`);
+  }
+  if (entry.headers !== undefined) {
+    Object.assign(statics, entry.headers);
+    kinds.push(`headers ${Object.keys(entry.headers).join(', ')}`);
+  }
+  if (entry.headersFn !== undefined) kinds.push('headers from a function');
+  const staticValues = [
+    ...(entry.bearer === undefined ? [] : [entry.bearer]),
+    ...(entry.apiKey === undefined ? [] : [entry.apiKey.value]),
+    ...Object.values(entry.headers ?? {}),
+  ];
+  const description = kinds.join(' and ');
+  const fn = entry.headersFn;
+
+  return {
+    origin: entry.origin,
+    description,
+    apply: async (url) => {
+      let target = url;
+      if (query !== undefined) {
+        const parsed = new URL(url);
+        parsed.searchParams.set(query.name, query.value);
+        target = parsed.href;
+      }
+      if (fn === undefined) return { url: target, headers: statics, values: staticValues, sent: description };
+      let fresh: CredentialHeaders;
+      try {
+        fresh = checkHeaders(entry.key, 'the function', await fn(agent, card));
+      } catch (cause) {
+        throw new A2AError({
+          kind: 'auth',
+          message: `the credentials function for ${entry.key} failed`,
+          auth: { sent: 'none' },
+          cause,
+        });
+      }
+      const names = Object.keys(fresh);
+      const sent = [
+        ...kinds.slice(0, -1),
+        names.length ? `headers ${names.join(', ')} from a function` : 'no headers from a function',
+      ].join(' and ');
+      return { url: target, headers: { ...statics, ...fresh }, values: [...staticValues, ...Object.values(fresh)], sent };
+    },
+  };
+}

@@ -1,0 +1,53 @@
+import type { Logger } from '../../logger.js';
+import type { CardSummary } from '../../port/types.js';
+import { checkCredentials, entryFor, type CredentialEntry, type CredentialsOption } from './options.js';
+import { planFor, type CredentialPlan } from './plan.js';
+
+/** The most (agent, origin) pairs remembered for "logged once". */
+const MAX_NOTED = 1_000;
+
+/**
+ * The `credentials` option, checked once (a bad entry throws a `config` error), and the rule of where
+ * they go. An agent's entry is the one whose key is the longest prefix of its card URL; its
+ * credentials go to requests on that entry's origin only. An interface on another origin gets the
+ * credentials configured for that origin, if any, and otherwise none (logged once, without values).
+ */
+export class Credentials {
+  private readonly entries: CredentialEntry[];
+  private readonly noted = new Set<string>();
+
+  constructor(
+    option: CredentialsOption | undefined,
+    private readonly logger: Logger,
+  ) {
+    this.entries = checkCredentials(option);
+  }
+
+  /** The plan for the card fetch of `cardUrl`: only when its entry asks for it (`card: true`). */
+  forCard(cardUrl: string): CredentialPlan | undefined {
+    const entry = entryFor(this.entries, cardUrl);
+    return entry?.card ? planFor(entry, cardUrl, undefined) : undefined;
+  }
+
+  /** The plan for the calls of the agent at `cardUrl`, whose chosen interface is `card.url`. */
+  forAgent(cardUrl: string, card: CardSummary): CredentialPlan | undefined {
+    const own = entryFor(this.entries, cardUrl);
+    const target = new URL(card.url).origin;
+    if (own !== undefined && own.origin === target) return planFor(own, cardUrl, card);
+    const there = entryFor(this.entries, card.url);
+    if (there !== undefined) return planFor(there, cardUrl, card);
+    if (own !== undefined) this.noteOnce(cardUrl, own.key, target);
+    return undefined;
+  }
+
+  private noteOnce(cardUrl: string, key: string, origin: string): void {
+    const id = `${cardUrl} ${origin}`;
+    if (this.noted.has(id)) return;
+    if (this.noted.size >= MAX_NOTED) this.noted.clear();
+    this.noted.add(id);
+    this.logger.warn(
+      { agent: cardUrl, credentials: key, interfaceOrigin: origin },
+      "the agent's interface is on another origin than its credentials; none are sent there (configure that origin to send them)",
+    );
+  }
+}

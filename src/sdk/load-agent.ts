@@ -1,0 +1,77 @@
+import { AgentCard } from '@a2a-js/sdk';
+import type { ClientFactory } from '@a2a-js/sdk/client';
+import type { Logger } from '../logger.js';
+import type { CardSummary } from '../port/types.js';
+import { fetchCard } from './card-fetch.js';
+import { checkCard, type CheckedCard } from './card-schema.js';
+import { agentFetch } from './credentials/agent-fetch.js';
+import { authDetails } from './credentials/auth-error.js';
+import type { Credentials } from './credentials/scope.js';
+import { classifySdkError } from './errors.js';
+import { resolveAgent, sdkFactory, type AgentLink, type ResolvedAgent } from './resolve-agent.js';
+
+/** What loading an agent needs: the fetches, the factory that reads cards, the credentials, the bounds. */
+export interface AgentLoader {
+  /** The plain fetch (the card's). */
+  baseFetch: typeof fetch;
+  /** The fetch under every call (statuses, bounded answers, tolerant replies). */
+  callFetch: typeof fetch;
+  /** The factory that normalises cards. */
+  factory: ClientFactory;
+  credentials: Credentials;
+  cardMaxBytes: number;
+  logger: Logger;
+}
+
+/**
+ * Fetches, checks and resolves the agent at `cardUrl`. Its calls get a fetch of their own (the
+ * agent's credentials on its origin, 401/403 as `auth` errors). When the card offers an
+ * authenticated extended card and credentials go to the agent, that card is fetched with them and
+ * wins (its interfaces, skills and schemes); an extended card refused for auth fails the load, any
+ * other failure of it is logged and the public card used.
+ */
+export async function loadAgent(
+  loader: AgentLoader,
+  cardUrl: string,
+  signal: AbortSignal,
+): Promise<{ value: ResolvedAgent; maxAgeMs: number | undefined }> {
+  const cardPlan = loader.credentials.forCard(cardUrl);
+  const cardFetch = agentFetch(loader.baseFetch, cardPlan ? { plan: cardPlan } : {});
+  const fetched = await fetchCard(cardFetch, cardUrl, loader.cardMaxBytes, signal);
+  const checked = checkCard(fetched.json, cardUrl);
+  const connect = (summary: CardSummary): AgentLink => {
+    const schemes = summary.securitySchemes ?? [];
+    const plan = loader.credentials.forAgent(cardUrl, summary);
+    const fetch = agentFetch(loader.callFetch, { schemes, ...(plan ? { plan } : {}) });
+    return {
+      fetch,
+      factory: sdkFactory(fetch),
+      auth: authDetails(schemes, plan?.description ?? 'none'),
+      ...(plan ? { credentials: plan.description } : {}),
+    };
+  };
+  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect);
+  if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return { value: resolved, maxAgeMs: fetched.maxAgeMs };
+  let extended: ResolvedAgent;
+  try {
+    const card = await resolved.client.getAgentCard({ signal });
+    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect);
+  } catch (error) {
+    const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });
+    if (signal.aborted || classified.kind === 'auth') throw classified;
+    loader.logger.warn(
+      { agent: cardUrl, error: classified.message },
+      'the authenticated extended card could not be had; using the public card',
+    );
+    return { value: resolved, maxAgeMs: fetched.maxAgeMs };
+  }
+  extended.summary.extended = true;
+  return { value: extended, maxAgeMs: fetched.maxAgeMs };
+}
+
+/** v1.0 `capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`. */
+function offersExtendedCard(checked: CheckedCard): boolean {
+  const card = checked.card as Record<string, unknown>;
+  const capabilities = card['capabilities'] as Record<string, unknown> | undefined;
+  return capabilities?.['extendedAgentCard'] === true || card['supportsAuthenticatedExtendedCard'] === true;
+}
