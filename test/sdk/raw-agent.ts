@@ -17,12 +17,15 @@ export type RawHandler = (req: IncomingMessage, res: ServerResponse, context: { 
 /** A raw server on 127.0.0.1, for the bytes no SDK server sends; `close()` ends every connection. */
 export interface RawAgent {
   url: string;
+  /** TCP connections accepted so far. */
+  readonly connections: number;
   close(): Promise<void>;
 }
 
 /** Starts a raw agent on 127.0.0.1, port 0. Its POST bodies are read and parsed before `handler` runs. */
 export async function startRawAgent(handler: RawHandler): Promise<RawAgent> {
   const sockets = new Set<Socket>();
+  let connections = 0;
   const server: Server = createServer((req, res) => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     if (req.method === 'GET') return handler(req, res, { base, rpc: undefined });
@@ -31,12 +34,16 @@ export async function startRawAgent(handler: RawHandler): Promise<RawAgent> {
     req.on('end', () => handler(req, res, { base, rpc: JSON.parse(body) as RawRequest }));
   });
   server.on('connection', (socket) => {
+    connections++;
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/`,
+    get connections() {
+      return connections;
+    },
     close: () =>
       new Promise<void>((done) => {
         for (const socket of sockets) socket.destroy();
