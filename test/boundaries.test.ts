@@ -45,7 +45,7 @@ function offenders(allowed: (folder: string) => boolean, forbidden: (file: strin
 describe('import boundaries of src/', () => {
   it('finds the source files and their imports', () => {
     expect(files.length).toBeGreaterThan(30);
-    expect(files.find((f) => f.file === 'sdk/ports.ts')?.imports).toContain('@a2a-js/sdk');
+    expect(files.find((f) => f.file === 'sdk/sdk-port.ts')?.imports).toContain('@a2a-js/sdk');
   });
 
   it('only src/sdk/ imports @a2a-js/sdk', () => {
