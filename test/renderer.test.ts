@@ -302,3 +302,26 @@ describe('status messages: reply or preview (the four conventions)', () => {
     expect(previews(events)).toEqual(['Looking up…', 'Processing…', 'Done.']);
   });
 });
+
+describe('a long streamed reply', () => {
+  it('is every chunk in order, across the points where the kept text is flattened', () => {
+    const chunks = Array.from({ length: 5_000 }, (_, i) => `<${i}>`);
+    const events: AgentEvent[] = [
+      { kind: 'task', task: { id: 'T', contextId: 'C', status: { state: 'working' }, artifacts: [] } },
+      ...chunks.map(
+        (text, i): AgentEvent => ({
+          kind: 'artifact',
+          taskId: 'T',
+          contextId: 'C',
+          artifact: { artifactId: 'A', parts: [{ kind: 'text', text }] },
+          append: i > 0,
+          lastChunk: i === chunks.length - 1,
+        }),
+      ),
+      { kind: 'status', taskId: 'T', contextId: 'C', status: { state: 'completed' } },
+    ];
+    const out = render(events);
+    expect(end(out).text).toBe(chunks.join(''));
+    expect(fold(out)).toBe(chunks.join(''));
+  });
+});
