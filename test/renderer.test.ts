@@ -308,16 +308,14 @@ describe('a long streamed reply', () => {
     const chunks = Array.from({ length: 5_000 }, (_, i) => `<${i}>`);
     const events: AgentEvent[] = [
       { kind: 'task', task: { id: 'T', contextId: 'C', status: { state: 'working' }, artifacts: [] } },
-      ...chunks.map(
-        (text, i): AgentEvent => ({
-          kind: 'artifact',
-          taskId: 'T',
-          contextId: 'C',
-          artifact: { artifactId: 'A', parts: [{ kind: 'text', text }] },
-          append: i > 0,
-          lastChunk: i === chunks.length - 1,
-        }),
-      ),
+      ...chunks.map((text, i): AgentEvent => ({
+        kind: 'artifact',
+        taskId: 'T',
+        contextId: 'C',
+        artifact: { artifactId: 'A', parts: [{ kind: 'text', text }] },
+        append: i > 0,
+        lastChunk: i === chunks.length - 1,
+      })),
       { kind: 'status', taskId: 'T', contextId: 'C', status: { state: 'completed' } },
     ];
     const out = render(events);
