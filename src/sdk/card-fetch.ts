@@ -10,6 +10,24 @@ export const CARD_PATH = '.well-known/agent-card.json';
  * (`https://h/agent/.well-known/agent-card.json`). Credentials in the URL are refused.
  */
 export function cardUrlOf(agent: string): string {
+  let cardUrl = known.get(agent);
+  if (cardUrl === undefined) {
+    cardUrl = parseCardUrl(agent);
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(agent, cardUrl);
+  }
+  return cardUrl;
+}
+
+/**
+ * The card URLs of the agents seen lately: every turn asks for its agent's (the input check, the port),
+ * and a gateway talks to few agents, so a URL is parsed once, not three times a turn. Bounded: cleared
+ * when full. Refused URLs are not kept (they fail again, as they should).
+ */
+const known = new Map<string, string>();
+const KNOWN_MAX = 1024;
+
+function parseCardUrl(agent: string): string {
   let url: URL;
   try {
     url = new URL(agent);

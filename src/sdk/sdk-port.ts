@@ -8,6 +8,7 @@ import { streamCall, unaryCall, type ResponseWatch } from './calls.js';
 import type { CardCache } from './card-cache.js';
 import { loadAgent, type AgentLoader } from './load-agent.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
+import { fastEvent } from './reader/fast.js';
 import { readStream, type StreamMapping } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
 import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
@@ -26,8 +27,8 @@ export interface PortShared {
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
 const ALIVE: AgentEvent = { kind: 'alive' };
 
-/** How our reader maps a stream's results: to agent events, with signs of life, ending at a settled task. */
-const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, alive: ALIVE, ends: isLastWord };
+/** How our reader maps a stream's results: to agent events (the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task. */
+const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, alive: ALIVE, ends: isLastWord };
 
 /** A sign of life is no answer: it neither settles the generation nor proves the other one. */
 const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';

@@ -16,6 +16,7 @@ import {
   type MonoTypeOperatorFunction,
 } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
+import { followedBy } from '../rx.js';
 import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
@@ -42,7 +43,7 @@ export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observ
       }
       return recover(ctx, error, 1, asyncScheduler.now());
     }),
-    concatWith(defer(() => reconcile(ctx))),
+    followedBy(() => reconcile(ctx)),
   );
 }
 

@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, throwError, timeout, timer, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, throwError, timeout, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { timeoutError, type A2AOperation, type TimeoutPhase } from '../errors.js';
 
 /**
@@ -31,7 +31,8 @@ export function watchdog<T>(first: Budget, next: (value: T) => Budget, expired: 
       const arm = (delay: number): void => {
         stop();
         firesAt = asyncScheduler.now() + delay;
-        clock = timer(delay).subscribe(check);
+        // The scheduler itself, not `timer()`: no Observable and subscriber per clock (virtual in marble tests).
+        clock = asyncScheduler.schedule(check, delay);
       };
       const check = (): void => {
         clock = undefined;
