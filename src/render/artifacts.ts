@@ -13,9 +13,11 @@ interface ArtifactText {
   text: string;
   /** An ADK/kagent partial (delta) artifact: shown as preview, never part of the reply. */
   partial: boolean;
-  /** Chunks appended since the text was last flattened, and how many it held then (see {@link grow}). */
+  /** What {@link grow} made `text` of: its flat blocks, the last block's pieces and how many, and the text it gave. */
+  head?: string;
+  tail?: string;
   pieces?: number;
-  flat?: number;
+  grown?: string;
 }
 
 /**
@@ -163,22 +165,29 @@ export class ArtifactReply {
   }
 }
 
+/** Chunks per block of a long text: each block is flattened once, when it is full. */
+const BLOCK = 1024;
+
 /**
- * `entry.text + chunk`, flattened now and then: a long reply kept as a rope of 100,000 small strings
- * makes every garbage collection walk it. Flattening when the chunks since the last flattening reach
- * half the number before it (at least 256) copies about three times the reply in all, and keeps the
- * rope short: time per chunk stays flat from 1,000 to 100,000 chunks.
+ * `entry.text + chunk`, kept as a short rope of flat blocks. A long reply kept as a rope of 100,000
+ * small strings makes every garbage collection copy and walk it; here only the last block (at most
+ * `BLOCK` pieces) is a rope, each full block is flattened once (every character copied once more in
+ * all), and the text is the blocks' rope plus that last one.
  */
 function grow(entry: ArtifactText, chunk: string): string {
-  const text = entry.text + chunk;
-  const pieces = (entry.pieces ?? 0) + 1;
-  if (pieces < Math.max(256, (entry.flat ?? 0) / 2)) {
-    entry.pieces = pieces;
-    return text;
+  if (entry.grown === undefined || entry.text !== entry.grown) {
+    // Set another way since the last chunk (a first chunk, a replace, a snapshot): start from it.
+    entry.head = entry.text;
+    entry.tail = '';
+    entry.pieces = 0;
   }
-  entry.flat = (entry.flat ?? 0) + pieces;
-  entry.pieces = 0;
-  return flatten(text);
+  entry.tail += chunk;
+  if (++entry.pieces! >= BLOCK) {
+    entry.head += flatten(entry.tail!);
+    entry.tail = '';
+    entry.pieces = 0;
+  }
+  return (entry.grown = entry.head! + entry.tail);
 }
 
 /** The same string, in one piece (V8 flattens a rope it turns into a number). */
