@@ -1,6 +1,6 @@
 import type { Message as SdkMessage, SendMessageRequest } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import { catchError, defer, from, map, of, switchMap, tap, throwError, type Observable } from 'rxjs';
+import { defer, from, map, Observable, switchMap, tap, type MonoTypeOperatorFunction } from 'rxjs';
 import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import type { A2APort } from '../port/port.js';
 import { isTerminal, type AgentEvent, type CardSummary, type OutgoingMessage, type SendResult, type Task } from '../port/types.js';
@@ -89,39 +89,31 @@ export class SdkPort implements A2APort {
   }
 
   resubscribe(taskId: string): Observable<AgentEvent> {
-    return this.agent().pipe(
-      switchMap((resolved) =>
-        this.ownReader(resolved)
-          ? readStream(readerOf(resolved), resubscribeRequest(resolved, taskId), this.site('resubscribe', resolved), EVENTS)
-          : streamCall(
-              this.site('resubscribe', resolved),
-              (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),
-              fromSdkEvent,
-            ),
-      ),
+    return this.withAgent((resolved) =>
+      this.ownReader(resolved)
+        ? readStream(readerOf(resolved), resubscribeRequest(resolved, taskId), this.site('resubscribe', resolved), EVENTS)
+        : streamCall(
+            this.site('resubscribe', resolved),
+            (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),
+            fromSdkEvent,
+          ),
     );
   }
 
   getTask(taskId: string): Observable<Task> {
-    return this.agent().pipe(
-      switchMap((resolved) =>
-        unaryCall(this.site('get-task', resolved), (signal) =>
-          resolved.client.getTask({ tenant: '', id: taskId, historyLength: resolved.legacy ? 1 : 0 }, { signal }),
-        ),
+    return this.withAgent((resolved) =>
+      unaryCall(this.site('get-task', resolved), (signal) =>
+        resolved.client.getTask({ tenant: '', id: taskId, historyLength: resolved.legacy ? 1 : 0 }, { signal }),
       ),
-      map(fromSdkTask),
-    );
+    ).pipe(map(fromSdkTask));
   }
 
   cancel(taskId: string): Observable<Task> {
-    return this.agent().pipe(
-      switchMap((resolved) =>
-        unaryCall(this.site('cancel', resolved), (signal) =>
-          resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal }),
-        ),
+    return this.withAgent((resolved) =>
+      unaryCall(this.site('cancel', resolved), (signal) =>
+        resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal }),
       ),
-      map(fromSdkTask),
-    );
+    ).pipe(map(fromSdkTask));
   }
 
   /** The agent from the shared card cache (one load for concurrent turns), remembered as this port's. */
@@ -137,12 +129,14 @@ export class SdkPort implements A2APort {
   }
 
   /**
-   * The agent this port's calls use. A turn starts with card(); its stream, resubscribe, polls and
-   * CancelTask use that card, so a `no-cache` card is fetched once per turn and a card endpoint
-   * failing mid-turn stops nothing.
+   * `use` with the agent this port's calls use. A turn starts with card(); its stream, resubscribe,
+   * polls and CancelTask use that card (at once, with no operator in between), so a `no-cache` card is
+   * fetched once per turn and a card endpoint failing mid-turn stops nothing.
    */
-  private agent(): Observable<ResolvedAgent> {
-    return defer(() => (this.current === undefined ? this.resolve() : of(this.current))).pipe(map(spoken));
+  private withAgent<T>(use: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
+    return defer(() =>
+      this.current === undefined ? this.resolve().pipe(switchMap((resolved) => use(spoken(resolved)))) : use(spoken(this.current)),
+    );
   }
 
   /**
@@ -151,28 +145,7 @@ export class SdkPort implements A2APort {
    * and an answer there is remembered for the agent (for as long as its card is cached).
    */
   private firstCall<T>(call: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
-    return this.agent().pipe(
-      switchMap((resolved) => {
-        let answered = false;
-        return call(resolved).pipe(
-          tap((value) => {
-            if (!isAlive(value)) answered = true;
-          }),
-          catchError((error: unknown) => {
-            if (answered || !isA2AError(error, 'unsupported') || error.code !== METHOD_NOT_FOUND) return throwError(() => error);
-            return from(resolved.otherGeneration()).pipe(
-              switchMap((other) =>
-                call(other).pipe(
-                  tap((value) => {
-                    if (!isAlive(value)) resolved.switched = other;
-                  }),
-                ),
-              ),
-            );
-          }),
-        );
-      }),
-    );
+    return this.withAgent((resolved) => call(resolved).pipe(orOtherGeneration(resolved, call)));
   }
 
   private ownReader(resolved: ResolvedAgent): boolean {
@@ -197,6 +170,40 @@ export class SdkPort implements A2APort {
       metadata: undefined,
     };
   }
+}
+
+/**
+ * A -32601 before any answer (a sign of life is none): the call once more in the agent's other
+ * protocol generation, remembered for the agent when it answers there. One hop on the way of every
+ * event of a turn's first call.
+ */
+function orOtherGeneration<T>(resolved: ResolvedAgent, call: (resolved: ResolvedAgent) => Observable<T>): MonoTypeOperatorFunction<T> {
+  return (source) =>
+    new Observable<T>((subscriber) => {
+      let answered = false;
+      return source.subscribe({
+        next: (value) => {
+          if (!isAlive(value)) answered = true;
+          subscriber.next(value);
+        },
+        error: (error: unknown) => {
+          if (answered || !isA2AError(error, 'unsupported') || error.code !== METHOD_NOT_FOUND) return subscriber.error(error);
+          // The retry is added to `subscriber`, so the consumer's leaving ends it too.
+          from(resolved.otherGeneration())
+            .pipe(
+              switchMap((other) =>
+                call(other).pipe(
+                  tap((value) => {
+                    if (!isAlive(value)) resolved.switched = other;
+                  }),
+                ),
+              ),
+            )
+            .subscribe(subscriber);
+        },
+        complete: () => subscriber.complete(),
+      });
+    });
 }
 
 /** How our reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound. */
