@@ -1,4 +1,4 @@
-import { createParser } from 'eventsource-parser';
+import { SseLines } from './sse-lines.js';
 import { A2AError } from '../../errors.js';
 
 /** The largest SSE event, in characters: the SDK's own bound on one event (S10), kept by our readers too. */
@@ -14,27 +14,27 @@ export interface SseSink {
 
 /**
  * Reads an SSE body to its end, tolerantly: CR, LF and CRLF line endings (the SSE spec allows all
- * three), data lines whose payload starts with U+001E (some servers frame JSON as RFC 7464 text
- * sequences), empty `data:` keep-alives skipped. An event larger than `maxEventChars` is refused.
- * Resolves when the body ends; rejects when it breaks or an event is too large.
+ * three; a CR ends its event at once), data lines whose payload starts with U+001E (some servers frame
+ * JSON as RFC 7464 text sequences), empty `data:` keep-alives skipped. An event larger than
+ * `maxEventChars` is refused. Resolves when the body ends (see {@link SseLines.end} for its last event);
+ * rejects when it breaks or an event is too large.
  */
 export async function readSse(body: ReadableStream<Uint8Array>, sink: SseSink, maxEventChars: number): Promise<void> {
   let refused: A2AError | undefined;
   let dispatched = false;
-  const parser = createParser({
-    onEvent: (event) => {
-      if (event.data.length > maxEventChars) throw tooLarge(maxEventChars);
-      const data = event.data.charCodeAt(0) === 0x1e ? event.data.slice(1) : event.data;
-      dispatched = true;
-      if (data.trim() === '') sink.alive();
-      else sink.data(data);
+  const lines = new SseLines(
+    {
+      event: (data) => {
+        const payload = data.charCodeAt(0) === 0x1e ? data.slice(1) : data;
+        dispatched = true;
+        if (payload.trim() === '') sink.alive();
+        else sink.data(payload);
+      },
+      comment: () => sink.alive(),
+      tooLarge: () => (refused ??= tooLarge(maxEventChars)),
     },
-    onComment: () => sink.alive(),
-    onError: (error) => {
-      if (error.type === 'max-buffer-size-exceeded') refused ??= tooLarge(maxEventChars);
-    },
-    maxBufferSize: maxEventChars,
-  });
+    maxEventChars,
+  );
   const decoder = new TextDecoder();
   const reader = body.getReader();
   try {
@@ -42,14 +42,13 @@ export async function readSse(body: ReadableStream<Uint8Array>, sink: SseSink, m
       const { done, value } = await reader.read();
       if (done) break;
       dispatched = false;
-      parser.feed(decoder.decode(value, { stream: true }));
+      lines.feed(decoder.decode(value, { stream: true }));
       if (refused) throw refused;
       // Bytes that completed no event (a slow one dripping in) still say the server is alive.
       if (!dispatched) sink.alive();
     }
-    // A body that ends on a bare CR leaves the parser waiting for a possible LF: one ends the wait
-    // (after LF or CRLF endings it is an empty line, which dispatches nothing).
-    parser.feed(`${decoder.decode()}\n`);
+    lines.feed(decoder.decode());
+    lines.end();
   } finally {
     reader.releaseLock();
   }
