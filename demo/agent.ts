@@ -11,14 +11,13 @@
  * v1.0 (the default) runs on @a2a-js/sdk 1.3 with JSON-RPC and HTTP+JSON endpoints; `protocol: '0.3'`
  * runs a genuine v0.3 agent on @a2a-js/sdk 0.3.14 (`sdk03`) with JSON-RPC.
  */
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { PATHS, startHost } from '../fixtures/http-host.js';
 import { mountV03 } from '../fixtures/mount-v03.js';
 import { mountV1 } from '../fixtures/mount-v1.js';
 import { demoScript } from './behaviour.js';
 import { cardV03, cardV1 } from './card.js';
 import { cors } from './cors.js';
+import { defaultMemoryFile } from './memory-file.js';
 import { Memory } from './memory.js';
 
 /** Options for {@link startDemoAgent}. */
@@ -27,7 +26,7 @@ export interface DemoAgentOptions {
   port?: number;
   /** Address to listen on; default `127.0.0.1`. */
   host?: string;
-  /** Where conversations are remembered; default `<tmpdir>/a4h-demo-agent/memory.json`. */
+  /** Where conversations are remembered; default {@link DEFAULT_MEMORY_FILE} (per user and per checkout). */
   memoryFile?: string;
   /** A2A protocol version to speak; default `'1.0'`. */
   protocol?: '1.0' | '0.3';
@@ -45,8 +44,8 @@ export interface DemoAgent {
   close(): Promise<void>;
 }
 
-/** The default memory file. */
-export const DEFAULT_MEMORY_FILE = join(tmpdir(), 'a4h-demo-agent', 'memory.json');
+/** The default memory file: `<tmpdir>/a4h-demo-agent-<user>/memory-<checkout hash>.json`. */
+export const DEFAULT_MEMORY_FILE = defaultMemoryFile();
 
 /** Pause before each word of a `slow` answer. */
 const SLOW_CHUNK_DELAY_MS = 300;

@@ -85,7 +85,7 @@ export class Memory {
 
   /** Loads `file` (creating its folder); a missing or corrupt file starts an empty memory. */
   static async open(file: string): Promise<Memory> {
-    await mkdir(dirname(file), { recursive: true });
+    await mkdir(dirname(file), { recursive: true, mode: 0o700 }); // the user's own: conversations are private
     return new Memory(file, await load(file));
   }
 

@@ -1,3 +1,5 @@
+import { Console } from 'node:console';
+import { Writable } from 'node:stream';
 import { lastValueFrom, of, Subject, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookedReply, echoReply, INPUT_QUESTION, NEW_CONTEXT_PREFIX, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
@@ -40,12 +42,34 @@ describe('the identity secret', () => {
 
   it('without a secret: the warning reaches a logger even when the first client was made without one', async () => {
     const fresh = await import('../src/client/create-a2a.js');
-    fresh.createA2A({ ports: () => createFakePort({}) });
+    await fresh.createA2A({ ports: () => createFakePort({}) }).contextId('h', 't');
     const logger = spyLogger();
-    fresh.createA2A({ logger, ports: () => createFakePort({}) });
-    fresh.createA2A({ logger, ports: () => createFakePort({}) });
+    await fresh.createA2A({ logger, ports: () => createFakePort({}) }).contextId('h', 't');
+    await fresh.createA2A({ logger, ports: () => createFakePort({}) }).contextId('h', 't');
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]?.[1]).toMatch(/will not continue after a restart/);
+  });
+
+  it('without a secret but with a contextId on every turn (a browser given them by its backend): no warning', async () => {
+    const fresh = await import('../src/client/create-a2a.js');
+    const logger = spyLogger();
+    const port = createFakePort({ card: () => of(testCard()), stream: () => of(ev.message('hi')) });
+    const a2a = fresh.createA2A({ logger, ports: () => port });
+    await run(a2a.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'one', contextId: 'ctx-from-backend' }));
+    await run(a2a.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 'u', text: 'two', contextId: 'ctx-2' }));
+    expect(logger.warn).not.toHaveBeenCalled();
+    await run(a2a.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 'v', text: 'derived' }));
+    expect(logger.warn).toHaveBeenCalledTimes(1);
+  });
+
+  it('without a secret, logger: console prints the warning as one sentence', async () => {
+    const fresh = await import('../src/client/create-a2a.js');
+    let printed = '';
+    const stream = new Writable({ write: (chunk: Buffer, _encoding, done) => ((printed += chunk.toString()), done()) });
+    await fresh.createA2A({ logger: new Console(stream), ports: () => createFakePort({}) }).contextId('h', 't');
+    expect(printed).toBe(
+      'a4h-a2a: No identity secret is set (A4H_IDENTITY_SECRET), so a random key is used for this process: conversations will not continue after a restart.\n',
+    );
   });
 
   it('a fresh process gets a fresh random key', async () => {

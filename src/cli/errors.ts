@@ -1,5 +1,6 @@
 import { isA2AError } from '../errors.js';
 import { notice, type Io } from './io.js';
+import { networkCause } from './network-cause.js';
 
 /** Errors that mean the user asked for something impossible: exit status 2, like a usage error. */
 export function isBadInput(error: unknown): boolean {
@@ -12,10 +13,16 @@ export function exitCodeForError(error: unknown): number {
   return isA2AError(error, 'auth') ? 5 : 1;
 }
 
+/** The error's message, with its network cause (refused, unknown host, certificate…) when the chain names one. */
+export function describeError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const cause = networkCause(error);
+  return cause === undefined || message.includes(cause) ? message : `${message}: ${cause}`;
+}
+
 /** One clear line on stderr; with `--verbose`, the cause chain under it. */
 export function reportError(io: Io, error: unknown, verbose: boolean): void {
-  const message = error instanceof Error ? error.message : String(error);
-  notice(io, io.style.red(`error: ${message}`));
+  notice(io, io.style.red(`error: ${describeError(error)}`));
   if (!verbose) return;
   for (let cause = (error as { cause?: unknown })?.cause, depth = 0; cause !== undefined && depth < 8; depth++) {
     const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : JSON.stringify(cause);

@@ -8,9 +8,10 @@ import type { Io } from './io.js';
 export function stderrLogger(io: Io, verbose: boolean): Logger {
   const line = (level: string, colour: (t: string) => string) => (fields: Record<string, unknown>, message: string) => {
     const extra = Object.entries(fields)
+      .filter(([, value]) => !(typeof value === 'string' && message.includes(value))) // named in the sentence already
       .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
       .join(' ');
-    io.err.write(`${io.style.dim('a4h:')} ${colour(level)} ${message}${extra ? ` ${io.style.dim(extra)}` : ''}\n`);
+    io.err.write(`${io.style.dim('a4h:')} ${colour(`${level}:`)} ${message}${extra ? ` ${io.style.dim(extra)}` : ''}\n`);
   };
   const quiet = () => undefined;
   return {

@@ -6,7 +6,8 @@ import { card, CARD_USAGE } from './commands/card.js';
 import { chat, CHAT_USAGE } from './commands/chat.js';
 import { context, CONTEXT_USAGE } from './commands/context.js';
 import { send, SEND_USAGE } from './commands/send.js';
-import { reportError } from './errors.js';
+import { exitCodeForError, reportError } from './errors.js';
+import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
 import { styleFor } from './style.js';
 
@@ -53,6 +54,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 2;
   }
   try {
+    if (!args.includes('--help') && !args.includes('-h')) checkIdentitySecret(io.env);
     return await entry.run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
@@ -61,7 +63,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       return 2;
     }
     reportError(io, error, args.includes('--verbose') || args.includes('-v'));
-    return 1;
+    return exitCodeForError(error); // a too-short identity secret is a config error: 2
   }
 }
 

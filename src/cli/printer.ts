@@ -20,7 +20,11 @@ export class TurnPrinter {
         if (io.live && this.shown === '' && event.text) this.status(`… ${event.text}`);
         return;
       case 'text':
-        if (!io.live) return;
+        if (!io.live) {
+          // Kept, not written: a pipe gets the reply once, whole (or what arrived, on abandon).
+          this.shown = event.replace ? event.text : this.shown + event.text;
+          return;
+        }
         this.clearStatus();
         if (event.replace) this.erase();
         io.out.write(event.text);
@@ -59,10 +63,15 @@ export class TurnPrinter {
     }
   }
 
-  /** Clears a status line left on screen (on cancel or error). */
-  abandon(): void {
+  /**
+   * The turn ends without an `end` (cancel, timeout, error): clears a status line left on screen.
+   * With `keep` (`send`), when the output is not a terminal, writes what arrived so far, so a pipe
+   * keeps it; `chat` drops a cancelled reply.
+   */
+  abandon(keep = false): void {
     this.clearStatus();
     if (this.io.live && this.shown !== '') this.io.out.write('\n');
+    else if (keep && this.shown !== '') this.io.out.write(`${this.shown}\n`);
     this.shown = '';
   }
 

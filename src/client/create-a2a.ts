@@ -1,7 +1,7 @@
 import { concat, defer, from, of, switchMap, throwError, type Observable } from 'rxjs';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
-import { identitySecret } from '../identity/secret.js';
+import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { ThreadRegistry } from '../identity/threads.js';
 import { silentLogger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
@@ -32,7 +32,11 @@ export interface ClientPlatform {
  */
 export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {}): A2AClient {
   const logger = options.logger ?? silentLogger;
-  const derive = (platform.deriver ?? contextIdDeriver)(identitySecret(options.identitySecret, logger));
+  const derive = warnOnDerive(
+    options.identitySecret,
+    logger,
+    (platform.deriver ?? contextIdDeriver)(identitySecret(options.identitySecret)),
+  );
   const policy = resolvePolicy(options.policy);
   // A port per turn: making one costs about a microsecond (a URL parse), and the card cache behind
   // every port of this factory is shared, so no port cache.

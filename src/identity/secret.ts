@@ -5,25 +5,56 @@ let processKey: Uint8Array | undefined;
 /** Loggers told already; a silent one is not counted, so the next real logger still hears it. */
 const warned = new WeakSet<Logger>();
 
+/** The warning's sentence: it names the setting, so it reads whole in any logger. */
+export const NO_SECRET_WARNING =
+  'No identity secret is set (A4H_IDENTITY_SECRET), so a random key is used for this process: conversations will not continue after a restart.';
+
+/**
+ * The warning's fields. Node's `console` prints the fields before the message; this object shows
+ * there as `a4h-a2a:`, so `logger: console` prints one sentence. JSON loggers (pino) never see the
+ * symbol, and the CLI's logger leaves out a field its message already names.
+ */
+const NO_SECRET_FIELDS: Record<string, unknown> = Object.defineProperty(
+  { setting: 'A4H_IDENTITY_SECRET' },
+  Symbol.for('nodejs.util.inspect.custom'),
+  {
+    value: () => 'a4h-a2a:',
+    enumerable: false,
+  },
+);
+
 /**
  * The identity secret to derive contextIds with. Given one, it is checked (at least 16 bytes: a
  * guessable contextId lets anyone who reaches the agent join someone else's conversation). Given
- * none, a random 32-byte key for this process is used, and each logger hears once that
- * conversations will not survive a restart (even when an earlier client had no logger). The secret never reaches a log line.
+ * none, a random 32-byte key for this process. The secret never reaches a log line.
  */
-export function identitySecret(secret: string | Uint8Array | undefined, logger: Logger): string | Uint8Array {
+export function identitySecret(secret: string | Uint8Array | undefined): string | Uint8Array {
   if (secret === undefined) {
-    if (!warned.has(logger) && logger !== silentLogger) {
-      warned.add(logger);
-      logger.warn(
-        { setting: 'A4H_IDENTITY_SECRET' },
-        'no identity secret set: using a random key for this process, so conversations will not continue after a restart',
-      );
-    }
     processKey ??= globalThis.crypto.getRandomValues(new Uint8Array(32));
     return processKey;
   }
   // The derivation's own check (type, at least 16 bytes, well-formed Unicode): one rule, one place.
   secretBytes(secret).fill(0);
   return secret;
+}
+
+/**
+ * `derive`, telling `logger` once (per logger, even when an earlier client had no logger) that
+ * conversations will not survive a restart, the first time it derives without a secret. A client
+ * whose every turn carries its own contextId (a browser given them by its backend) derives
+ * nothing and hears nothing.
+ */
+export function warnOnDerive<A extends unknown[], R>(
+  secret: string | Uint8Array | undefined,
+  logger: Logger,
+  derive: (...args: A) => R,
+): (...args: A) => R {
+  if (secret !== undefined) return derive;
+  return (...args) => {
+    if (!warned.has(logger) && logger !== silentLogger) {
+      warned.add(logger);
+      logger.warn(NO_SECRET_FIELDS, NO_SECRET_WARNING);
+    }
+    return derive(...args);
+  };
 }

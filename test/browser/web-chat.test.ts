@@ -8,6 +8,8 @@
  * library (`npm run build`: the example's server imports dist/index.js). Without either it fails.
  */
 import { existsSync } from 'node:fs';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -208,6 +210,27 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       expect(await bare.locator('#status-text').textContent()).toMatch(/^Error: .*Buffer/);
     } finally {
       await bare.close();
+    }
+  });
+
+  it('says the agent cannot be reached instead of "Ready"', async () => {
+    if (browser === undefined) throw new Error('the browser did not start');
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+    const down = await startWebChatServer({ port: 0, agent: `http://127.0.0.1:${port}/`, secret: SECRET });
+    const other = await browser.newPage();
+    try {
+      await other.goto(`${down.url}?thread=${THREAD}-down`);
+      await other.waitForSelector('body[data-ready="true"]');
+      await expect
+        .poll(() => other.locator('#status-text').textContent())
+        .toMatch(new RegExp(`^The agent at 127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\)\\. Is it running\\?$`));
+      expect(await other.locator('#status').getAttribute('data-tone')).toBe('error');
+    } finally {
+      await other.close();
+      await down.close();
     }
   });
 });

@@ -47,7 +47,8 @@ describe('a4h send with credentials', () => {
   it('refused credentials: exit 5 and one line naming the scheme, what was sent and the challenge', async () => {
     const { code, stdout, stderr } = await runCli(['send', agents.v1.url(AUTH_MOUNTS.apiKey), '--json', 'artifacts']);
     expect(code).toBe(5);
-    expect(jsonLines(stdout).map((l) => l['type'])).toEqual(['start']);
+    expect(jsonLines(stdout).map((l) => l['type'])).toEqual(['start', 'error']);
+    expect(jsonLines(stdout).at(-1)).toMatchObject({ kind: 'auth' });
     expect(stderr.trim().split('\n')).toHaveLength(1);
     expect(stderr).toContain('the agent refused the credentials (HTTP 401, WWW-Authenticate: ApiKey header="X-API-Key")');
     expect(stderr).toContain('the card declares apiKeyAuth (API key in header X-API-Key, required); sent: none');

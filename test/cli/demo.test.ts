@@ -45,7 +45,7 @@ describe('continuity across processes, with the demo agent', () => {
   it('no secret: a random key, one warning, and a new conversation every process', async () => {
     const run = () => runCli(['send', agent.url, '--json', '--thread', 'restart-3', 'hi'], { env: { A4H_IDENTITY_SECRET: undefined } });
     const [a, b] = [await run(), await run()];
-    expect(a.stderr.match(/no identity secret set/g)).toHaveLength(1);
+    expect(a.stderr.match(/No identity secret is set/g)).toHaveLength(1);
     expect(endOf(a.stdout).contextId).not.toBe(endOf(b.stdout).contextId);
     expect(endOf(b.stdout).text).toContain('turn 1');
   });

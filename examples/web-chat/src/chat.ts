@@ -36,7 +36,12 @@ export interface Status {
   flags: string[];
 }
 
+/** Whether the agent answered: its card is read once at start; a completed turn proves it too. */
+export type AgentReach = { state: 'checking' } | { state: 'reachable' } | { state: 'unreachable'; message: string };
+
 export interface Chat {
+  /** Whether the agent can be reached (the status line says so instead of "Ready"). */
+  readonly reach: ReadonlySignal<AgentReach>;
   readonly exchanges: ReadonlySignal<readonly Exchange[]>;
   /** True while a turn runs (Send is disabled, Cancel enabled). */
   readonly busy: ReadonlySignal<boolean>;
@@ -63,9 +68,18 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     const exchange = last();
     return exchange !== undefined && exchange.view.phase === 'running' && !exchange.stopped;
   });
-  const status = computed((): Status => statusOf(last()));
+  const reach = signal<AgentReach>({ state: 'checking' });
+  const status = computed((): Status => statusOf(last(), reach(), config.agent));
+  // The card, once: an agent that is down shows at once, not after the first message.
+  client.card(config.agent).subscribe({
+    next: () => reach.set({ state: 'reachable' }),
+    error: (error: unknown) => {
+      if (reach.peek().state === 'checking') reach.set({ state: 'unreachable', message: errorMessage(error) });
+    },
+  });
 
   return {
+    reach,
     exchanges,
     busy,
     status,
@@ -75,7 +89,10 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
       exchanges.update((list) => [...list, { id, text, view: initialTurnView, stopped: false }]);
       const turn$ = client.turn({ agent: config.agent, handle: HANDLE, thread: config.thread, text, contextId: config.contextId });
       const subscription = turn$.pipe(catchTurnError(), turnState()).subscribe({
-        next: (view) => patch(id, { view }),
+        next: (view) => {
+          if (view.outcome !== undefined) reach.set({ state: 'reachable' });
+          patch(id, { view });
+        },
         complete: () => {
           if (running?.id === id) running = undefined;
         },
@@ -92,8 +109,22 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
   };
 }
 
-function statusOf(exchange: Exchange | undefined): Status {
-  const idle: Status = { tone: 'idle', text: 'Ready', flags: [] };
+function errorMessage(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+/** The idle line: "Ready" only once the agent answered. */
+function idleStatus(reach: AgentReach, agent: string): Status {
+  if (reach.state === 'checking') return { tone: 'busy', text: 'Connecting to the agent…', flags: [] };
+  if (reach.state === 'unreachable') {
+    const text = `The agent at ${new URL(agent).host} cannot be reached (${reach.message}). Is it running?`;
+    return { tone: 'error', text, flags: [] };
+  }
+  return { tone: 'idle', text: 'Ready', flags: [] };
+}
+
+function statusOf(exchange: Exchange | undefined, reach: AgentReach, agent: string): Status {
+  const idle = idleStatus(reach, agent);
   if (exchange === undefined) return idle;
   const { view } = exchange;
   if (exchange.stopped)

@@ -1,9 +1,9 @@
 import { createA2A } from '../../node/create-a2a.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
-import { exitCodeForError, reportError } from '../errors.js';
+import { describeError, exitCodeForError, reportError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
-import { eventLine } from '../json.js';
+import { errorLine, eventLine } from '../json.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, exitCodeFor, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { TurnPrinter } from '../printer.js';
@@ -12,12 +12,16 @@ import { startTurn } from '../turn-runner.js';
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS]
                 [-H 'Name: value']… [--bearer-env VAR] <text…>
 
-Sends one message and prints the reply. With --json, one JSON object per turn event per line;
-the last is {"type":"end","outcome",…,"text","contextId","taskId"}.
+Sends one message and prints the reply (piped, what arrived so far when it times out or is
+cancelled). With --json, one JSON object per turn event per line; the last is always
+{"type":"end","outcome",…,"text","contextId","taskId"}, or {"type":"error","kind","message"} on an
+error, a timeout or a cancel.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
 reads a bearer token from an environment variable (keeps it out of shell history).
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
 1 failed/rejected/canceled/error, 2 bad usage. The identity secret comes from A4H_IDENTITY_SECRET.`;
+
+const CANCELLED = 'cancelled; the agent was asked to stop';
 
 /** `a4h send`: one turn. */
 export async function send(args: string[], io: Io): Promise<number> {
@@ -33,7 +37,8 @@ export async function send(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...words] = positionals;
   const text = words.join(' ');
-  if (agent === undefined || text.trim() === '') throw new UsageError('send needs an agent URL and a message');
+  if (agent === undefined || words.length === 0) throw new UsageError('send needs an agent URL and a message');
+  if (text.trim() === '') throw new UsageError('the message is empty: say something after the agent URL');
   let turnTimeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
@@ -63,10 +68,15 @@ export async function send(args: string[], io: Io): Promise<number> {
   try {
     const result = await turn.result;
     if ('outcome' in result) return exitCodeFor(result.outcome);
-    printer.abandon();
+    printer.abandon(!values.json);
     if ('cancelled' in result) {
-      notice(io, 'cancelled; the agent was asked to stop');
+      if (values.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
+      notice(io, CANCELLED);
       return 1;
+    }
+    if (values.json) {
+      const kind = (result.error as { kind?: unknown } | undefined)?.kind;
+      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(result.error), result.error)}\n`);
     }
     reportError(io, result.error, verbose);
     return exitCodeForError(result.error);

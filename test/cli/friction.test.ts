@@ -1,0 +1,140 @@
+/**
+ * The command as a new user finds it (issue 16): network errors that say their cause, `send --json`
+ * that always ends with a JSON line, a piped `send` that keeps what arrived, an empty message, a
+ * too-short secret in every command, and the missing-secret warning as a sentence.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer, type Server } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
+import { networkCause } from '../../src/cli/network-cause.js';
+import { jsonLines, runCli, startCli } from './run-cli.js';
+
+const TLS = new URL('../../fixtures/tls/', import.meta.url);
+let v1: FixtureAgent;
+let tls: Server;
+let loop: Server;
+let closedPort: number;
+
+const listen = async (server: Server): Promise<number> => {
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return (server.address() as AddressInfo).port;
+};
+
+beforeAll(async () => {
+  v1 = await startV1Agent();
+  // A self-signed certificate for 127.0.0.1 (fixtures/tls, made with openssl, valid for 100 years).
+  tls = createHttpsServer(
+    { key: readFileSync(new URL('self-signed.key', TLS)), cert: readFileSync(new URL('self-signed.crt', TLS)) },
+    (_req, res) => res.end('{}'),
+  );
+  // Every request is redirected to itself.
+  loop = createHttpServer((req, res) => res.writeHead(302, { location: req.url ?? '/' }).end());
+  const closed = createHttpServer();
+  closedPort = await listen(closed);
+  await new Promise((resolve) => closed.close(resolve)); // nothing listens there now
+  await Promise.all([listen(tls), listen(loop)]);
+});
+afterAll(async () => {
+  await v1.close();
+  tls.closeAllConnections();
+  loop.closeAllConnections();
+  await Promise.all([new Promise((r) => tls.close(r)), new Promise((r) => loop.close(r))]);
+});
+
+const oneLine = (stderr: string) => {
+  const lines = stderr.trim().split('\n');
+  expect(lines).toHaveLength(1);
+  return lines[0]!;
+};
+
+describe('a network error says its cause in its one line, without --verbose', () => {
+  it('refused: a closed port on 127.0.0.1', async () => {
+    const { code, stderr } = await runCli(['send', `http://127.0.0.1:${closedPort}/`, 'hi']);
+    expect(code).toBe(1);
+    expect(oneLine(stderr)).toMatch(/^a4h: error: could not fetch the agent card .*: connection refused/);
+  });
+  it('blocked port: fetch refuses :6000 without any I/O', async () => {
+    const { stderr } = await runCli(['card', 'http://127.0.0.1:6000/']);
+    expect(oneLine(stderr)).toMatch(/: blocked port/);
+  });
+  it('certificate: a self-signed TLS server on 127.0.0.1', async () => {
+    const { code, stderr } = await runCli(['send', `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`, 'hi']);
+    expect(code).toBe(1);
+    expect(oneLine(stderr)).toMatch(/: certificate not trusted: it is self-signed/);
+  });
+  it('redirect loop', async () => {
+    const { stderr } = await runCli(['card', `http://127.0.0.1:${(loop.address() as AddressInfo).port}/`]);
+    expect(oneLine(stderr)).toMatch(/too many redirects/);
+  });
+  it('unknown host (no DNS in tests: the mapping, on the error undici throws)', () => {
+    const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND agent.invalid'), { code: 'ENOTFOUND' });
+    expect(networkCause(new TypeError('fetch failed', { cause: lookup }))).toBe('unknown host');
+    const again = Object.assign(new Error('getaddrinfo EAI_AGAIN agent.example'), { code: 'EAI_AGAIN' });
+    expect(networkCause(new Error('card', { cause: new TypeError('fetch failed', { cause: again }) }))).toMatch(/^unknown host/);
+    expect(networkCause(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]))).toMatch(/refused/);
+    expect(networkCause(new Error('plain'))).toBeUndefined();
+  });
+});
+
+describe('send --json always ends with a JSON line', () => {
+  it('an error: {"type":"error","kind","message"}', async () => {
+    const { stdout } = await runCli(['send', `http://127.0.0.1:${closedPort}/`, '--json', 'hi']);
+    expect(jsonLines(stdout).at(-1)).toMatchObject({ type: 'error', kind: 'card', message: expect.stringMatching(/connection refused/) });
+  });
+  it('a timeout: kind timeout', async () => {
+    const { code, stdout } = await runCli(['send', v1.url('/'), '--json', '--timeout', '0.5', '--thread', 'json-timeout', 'slow']);
+    expect(code).toBe(1);
+    expect(jsonLines(stdout).at(-1)).toMatchObject({ type: 'error', kind: 'timeout' });
+  });
+  it('a cancel (SIGINT): kind aborted', async () => {
+    const run = startCli(['send', v1.url('/'), '--json', '--thread', 'json-cancel', 'slow']);
+    await run.waitFor(/"type":"text"/);
+    run.child.kill('SIGINT');
+    const { code, stdout } = await run.result;
+    expect(code).toBe(1);
+    expect(jsonLines(stdout).at(-1)).toMatchObject({ type: 'error', kind: 'aborted', message: expect.stringMatching(/cancelled/) });
+  });
+});
+
+describe('a piped plain send keeps what arrived', () => {
+  it('before a timeout', async () => {
+    const { code, stdout } = await runCli(['send', v1.url('/'), '--timeout', '0.6', '--thread', 'piped-timeout', 'slow']);
+    expect(code).toBe(1);
+    expect(stdout).toMatch(/^tick 1.*\n$/s);
+  });
+  it('before Ctrl-C', async () => {
+    const run = startCli(['send', v1.url('/'), '--thread', 'piped-cancel', 'slow']);
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    run.child.kill('SIGINT');
+    const { code, stdout, stderr } = await run.result;
+    expect(code).toBe(1);
+    expect(stderr).toContain('cancelled');
+    expect(stdout).toMatch(/^tick 1.*\n$/s);
+  });
+});
+
+describe('input and the secret', () => {
+  it('send URL "" says the message is empty (exit 2)', async () => {
+    const { code, stderr } = await runCli(['send', v1.url('/'), '']);
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/the message is empty/);
+  });
+  it.each(['send', 'chat', 'card', 'context'])('a too-short secret: %s exits 2, without showing it', async (command) => {
+    const args = command === 'context' ? ['context', 'h', 'k'] : command === 'send' ? ['send', v1.url('/'), 'hi'] : [command, v1.url('/')];
+    const { code, stderr } = await runCli(args, { env: { A4H_IDENTITY_SECRET: 'hunter2-short' }, input: '' });
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/at least 16 bytes/);
+    expect(stderr).not.toContain('hunter2');
+  });
+  it('the missing-secret warning is one sentence naming the variable', async () => {
+    const { stderr } = await runCli(['send', v1.url('/'), '--thread', 'no-secret', 'artifacts'], {
+      env: { A4H_IDENTITY_SECRET: undefined },
+    });
+    expect(stderr).toBe(
+      'a4h: warning: No identity secret is set (A4H_IDENTITY_SECRET), so a random key is used for this process: conversations will not continue after a restart.\n',
+    );
+  });
+});
