@@ -9,11 +9,38 @@ export type TaskState =
 
 export type Role = 'user' | 'agent';
 
-/** One part of a message or artifact. Only text parts become reply text; the rest is carried along. */
-export type Part =
-  | { kind: 'text'; text: string; metadata?: Record<string, unknown> }
-  | { kind: 'data'; data: unknown; metadata?: Record<string, unknown> }
-  | { kind: 'file'; mediaType?: string; name?: string; uri?: string; metadata?: Record<string, unknown> };
+/**
+ * One part of a message or artifact. Text parts become reply text; file and data parts become
+ * attachments (or, for framework records such as ADK tool calls, activity).
+ */
+export type Part = TextPart | DataPart | FilePart;
+
+export interface TextPart {
+  kind: 'text';
+  text: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Structured data: any JSON value, with its media type when the agent named one (v1.0 only). */
+export interface DataPart {
+  kind: 'data';
+  data: unknown;
+  mediaType?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A file: its bytes (v1.0 `raw`, v0.3 `file.bytes`, decoded once from base64 by the mapping, never
+ * copied afterwards) or a URI (v1.0 `url`, v0.3 `file.uri`), with its name and media type.
+ */
+export interface FilePart {
+  kind: 'file';
+  mediaType?: string;
+  name?: string;
+  uri?: string;
+  bytes?: Uint8Array;
+  metadata?: Record<string, unknown>;
+}
 
 export interface AgentMessage {
   role: Role;
