@@ -122,7 +122,12 @@ export function runCheckedTurn(
         );
       }),
     );
-    const renderer = new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts });
+    const renderer = new TurnRenderer(task, {
+      maxChars: policy.maxReplyChars,
+      maxArtifacts: policy.maxArtifacts,
+      maxAttachmentBytes: policy.maxAttachmentBytes,
+      maxAttachments: policy.maxAttachments,
+    });
     return agent$.pipe(render(start, renderer), cancelWhenAbandoned(ctx));
   });
 }
