@@ -118,7 +118,9 @@ export interface CardSummary {
   url: string;
   tenant?: string;
   description?: string;
-  skills?: { id: string; name: string; description?: string }[];
+  skills?: { id: string; name: string; description?: string; inputModes?: string[] }[];
+  /** The media types the agent takes by default (a skill may take more: its `inputModes`). */
+  defaultInputModes?: string[];
   defaultOutputModes?: string[];
   /** The security schemes the card declares (none when it declares none). */
   securitySchemes?: SecuritySchemeInfo[];
@@ -148,9 +150,30 @@ export interface SecuritySchemeInfo {
   description?: string;
 }
 
+/** A file the user sends: its bytes or a URI, with its media type (checked against the card's input modes) and name. */
+export interface OutgoingFile {
+  mediaType: string;
+  name?: string;
+  /** The content, sent as v1.0 `raw` / v0.3 `file.bytes` (base64 on the wire). */
+  bytes?: Uint8Array;
+  /** Where the agent fetches the content (v1.0 `url` / v0.3 `file.uri`); exactly one of `bytes` and `uri`. */
+  uri?: string;
+}
+
+/** Structured data the user sends (a data part): any JSON value; its media type defaults to `application/json`. */
+export interface OutgoingData {
+  data: unknown;
+  mediaType?: string;
+}
+
 /** What the ladder asks the port to send: the text and the thread's ids. The port adds a fresh messageId. */
 export interface OutgoingMessage {
+  /** The text part; may be empty when files or data go. */
   text: string;
+  /** File parts after the text part. */
+  files?: readonly OutgoingFile[];
+  /** Data parts after the files. */
+  data?: readonly OutgoingData[];
   contextId?: string;
   /** Set to continue an interrupted task (input-required, auth-required). */
   taskId?: string;
