@@ -1,4 +1,7 @@
+import { mkdir } from 'node:fs/promises';
 import { createA2A } from '../../node/create-a2a.js';
+import type { EndEvent } from '../../port/events.js';
+import { readAttachment, saveAttachments } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { exitCodeForError, reportError } from '../errors.js';
@@ -10,10 +13,13 @@ import { TurnPrinter } from '../printer.js';
 import { startTurn } from '../turn-runner.js';
 
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS]
-                [-H 'Name: value']… [--bearer-env VAR] <text…>
+                [--attach PATH]… [--save DIR] [-H 'Name: value']… [--bearer-env VAR] <text…>
 
-Sends one message and prints the reply. With --json, one JSON object per turn event per line;
-the last is {"type":"end","outcome",…,"text","contextId","taskId"}.
+Sends one message and prints the reply, then one line per file or data part the agent sent
+([file] name (mediaType, N bytes)). --attach sends a file with the message (repeatable; the text
+may then be empty); --save writes the agent's files (and data parts as JSON) into DIR, never
+overwriting; without it nothing is written. With --json, one JSON object per turn event per line
+(file bytes in base64); the last is {"type":"end","outcome",…,"text","attachments"?,"contextId","taskId"}.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
 reads a bearer token from an environment variable (keeps it out of shell history).
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
@@ -26,6 +32,8 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...CREDENTIAL_OPTIONS,
     json: { type: 'boolean' },
     timeout: { type: 'string' },
+    attach: { type: 'string', multiple: true },
+    save: { type: 'string' },
   });
   if (values.help) {
     io.out.write(`${SEND_USAGE}\n`);
@@ -33,7 +41,11 @@ export async function send(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...words] = positionals;
   const text = words.join(' ');
-  if (agent === undefined || text.trim() === '') throw new UsageError('send needs an agent URL and a message');
+  const paths = values.attach ?? [];
+  if (agent === undefined || (text.trim() === '' && paths.length === 0))
+    throw new UsageError('send needs an agent URL and a message (or --attach)');
+  if (values.save !== undefined && values.save.trim() === '') throw new UsageError('--save needs a directory');
+  const files = await Promise.all(paths.map((path) => readAttachment(path)));
   let turnTimeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
@@ -45,6 +57,7 @@ export async function send(args: string[], io: Io): Promise<number> {
   const input = {
     agent,
     text,
+    ...(files.length > 0 ? { files } : {}),
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
   };
@@ -56,13 +69,24 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...(credentials ? { credentials } : {}),
   });
   const printer = new TurnPrinter(io);
-  const turn = startTurn(client, input, (event) => (values.json ? io.out.write(`${eventLine(event)}\n`) : printer.show(event)));
+  let end: EndEvent | undefined;
+  const turn = startTurn(client, input, (event) => {
+    if (event.type === 'end') end = event;
+    if (values.json) io.out.write(`${eventLine(event)}\n`);
+    else printer.show(event);
+  });
   const interrupt = () => turn.cancel();
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
     const result = await turn.result;
-    if ('outcome' in result) return exitCodeFor(result.outcome);
+    if ('outcome' in result) {
+      if (values.save !== undefined && end?.attachments?.length) {
+        await mkdir(values.save, { recursive: true });
+        for (const path of await saveAttachments(values.save, end.attachments)) notice(io, `saved ${path}`);
+      }
+      return exitCodeFor(result.outcome);
+    }
     printer.abandon();
     if ('cancelled' in result) {
       notice(io, 'cancelled; the agent was asked to stop');
