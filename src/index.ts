@@ -25,6 +25,8 @@ export type {
   CardSummary,
   DataPart,
   FilePart,
+  OutgoingData,
+  OutgoingFile,
   OutgoingMessage,
   Part,
   Role,

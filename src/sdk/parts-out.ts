@@ -7,6 +7,8 @@ import type { OutgoingMessage } from '../port/types.js';
  * else goes), then the files, then the data parts. A text-only message is one part, as before.
  */
 
+type SdkContent = NonNullable<SdkPart['content']>;
+
 /** v1.0 parts (the SDK's shape; its codec writes `raw` bytes as base64 from any Uint8Array). */
 export function sdkParts(message: OutgoingMessage): SdkPart[] {
   const parts: SdkPart[] = [];
@@ -16,7 +18,7 @@ export function sdkParts(message: OutgoingMessage): SdkPart[] {
   for (const file of message.files ?? []) {
     parts.push({
       // The SDK types `raw` as a Buffer; it only reads it as bytes (Buffer.from), so the caller's Uint8Array goes uncopied.
-      content: file.bytes !== undefined ? { $case: 'raw', value: file.bytes as Buffer } : { $case: 'url', value: file.uri ?? '' },
+      content: file.bytes !== undefined ? ({ $case: 'raw', value: file.bytes } as unknown as SdkContent) : { $case: 'url', value: file.uri ?? '' },
       metadata: undefined,
       filename: file.name ?? '',
       mediaType: file.mediaType,
