@@ -18,7 +18,8 @@ export function sdkParts(message: OutgoingMessage): SdkPart[] {
   for (const file of message.files ?? []) {
     parts.push({
       // The SDK types `raw` as a Buffer; it only reads it as bytes (Buffer.from), so the caller's Uint8Array goes uncopied.
-      content: file.bytes !== undefined ? ({ $case: 'raw', value: file.bytes } as unknown as SdkContent) : { $case: 'url', value: file.uri ?? '' },
+      content:
+        file.bytes !== undefined ? ({ $case: 'raw', value: file.bytes } as unknown as SdkContent) : { $case: 'url', value: file.uri ?? '' },
       metadata: undefined,
       filename: file.name ?? '',
       mediaType: file.mediaType,
