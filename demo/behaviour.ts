@@ -4,7 +4,7 @@
  */
 import type { AgentScript, Turn } from '../fixtures/turn.js';
 import type { Memory } from './memory.js';
-import { ATTACHMENT, CANCELED_REPLY, FORGET_REPLY, attachReply, chatReply, chunkWords, intentOf, slowReply } from './reply.js';
+import { ATTACHMENT, CANCELED_REPLY, FORGET_REPLY, attachReply, chatReply, chunkWords, echoReply, intentOf, slowReply } from './reply.js';
 
 /** What the demo behaviour needs. */
 export interface DemoSettings {
@@ -22,7 +22,8 @@ export const shortId = (contextId: string): string => contextId.slice(0, 8);
 
 /**
  * One turn: Task(submitted) → working → the answer as word chunks on the `answer` artifact → completed.
- * An `attach` turn's last chunk also carries {@link ATTACHMENT} as a raw-bytes file part. A cancel or
+ * An `attach` turn's last chunk also carries {@link ATTACHMENT} as a raw-bytes file part, an `echo`
+ * turn's the user's own files and data parts, unchanged. A cancel or
  * the agent's close stops it between words (the kit's `sleep` throws); nothing is published after that.
  */
 async function converse(t: Turn, settings: DemoSettings): Promise<void> {
@@ -38,7 +39,14 @@ async function converse(t: Turn, settings: DemoSettings): Promise<void> {
     const said = t.text.trim() === '' ? '(an empty message)' : t.text.trim();
     const record = settings.memory.remember(contextId, said);
     settings.log?.(`${shortId(contextId)} turn ${record.turn}${intent === 'chat' ? '' : ` (${intent})`}`);
-    answer = intent === 'slow' ? slowReply(said, record) : intent === 'attach' ? attachReply(said, record) : chatReply(said, record);
+    answer =
+      intent === 'slow'
+        ? slowReply(said, record)
+        : intent === 'attach'
+          ? attachReply(said, record)
+          : intent === 'echo'
+            ? echoReply(said, record, t.files, t.data)
+            : chatReply(said, record);
     if (intent === 'slow') delayMs = settings.slowChunkDelayMs;
   }
   t.status('working');
@@ -46,7 +54,7 @@ async function converse(t: Turn, settings: DemoSettings): Promise<void> {
   for (const [i, chunk] of chunks.entries()) {
     await t.sleep(delayMs);
     const lastChunk = i === chunks.length - 1;
-    const file = lastChunk && intent === 'attach' ? { file: ATTACHMENT } : {};
+    const file = !lastChunk ? {} : intent === 'attach' ? { file: ATTACHMENT } : intent === 'echo' ? { files: t.files, data: t.data } : {};
     t.artifact('answer', chunk, { append: i > 0, lastChunk }, { name: 'answer', ...file });
   }
   t.status('completed');

@@ -28,9 +28,36 @@ const SKILLS = [
     tags: ['demo', 'cancel'],
     examples: ['slow please'],
   },
+  {
+    id: 'files',
+    name: 'Files',
+    description: 'Start a message with "attach" for a small chart (a PNG); with "echo" and a file, the file comes back unchanged.',
+    tags: ['demo', 'files'],
+    examples: ['attach a chart', 'echo'],
+  },
 ];
 
-const info = (version: string): CardInfo => ({ name: NAME, description: DESCRIPTION, version, streaming: true, skills: SKILLS });
+/** What `echo` takes back: text, pictures, documents and JSON. */
+export const INPUT_MODES = [
+  'text/plain',
+  'text/markdown',
+  'text/csv',
+  'image/png',
+  'image/jpeg',
+  'image/gif',
+  'image/webp',
+  'application/pdf',
+  'application/json',
+];
+
+const info = (version: string): CardInfo => ({
+  name: NAME,
+  description: DESCRIPTION,
+  version,
+  streaming: true,
+  skills: SKILLS,
+  inputModes: INPUT_MODES,
+});
 
 /** The v1.0 card of the agent at the host's root: JSON-RPC first, HTTP+JSON second. */
 export function cardV1(host: Pick<Host, 'url'>): CardV1 {

@@ -3,6 +3,7 @@
  * Every answer contains `turn N` in lower case, so a reader (or a test) can see the count.
  */
 import type { Attachment } from '../fixtures/turn.js';
+import { barChartPng } from './chart.js';
 import type { TurnRecord } from './memory.js';
 
 /** How many earlier messages an answer quotes. */
@@ -11,17 +12,19 @@ const QUOTED = 3;
 const QUOTE_LENGTH = 60;
 
 /** What the user asked for, decided by the message text. */
-export type Intent = 'chat' | 'slow' | 'forget' | 'attach';
+export type Intent = 'chat' | 'slow' | 'forget' | 'attach' | 'echo';
 
 /**
  * `forget` (the whole message) clears the conversation; a first word `slow` streams slowly; a first
- * word `attach` adds a small file to the answer; anything else chats.
+ * word `attach` adds a small chart (a PNG) to the answer; a first word `echo` sends the message's
+ * files and data back unchanged; anything else chats.
  */
 export function intentOf(text: string): Intent {
   const words = text.trim().toLowerCase().split(/\s+/);
   if (words.length === 1 && words[0] === 'forget') return 'forget';
   if (words[0] === 'slow') return 'slow';
   if (words[0] === 'attach') return 'attach';
+  if (words[0] === 'echo') return 'echo';
   return 'chat';
 }
 
@@ -54,20 +57,28 @@ export function slowReply(text: string, record: TurnRecord): string {
 export type { Attachment };
 
 /**
- * The file of an `attach` answer: a 1×1 PNG, sent as raw bytes (base64 on the wire), so a client
- * decodes a byte part — the path where the official SDK needs the global `Buffer`.
+ * The file of an `attach` answer: a small bar chart (a 160×100 PNG), sent as raw bytes (base64 on
+ * the wire), so a client decodes a byte part — the path where the official SDK needs the global `Buffer`.
  */
 export const ATTACHMENT: Attachment = {
-  filename: 'a4h-dot.png',
+  filename: 'a4h-chart.png',
   mediaType: 'image/png',
-  bytes: Uint8Array.from(atob('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='), (c) =>
-    c.charCodeAt(0),
-  ),
+  bytes: barChartPng([3, 5, 2, 8, 6, 4]),
 };
 
 /** The answer to an `attach` turn: a note about the file, then the usual chat answer. */
 export function attachReply(text: string, record: TurnRecord): string {
-  return `Here is a small file for you: ${ATTACHMENT.filename} (${ATTACHMENT.bytes.length} bytes). ${chatReply(text, record)}`;
+  return `Here is a small chart for you: ${ATTACHMENT.filename} (${ATTACHMENT.bytes.length} bytes). ${chatReply(text, record)}`;
+}
+
+/** The answer to an `echo` turn: what comes back, then the usual chat answer. */
+export function echoReply(text: string, record: TurnRecord, files: readonly Attachment[], data: readonly unknown[]): string {
+  const sent = files.length + data.length;
+  const what =
+    sent === 0
+      ? 'Nothing to echo: attach a file.'
+      : `Echoing ${files.map((f) => f.filename || 'a file').join(', ')}${data.length ? `${files.length ? ' and ' : ''}${data.length} data part(s)` : ''} back to you, unchanged.`;
+  return `${what} ${chatReply(text, record)}`;
 }
 
 /** The answer to `forget`. */

@@ -92,6 +92,10 @@ export function label(event: TurnEvent): string {
       return event.text === undefined ? `status ${event.state}` : `status ${event.state} "${event.text}"`;
     case 'text':
       return `${event.replace ? 'replace' : 'text'} "${event.text}"`;
+    case 'attachment':
+      return `attachment ${event.attachment.kind === 'file' ? (event.attachment.name ?? 'file') : 'data'}`;
+    case 'activity':
+      return `activity ${event.kind}`;
     case 'auth-required':
       return `auth-required "${event.text ?? ''}"`;
     case 'reconnecting':

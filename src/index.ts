@@ -23,6 +23,10 @@ export type {
   AgentMessage,
   Artifact,
   CardSummary,
+  DataPart,
+  FilePart,
+  OutgoingData,
+  OutgoingFile,
   OutgoingMessage,
   Part,
   Role,
@@ -31,6 +35,7 @@ export type {
   Task,
   TaskState,
   TaskStatus,
+  TextPart,
 } from './port/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
@@ -39,7 +44,12 @@ export type { ThreadMemory } from './identity/threads.js';
 export { runTurn } from './turn/turn.js';
 export type { LadderOptions, TurnRequest } from './turn/turn.js';
 export type {
+  ActivityEvent,
+  Attachment,
+  AttachmentEvent,
   AuthRequiredEvent,
+  DataAttachment,
+  FileAttachment,
   ContextAdoptedEvent,
   EndEvent,
   TurnErrorEvent,

@@ -211,7 +211,7 @@ describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
     }
     const text = parts.map(({ part }) => (part.content?.$case === 'text' ? part.content.value : '')).join('');
     expect(text).toBe(
-      `Here is a small file for you: a4h-dot.png (${ATTACHMENT.bytes.length} bytes). ${chatReply('attach something', { turn: 1, earlier: [] })}`,
+      `Here is a small chart for you: a4h-chart.png (${ATTACHMENT.bytes.length} bytes). ${chatReply('attach something', { turn: 1, earlier: [] })}`,
     );
     const files = parts.filter(({ part }) => part.content?.$case !== 'text');
     expect(files).toHaveLength(1);
@@ -222,7 +222,10 @@ describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
     const bytes = part.content?.$case === 'raw' ? new Uint8Array(part.content.value) : new Uint8Array();
     expect(bytes).toEqual(ATTACHMENT.bytes);
     expect([...bytes.subarray(1, 4)].map((b) => String.fromCharCode(b)).join('')).toBe('PNG');
-    expect({ filename: part.filename, mediaType: part.mediaType }).toEqual({ filename: 'a4h-dot.png', mediaType: 'image/png' });
+    // A real picture, not a dot: the IHDR says 160×100.
+    const header = new DataView(bytes.buffer, bytes.byteOffset + 16, 8);
+    expect([header.getUint32(0), header.getUint32(4)]).toEqual([160, 100]);
+    expect({ filename: part.filename, mediaType: part.mediaType }).toEqual({ filename: 'a4h-chart.png', mediaType: 'image/png' });
     expect((await say(client, 'and now?', 'ctx-attach')).text).toContain('turn 2'); // remembered like any turn
   });
 
@@ -362,8 +365,8 @@ describe('serve flags', () => {
 
 describe('demo agent intents', () => {
   it('reads the first word: slow and attach anywhere in case, forget only alone', () => {
-    const texts = ['hello', 'slow please', 'Attach a file', '  ATTACH', 'attachment please', 'forget', 'forget it'];
-    expect(texts.map(intentOf)).toEqual(['chat', 'slow', 'attach', 'attach', 'chat', 'forget', 'chat']);
+    const texts = ['hello', 'slow please', 'Attach a file', '  ATTACH', 'attachment please', 'forget', 'forget it', 'Echo this'];
+    expect(texts.map(intentOf)).toEqual(['chat', 'slow', 'attach', 'attach', 'chat', 'forget', 'chat', 'echo']);
   });
 
   it('logs an attach turn as "(attach)"', async () => {

@@ -1,8 +1,14 @@
 import type { TurnEvent } from '../port/events.js';
 
-/** One turn event as one NDJSON line; errors inside events become `{ kind, message, retryable }`. */
+/**
+ * One turn event as one NDJSON line; a file's bytes in base64, data parts as JSON; errors inside
+ * events become `{ kind, message, retryable }`.
+ */
 export function eventLine(event: TurnEvent | { type: 'error'; error: unknown }): string {
-  return JSON.stringify(event, (_key, value: unknown) => {
+  return JSON.stringify(event, function (this: Record<string, unknown>, key, value: unknown) {
+    // The holder's own value: a Buffer (what the SDK decodes) has turned itself into { type, data } by now.
+    const raw = this[key];
+    if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
     if (!(value instanceof Error)) return value;
     const error = value as Error & { kind?: string; retryable?: boolean; phase?: string; status?: number };
     return {

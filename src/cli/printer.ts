@@ -1,11 +1,13 @@
 import type { TurnEvent } from '../port/events.js';
+import { attachmentLine } from './attachments.js';
 import { notice, type Io } from './io.js';
 
 /**
  * Shows one turn to a person. On a terminal the reply streams in as it arrives (a replace erases
  * what was shown and writes the new text) and the agent's progress shows on a status line until
  * the reply starts. Elsewhere (a pipe, a file) the reply is written once, whole, at the end.
- * Notices (reconnecting, sign-in requests) go to stderr either way.
+ * Notices (reconnecting, sign-in requests) go to stderr either way. After the reply, one line per
+ * attachment (`[file] name (mediaType, N bytes)`) on stdout.
  */
 export class TurnPrinter {
   private shown = '';
@@ -56,6 +58,7 @@ export class TurnPrinter {
           io.out.write(event.text);
         }
         if (event.text !== '') io.out.write('\n');
+        for (const attachment of event.attachments ?? []) io.out.write(`${attachmentLine(attachment)}\n`);
         this.shown = '';
         return;
       default:

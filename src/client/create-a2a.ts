@@ -9,7 +9,7 @@ import type { CardSummary } from '../port/types.js';
 import { createSdkPorts, type PortFactory } from '../sdk/ports.js';
 import { CancelsInFlight } from '../turn/cancel.js';
 import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
-import { runCheckedTurn } from '../turn/turn.js';
+import { runCheckedTurn, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
 import { agentKey, checkInput } from './input.js';
 import type { A2AClient, A2AOptions, TurnInput } from './types.js';
@@ -56,7 +56,9 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   /** The ladder for one thread's message, remembered by the thread. */
   const threadTurn = (input: TurnInput, key: string, contextId: string): Observable<TurnEvent> => {
     const taskId = threads.takeInterrupted(key);
-    const request = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
+    const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
+    if (input.files?.length) request.files = input.files;
+    if (input.data?.length) request.data = input.data;
     return runCheckedTurn(ports(input.agent), request, ladder).pipe(
       rememberThread(threads, key, request, (adopted) =>
         logger.warn(
@@ -72,7 +74,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       defer(() => {
         let key: string;
         try {
-          key = ThreadRegistry.key(checkInput(input), input.handle, input.thread);
+          key = ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread);
         } catch (error) {
           return concat(
             of<TurnEvent>({ type: 'start' }),

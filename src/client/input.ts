@@ -8,8 +8,16 @@ import type { TurnInput } from './types.js';
  * the thread's names. Returns the agent's card URL, which keys the thread: `http://h` and `http://h/`
  * are one agent, so one thread.
  */
-export function checkInput(input: TurnInput): string {
-  checkRequest({ text: input.text, ...(input.contextId === undefined ? {} : { contextId: input.contextId }) });
+export function checkInput(input: TurnInput, maxAttachmentBytes?: number): string {
+  checkRequest(
+    {
+      text: input.text,
+      ...(input.contextId === undefined ? {} : { contextId: input.contextId }),
+      ...(input.files === undefined ? {} : { files: input.files }),
+      ...(input.data === undefined ? {} : { data: input.data }),
+    },
+    maxAttachmentBytes,
+  );
   const cardUrl = cardUrlOf(input.agent);
   for (const field of ['handle', 'thread'] as const) {
     const value = input[field];

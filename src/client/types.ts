@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { ThreadMemory } from '../identity/threads.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
-import type { CardSummary } from '../port/types.js';
+import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
 import type { PortFactory } from '../sdk/ports.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
@@ -48,7 +48,16 @@ export interface TurnInput {
   handle: string;
   /** The conversation key, e.g. `slack:T1:C2:1700000000.000100`. */
   thread: string;
+  /** The user's text; may be empty when files or data go. */
   text: string;
+  /**
+   * Files to send (bytes or a URI, each with its media type): refused with an `input` error before
+   * the message goes when the card does not take the media type (`defaultInputModes`, the skills'
+   * `inputModes`) or when all parts pass the policy's `maxAttachmentBytes`.
+   */
+  files?: readonly OutgoingFile[];
+  /** Data parts to send (any JSON value; media type `application/json` unless given), checked as files are. */
+  data?: readonly OutgoingData[];
   /** A contextId to use instead of deriving one (browser apps whose backend derives it). */
   contextId?: string;
 }

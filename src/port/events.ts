@@ -36,6 +36,51 @@ export interface TextEvent {
   replace: boolean;
 }
 
+/**
+ * A file the agent sent: its bytes (the same `Uint8Array` the mapping decoded, never copied) or a
+ * URI to fetch it from, with its name, media type and size (the byte count, when the bytes came).
+ */
+export interface FileAttachment {
+  kind: 'file';
+  name?: string;
+  mediaType?: string;
+  size?: number;
+  bytes?: Uint8Array;
+  uri?: string;
+}
+
+/** Structured data the agent sent (a data part): the JSON value and its media type when named. */
+export interface DataAttachment {
+  kind: 'data';
+  data: unknown;
+  mediaType?: string;
+}
+
+/** A file or data part of the agent's answer. */
+export type Attachment = FileAttachment | DataAttachment;
+
+/**
+ * One file or data part of the answer, emitted once per part however often the agent repeats it
+ * (chunks, replaces, snapshots). The `end` event lists them all again.
+ */
+export interface AttachmentEvent {
+  type: 'attachment';
+  attachment: Attachment;
+}
+
+/**
+ * A framework's internal record (ADK's `adk_type` function_call / function_response data parts,
+ * kagent's typed data parts): what the agent is doing, for a display, never part of the reply.
+ */
+export interface ActivityEvent {
+  type: 'activity';
+  /** The record's type, e.g. `function_call`, `function_response`. */
+  kind: string;
+  /** The tool's name, when the record names one. */
+  name?: string;
+  data: unknown;
+}
+
 /** The agent needs the user to sign in out of band; the turn keeps listening (under the auth-wait bound). */
 export interface AuthRequiredEvent {
   type: 'auth-required';
@@ -101,6 +146,8 @@ export interface EndEvent {
   type: 'end';
   outcome: TurnOutcome;
   text: string;
+  /** The answer's files and data parts (every `attachment` event's), when it had any. */
+  attachments?: Attachment[];
   contextId?: string;
   taskId?: string;
 }
@@ -111,6 +158,8 @@ export type TurnEvent =
   | TaskEvent
   | StatusEvent
   | TextEvent
+  | AttachmentEvent
+  | ActivityEvent
   | AuthRequiredEvent
   | ReconnectingEvent
   | PollingEvent

@@ -9,11 +9,38 @@ export type TaskState =
 
 export type Role = 'user' | 'agent';
 
-/** One part of a message or artifact. Only text parts become reply text; the rest is carried along. */
-export type Part =
-  | { kind: 'text'; text: string; metadata?: Record<string, unknown> }
-  | { kind: 'data'; data: unknown; metadata?: Record<string, unknown> }
-  | { kind: 'file'; mediaType?: string; name?: string; uri?: string; metadata?: Record<string, unknown> };
+/**
+ * One part of a message or artifact. Text parts become reply text; file and data parts become
+ * attachments (or, for framework records such as ADK tool calls, activity).
+ */
+export type Part = TextPart | DataPart | FilePart;
+
+export interface TextPart {
+  kind: 'text';
+  text: string;
+  metadata?: Record<string, unknown>;
+}
+
+/** Structured data: any JSON value, with its media type when the agent named one (v1.0 only). */
+export interface DataPart {
+  kind: 'data';
+  data: unknown;
+  mediaType?: string;
+  metadata?: Record<string, unknown>;
+}
+
+/**
+ * A file: its bytes (v1.0 `raw`, v0.3 `file.bytes`, decoded once from base64 by the mapping, never
+ * copied afterwards) or a URI (v1.0 `url`, v0.3 `file.uri`), with its name and media type.
+ */
+export interface FilePart {
+  kind: 'file';
+  mediaType?: string;
+  name?: string;
+  uri?: string;
+  bytes?: Uint8Array;
+  metadata?: Record<string, unknown>;
+}
 
 export interface AgentMessage {
   role: Role;
@@ -91,7 +118,9 @@ export interface CardSummary {
   url: string;
   tenant?: string;
   description?: string;
-  skills?: { id: string; name: string; description?: string }[];
+  skills?: { id: string; name: string; description?: string; inputModes?: string[] }[];
+  /** The media types the agent takes by default (a skill may take more: its `inputModes`). */
+  defaultInputModes?: string[];
   defaultOutputModes?: string[];
   /** The security schemes the card declares (none when it declares none). */
   securitySchemes?: SecuritySchemeInfo[];
@@ -121,9 +150,30 @@ export interface SecuritySchemeInfo {
   description?: string;
 }
 
+/** A file the user sends: its bytes or a URI, with its media type (checked against the card's input modes) and name. */
+export interface OutgoingFile {
+  mediaType: string;
+  name?: string;
+  /** The content, sent as v1.0 `raw` / v0.3 `file.bytes` (base64 on the wire). */
+  bytes?: Uint8Array;
+  /** Where the agent fetches the content (v1.0 `url` / v0.3 `file.uri`); exactly one of `bytes` and `uri`. */
+  uri?: string;
+}
+
+/** Structured data the user sends (a data part): any JSON value; its media type defaults to `application/json`. */
+export interface OutgoingData {
+  data: unknown;
+  mediaType?: string;
+}
+
 /** What the ladder asks the port to send: the text and the thread's ids. The port adds a fresh messageId. */
 export interface OutgoingMessage {
+  /** The text part; may be empty when files or data go. */
   text: string;
+  /** File parts after the text part. */
+  files?: readonly OutgoingFile[];
+  /** Data parts after the files. */
+  data?: readonly OutgoingData[];
   contextId?: string;
   /** Set to continue an interrupted task (input-required, auth-required). */
   taskId?: string;

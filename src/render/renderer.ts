@@ -2,6 +2,7 @@ import { A2AError } from '../errors.js';
 import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/events.js';
 import { isInterrupted, isSettled, type AgentEvent, type AgentMessage, type Task, type TaskState } from '../port/types.js';
 import { ArtifactReply } from './artifacts.js';
+import { AttachmentSet } from './attachments.js';
 import { agentText, isAside, isPartial, lastAgentAnswer } from './parts.js';
 
 export { ARTIFACT_SEPARATOR } from './artifacts.js';
@@ -29,6 +30,7 @@ export interface TaskFacts {
  */
 export class TurnRenderer {
   private readonly reply: ArtifactReply;
+  private readonly attachments: AttachmentSet;
   /** The state of the last status event. */
   private shownState: TaskState | undefined;
   private announcedTaskId: string | undefined;
@@ -39,12 +41,19 @@ export class TurnRenderer {
   private lastAgentText: string | undefined;
   private finalText: string | undefined;
 
-  /** `limits`: the longest reply (and preview) kept, in characters, and the most artifacts; past either a protocol error. */
+  /**
+   * `limits`: the longest reply (and preview) kept, in characters, the most artifacts, the bytes of
+   * files and data kept and the most attachments; past any a protocol error.
+   */
   constructor(
     private readonly task: TaskFacts,
-    limits: { maxChars?: number; maxArtifacts?: number } = {},
+    limits: { maxChars?: number; maxArtifacts?: number; maxAttachmentBytes?: number; maxAttachments?: number } = {},
   ) {
     this.reply = new ArtifactReply(limits.maxChars ?? Number.POSITIVE_INFINITY, limits.maxArtifacts);
+    this.attachments = new AttachmentSet(
+      limits.maxAttachmentBytes ?? Number.POSITIVE_INFINITY,
+      limits.maxAttachments ?? Number.POSITIVE_INFINITY,
+    );
   }
 
   /** One agent event (already observed by the task facts) or ladder note, and the events it makes. */
@@ -62,8 +71,11 @@ export class TurnRenderer {
         break;
       case 'artifact': {
         this.announceTask(out);
-        const preview = this.reply.chunk(signal.artifact, signal.append, isPartial(signal.metadata, signal.artifact.metadata), out);
+        const partial = isPartial(signal.metadata, signal.artifact.metadata);
+        const preview = this.reply.chunk(signal.artifact, signal.append, partial, out);
         if (preview) this.extendPreview(preview, out);
+        // A partial chunk's parts come again, whole, in the closing chunk.
+        if (!partial) this.attachments.scan(signal.artifact.parts, out);
         break;
       }
       case 'message':
@@ -94,6 +106,8 @@ export class TurnRenderer {
     // The reply shown is the artifacts' reply already; a status text replaces an empty one.
     if (fromArtifacts === '') this.reply.showInstead(text, out);
     const end: EndEvent = { type: 'end', outcome, text };
+    const attachments = this.attachments.list();
+    if (attachments.length > 0) end.attachments = [...attachments];
     if (contextId !== undefined) end.contextId = contextId;
     if (taskId !== undefined) end.taskId = taskId;
     out.push(end);
@@ -111,6 +125,7 @@ export class TurnRenderer {
   private snapshot(task: Task, out: TurnEvent[]): void {
     this.announceTask(out);
     this.reply.snapshot(task.artifacts, out);
+    for (const artifact of task.artifacts) if (!isPartial(artifact.metadata)) this.attachments.scan(artifact.parts, out);
     this.lastAgentText ??= lastAgentAnswer(task.history);
     this.status(task.status.state, task.status.message, false, out);
   }
@@ -131,6 +146,7 @@ export class TurnRenderer {
     if (state !== previousState || this.preview !== previousPreview) {
       out.push(this.preview === undefined ? { type: 'status', state } : { type: 'status', state, text: this.preview });
     }
+    if (message !== undefined && message.role === 'agent') this.attachments.scan(message.parts, out);
     if (state === 'auth-required' && !this.authAnnounced) {
       this.authAnnounced = true;
       out.push({ type: 'auth-required', ...(text === undefined ? {} : { text }), ...(message ? { message } : {}) });
@@ -165,6 +181,7 @@ export class TurnRenderer {
     if (this.task.taskId !== undefined) return this.status(this.shownState ?? 'working', message, false, out);
     // A message-only reply: the whole answer at once, and the turn is done.
     this.finalText = agentText(message) ?? '';
+    this.attachments.scan(message.parts, out);
   }
 
   private bounded(text: string): string {

@@ -1,6 +1,6 @@
 import { catchError, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
-import type { TurnErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { Attachment, TurnErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 
 /** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
@@ -11,6 +11,10 @@ export interface TurnView {
   reply: string;
   /** The agent's latest progress text, shown until the reply starts; cleared at the end. */
   preview?: string;
+  /** The answer's files and data parts so far, in order; after `end`, its final list. Absent while there are none. */
+  attachments?: readonly Attachment[];
+  /** What the agent is doing, from its latest framework record (a tool call); cleared at the end. */
+  activity?: { kind: string; name?: string };
   state?: TaskState;
   outcome?: TurnOutcome;
   contextId?: string;
@@ -45,6 +49,15 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       delete next.preview;
       return next;
     }
+    case 'attachment':
+      // A new array per attachment (bounded by maxAttachments): other events share it, the input is never mutated.
+      return { ...view, reconnecting: false, attachments: [...(view.attachments ?? []), event.attachment] };
+    case 'activity':
+      return {
+        ...view,
+        reconnecting: false,
+        activity: event.name === undefined ? { kind: event.kind } : { kind: event.kind, name: event.name },
+      };
     case 'auth-required':
       return { ...view, reconnecting: false, authRequired: event.text === undefined ? {} : { text: event.text } };
     case 'reconnecting':
@@ -68,6 +81,8 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
         ...ids(event.contextId, event.taskId),
       };
       delete next.preview;
+      delete next.activity;
+      if (event.attachments !== undefined) next.attachments = event.attachments;
       if (event.outcome !== 'auth-required') delete next.authRequired;
       return next;
     }

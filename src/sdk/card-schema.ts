@@ -23,14 +23,17 @@ const between = (min: number, max: number) => z.string().check(z.minLength(min),
 const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
 const text = upTo(10_000);
 
-const skills = z.optional(list(z.looseObject({ id: text, name: text, description: z.optional(text) }), 1_000));
-const capabilities = z.looseObject({ streaming: z.optional(z.boolean()) });
 const modes = list(upTo(200), 100);
+const skills = z.optional(
+  list(z.looseObject({ id: text, name: text, description: z.optional(text), inputModes: z.optional(modes) }), 1_000),
+);
+const capabilities = z.looseObject({ streaming: z.optional(z.boolean()) });
 
 const common = {
   name: between(1, 1_000),
   description: z.optional(text),
   capabilities: z.optional(capabilities),
+  defaultInputModes: z.optional(modes),
   defaultOutputModes: z.optional(modes),
   skills,
 };

@@ -8,7 +8,7 @@ import type {
 } from '@a2a-js/sdk';
 import { Role, TaskState as SdkTaskState } from '@a2a-js/sdk';
 import { A2AError } from '../errors.js';
-import type { AgentEvent, AgentMessage, Artifact, Part, SendResult, Task, TaskState, TaskStatus } from '../port/types.js';
+import type { AgentEvent, AgentMessage, Artifact, FilePart, Part, SendResult, Task, TaskState, TaskStatus } from '../port/types.js';
 import { APPEND_MARK } from './rest-append.js';
 
 /**
@@ -43,19 +43,25 @@ export function fromSdkPart(part: SdkPart): Part {
       break;
     case 'data':
       out = { kind: 'data', data: content.value };
+      if (part.mediaType) out.mediaType = part.mediaType;
       break;
     case 'url':
-      out = { kind: 'file', uri: content.value };
+      out = fileOf(part, { kind: 'file', uri: content.value });
+      break;
+    case 'raw':
+      // The SDK's codec (and its v0.3 translation) decoded the base64 into a Buffer, a Uint8Array: kept as it is.
+      out = fileOf(part, { kind: 'file', bytes: content.value });
       break;
     default:
-      // raw bytes: carried as a file without its bytes; the reply is text.
-      out = { kind: 'file' };
-  }
-  if (out.kind === 'file') {
-    if (part.mediaType) out.mediaType = part.mediaType;
-    if (part.filename) out.name = part.filename;
+      out = fileOf(part, { kind: 'file' });
   }
   if (part.metadata) out.metadata = part.metadata;
+  return out;
+}
+
+function fileOf(part: SdkPart, out: FilePart): FilePart {
+  if (part.mediaType) out.mediaType = part.mediaType;
+  if (part.filename) out.name = part.filename;
   return out;
 }
 

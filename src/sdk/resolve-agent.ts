@@ -101,8 +101,14 @@ export async function resolveAgent(
   if (chosen.tenant) summary.tenant = chosen.tenant;
   if (normalized.description) summary.description = normalized.description;
   if (normalized.skills?.length) {
-    summary.skills = normalized.skills.map((s) => ({ id: s.id, name: s.name, ...(s.description ? { description: s.description } : {}) }));
+    summary.skills = normalized.skills.map((s) => ({
+      id: s.id,
+      name: s.name,
+      ...(s.description ? { description: s.description } : {}),
+      ...(s.inputModes?.length ? { inputModes: [...s.inputModes] } : {}),
+    }));
   }
+  if (normalized.defaultInputModes?.length) summary.defaultInputModes = [...normalized.defaultInputModes];
   if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
   const schemes = securitySchemesOf(checked.card);
   if (schemes.length) summary.securitySchemes = schemes;

@@ -12,6 +12,7 @@ import { fastEvent } from './reader/fast.js';
 import { readStream, type StreamMapping } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
 import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
+import { sdkParts } from './parts-out.js';
 import type { ResolvedAgent } from './resolve-agent.js';
 
 /** What every port of one factory shares: the card cache, how agents are loaded and called, the output modes. */
@@ -209,14 +210,14 @@ function orOtherGeneration<T>(resolved: ResolvedAgent, call: (resolved: Resolved
 /** How our reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound. */
 const readerOf = (resolved: ResolvedAgent) => ({ fetch: resolved.fetch, maxEventChars: MAX_SSE_EVENT_CHARS });
 
-/** The user's message: role user, one text part, a fresh messageId, the thread's ids. */
+/** The user's message: role user, its text part (then its files and data), a fresh messageId, the thread's ids. */
 function userMessage(message: OutgoingMessage): SdkMessage {
   return {
     messageId: globalThis.crypto.randomUUID(),
     contextId: message.contextId ?? '',
     taskId: message.taskId ?? '',
     role: Role.ROLE_USER,
-    parts: [{ content: { $case: 'text', value: message.text }, metadata: undefined, filename: '', mediaType: 'text/plain' }],
+    parts: sdkParts(message),
     metadata: undefined,
     extensions: [],
     referenceTaskIds: [],

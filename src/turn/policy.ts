@@ -43,6 +43,13 @@ export const turnPolicySchema = z.object({
   maxReplyChars: count(1, 1e9, 4_000_000),
   /** The most artifacts one turn keeps; more ends the turn with a protocol error. */
   maxArtifacts: count(1, 1e7, 10_000),
+  /**
+   * The bytes of files and data parts one turn keeps (the agent's answer), and the most a message
+   * sends; more ends the turn with a protocol error (an `input` error for a message). Default 32 MiB.
+   */
+  maxAttachmentBytes: count(0, 2 ** 40, 32 * 1024 * 1024),
+  /** The most files and data parts one turn keeps; more ends the turn with a protocol error. */
+  maxAttachments: count(0, 1e6, 100),
   reconnect: z.prefault(
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */

@@ -15,7 +15,8 @@ import { spread } from '../rx.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
-import type { AgentEvent, CardSummary, OutgoingMessage } from '../port/types.js';
+import { checkInputModes, checkOutgoingParts } from '../port/outgoing.js';
+import type { AgentEvent, CardSummary, OutgoingData, OutgoingFile, OutgoingMessage } from '../port/types.js';
 import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
@@ -27,8 +28,12 @@ import { watchdog, within } from './watchdog.js';
 
 /** One user message to an agent, with the thread's ids. */
 export interface TurnRequest {
-  /** The user's text; must not be empty. */
+  /** The user's text; must not be empty unless files or data go. */
   text: string;
+  /** Files to send after the text (their media types must be ones the card takes). */
+  files?: readonly OutgoingFile[];
+  /** Data parts to send after the files. */
+  data?: readonly OutgoingData[];
   /** The conversation's contextId (derived for a thread by the client facade). */
   contextId?: string;
   /** An interrupted task to continue (after input-required or auth-required). */
@@ -65,7 +70,7 @@ export function runTurn(port: A2APort, request: TurnRequest, options: LadderOpti
     let policy: TurnPolicy;
     try {
       policy = resolvePolicy(options.policy);
-      checkRequest(request);
+      checkRequest(request, policy.maxAttachmentBytes);
     } catch (error) {
       return concat(
         of<TurnEvent>(startOf(request)),
@@ -100,12 +105,15 @@ export function runCheckedTurn(
     const message: OutgoingMessage = { text: request.text };
     if (request.contextId !== undefined) message.contextId = request.contextId;
     if (request.taskId !== undefined) message.taskId = request.taskId;
+    if (request.files?.length) message.files = request.files;
+    if (request.data?.length) message.data = request.data;
 
     let agent: string | undefined;
     const agent$ = ctx.port.card().pipe(
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
       switchMap((card) => {
         agent = card.url;
+        checkInputModes(card, message.files, message.data);
         return card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
       }),
       watchdog(
@@ -122,7 +130,12 @@ export function runCheckedTurn(
         );
       }),
     );
-    const renderer = new TurnRenderer(task, { maxChars: policy.maxReplyChars, maxArtifacts: policy.maxArtifacts });
+    const renderer = new TurnRenderer(task, {
+      maxChars: policy.maxReplyChars,
+      maxArtifacts: policy.maxArtifacts,
+      maxAttachmentBytes: policy.maxAttachmentBytes,
+      maxAttachments: policy.maxAttachments,
+    });
     return agent$.pipe(render(start, renderer), cancelWhenAbandoned(ctx));
   });
 }
@@ -134,9 +147,15 @@ function startOf(request: TurnRequest): StartEvent {
   return start;
 }
 
-/** Refuses a request the ladder cannot send: empty text, empty ids. Throws an `input` {@link A2AError}. */
-export function checkRequest(request: TurnRequest): void {
-  if (typeof request.text !== 'string' || request.text.trim() === '') {
+/**
+ * Refuses a request the ladder cannot send: empty text (and no file or data), empty ids, files and
+ * data it cannot carry or larger than `maxAttachmentBytes`. Throws an `input` {@link A2AError}.
+ */
+export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.POSITIVE_INFINITY): void {
+  const { files, data } = request;
+  if (files !== undefined || data !== undefined) checkOutgoingParts(files, data, maxAttachmentBytes);
+  const attached = (files?.length ?? 0) + (data?.length ?? 0) > 0;
+  if (typeof request.text !== 'string' || (request.text.trim() === '' && !attached)) {
     throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
   }
   for (const key of ['contextId', 'taskId'] as const) {

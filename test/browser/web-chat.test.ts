@@ -1,7 +1,8 @@
 /**
  * The web chat example (examples/web-chat) in a real headless Chromium against the demo agent:
  * the library bundled for the browser streams a reply, decodes a raw-bytes file part (the SDK's
- * `Buffer` path, with the polyfill; without it the same reply fails), and cancels a running turn
+ * `Buffer` path, with the polyfill; without it the same reply fails) and draws the demo's chart,
+ * sends a file the agent echoes back as a download link, and cancels a running turn
  * (unsubscribe → CancelTask). Also the page's tiny signals, in Node.
  *
  * Needs Chromium at /usr/bin/chromium (Debian's `chromium` package; CI installs it) and the built
@@ -142,11 +143,29 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     expect(agentLog).toContain(`${contextPrefix} turn 1`); // the page used the backend's contextId
   });
 
-  it('decodes a reply with a raw-bytes file part (the SDK needs Buffer: the polyfill provides it)', async () => {
+  it('decodes a reply with a raw-bytes file part (the SDK needs Buffer: the polyfill provides it) and draws the picture', async () => {
     expect(await page.evaluate(() => typeof (globalThis as { Buffer?: unknown }).Buffer)).toBe('function');
     await send('attach the picture, please');
     await phase('ended');
-    await expect.poll(() => lastReply().textContent()).toContain('Here is a small file for you: a4h-dot.png');
+    await expect.poll(() => lastReply().textContent()).toContain('Here is a small chart for you: a4h-chart.png');
+    const img = lastReply().locator('.attachments img');
+    await expect.poll(() => img.count()).toBe(1);
+    expect(await img.getAttribute('alt')).toBe('a4h-chart.png');
+    // Drawn: decoded at its size, and painted with more than the white background.
+    const drawn = await img.evaluate(async (element: HTMLImageElement) => {
+      await element.decode();
+      const canvas = document.createElement('canvas');
+      canvas.width = element.naturalWidth;
+      canvas.height = element.naturalHeight;
+      const context = canvas.getContext('2d')!;
+      context.drawImage(element, 0, 0);
+      const { data } = context.getImageData(0, 0, canvas.width, canvas.height);
+      let coloured = 0;
+      for (let i = 0; i < data.length; i += 4) if (data[i] !== 255 || data[i + 1] !== 255 || data[i + 2] !== 255) coloured++;
+      return { width: element.naturalWidth, height: element.naturalHeight, coloured };
+    });
+    expect(drawn).toMatchObject({ width: 160, height: 100 });
+    expect(drawn.coloured).toBeGreaterThan(1_000);
     await expect
       .poll(() => lastReply().textContent())
       .toContain('This is turn 2 of our conversation; earlier you said: “Hello from the browser!”');
@@ -190,6 +209,21 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     await page.locator('#input').blur();
     await page.screenshot({ path: SCREENSHOT });
     if (process.env['A4H_UPDATE_SCREENSHOT'] === '1') await page.screenshot({ path: README_SCREENSHOT });
+  });
+
+  it('sends a file the user picked; echo brings it back as a download link', async () => {
+    const content = 'a,b\n1,2\n';
+    await page.setInputFiles('#file', { name: 'numbers.csv', mimeType: 'text/csv', buffer: Buffer.from(content) });
+    await expect.poll(() => page.locator('#file-names').textContent()).toContain('numbers.csv');
+    await send('echo this file');
+    await expect.poll(() => page.locator('.msg.user').last().textContent()).toContain('attached: numbers.csv');
+    await phase('ended');
+    await expect.poll(() => lastReply().textContent()).toContain('Echoing numbers.csv back to you');
+    const link = lastReply().locator('.attachments a[download="numbers.csv"]');
+    await expect.poll(() => link.count()).toBe(1);
+    const back = await link.evaluate(async (a: HTMLAnchorElement) => (await fetch(a.href)).text());
+    expect(back).toBe(content);
+    expect(agentLog).toContain(`${contextPrefix} turn 4 (echo)`);
   });
 
   it('had no page errors and no console errors', () => {

@@ -10,7 +10,9 @@ import { sendJson, sseFrame, startRawAgent, type RawAgent } from './raw-agent.js
  * artifact chunks as fast as the socket takes them, forever; `huge` sends one event larger than
  * any sane reply. The client's memory must stay within its bounds and the turn must end.
  */
-async function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary'): Promise<RawAgent & { cancels: () => number }> {
+async function hostileAgent(
+  mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary' | 'many-files',
+): Promise<RawAgent & { cancels: () => number }> {
   let cancels = 0;
   const agent = await startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
@@ -55,6 +57,25 @@ async function hostileAgent(mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-
           !res.destroyed &&
           res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } }))
         );
+        if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+      return;
+    }
+    if (mode === 'many-files') {
+      // Endless distinct 16 KB pictures appended to one artifact.
+      let n = 0;
+      const pump = () => {
+        while (!res.destroyed) {
+          const raw = Buffer.alloc(16 * 1024, n++ % 251).toString('base64');
+          const part = { raw, mediaType: 'image/png', filename: `p${n}.png` };
+          if (
+            !res.write(
+              frame({ artifactUpdate: { taskId: 'T', contextId: 'C', append: true, artifact: { artifactId: 'A', parts: [part] } } }),
+            )
+          )
+            break;
+        }
         if (!res.destroyed) res.once('drain', pump);
       };
       pump();
@@ -127,6 +148,22 @@ describe('a hostile agent cannot grow the client past its bounds', () => {
       kind: 'protocol',
       message: expect.stringContaining('more than 500 artifacts (maxArtifacts)'),
     });
+    await expect.poll(agent.cancels).toBe(1);
+  });
+
+  it.each([
+    [{ maxAttachments: 50 }, 'more than 50 attachments (maxAttachments)'],
+    [{ maxAttachmentBytes: 2 ** 20, maxAttachments: 100_000 }, 'larger than 1048576 bytes (maxAttachmentBytes)'],
+  ])('endless new file parts end at %o with a protocol error naming it; the task is cancelled', async (policy, message) => {
+    const agent = await hostileAgent('many-files');
+    const http = createNodeFetch();
+    closers.push(agent.close, http.close);
+    const turn$ = runTurn(
+      createSdkPorts({ fetch: http.fetch })(agent.url),
+      { text: 'hi' },
+      { policy: { ...policy, turnTimeoutMs: 20_000 } },
+    );
+    await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining(message) });
     await expect.poll(agent.cancels).toBe(1);
   });
 

@@ -3,7 +3,7 @@
  * agent's turn folded into a `TurnView`), the one running turn, and a status line derived from it.
  */
 import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a';
-import type { A2AClient, TurnView } from 'a4h-a2a';
+import type { A2AClient, OutgoingFile, TurnView } from 'a4h-a2a';
 import type { Subscription } from 'rxjs';
 import { computed, signal } from './signals.js';
 import type { ReadonlySignal } from './signals.js';
@@ -22,6 +22,8 @@ export interface ChatConfig {
 export interface Exchange {
   id: number;
   text: string;
+  /** The files the user sent with the text. */
+  files: readonly OutgoingFile[];
   /** The turn so far, from `turnState()`. */
   view: TurnView;
   /** The user pressed Cancel: the turn was unsubscribed, which cancelled the agent's task. */
@@ -46,8 +48,8 @@ export interface Chat {
   /** True while a turn runs (Send is disabled, Cancel enabled). */
   readonly busy: ReadonlySignal<boolean>;
   readonly status: ReadonlySignal<Status>;
-  /** Sends `text` as the next turn; ignored while a turn runs or when `text` is blank. */
-  send(text: string): void;
+  /** Sends `text` (and `files`) as the next turn; ignored while a turn runs or when there is neither text nor a file. */
+  send(text: string, files?: readonly OutgoingFile[]): void;
   /** Cancels the running turn: unsubscribing makes the library abort the stream and send CancelTask. */
   cancel(): void;
 }
@@ -83,11 +85,18 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     exchanges,
     busy,
     status,
-    send(text) {
-      if (busy.peek() || text.trim() === '') return;
+    send(text, files = []) {
+      if (busy.peek() || (text.trim() === '' && files.length === 0)) return;
       const id = nextId++;
-      exchanges.update((list) => [...list, { id, text, view: initialTurnView, stopped: false }]);
-      const turn$ = client.turn({ agent: config.agent, handle: HANDLE, thread: config.thread, text, contextId: config.contextId });
+      exchanges.update((list) => [...list, { id, text, files, view: initialTurnView, stopped: false }]);
+      const turn$ = client.turn({
+        agent: config.agent,
+        handle: HANDLE,
+        thread: config.thread,
+        text,
+        contextId: config.contextId,
+        ...(files.length > 0 ? { files } : {}),
+      });
       const subscription = turn$.pipe(catchTurnError(), turnState()).subscribe({
         next: (view) => {
           if (view.outcome !== undefined) reach.set({ state: 'reachable' });

@@ -4,6 +4,7 @@
  */
 // First, before the library: the SDK needs a global `Buffer` for raw-bytes file parts (see the file).
 import './buffer-polyfill.js';
+import { attachmentElement, fileToPart } from './attachments.js';
 import { createChat, outcomeText } from './chat.js';
 import type { Chat, Exchange } from './chat.js';
 import { effect } from './signals.js';
@@ -39,6 +40,8 @@ const ui = {
   flags: element('flags'),
   composer: element<HTMLFormElement>('composer'),
   input: element<HTMLInputElement>('input'),
+  file: element<HTMLInputElement>('file'),
+  fileNames: element('file-names'),
   send: element<HTMLButtonElement>('send'),
   cancel: element<HTMLButtonElement>('cancel'),
 };
@@ -47,6 +50,9 @@ const ui = {
 interface Row {
   agent: HTMLElement;
   body: HTMLElement;
+  attachments: HTMLElement;
+  /** How many of the view's attachments are in the DOM. */
+  shown: number;
   note: HTMLElement;
 }
 
@@ -54,16 +60,24 @@ function addRow(exchange: Exchange): Row {
   const user = document.createElement('div');
   user.className = 'msg user';
   user.textContent = exchange.text;
+  for (const file of exchange.files) {
+    const line = document.createElement('span');
+    line.className = 'sent-file';
+    line.textContent = `attached: ${file.name ?? 'file'}`;
+    user.append(line);
+  }
   const agent = document.createElement('div');
   agent.className = 'msg agent';
   const body = document.createElement('span');
   body.className = 'body';
+  const attachments = document.createElement('div');
+  attachments.className = 'attachments';
   const note = document.createElement('span');
   note.className = 'note';
-  agent.append(body, note);
+  agent.append(body, attachments, note);
   ui.messages.querySelector('.empty')?.remove();
   ui.messages.append(user, agent);
-  return { agent, body, note };
+  return { agent, body, attachments, shown: 0, note };
 }
 
 function updateRow(row: Row, { view, stopped }: Exchange): void {
@@ -72,6 +86,9 @@ function updateRow(row: Row, { view, stopped }: Exchange): void {
   row.agent.dataset['outcome'] = view.outcome ?? '';
   if (view.taskId !== undefined) row.agent.dataset['taskId'] = view.taskId;
   if (row.body.textContent !== view.reply) row.body.textContent = view.reply;
+  // Attachments only grow during a turn (end repeats the same list): add the new ones.
+  const attachments = view.attachments ?? [];
+  for (; row.shown < attachments.length; row.shown++) row.attachments.append(attachmentElement(attachments[row.shown]!));
   let note = '';
   if (phase === 'stopped') note = 'Cancelled by you.';
   else if (phase === 'error') note = view.error?.message ?? 'The turn failed.';
@@ -105,12 +122,18 @@ function render(chat: Chat): void {
     ui.cancel.disabled = !busy;
   });
 
+  ui.file.addEventListener('change', () => {
+    ui.fileNames.textContent = [...(ui.file.files ?? [])].map((file) => `attached: ${file.name}`).join(' ');
+  });
   ui.composer.addEventListener('submit', (event) => {
     event.preventDefault();
     const text = ui.input.value;
-    if (chat.busy.peek() || text.trim() === '') return;
+    const picked = [...(ui.file.files ?? [])];
+    if (chat.busy.peek() || (text.trim() === '' && picked.length === 0)) return;
     ui.input.value = '';
-    chat.send(text);
+    ui.file.value = '';
+    ui.fileNames.textContent = '';
+    void Promise.all(picked.map(fileToPart)).then((files) => chat.send(text, files));
   });
   ui.cancel.addEventListener('click', () => {
     chat.cancel();

@@ -1,6 +1,8 @@
 import { createInterface } from 'node:readline';
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
+import type { OutgoingFile } from '../../port/types.js';
+import { attachmentLine, readAttachment } from '../attachments.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
@@ -14,8 +16,9 @@ export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
-conversation. -H and --bearer-env give the agent credentials, as for send. The identity secret
-comes from A4H_IDENTITY_SECRET.`;
+conversation. /attach PATH sends a file with your next message. The agent's files and data parts
+show as one line each ([file] name (mediaType, N bytes)). -H and --bearer-env give the agent
+credentials, as for send. The identity secret comes from A4H_IDENTITY_SECRET.`;
 
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
@@ -51,6 +54,10 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   const lines = createInterface({ input, ...(tty ? { output: io.out, prompt: io.style.bold('you › ') } : {}), terminal: tty });
   const queue: string[] = [];
   let running: RunningTurn | undefined;
+  /** A file being read for `/attach`; lines wait for it. */
+  let attaching: Promise<void> | undefined;
+  /** Files for the next message. */
+  const pending: OutgoingFile[] = [];
   let inputEnded = false;
   let failures = 0;
   let leaving = false;
@@ -62,7 +69,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   };
 
   const next = (): void => {
-    if (running || leaving) return;
+    if (running || attaching || leaving) return;
     const line = queue.shift();
     if (line === undefined) {
       if (inputEnded) leave(failures > 0 ? 1 : 0);
@@ -72,7 +79,28 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     const text = line.trim();
     if (text === '/quit' || text === '/exit') return leave(failures > 0 ? 1 : 0);
     if (text === '') return next();
-    const turn = startTurn(client, { agent, handle, thread, text }, (event) => {
+    if (text === '/attach' || text.startsWith('/attach ')) {
+      const path = text.slice('/attach'.length).trim();
+      if (path === '') {
+        notice(io, io.style.yellow('/attach needs a file path'));
+        return next();
+      }
+      attaching = readAttachment(path)
+        .then(
+          (file) => {
+            pending.push(file);
+            notice(io, `attached ${attachmentLine({ kind: 'file', ...file })}; it goes with your next message`);
+          },
+          (error: unknown) => reportError(io, error, verbose),
+        )
+        .finally(() => {
+          attaching = undefined;
+          next();
+        });
+      return;
+    }
+    const files = pending.splice(0);
+    const turn = startTurn(client, { agent, handle, thread, text, ...(files.length > 0 ? { files } : {}) }, (event) => {
       printer.show(event);
       if (event.type === 'end' && event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
       if (event.type === 'end' && !['completed', 'input-required', 'auth-required'].includes(event.outcome)) {

@@ -1,4 +1,7 @@
+import { mkdir } from 'node:fs/promises';
 import { createA2A } from '../../node/create-a2a.js';
+import type { EndEvent } from '../../port/events.js';
+import { readAttachment, saveAttachments } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { describeError, exitCodeForError, reportError } from '../errors.js';
@@ -10,12 +13,15 @@ import { TurnPrinter } from '../printer.js';
 import { startTurn } from '../turn-runner.js';
 
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS]
-                [-H 'Name: value']… [--bearer-env VAR] <text…>
+                [--attach PATH]… [--save DIR] [-H 'Name: value']… [--bearer-env VAR] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
-cancelled). With --json, one JSON object per turn event per line; the last is always
-{"type":"end","outcome",…,"text","contextId","taskId"}, or {"type":"error","kind","message"} on an
-error, a timeout or a cancel.
+cancelled), then one line per file or data part the agent sent ([file] name (mediaType, N bytes)).
+--attach sends a file with the message (repeatable; the text may then be empty); --save writes the
+agent's files (and data parts as JSON) into DIR, never overwriting; without it nothing is written.
+With --json, one JSON object per turn event per line (file bytes in base64); the last is always
+{"type":"end","outcome",…,"text","attachments"?,"contextId","taskId"}, or
+{"type":"error","kind","message"} on an error, a timeout or a cancel.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
 reads a bearer token from an environment variable (keeps it out of shell history).
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
@@ -30,6 +36,8 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...CREDENTIAL_OPTIONS,
     json: { type: 'boolean' },
     timeout: { type: 'string' },
+    attach: { type: 'string', multiple: true },
+    save: { type: 'string' },
   });
   if (values.help) {
     io.out.write(`${SEND_USAGE}\n`);
@@ -37,8 +45,12 @@ export async function send(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...words] = positionals;
   const text = words.join(' ');
-  if (agent === undefined || words.length === 0) throw new UsageError('send needs an agent URL and a message');
-  if (text.trim() === '') throw new UsageError('the message is empty: say something after the agent URL');
+  const paths = values.attach ?? [];
+  if (agent === undefined || (words.length === 0 && paths.length === 0))
+    throw new UsageError('send needs an agent URL and a message (or --attach)');
+  if (text.trim() === '' && paths.length === 0) throw new UsageError('the message is empty: say something after the agent URL');
+  if (values.save !== undefined && values.save.trim() === '') throw new UsageError('--save needs a directory');
+  const files = await Promise.all(paths.map((path) => readAttachment(path)));
   let turnTimeoutMs: number | undefined;
   if (values.timeout !== undefined) {
     const seconds = Number(values.timeout);
@@ -50,6 +62,7 @@ export async function send(args: string[], io: Io): Promise<number> {
   const input = {
     agent,
     text,
+    ...(files.length > 0 ? { files } : {}),
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
   };
@@ -61,13 +74,24 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...(credentials ? { credentials } : {}),
   });
   const printer = new TurnPrinter(io);
-  const turn = startTurn(client, input, (event) => (values.json ? io.out.write(`${eventLine(event)}\n`) : printer.show(event)));
+  let end: EndEvent | undefined;
+  const turn = startTurn(client, input, (event) => {
+    if (event.type === 'end') end = event;
+    if (values.json) io.out.write(`${eventLine(event)}\n`);
+    else printer.show(event);
+  });
   const interrupt = () => turn.cancel();
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
   try {
     const result = await turn.result;
-    if ('outcome' in result) return exitCodeFor(result.outcome);
+    if ('outcome' in result) {
+      if (values.save !== undefined && end?.attachments?.length) {
+        await mkdir(values.save, { recursive: true });
+        for (const path of await saveAttachments(values.save, end.attachments)) notice(io, `saved ${path}`);
+      }
+      return exitCodeFor(result.outcome);
+    }
     printer.abandon(!values.json);
     if ('cancelled' in result) {
       if (values.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);

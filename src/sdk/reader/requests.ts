@@ -1,5 +1,6 @@
 import { SendMessageRequest, SubscribeToTaskRequest } from '@a2a-js/sdk';
 import type { OutgoingMessage } from '../../port/types.js';
+import { legacyParts } from '../parts-out.js';
 import type { ResolvedAgent } from '../resolve-agent.js';
 import type { StreamRequest } from './json-rpc.js';
 
@@ -12,7 +13,7 @@ export function streamRequest(resolved: ResolvedAgent, v1: SendMessageRequest, m
     const params = SendMessageRequest.toJSON({ ...v1, tenant: resolved.summary.tenant ?? '' });
     return { endpoint: resolved.endpoint, method: 'SendStreamingMessage', params, version: '1.0' };
   }
-  const wire: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: [{ kind: 'text', text: message.text }] };
+  const wire: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
   if (message.contextId !== undefined) wire['contextId'] = message.contextId;
   if (message.taskId !== undefined) wire['taskId'] = message.taskId;
   const configuration = { blocking: true, acceptedOutputModes: v1.configuration?.acceptedOutputModes ?? [], historyLength: 1 };
