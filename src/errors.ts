@@ -65,8 +65,23 @@ export interface A2AErrorInit {
 
 const RETRYABLE_BY_DEFAULT: ReadonlySet<A2AErrorKind> = new Set(['network', 'stream-closed', 'timeout']);
 
+/**
+ * The mark every A2AError carries, shared by every copy of the library in a process (`Symbol.for`):
+ * an app that both `import`s the ESM build and `require`s the CommonJS one has two A2AError classes,
+ * and this is how each knows the other's errors.
+ */
+const BRAND = Symbol.for('a4h-a2a.A2AError');
+
 /** The one error class of the library: a kind, a retryable flag, the operation and agent, and the cause. */
 export class A2AError extends Error {
+  /**
+   * `error instanceof A2AError` is also true for an A2AError of another copy of the library (its
+   * CommonJS or ESM build); a subclass keeps the ordinary prototype check.
+   */
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, value) || (this === A2AError && isBranded(value));
+  }
+
   override readonly name = 'A2AError';
   readonly kind: A2AErrorKind;
   readonly retryable: boolean;
@@ -89,10 +104,18 @@ export class A2AError extends Error {
     if (init.auth !== undefined) this.auth = init.auth;
   }
 }
+Object.defineProperty(A2AError.prototype, BRAND, { value: true });
 
-/** True when `error` is an {@link A2AError}, optionally of one of `kinds`. */
+function isBranded(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && (value as { [BRAND]?: unknown })[BRAND] === true;
+}
+
+/**
+ * True when `error` is an {@link A2AError} (of any copy of the library: it reads the mark, not the
+ * prototype chain), optionally of one of `kinds`.
+ */
 export function isA2AError(error: unknown, ...kinds: A2AErrorKind[]): error is A2AError {
-  return error instanceof A2AError && (kinds.length === 0 || kinds.includes(error.kind));
+  return isBranded(error) && (kinds.length === 0 || kinds.includes((error as A2AError).kind));
 }
 
 /** Wraps anything thrown into an {@link A2AError}; an A2AError passes through unchanged. */
