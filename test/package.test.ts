@@ -3,18 +3,17 @@
  * publint, arethetypeswrong, the files it ships, and the `browser` condition of `./node`.
  */
 import { build } from 'esbuild';
-import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { spawnSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { packConsumer, ROOT, type Packed } from './packed.js';
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const ATTW = join(ROOT, 'node_modules/@arethetypeswrong/cli/dist/index.js');
 const BROWSER_SENTENCE = /a4h-a2a\/node is for Node .*in a browser, import from 'a4h-a2a'/;
 
+let packed: Packed;
 let dir: string;
 let tarball: string;
 /** The unpacked package, as `node_modules/a4h-a2a` of a consumer in `dir`. */
@@ -22,31 +21,10 @@ let unpacked: string;
 let files: string[];
 
 beforeAll(() => {
-  dir = mkdtempSync(join(tmpdir(), 'a4h-pack-'));
-  // --ignore-scripts: no `prepare` rebuild; the tests run after `npm run build`.
-  const name = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })
-    .trim()
-    .split('\n')
-    .at(-1)!;
-  tarball = join(dir, name);
-  unpacked = join(dir, 'node_modules', 'a4h-a2a');
-  mkdirSync(unpacked, { recursive: true });
-  execFileSync('tar', ['xzf', tarball, '-C', unpacked, '--strip-components=1']);
-  files = listFiles(unpacked);
-  // The consumer's own dependencies: this checkout's, linked (offline).
-  const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as Record<string, Record<string, string>>;
-  for (const dependency of [...Object.keys(pkg['dependencies'] ?? {}), ...Object.keys(pkg['peerDependencies'] ?? {})]) {
-    mkdirSync(dirname(join(dir, 'node_modules', dependency)), { recursive: true });
-    symlinkSync(join(ROOT, 'node_modules', dependency), join(dir, 'node_modules', dependency), 'dir');
-  }
+  packed = packConsumer();
+  ({ dir, tarball, unpacked, files } = packed);
 }, 60_000);
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-function listFiles(root: string, prefix = ''): string[] {
-  return readdirSync(join(root, prefix), { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory() ? listFiles(root, join(prefix, entry.name)) : [join(prefix, entry.name)],
-  );
-}
+afterAll(() => packed.remove());
 
 describe('the packed tarball', () => {
   it('publint finds nothing, not even a suggestion', async () => {
@@ -58,15 +36,14 @@ describe('the packed tarball', () => {
     expect(messages).toEqual([]);
   });
 
-  it('arethetypeswrong finds no problem for ESM consumers (node16 from ESM, bundler)', () => {
-    // --profile esm-only: the package is ESM. It skips node10 (no `exports` support, so the subpaths cannot
-    // resolve there) and node16 from CommonJS, where attw's TypeScript does not model require(esm),
-    // which Node 20.19+ (our engines) supports.
-    const run = spawnSync(process.execPath, [ATTW, tarball, '--profile', 'esm-only', '--format', 'ascii', '--no-color'], {
-      encoding: 'utf8',
-    });
+  it('arethetypeswrong finds no problem in any resolution (node10, node16 from CommonJS and from ESM, bundler)', () => {
+    // The full profile: `require` gets the CommonJS build with its own declarations, `import` the ESM one;
+    // node10 (no `exports`) reaches the subpaths' declarations through `typesVersions`.
+    const run = spawnSync(process.execPath, [ATTW, tarball, '--format', 'ascii', '--no-color'], { encoding: 'utf8' });
     expect(run.status, run.stdout + run.stderr).toBe(0);
-    expect(run.stdout).toMatch(/node16 \(from ESM\): 🟢/);
+    expect(run.stdout).toMatch(/No problems found/);
+    expect(run.stdout).toMatch(/node16 \(from CJS\): 🟢 \(CJS\)/);
+    expect(run.stdout).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);
   });
 
   it('ships the license, declaration maps next to the declarations, and no declarations for the command', () => {
@@ -77,6 +54,19 @@ describe('the packed tarball', () => {
     for (const declaration of declarations) expect(files).toContain(`${declaration}.map`);
     expect(files.filter((f) => f.startsWith('dist/cli/') && /\.d\.ts(\.map)?$/.test(f))).toEqual([]);
     expect(files).toContain('dist/cli/main.js');
+    // The CommonJS build: the library's modules with their declarations, marked CommonJS; not the command.
+    expect(files).toContain('dist/cjs/package.json');
+    for (const entry of ['index', 'node/index', 'node/browser', 'testing/index']) {
+      expect(files).toEqual(expect.arrayContaining([`dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`, `dist/cjs/${entry}.d.ts.map`]));
+    }
+    expect(files.filter((f) => f.startsWith('dist/cjs/cli/'))).toEqual([]);
+    // The SDK and jose, bundled for it, with their licenses.
+    expect(files).toEqual(
+      expect.arrayContaining(['dist/cjs/vendor/a2a-sdk.js', 'dist/cjs/vendor/a2a-js-sdk.LICENSE', 'dist/cjs/vendor/jose.LICENSE.md']),
+    );
+    for (const file of files.filter((f) => f.startsWith('dist/cjs/') && f.endsWith('.js'))) {
+      expect(readFileSync(join(unpacked, file), 'utf8'), file).not.toMatch(/require\("(@a2a-js\/sdk|jose)/);
+    }
     const pkg = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { license: string; keywords: string[] };
     expect(pkg.license).toBe('Apache-2.0');
     expect(pkg.keywords).toContain('a2a');
@@ -113,6 +103,12 @@ describe('a4h-a2a/node under the browser condition', () => {
     expect(Object.keys(result.metafile.inputs).filter((path) => /^node:|undici/.test(path))).toEqual([]);
     const code = result.outputFiles[0]!.text;
     expect(() => new Function(code)()).toThrow(BROWSER_SENTENCE);
+  });
+
+  it('require() with --conditions=browser: the CommonJS stub, the same sentence', () => {
+    const run = spawnSync(process.execPath, ['--conditions=browser', '-e', "require('a4h-a2a/node')"], { cwd: dir, encoding: 'utf8' });
+    expect(run.status).not.toBe(0);
+    expect(run.stderr).toMatch(BROWSER_SENTENCE);
   });
 
   it('without the condition, Node gets the Node entry', () => {
