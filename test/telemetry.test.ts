@@ -12,10 +12,11 @@ import {
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { lastValueFrom, of, toArray } from 'rxjs';
+import { lastValueFrom, of, throwError, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../fixtures/fault-proxy.js';
 import { FAIL_MESSAGE, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
+import { A2AError } from '../src/errors.js';
 import { createA2A, type A2AClient, type A2AOptions } from '../src/client/create-a2a.js';
 import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
 import type { TurnEvent } from '../src/port/events.js';
@@ -203,6 +204,30 @@ describe('a span per turn', () => {
     const [span] = finished();
     const [stream] = traceparents(['SendStreamingMessage']);
     expect(TRACEPARENT.exec(stream ?? '')?.[1]).toBe(span!.spanContext().traceId);
+  });
+});
+
+describe('the ladder’s other notes', () => {
+  it('a stream refused before any event: a fallback event, and the blocking send gets the turn’s headers', async () => {
+    const refused = new A2AError({ kind: 'unsupported', code: -32004, message: 'streaming is not supported' });
+    const headers: unknown[] = [];
+    const fake = client({
+      ports: (_agent, turn) => {
+        headers.push(turn?.headers);
+        return createFakePort({
+          card: () => of(testCard()),
+          stream: () => throwError(() => refused),
+          send: () => of(ev.message('ok')),
+        });
+      },
+    });
+    const events = await lastValueFrom(fake.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'x' }).pipe(toArray()));
+    expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: 'ok' });
+    const [span] = finished();
+    expect(span!.events.map((e) => [e.name, e.attributes])).toEqual([
+      ['a2a.fallback', { 'a2a.from': 'stream', 'a2a.to': 'send', 'error.type': 'unsupported' }],
+    ]);
+    expect(headers).toEqual([{ traceparent: traceparentOf(span!.spanContext()) }]);
   });
 });
 
