@@ -8,7 +8,19 @@ export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { A2APort } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
-export type { PortFactory, SdkPortOptions } from './sdk/ports.js';
+export type { PortFactory, PortTurn, SdkPortOptions } from './sdk/ports.js';
+export { traceparentOf } from './telemetry/traceparent.js';
+export type {
+  A2ATelemetry,
+  TelemetryAttributes,
+  TelemetryCounter,
+  TelemetryHistogram,
+  TelemetryMeter,
+  TelemetrySpan,
+  TelemetrySpanContext,
+  TelemetryTracer,
+} from './telemetry/types.js';
+export type { TracedOutcome } from './telemetry/turn.js';
 export type {
   AgentCredentials,
   ApiKeyCredential,

@@ -66,8 +66,21 @@ describe('import boundaries of src/', () => {
     ).toEqual([]);
   });
 
-  it('turn/, render/, identity/, testing/ and port/ import the contract, never the adapter, the facade, the CLI or Node', () => {
-    const contractOnly = new Set(['turn', 'render', 'identity', 'testing', 'port']);
+  it('only src/telemetry/index.ts (the a4h-a2a/telemetry entry) imports @opentelemetry/api, and nothing imports that entry', () => {
+    expect(
+      files.flatMap(({ file, imports }) =>
+        file === 'telemetry/index.ts'
+          ? []
+          : imports
+              .filter((s) => s.startsWith('@opentelemetry/') || (reaches(file, s, 'telemetry') && s.endsWith('/index.js')))
+              .map((s) => `${file} imports ${s}`),
+      ),
+    ).toEqual([]);
+    expect(files.find((f) => f.file === 'telemetry/index.ts')?.imports).toContain('@opentelemetry/api');
+  });
+
+  it('turn/, render/, identity/, testing/, port/ and telemetry/ import the contract, never the adapter, the facade, the CLI or Node', () => {
+    const contractOnly = new Set(['turn', 'render', 'identity', 'testing', 'port', 'telemetry']);
     const outside = ['sdk', 'client', 'cli', 'node'];
     expect(
       offenders(

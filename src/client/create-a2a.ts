@@ -5,8 +5,10 @@ import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { ThreadRegistry } from '../identity/threads.js';
 import { silentLogger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
+import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
 import { createSdkPorts, type PortFactory } from '../sdk/ports.js';
+import { TurnTelemetry } from '../telemetry/turn.js';
 import { CancelsInFlight } from '../turn/cancel.js';
 import { resolvePolicy, type TurnPolicyInput } from '../turn/policy.js';
 import { runCheckedTurn, type TurnRequest } from '../turn/turn.js';
@@ -51,6 +53,8 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
     });
   const threads = new ThreadRegistry(options.maxThreads ?? 10_000);
   const cancels = new CancelsInFlight();
+  // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
+  const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
   const ladder = { policy, logger, onCancel: cancels.track, ...(options.random ? { random: options.random } : {}) };
 
   /** The ladder for one thread's message, remembered by the thread. */
@@ -59,14 +63,17 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
     const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
     if (input.files?.length) request.files = input.files;
     if (input.data?.length) request.data = input.data;
-    return runCheckedTurn(ports(input.agent), request, ladder).pipe(
-      rememberThread(threads, key, request, (adopted) =>
-        logger.warn(
-          { agent: input.agent, handle: input.handle, sent: contextId, adopted },
-          "the agent replaced the contextId; this thread now uses the agent's",
+    const run = (port: A2APort): Observable<TurnEvent> =>
+      runCheckedTurn(port, request, ladder).pipe(
+        rememberThread(threads, key, request, (adopted) =>
+          logger.warn(
+            { agent: input.agent, handle: input.handle, sent: contextId, adopted },
+            "the agent replaced the contextId; this thread now uses the agent's",
+          ),
         ),
-      ),
-    );
+      );
+    if (telemetry === undefined) return run(ports(input.agent));
+    return telemetry.turn(input.agent, input.handle, (headers, traced) => run(traced(ports(input.agent, headers && { headers }))));
   };
 
   return {

@@ -5,6 +5,7 @@ import type { TurnEvent } from '../port/events.js';
 import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
 import type { PortFactory } from '../sdk/ports.js';
+import type { A2ATelemetry } from '../telemetry/types.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 
 /** How a client reaches agents and keeps threads. */
@@ -38,6 +39,13 @@ export interface A2AOptions {
   maxThreads?: number;
   /** Random numbers in [0, 1) for backoff jitter. Default `Math.random`. */
   random?: () => number;
+  /**
+   * OpenTelemetry: a span per turn (`a2a.turn`), the turn metrics and the span's `traceparent` on
+   * each of the turn's requests (see the README's Telemetry). Pass `otelTelemetry()` from
+   * `a4h-a2a/telemetry`, or a tracer and a meter of your own `@opentelemetry/api`. None by default:
+   * then a turn does no telemetry work at all.
+   */
+  telemetry?: A2ATelemetry;
 }
 
 /** One message of one chat thread to one agent. */

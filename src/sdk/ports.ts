@@ -36,8 +36,14 @@ export interface SdkPortOptions {
   logger?: Logger;
 }
 
-/** Makes the port of one agent, from its base URL or card URL. */
-export type PortFactory = (agent: string) => A2APort;
+/** What one turn adds to its port's calls. */
+export interface PortTurn {
+  /** Headers on each of the port's calls but the card's (the turn's trace context, with telemetry). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers). */
+export type PortFactory = (agent: string, turn?: PortTurn) => A2APort;
 
 /**
  * Ports backed by the official `@a2a-js/sdk` client: v1.0 and v0.3 agents, JSON-RPC preferred,
@@ -60,13 +66,13 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
   const shared: PortShared = { cache, loader, watch, outputModes, sdkReader: options.reader === 'sdk' };
 
-  return (agent) => {
+  return (agent, turn) => {
     let cardUrl: string | A2AError;
     try {
       cardUrl = cardUrlOf(agent);
     } catch (error) {
       cardUrl = error as A2AError;
     }
-    return new SdkPort(shared, cardUrl);
+    return new SdkPort(shared, cardUrl, turn?.headers);
   };
 }

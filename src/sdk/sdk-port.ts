@@ -9,7 +9,7 @@ import type { CardCache } from './card-cache.js';
 import { loadAgent, type AgentLoader } from './load-agent.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from './map.js';
 import { fastEvent } from './reader/fast.js';
-import { readStream, type StreamMapping } from './reader/json-rpc.js';
+import { readStream, type ReaderOptions, type StreamMapping } from './reader/json-rpc.js';
 import { resubscribeRequest, streamRequest } from './reader/requests.js';
 import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
 import { sdkParts } from './parts-out.js';
@@ -62,10 +62,14 @@ export class SdkPort implements A2APort {
    */
   private current: ResolvedAgent | undefined;
 
-  /** `cardUrl`, or the `input` error the agent's URL gave (every call fails with it). */
+  /**
+   * `cardUrl`, or the `input` error the agent's URL gave (every call fails with it); `headers`, the
+   * turn's own headers on each call but the card's (its trace context, with telemetry).
+   */
   constructor(
     private readonly shared: PortShared,
     private readonly cardUrl: string | A2AError,
+    private readonly headers?: Readonly<Record<string, string>>,
   ) {}
 
   card(): Observable<CardSummary> {
@@ -74,7 +78,9 @@ export class SdkPort implements A2APort {
 
   send(message: OutgoingMessage): Observable<SendResult> {
     return this.firstCall((resolved) =>
-      unaryCall(this.site('send', resolved), (signal) => resolved.client.sendMessage(this.request(resolved, message), { signal })),
+      unaryCall(this.site('send', resolved), (signal) =>
+        resolved.client.sendMessage(this.request(resolved, message), this.callOptions(signal)),
+      ),
     ).pipe(map(fromSdkResult));
   }
 
@@ -83,19 +89,23 @@ export class SdkPort implements A2APort {
       const sdkRequest = this.request(resolved, message);
       if (this.ownReader(resolved)) {
         const wire = streamRequest(resolved, sdkRequest, message, sdkRequest.message?.messageId ?? '');
-        return readStream(readerOf(resolved), wire, this.site('stream', resolved), EVENTS);
+        return readStream(this.reader(resolved), wire, this.site('stream', resolved), EVENTS);
       }
-      return streamCall(this.site('stream', resolved), (signal) => resolved.client.sendMessageStream(sdkRequest, { signal }), fromSdkEvent);
+      return streamCall(
+        this.site('stream', resolved),
+        (signal) => resolved.client.sendMessageStream(sdkRequest, this.callOptions(signal)),
+        fromSdkEvent,
+      );
     });
   }
 
   resubscribe(taskId: string): Observable<AgentEvent> {
     return this.withAgent((resolved) =>
       this.ownReader(resolved)
-        ? readStream(readerOf(resolved), resubscribeRequest(resolved, taskId), this.site('resubscribe', resolved), EVENTS)
+        ? readStream(this.reader(resolved), resubscribeRequest(resolved, taskId), this.site('resubscribe', resolved), EVENTS)
         : streamCall(
             this.site('resubscribe', resolved),
-            (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, { signal }),
+            (signal) => resolved.client.resubscribeTask({ tenant: '', id: taskId }, this.callOptions(signal)),
             fromSdkEvent,
           ),
     );
@@ -104,7 +114,7 @@ export class SdkPort implements A2APort {
   getTask(taskId: string): Observable<Task> {
     return this.withAgent((resolved) =>
       unaryCall(this.site('get-task', resolved), (signal) =>
-        resolved.client.getTask({ tenant: '', id: taskId, historyLength: resolved.legacy ? 1 : 0 }, { signal }),
+        resolved.client.getTask({ tenant: '', id: taskId, historyLength: resolved.legacy ? 1 : 0 }, this.callOptions(signal)),
       ),
     ).pipe(map(fromSdkTask));
   }
@@ -112,7 +122,7 @@ export class SdkPort implements A2APort {
   cancel(taskId: string): Observable<Task> {
     return this.withAgent((resolved) =>
       unaryCall(this.site('cancel', resolved), (signal) =>
-        resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, { signal }),
+        resolved.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, this.callOptions(signal)),
       ),
     ).pipe(map(fromSdkTask));
   }
@@ -147,6 +157,18 @@ export class SdkPort implements A2APort {
    */
   private firstCall<T>(call: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
     return this.withAgent((resolved) => call(resolved).pipe(orOtherGeneration(resolved, call)));
+  }
+
+  /** A call's SDK options: its abort signal, and the turn's headers when it has any. */
+  private callOptions(signal: AbortSignal): { signal: AbortSignal; serviceParameters?: Record<string, string> } {
+    return this.headers === undefined ? { signal } : { signal, serviceParameters: { ...this.headers } };
+  }
+
+  /** How our reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound, the turn's headers. */
+  private reader(resolved: ResolvedAgent): ReaderOptions {
+    const options: ReaderOptions = { fetch: resolved.fetch, maxEventChars: MAX_SSE_EVENT_CHARS };
+    if (this.headers !== undefined) options.headers = this.headers;
+    return options;
   }
 
   private ownReader(resolved: ResolvedAgent): boolean {
@@ -206,9 +228,6 @@ function orOtherGeneration<T>(resolved: ResolvedAgent, call: (resolved: Resolved
       });
     });
 }
-
-/** How our reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound. */
-const readerOf = (resolved: ResolvedAgent) => ({ fetch: resolved.fetch, maxEventChars: MAX_SSE_EVENT_CHARS });
 
 /** The user's message: role user, its text part (then its files and data), a fresh messageId, the thread's ids. */
 function userMessage(message: OutgoingMessage): SdkMessage {

@@ -22,6 +22,8 @@ export interface ReaderOptions {
   fetch: typeof fetch;
   /** The largest SSE event, in characters. */
   maxEventChars: number;
+  /** The turn's own headers (its trace context), under the reader's. */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /** What becomes of each result of a stream, and which result is its last word. */
@@ -79,7 +81,7 @@ export function readStream<T>(options: ReaderOptions, request: StreamRequest, si
     const run = async (): Promise<void> => {
       const response = await options.fetch(request.endpoint, {
         method: 'POST',
-        headers: { 'Content-Type': 'application/json', Accept: 'text/event-stream', 'A2A-Version': request.version },
+        headers: { ...options.headers, 'Content-Type': 'application/json', Accept: 'text/event-stream', 'A2A-Version': request.version },
         body: JSON.stringify({ jsonrpc: '2.0', method: request.method, params: request.params, id }),
         signal: controller.signal,
       });

@@ -1,0 +1,169 @@
+import { Observable, tap } from 'rxjs';
+import { isA2AError } from '../errors.js';
+import type { TurnEvent, TurnOutcome } from '../port/events.js';
+import type { A2APort } from '../port/port.js';
+import { traceparentOf } from './traceparent.js';
+import type { A2ATelemetry, TelemetryAttributes, TelemetryCounter, TelemetryHistogram, TelemetrySpan } from './types.js';
+
+/** How a traced turn ended: the agent's outcome, an error (the turn's error channel), or left by its subscriber. */
+export type TracedOutcome = TurnOutcome | 'error' | 'abandoned';
+
+/** OpenTelemetry's SpanKind.CLIENT and SpanStatusCode.ERROR. */
+const CLIENT = 2;
+const ERROR = 2;
+
+/** The agent URL as an attribute: origin and path, never its user info, query or fragment. */
+export function agentAttribute(agent: string): string {
+  try {
+    const url = new URL(agent);
+    return url.origin + url.pathname;
+  } catch {
+    return 'invalid-url';
+  }
+}
+
+/** Events that come from the agent (not the ladder's own notes): the first one stops the first-event clock. */
+const fromAgent = (event: TurnEvent): boolean =>
+  event.type !== 'start' &&
+  event.type !== 'reconnecting' &&
+  event.type !== 'polling' &&
+  event.type !== 'fallback' &&
+  event.type !== 'task-gone' &&
+  event.type !== 'reconcile' &&
+  event.type !== 'context-adopted';
+
+/**
+ * A client's telemetry: its instruments, made once, and {@link TurnTelemetry.turn}, which traces one
+ * turn. `createA2A` makes one only when the `telemetry` option is given.
+ */
+export class TurnTelemetry {
+  private readonly turns?: TelemetryCounter;
+  private readonly firstEvent?: TelemetryHistogram;
+  private readonly reconnects?: TelemetryCounter;
+  private readonly cancels?: TelemetryCounter;
+
+  constructor(private readonly option: A2ATelemetry) {
+    const { meter } = option;
+    if (meter === undefined) return;
+    this.turns = meter.createCounter('a2a.turns', { description: 'Turns, by outcome', unit: '{turn}' });
+    this.firstEvent = meter.createHistogram('a2a.turn.first_event', {
+      description: "Time from a turn's start to the agent's first event",
+      unit: 'ms',
+    });
+    this.reconnects = meter.createCounter('a2a.reconnects', { description: 'Resubscribes after a broken stream', unit: '{reconnect}' });
+    this.cancels = meter.createCounter('a2a.cancels', { description: 'CancelTasks sent for abandoned turns', unit: '{cancel}' });
+  }
+
+  /**
+   * One turn, traced: on subscribe, its span starts (a child of the active context) and `run` gets
+   * the headers for each of the turn's requests (`traceparent`, …) and a wrapper for the turn's port
+   * (the card's protocol version and transport, the CancelTask). One operator: a switch per event.
+   */
+  turn(
+    agent: string,
+    handle: string,
+    run: (headers: Readonly<Record<string, string>> | undefined, port: (port: A2APort) => A2APort) => Observable<TurnEvent>,
+  ): Observable<TurnEvent> {
+    return new Observable<TurnEvent>((subscriber) => {
+      const started = performance.now();
+      const attributes: TelemetryAttributes = { 'a2a.agent': agentAttribute(agent) };
+      const span = this.option.tracer?.startSpan('a2a.turn', { kind: CLIENT, attributes: { ...attributes, 'a2a.handle': handle } });
+      const headers = span === undefined ? undefined : this.headersOf(span);
+      let ended = false;
+      let outcome: TracedOutcome = 'abandoned';
+      let errorType: string | undefined;
+      let waiting = true;
+      const note = (name: string, detail: TelemetryAttributes): void => {
+        if (!ended) span?.addEvent(name, detail);
+      };
+      const port = (inner: A2APort): A2APort => ({
+        card: () =>
+          inner.card().pipe(
+            tap((card) => {
+              if (ended || span === undefined) return;
+              span.setAttribute('a2a.protocol.version', card.protocolVersion);
+              span.setAttribute('a2a.transport', card.transport);
+            }),
+          ),
+        send: (message) => inner.send(message),
+        stream: (message) => inner.stream(message),
+        resubscribe: (taskId) => inner.resubscribe(taskId),
+        getTask: (taskId) => inner.getTask(taskId),
+        cancel: (taskId) => {
+          this.cancels?.add(1, attributes);
+          note('a2a.cancel', { 'a2a.task.id': taskId });
+          return inner.cancel(taskId);
+        },
+      });
+      const turn = run(headers, port).subscribe({
+        next: (event) => {
+          if (waiting && fromAgent(event)) {
+            waiting = false;
+            this.firstEvent?.record(performance.now() - started, attributes);
+          }
+          switch (event.type) {
+            case 'task':
+              if (!ended) span?.setAttribute('a2a.task.id', event.taskId);
+              break;
+            case 'reconnecting':
+              this.reconnects?.add(1, attributes);
+              note('a2a.reconnecting', { 'a2a.attempt': event.attempt, 'a2a.delay_ms': event.delayMs, 'error.type': event.cause.kind });
+              break;
+            case 'polling':
+              note(
+                'a2a.polling',
+                event.cause ? { 'a2a.reason': event.reason, 'error.type': event.cause.kind } : { 'a2a.reason': event.reason },
+              );
+              break;
+            case 'fallback':
+              note('a2a.fallback', { 'a2a.from': event.from, 'a2a.to': event.to, 'error.type': event.cause.kind });
+              break;
+            case 'task-gone':
+              note('a2a.task_gone', { 'a2a.task.id': event.taskId, 'error.type': event.cause.kind });
+              break;
+            case 'reconcile':
+              note('a2a.reconcile', { 'a2a.reason': event.reason });
+              break;
+            case 'end':
+              outcome = event.outcome;
+              break;
+          }
+          subscriber.next(event);
+        },
+        error: (error: unknown) => {
+          outcome = 'error';
+          errorType = isA2AError(error) ? error.kind : 'unknown';
+          subscriber.error(error);
+        },
+        complete: () => subscriber.complete(),
+      });
+      return () => {
+        // The turn's teardown first: a CancelTask it sends is an event of the span.
+        turn.unsubscribe();
+        ended = true;
+        this.turns?.add(1, { ...attributes, 'a2a.outcome': outcome, ...(errorType === undefined ? {} : { 'error.type': errorType }) });
+        if (span === undefined) return;
+        span.setAttribute('a2a.outcome', outcome);
+        if (errorType !== undefined) {
+          span.setAttribute('error.type', errorType);
+          span.setStatus({ code: ERROR, message: errorType });
+        }
+        span.end();
+      };
+    });
+  }
+
+  /** The span's W3C trace context as request headers (then the option's `inject`), or undefined for none. */
+  private headersOf(span: TelemetrySpan): Readonly<Record<string, string>> | undefined {
+    const headers: Record<string, string> = {};
+    const context = span.spanContext();
+    const traceparent = traceparentOf(context);
+    if (traceparent !== undefined) {
+      headers['traceparent'] = traceparent;
+      const state = context.traceState?.serialize();
+      if (state) headers['tracestate'] = state;
+    }
+    this.option.inject?.(span, headers);
+    return Object.keys(headers).length === 0 ? undefined : headers;
+  }
+}
