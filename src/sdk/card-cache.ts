@@ -1,4 +1,4 @@
-import { defer, map, shareReplay, tap, type Observable } from 'rxjs';
+import { defer, map, of, shareReplay, tap, type Observable } from 'rxjs';
 
 /** How long a resolved card is kept. */
 export interface CacheTtl {
@@ -12,8 +12,8 @@ export interface CacheTtl {
 
 /**
  * A small TTL cache of resolved agents keyed by card URL. Concurrent turns to one agent share one
- * fetch; a failed fetch is not kept; a fetch that everyone left is aborted (the share counts its
- * subscribers); a success is kept for the server's `max-age` (bounded), or the default.
+ * fetch; a failed fetch is not kept; a fetch that everyone left before its value is aborted (the share
+ * counts its subscribers); a success is kept for the server's `max-age` (bounded), or the default.
  */
 export class CardCache<T> {
   private readonly entries = new Map<string, { expiresAt: number; value$: Observable<T> }>();
@@ -37,8 +37,11 @@ export class CardCache<T> {
     const entry = { expiresAt: Number.POSITIVE_INFINITY, value$: undefined as unknown as Observable<T> };
     entry.value$ = load().pipe(
       tap({
-        next: ({ maxAgeMs }) => {
+        next: ({ value, maxAgeMs }) => {
           entry.expiresAt = this.now() + Math.min(maxAgeMs ?? this.ttl.defaultTtlMs, this.ttl.maxTtlMs);
+          // Loaded: later readers get the value itself, so a reader that leaves at the value (firstValueFrom)
+          // before the load completes does not reset the share and cost the next reader a fetch.
+          entry.value$ = of(value);
         },
         error: () => {
           if (this.entries.get(key) === entry) this.entries.delete(key);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
-import { forkJoin, lastValueFrom, of } from 'rxjs';
+import { firstValueFrom, forkJoin, lastValueFrom, of } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../fixtures/index.js';
 import { A2AError } from '../../src/errors.js';
@@ -539,6 +539,15 @@ describe('card resolution against a tiny server', () => {
       await lastValueFrom(port.card());
       await lastValueFrom(port.card());
       await lastValueFrom(factory(server.base.slice(0, -1)).card());
+      expect(server.cardRequests()).toHaveLength(1);
+    });
+
+    it('a reader that leaves at the card (firstValueFrom) leaves it cached for the next', async () => {
+      serveCard();
+      const factory = ports();
+      await firstValueFrom(factory(server.base).card());
+      await firstValueFrom(factory(server.base).card());
+      await lastValueFrom(factory(server.base).card());
       expect(server.cardRequests()).toHaveLength(1);
     });
 
