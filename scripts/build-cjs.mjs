@@ -2,7 +2,8 @@
  * The CommonJS build beside the ESM one, for `require()` under runtimes that do not load ES modules
  * (Jest's default runtime, ts-jest in CommonJS mode: NestJS, jest-preset-angular).
  *
- * Every library module of `src/` (not the command, which stays ESM) is transformed on its own by
+ * Every library module of `src/` (not the command, and not `a4h-a2a/angular`: both stay ESM only, Angular
+ * itself being ESM only) is transformed on its own by
  * esbuild into `dist/cjs/`, module for module, so a CommonJS consumer gets one copy of each module
  * whichever entry it requires. `dist/cjs/package.json` says `"type": "commonjs"`, and the declarations
  * `tsc` wrote for the ESM build are copied beside the CommonJS files (their maps re-pointed at `src/`),
@@ -53,10 +54,10 @@ const requireVendored = {
   },
 };
 
-/** The library's modules, relative to `src/`, without the command's. */
+/** The library's modules, relative to `src/`, without the command's and the Angular entry's (ESM only). */
 const modules = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
   .map((path) => path.split('\\').join('/'))
-  .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('cli/'));
+  .filter((path) => path.endsWith('.ts') && !path.endsWith('.d.ts') && !path.startsWith('cli/') && !path.startsWith('angular/'));
 
 rmSync(OUT, { recursive: true, force: true });
 await build({

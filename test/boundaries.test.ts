@@ -79,6 +79,17 @@ describe('import boundaries of src/', () => {
     expect(files.find((f) => f.file === 'telemetry/index.ts')?.imports).toContain('@opentelemetry/api');
   });
 
+  it('only src/angular/ (the a4h-a2a/angular entry) imports @angular/*, and nothing imports it', () => {
+    expect(
+      files.flatMap(({ file, folder, imports }) =>
+        folder === 'angular'
+          ? []
+          : imports.filter((s) => s.startsWith('@angular/') || reaches(file, s, 'angular')).map((s) => `${file} imports ${s}`),
+      ),
+    ).toEqual([]);
+    expect(files.find((f) => f.file === 'angular/index.ts')?.imports).toContain('@angular/core');
+  });
+
   it('turn/, render/, identity/, testing/, port/ and telemetry/ import the contract, never the adapter, the facade, the CLI or Node', () => {
     const contractOnly = new Set(['turn', 'render', 'identity', 'testing', 'port', 'telemetry']);
     const outside = ['sdk', 'client', 'cli', 'node'];

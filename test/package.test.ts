@@ -39,11 +39,26 @@ describe('the packed tarball', () => {
   it('arethetypeswrong finds no problem in any resolution (node10, node16 from CommonJS and from ESM, bundler)', () => {
     // The full profile: `require` gets the CommonJS build with its own declarations, `import` the ESM one;
     // node10 (no `exports`) reaches the subpaths' declarations through `typesVersions`.
-    const run = spawnSync(process.execPath, [ATTW, tarball, '--format', 'ascii', '--no-color'], { encoding: 'utf8' });
+    // a4h-a2a/angular is ESM only (Angular itself is), so it has no `require` condition: it is checked
+    // on its own below, with attw's esm-only profile.
+    const run = spawnSync(process.execPath, [ATTW, tarball, '--format', 'ascii', '--no-color', '--exclude-entrypoints', 'angular'], {
+      encoding: 'utf8',
+    });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/No problems found/);
     expect(run.stdout).toMatch(/node16 \(from CJS\): 🟢 \(CJS\)/);
     expect(run.stdout).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);
+  });
+
+  it('arethetypeswrong: a4h-a2a/angular resolves for ESM and bundlers (esm-only profile: no require, as Angular)', () => {
+    const run = spawnSync(
+      process.execPath,
+      [ATTW, tarball, '--format', 'ascii', '--no-color', '--profile', 'esm-only', '--entrypoints', 'angular'],
+      { encoding: 'utf8' },
+    );
+    expect(run.status, run.stdout + run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);
+    expect(run.stdout).toMatch(/bundler: 🟢/);
   });
 
   it('ships the license, declaration maps next to the declarations, and no declarations for the command', () => {
@@ -60,6 +75,9 @@ describe('the packed tarball', () => {
       expect(files).toEqual(expect.arrayContaining([`dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`, `dist/cjs/${entry}.d.ts.map`]));
     }
     expect(files.filter((f) => f.startsWith('dist/cjs/cli/'))).toEqual([]);
+    // The Angular entry is ESM only: in dist/angular, not in the CommonJS build.
+    expect(files).toEqual(expect.arrayContaining(['dist/angular/index.js', 'dist/angular/index.d.ts']));
+    expect(files.filter((f) => f.startsWith('dist/cjs/angular/'))).toEqual([]);
     // The SDK and jose, bundled for it, with their licenses.
     expect(files).toEqual(
       expect.arrayContaining(['dist/cjs/vendor/a2a-sdk.js', 'dist/cjs/vendor/a2a-js-sdk.LICENSE', 'dist/cjs/vendor/jose.LICENSE.md']),

@@ -1,0 +1,159 @@
+/**
+ * a4h-a2a/angular with `@angular/core` alone (no platform, no compiler): provideA2A in an environment
+ * injector, injectA2A, and a2aConversation over the fake port, in an injection context.
+ */
+import { createEnvironmentInjector, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector } from '@angular/core';
+import { defer, of, Subject, throwError } from 'rxjs';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { a2aConversation, injectA2A, provideA2A, type A2AConversation, type A2AConversationOptions } from '../src/angular/index.js';
+import type { AgentEvent, Task } from '../src/port/types.js';
+import { createFakePort, ev, task, testCard, type FakePort } from '../src/testing/index.js';
+
+const SECRET = 'an angular test secret, 32 bytes';
+const AGENT = 'http://127.0.0.1:1/';
+const flush = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+let injector: EnvironmentInjector | undefined;
+afterEach(() => {
+  if (injector && !injector.destroyed) injector.destroy();
+  injector = undefined;
+});
+
+/** A port whose n-th stream is `streams[n - 1]`, whose CancelTask answers at once. */
+function portOf(...streams: Subject<AgentEvent>[]): FakePort {
+  return createFakePort({
+    card: () => of(testCard()),
+    stream: (_message, n) => streams[n - 1]!,
+    cancel: (taskId) => of<Task>(task(taskId, 'canceled')),
+  });
+}
+
+function conversation(port: FakePort, extra: Partial<A2AConversationOptions> = {}, server = false): A2AConversation {
+  injector = createEnvironmentInjector(
+    [provideA2A({ identitySecret: SECRET, ports: () => port }), ...(server ? [{ provide: PLATFORM_ID, useValue: 'server' }] : [])],
+    Injector.create({ providers: [] }) as EnvironmentInjector,
+  );
+  return runInInjectionContext(injector, () => a2aConversation({ agent: AGENT, handle: 'h', thread: 't', ...extra }));
+}
+
+const methods = (port: FakePort) => port.calls.map((call) => call.method);
+/** Waits for the port's n-th stream to be subscribed (the contextId is derived asynchronously first). */
+const streaming = (port: FakePort, n = 1) => vi.waitFor(() => expect(methods(port).filter((m) => m === 'stream').length).toBe(n));
+
+describe('provideA2A and injectA2A', () => {
+  it('provide one client to the injector', () => {
+    injector = createEnvironmentInjector(
+      [provideA2A({ identitySecret: SECRET })],
+      Injector.create({ providers: [] }) as EnvironmentInjector,
+    );
+    const client = runInInjectionContext(injector, injectA2A);
+    expect(typeof client.turn).toBe('function');
+    expect(runInInjectionContext(injector, injectA2A)).toBe(client);
+  });
+});
+
+describe('a2aConversation', () => {
+  it('the view signal follows a streamed reply', async () => {
+    const stream = new Subject<AgentEvent>();
+    const port = portOf(stream);
+    const chat = conversation(port);
+    expect(chat.view()).toBeUndefined();
+    chat.send('hi');
+    await streaming(port);
+    expect(chat.view()).toMatchObject({ phase: 'running', reply: '' });
+    stream.next(ev.task('T', 'working'));
+    stream.next(ev.artifact('T', 'a', 'Hel'));
+    expect(chat.view()).toMatchObject({ phase: 'running', reply: 'Hel', taskId: 'T' });
+    stream.next(ev.artifact('T', 'a', 'lo', { append: true, lastChunk: true }));
+    stream.next(ev.status('T', 'completed'));
+    stream.complete();
+    await flush();
+    expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'completed', reply: 'Hello' });
+  });
+
+  it('a second send cancels the first turn: the agent gets CancelTask, the view shows the second', async () => {
+    const first = new Subject<AgentEvent>();
+    const second = new Subject<AgentEvent>();
+    const port = portOf(first, second);
+    const chat = conversation(port);
+    chat.send('one');
+    await streaming(port);
+    first.next(ev.task('T1', 'working'));
+    first.next(ev.artifact('T1', 'a', 'first'));
+    chat.send('two');
+    await streaming(port, 2);
+    expect(first.observed).toBe(false);
+    expect(port.calls).toContainEqual({ method: 'cancel', taskId: 'T1' });
+    expect(chat.view()).toMatchObject({ phase: 'running', reply: '' });
+    second.next(ev.task('T2', 'working'));
+    second.next(ev.artifact('T2', 'a', 'second'));
+    second.next(ev.status('T2', 'completed'));
+    second.complete();
+    await flush();
+    expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'completed', reply: 'second', taskId: 'T2' });
+  });
+
+  it('fetches the contextId from the backend inside each turn, and sends it', async () => {
+    let fetched = 0;
+    const port = portOf(new Subject(), new Subject());
+    const chat = conversation(port, { contextId: () => defer(() => of(`ctx-${++fetched}`)) });
+    expect(fetched).toBe(0);
+    chat.send('one');
+    await flush();
+    chat.send('two');
+    await flush();
+    expect(fetched).toBe(2);
+    expect(port.calls.flatMap((call) => (call.method === 'stream' ? [call.message.contextId] : []))).toEqual(['ctx-1', 'ctx-2']);
+  });
+
+  it('a failed contextId fetch is the turn error, in the view (no throw on read)', async () => {
+    const port = portOf();
+    const chat = conversation(port, { contextId: () => throwError(() => new Error('backend down')) });
+    chat.send('hi');
+    await flush();
+    expect(chat.view()).toMatchObject({ phase: 'error' });
+    expect(chat.view()?.error?.message).toMatch(/backend down/);
+    expect(port.calls).toEqual([]);
+  });
+
+  it('cancel() cancels the running turn: CancelTask, and the view ends canceled', async () => {
+    const stream = new Subject<AgentEvent>();
+    const port = portOf(stream);
+    const chat = conversation(port);
+    chat.send('hi');
+    await streaming(port);
+    stream.next(ev.task('T', 'working'));
+    stream.next(ev.status('T', 'working', 'thinking'));
+    chat.cancel();
+    await flush();
+    expect(stream.observed).toBe(false);
+    expect(methods(port)).toEqual(['card', 'stream', 'cancel']);
+    expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'canceled' });
+    expect(chat.view()?.preview).toBeUndefined();
+  });
+
+  it('destroying the injection context unsubscribes the running turn (and cancels its task)', async () => {
+    const stream = new Subject<AgentEvent>();
+    const port = portOf(stream);
+    const chat = conversation(port);
+    chat.send('hi');
+    await streaming(port);
+    stream.next(ev.task('T', 'working'));
+    injector!.destroy();
+    await flush();
+    expect(stream.observed).toBe(false);
+    expect(port.calls).toContainEqual({ method: 'cancel', taskId: 'T' });
+    chat.send('after');
+    await flush();
+    expect(methods(port).filter((m) => m === 'stream')).toHaveLength(1);
+  });
+
+  it('on the server (PLATFORM_ID "server") send runs no turn', async () => {
+    const port = portOf(new Subject());
+    const chat = conversation(port, {}, true);
+    chat.send('hi');
+    await flush();
+    expect(port.calls).toEqual([]);
+    expect(chat.view()).toBeUndefined();
+  });
+});
