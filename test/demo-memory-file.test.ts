@@ -2,7 +2,7 @@
 import { statSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_MEMORY_FILE } from '../demo/agent.js';
@@ -20,9 +20,11 @@ describe('the demo agent default memory file', () => {
   });
 
   it('another clone, another file; another user, another folder; the same of both, the same file', () => {
-    expect(defaultMemoryFile('/home/ada/a4h-a2a', 'ada')).not.toBe(defaultMemoryFile('/home/ada/work/a4h-a2a', 'ada'));
-    expect(dirname(defaultMemoryFile('/srv/a4h-a2a', 'ada'))).not.toBe(dirname(defaultMemoryFile('/srv/a4h-a2a', 'bob')));
-    expect(defaultMemoryFile('/srv/a4h-a2a/', 'ada')).toBe(defaultMemoryFile('/srv/a4h-a2a', 'ada'));
+    // Checkouts made up under the temp directory: only their paths matter, nothing is written.
+    const clone = (...parts: string[]): string => join(tmpdir(), 'clones', ...parts);
+    expect(defaultMemoryFile(clone('a4h-a2a'), 'ada')).not.toBe(defaultMemoryFile(clone('work', 'a4h-a2a'), 'ada'));
+    expect(dirname(defaultMemoryFile(clone('a4h-a2a'), 'ada'))).not.toBe(dirname(defaultMemoryFile(clone('a4h-a2a'), 'bob')));
+    expect(defaultMemoryFile(`${clone('a4h-a2a')}${sep}`, 'ada')).toBe(defaultMemoryFile(clone('a4h-a2a'), 'ada'));
   });
 
   it('a user name is safe in a path', () => {
