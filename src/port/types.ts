@@ -192,6 +192,14 @@ export function isInterrupted(state: TaskState | undefined): boolean {
   return state !== undefined && INTERRUPTED.has(state);
 }
 
+/**
+ * Terminal or INPUT_REQUIRED: a task stream has nothing more to say in this state (the agent waits for
+ * the next message or is done). AUTH_REQUIRED is not one: the agent may resume once the user signs in.
+ */
+export function endsStream(state: TaskState | undefined): boolean {
+  return isTerminal(state) || state === 'input-required';
+}
+
 /** Terminal or interrupted: the turn can end here, and nothing needs cancelling. */
 export function isSettled(state: TaskState | undefined): boolean {
   return isTerminal(state) || isInterrupted(state);

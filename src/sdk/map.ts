@@ -15,7 +15,9 @@ import { APPEND_MARK } from './rest-append.js';
  * The SDK's shapes (the same for v1.0 and, translated by its compat layer, v0.3) mapped into the
  * ladder's domain types. A field the ladder relies on that is missing is a protocol error naming it.
  */
-const STATES: Partial<Record<SdkTaskState, TaskState>> = {
+
+/** The task states the ladder knows, by the SDK's enum (any other reads as `unknown`). */
+export const STATES: Partial<Record<SdkTaskState, TaskState>> = {
   [SdkTaskState.TASK_STATE_SUBMITTED]: 'submitted',
   [SdkTaskState.TASK_STATE_WORKING]: 'working',
   [SdkTaskState.TASK_STATE_COMPLETED]: 'completed',

@@ -3,7 +3,7 @@ import { Role } from '@a2a-js/sdk';
 import { defer, from, map, Observable, switchMap, tap, type MonoTypeOperatorFunction } from 'rxjs';
 import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import type { A2APort } from '../port/port.js';
-import { isTerminal, type AgentEvent, type CardSummary, type OutgoingMessage, type SendResult, type Task } from '../port/types.js';
+import { endsStream, type AgentEvent, type CardSummary, type OutgoingMessage, type SendResult, type Task } from '../port/types.js';
 import { streamCall, unaryCall, type ResponseWatch } from './calls.js';
 import type { CardCache } from './card-cache.js';
 import { loadAgent, type AgentLoader } from './load-agent.js';
@@ -34,14 +34,10 @@ const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, 
 /** A sign of life is no answer: it neither settles the generation nor proves the other one. */
 const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';
 
-/**
- * An event after which a stream has nothing more to say (the ladder stops listening there too): a
- * message-only answer, a terminal or input-required task. AUTH_REQUIRED is not one: the agent may resume.
- */
+/** An event after which a stream has nothing more to say, as the ladder's `TurnTask.streamDone` judges it. */
 function isLastWord(event: AgentEvent): boolean {
-  const state = event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : undefined;
   if (event.kind === 'message') return event.message.taskId === undefined;
-  return isTerminal(state) || state === 'input-required';
+  return endsStream(event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : undefined);
 }
 
 /** JSON-RPC's "method not found": the agent does not know this generation's method names. */

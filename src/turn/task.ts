@@ -1,4 +1,4 @@
-import { isSettled, isTerminal, type AgentEvent, type TaskState } from '../port/types.js';
+import { endsStream, isSettled, type AgentEvent, type TaskState } from '../port/types.js';
 import type { TaskFacts } from '../render/renderer.js';
 
 /**
@@ -66,7 +66,7 @@ export class TurnTask implements TaskFacts {
 
   /** The stream has nothing more to say: terminal, input-required, or a message-only reply. AUTH_REQUIRED keeps listening. */
   get streamDone(): boolean {
-    return this.messageOnly || isTerminal(this.state) || this.state === 'input-required';
+    return this.messageOnly || endsStream(this.state);
   }
 
   /** Terminal or interrupted: the turn may end here, and nothing needs cancelling. */

@@ -1,19 +1,14 @@
+import { taskStateToJSON } from '@a2a-js/sdk';
 import type { AgentEvent, Part, TaskState } from '../../port/types.js';
+import { STATES as SDK_STATES } from '../map.js';
 import type { StreamIds } from './results.js';
 
 type Json = Record<string, unknown>;
 
-/** The v1.0 task states by their wire names, as `map.ts` reads them through the SDK's codec. */
-const STATES: Record<string, TaskState> = {
-  TASK_STATE_SUBMITTED: 'submitted',
-  TASK_STATE_WORKING: 'working',
-  TASK_STATE_COMPLETED: 'completed',
-  TASK_STATE_FAILED: 'failed',
-  TASK_STATE_CANCELED: 'canceled',
-  TASK_STATE_INPUT_REQUIRED: 'input-required',
-  TASK_STATE_REJECTED: 'rejected',
-  TASK_STATE_AUTH_REQUIRED: 'auth-required',
-};
+/** The v1.0 task states by their wire names (`TASK_STATE_WORKING`…): `map.ts`'s table, keyed as the wire spells it. */
+const STATES: Record<string, TaskState> = Object.fromEntries(
+  Object.entries(SDK_STATES).map(([value, state]) => [taskStateToJSON(Number(value)), state]),
+);
 
 const isPlain = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
