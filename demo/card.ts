@@ -8,7 +8,7 @@ import { v03Card, v1Card, v1Interfaces } from '../fixtures/cards.js';
 import type { CardInfo } from '../fixtures/cards.js';
 import type { Host } from '../fixtures/http-host.js';
 
-const NAME = 'a4h demo agent';
+export const NAME = 'a4h demo agent';
 const DESCRIPTION =
   'A small, friendly A2A agent that streams every answer word by word and remembers each conversation ' +
   '(by contextId) in a file, so a client needs no storage of its own.';

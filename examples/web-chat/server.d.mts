@@ -1,28 +1,7 @@
 /** Types of server.mjs, for the TypeScript tests. */
+import type { ExampleBackend, ExampleBackendOptions } from '../backend.mjs';
 
-export declare const DEMO_SECRET: string;
-export declare const HANDLE: string;
-export declare const DEFAULT_AGENT: string;
+export { DEFAULT_AGENT, DEMO_SECRET, HANDLE } from '../backend.mjs';
+export type { ExampleBackendOptions as WebChatServerOptions, ExampleBackend as WebChatServer } from '../backend.mjs';
 
-export interface WebChatServerOptions {
-  /** The agent's base URL, handed to the page; default {@link DEFAULT_AGENT}. */
-  agent?: string;
-  /** Default 0: a free port. */
-  port?: number;
-  /** Default 127.0.0.1. */
-  host?: string;
-  /** The identity secret; default `A4H_IDENTITY_SECRET`, else {@link DEMO_SECRET}. */
-  secret?: string;
-  /** One line per derived contextId. */
-  log?: (line: string) => void;
-}
-
-export interface WebChatServer {
-  /** `http://127.0.0.1:PORT/` */
-  url: string;
-  /** The agent URL the page is given. */
-  agent: string;
-  close(): Promise<void>;
-}
-
-export declare function startWebChatServer(options?: WebChatServerOptions): Promise<WebChatServer>;
+export declare function startWebChatServer(options?: ExampleBackendOptions): Promise<ExampleBackend>;

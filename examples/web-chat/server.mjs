@@ -1,151 +1,48 @@
 /**
- * The web chat's backend: serves the page and its bundle, tells the page where the agent is, and
- * derives each conversation's A2A contextId, so the identity secret never reaches the browser.
+ * The web chat's backend (../backend.mjs): serves the page and its bundle, tells the page where the
+ * agent is, and derives each conversation's A2A contextId, so the identity secret never reaches the browser.
  *
  *     node examples/web-chat/server.mjs [--agent URL] [--port N]
  *
  *   GET /                          the page (index.html, style.css, dist/main.js)
- *   GET /api/config                { "agent": "<agent base URL>" }
+ *   GET /api/config                { "agent": "<agent base URL>", "handle": "web" }
  *   GET /api/context?thread=KEY    { "thread": KEY, "contextId": deriveContextId(secret, 'web', KEY) }
- *
- * The secret is A4H_IDENTITY_SECRET, or the demo's public one when that is unset. The page sends
- * its messages straight to the agent (the demo agent allows any origin); in production this backend
- * would also decide who may use which thread, since the contextId is what the agent keys memory on.
  */
-import { readFile } from 'node:fs/promises';
-import { createServer } from 'node:http';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { parseArgs } from 'node:util';
-// The built library (`npm run build`); an app would write `from 'a4h-a2a'`.
-import { deriveContextId } from '../../dist/index.js';
+import { access } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
+import { mainOf, startExampleBackend, TYPES } from '../backend.mjs';
 
-/** The demo's identity secret (the same as `npm start`'s, demo/start.ts): public on purpose, for the demo only. */
-export const DEMO_SECRET = 'a4h-demo-secret-not-for-production';
-/** The agent handle the contextId is derived with (the page's `HANDLE`). */
-export const HANDLE = 'web';
-/** The demo agent's usual address (`npm run demo-agent`). */
-export const DEFAULT_AGENT = 'http://127.0.0.1:41241/';
-/** Longest thread key accepted. */
-const MAX_THREAD = 200;
+export { DEFAULT_AGENT, DEMO_SECRET, HANDLE } from '../backend.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
 /** The only files served, by URL path: no directory is exposed. */
 const FILES = {
-  '/': { file: here('index.html'), type: 'text/html; charset=utf-8' },
-  '/index.html': { file: here('index.html'), type: 'text/html; charset=utf-8' },
-  '/style.css': { file: here('style.css'), type: 'text/css; charset=utf-8' },
-  '/dist/main.js': { file: here('dist/main.js'), type: 'text/javascript; charset=utf-8' },
-  '/dist/main.js.map': { file: here('dist/main.js.map'), type: 'application/json; charset=utf-8' },
+  '/': { file: here('index.html'), type: TYPES['.html'] },
+  '/index.html': { file: here('index.html'), type: TYPES['.html'] },
+  '/style.css': { file: here('style.css'), type: TYPES['.css'] },
+  '/dist/main.js': { file: here('dist/main.js'), type: TYPES['.js'] },
+  '/dist/main.js.map': { file: here('dist/main.js.map'), type: TYPES['.map'] },
 };
+
+const MISSING = 'run node examples/web-chat/build.mjs';
 
 /**
  * Starts the server; resolves with its URL (trailing slash) and `close()`.
  * @param {{ agent?: string; port?: number; host?: string; secret?: string; log?: (line: string) => void }} [options]
  */
-export async function startWebChatServer(options = {}) {
-  const agent = new URL(options.agent ?? DEFAULT_AGENT).href;
-  const secret = options.secret || process.env.A4H_IDENTITY_SECRET || DEMO_SECRET;
-  const log = options.log ?? (() => {});
-
-  const server = createServer(async (req, res) => {
-    const send = (status, type, body) => {
-      res.writeHead(status, { 'Content-Type': type, 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' });
-      res.end(body);
-    };
-    const json = (status, value) => send(status, 'application/json; charset=utf-8', JSON.stringify(value));
-    try {
-      const url = new URL(`http://localhost${req.url ?? '/'}`); // not new URL(req.url, base): `//x` would be a host
-      if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'only GET' });
-      if (url.pathname === '/api/config') return json(200, { agent });
-      if (url.pathname === '/api/context') {
-        const thread = url.searchParams.get('thread') ?? '';
-        if (thread === '' || thread.length > MAX_THREAD) {
-          return json(400, { error: `thread must be 1 to ${MAX_THREAD} characters` });
-        }
-        const contextId = await deriveContextId(secret, HANDLE, thread);
-        log(`context for thread ${JSON.stringify(thread)}: ${contextId.slice(0, 8)}…`);
-        return json(200, { thread, contextId });
-      }
-      const entry = FILES[url.pathname];
-      if (entry === undefined) return json(404, { error: 'not found' });
-      send(200, entry.type, await readFile(entry.file));
-    } catch (error) {
-      const missing = error?.code === 'ENOENT';
-      const message = missing ? 'the bundle is missing: run node examples/web-chat/build.mjs' : String(error?.message ?? error);
-      json(missing ? 404 : 500, { error: message });
-    }
-  });
-  await new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
-  const { address, port } = server.address();
-  const url = `http://${address.includes(':') ? `[${address}]` : address}:${port}/`;
-  let closing;
-  return {
-    url,
-    agent,
-    close() {
-      closing ??= new Promise((resolve) => {
-        server.close(() => resolve());
-        server.closeAllConnections();
-      });
-      return closing;
-    },
-  };
+export function startWebChatServer(options = {}) {
+  return startExampleBackend({ ...options, files: async (path) => FILES[path], missing: MISSING });
 }
 
-async function main() {
-  const { values } = parseArgs({
-    options: {
-      agent: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      'Usage: node examples/web-chat/server.mjs [--agent URL] [--port N]\n' +
-        `  --agent URL   the A2A agent the page talks to (default ${DEFAULT_AGENT})\n` +
-        '  --port N      port to listen on, on 127.0.0.1 (default 0: a free one, printed)\n',
-    );
-    return;
-  }
-  const port = Number(values.port ?? '0');
-  if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`--port must be 0 to 65535, not ${values.port}`);
-  if (!process.env.A4H_IDENTITY_SECRET) {
-    process.stderr.write('web chat: using the public demo identity secret (set A4H_IDENTITY_SECRET to use your own)\n');
-  }
-  try {
-    await readFile(FILES['/dist/main.js'].file);
-  } catch {
-    process.stderr.write('web chat: no bundle yet; run node examples/web-chat/build.mjs first\n');
-    process.exitCode = 1;
-    return;
-  }
-  const server = await startWebChatServer({
-    port,
-    ...(values.agent ? { agent: values.agent } : {}),
-    log: (line) => process.stderr.write(`web chat: ${line}\n`),
-  });
-  process.stdout.write(`web chat on ${server.url} (agent ${server.agent})\n`);
-  const stop = () => {
-    process.off('SIGINT', stop);
-    process.off('SIGTERM', stop);
-    void server.close();
-  };
-  process.on('SIGINT', stop);
-  process.on('SIGTERM', stop);
-}
-
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  main().catch((error) => {
-    process.stderr.write(`web chat: ${error instanceof Error ? error.message : String(error)}\n`);
-    process.exitCode = 1;
-  });
-}
+mainOf(import.meta, {
+  name: 'web chat',
+  command: 'node examples/web-chat/server.mjs',
+  missing: MISSING,
+  built: () =>
+    access(FILES['/dist/main.js'].file).then(
+      () => true,
+      () => false,
+    ),
+  start: startWebChatServer,
+});

@@ -16,19 +16,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium } from 'playwright-core';
 import type { Browser, Page } from 'playwright-core';
-import { TaskState } from '@a2a-js/sdk';
 import { startDemoAgent } from '../../demo/agent.js';
 import type { DemoAgent } from '../../demo/agent.js';
-import { connectUrl } from '../../fixtures/sdk-client.js';
 import { deriveContextId } from '../../src/index.js';
 import { buildWebChat } from '../../examples/web-chat/build.mjs';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
 import { computed, effect, signal } from '../../examples/web-chat/src/signals.js';
 import type { WebChatServer } from '../../examples/web-chat/server.mjs';
+import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
 
-const CHROMIUM = '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOT = join(ROOT, 'test-output', 'web-chat.png');
 /** Set A4H_UPDATE_SCREENSHOT=1 to also refresh the README's screenshot. */
@@ -43,14 +40,10 @@ let browser: Browser | undefined;
 let page: Page;
 /** The demo agent's log: one line per turn, `<contextId prefix> turn N`, `… canceled`. */
 const agentLog: string[] = [];
-const pageErrors: string[] = [];
-const consoleErrors: string[] = [];
+const errors = { page: [] as string[], console: [] as string[] };
 let contextPrefix = '';
 
 async function setUp(): Promise<void> {
-  if (!existsSync(CHROMIUM)) {
-    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium) to run the browser test`);
-  }
   if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
     throw new Error('dist/index.js is missing: run `npm run build` first (the web chat server imports the built library)');
   }
@@ -60,26 +53,8 @@ async function setUp(): Promise<void> {
   server = await startWebChatServer({ port: 0, agent: agent.url, secret: SECRET });
   contextPrefix = (await deriveContextId(SECRET, 'web', THREAD)).slice(0, 8);
 
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
-  const context = await browser.newContext({ viewport: { width: 900, height: 700 } }); // a fresh profile
-  page = await context.newPage();
-  page.on('pageerror', (error) => pageErrors.push(error.stack ?? error.message));
-  page.on('console', (message) => {
-    if (message.type() === 'error') consoleErrors.push(message.text());
-  });
+  browser = await launchChromium();
+  page = await openPage(browser, errors);
   await page.goto(`${server.url}?thread=${THREAD}`);
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
 }
@@ -94,27 +69,6 @@ async function tearDown(): Promise<void> {
 /** The last agent bubble. */
 const lastReply = () => page.locator('.msg.agent').last();
 
-async function send(text: string): Promise<void> {
-  await page.fill('#input', text);
-  await page.click('#send');
-}
-
-/** Waits until the last agent bubble is in `phase` (`running`, `ended`, `error`, `stopped`). */
-async function phase(wanted: string, timeout = 10_000): Promise<void> {
-  await page.waitForFunction((want) => document.querySelector('.msg.agent:last-of-type')?.getAttribute('data-phase') === want, wanted, {
-    timeout,
-  });
-}
-
-/** Polls `check` every 50 ms for up to `ms`. */
-async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
-}
-
 describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   beforeAll(setUp, 60_000);
   afterAll(tearDown);
@@ -127,16 +81,11 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   });
 
   it('streams the reply word by word into the page', async () => {
-    await send('Hello from the browser!');
+    await send(page, 'Hello from the browser!');
     await expect.poll(() => page.locator('.msg.user').last().textContent()).toBe('Hello from the browser!');
-    // Seen mid-stream: running, some words in, not all.
-    await page.waitForFunction(() => {
-      const bubble = document.querySelector('.msg.agent:last-of-type');
-      const text = bubble?.querySelector('.body')?.textContent ?? '';
-      return bubble?.getAttribute('data-phase') === 'running' && text.split(' ').length >= 2 && !text.includes('same thread');
-    });
+    await waitForMidStream(page, '.msg.agent:last-of-type'); // running, some words in, not all
     await expect.poll(() => page.locator('#cancel').isEnabled()).toBe(true);
-    await phase('ended');
+    await waitForPhase(page, '.msg.agent:last-of-type', 'ended');
     await expect.poll(() => lastReply().textContent()).toContain('Hello! This is turn 1 of our conversation.');
     await expect.poll(() => lastReply().getAttribute('data-outcome')).toBe('completed');
     await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
@@ -145,8 +94,8 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
 
   it('decodes a reply with a raw-bytes file part (the SDK needs Buffer: the polyfill provides it) and draws the picture', async () => {
     expect(await page.evaluate(() => typeof (globalThis as { Buffer?: unknown }).Buffer)).toBe('function');
-    await send('attach the picture, please');
-    await phase('ended');
+    await send(page, 'attach the picture, please');
+    await waitForPhase(page, '.msg.agent:last-of-type', 'ended');
     await expect.poll(() => lastReply().textContent()).toContain('Here is a small chart for you: a4h-chart.png');
     const img = lastReply().locator('.attachments img');
     await expect.poll(() => img.count()).toBe(1);
@@ -175,7 +124,7 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   });
 
   it('Cancel stops a slow turn: the agent gets CancelTask and the page shows it stopped', async () => {
-    await send('slow — tell me a long story');
+    await send(page, 'slow — tell me a long story');
     await page.waitForFunction(() => {
       const text = document.querySelector('.msg.agent:last-of-type .body')?.textContent ?? '';
       return text.trim().split(/\s+/).length >= 4;
@@ -183,21 +132,15 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     const taskId = await lastReply().getAttribute('data-task-id');
     expect(taskId).toBeTruthy();
     await page.click('#cancel');
-    await phase('stopped', 5_000);
+    await waitForPhase(page, '.msg.agent:last-of-type', 'stopped', 5_000);
     await expect.poll(() => lastReply().locator('.note').textContent()).toBe('Cancelled by you.');
     await expect.poll(() => page.locator('#status-text').textContent()).toContain('Stopped');
     await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
     await expect.poll(() => page.locator('#cancel').isDisabled()).toBe(true);
 
-    expect(await eventually(() => agentLog.includes(`${contextPrefix} canceled`))).toBe(true);
-    const client = await connectUrl(agent!.url, { bindings: ['JSONRPC'], legacyCompat: false });
-    const task = await client.getTask({ tenant: '', id: taskId!, historyLength: 0 });
-    expect(task.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+    await expectCanceledAtAgent(agent!.url, taskId!, agentLog, contextPrefix);
 
-    const stoppedAt = await lastReply().locator('.body').textContent();
-    expect(stoppedAt).not.toContain('same thread'); // cut mid-answer
-    await page.waitForTimeout(700); // two more slow words' time: nothing more arrives
-    expect(await lastReply().locator('.body').textContent()).toBe(stoppedAt);
+    await expectStopped(lastReply().locator('.body'));
     expect(agentLog).toEqual([
       `${contextPrefix} turn 1`,
       `${contextPrefix} turn 2 (attach)`,
@@ -215,9 +158,9 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     const content = 'a,b\n1,2\n';
     await page.setInputFiles('#file', { name: 'numbers.csv', mimeType: 'text/csv', buffer: Buffer.from(content) });
     await expect.poll(() => page.locator('#file-names').textContent()).toContain('numbers.csv');
-    await send('echo this file');
+    await send(page, 'echo this file');
     await expect.poll(() => page.locator('.msg.user').last().textContent()).toContain('attached: numbers.csv');
-    await phase('ended');
+    await waitForPhase(page, '.msg.agent:last-of-type', 'ended');
     await expect.poll(() => lastReply().textContent()).toContain('Echoing numbers.csv back to you');
     const link = lastReply().locator('.attachments a[download="numbers.csv"]');
     await expect.poll(() => link.count()).toBe(1);
@@ -227,8 +170,8 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   });
 
   it('had no page errors and no console errors', () => {
-    expect(pageErrors).toEqual([]);
-    expect(consoleErrors).toEqual([]);
+    expect(errors.page).toEqual([]);
+    expect(errors.console).toEqual([]);
   });
 
   it('without the polyfill the same reply fails on Buffer (so the attach turn does take that path)', async () => {

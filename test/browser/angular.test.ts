@@ -1,0 +1,152 @@
+/**
+ * The Angular chat example (examples/angular: an Angular 21 app on a4h-a2a/angular) built with
+ * `ng build` and driven in headless Chromium against the demo agent: the card read at start, a reply
+ * streamed into the `view` signal, the contextId asked of the backend inside each turn (the agent
+ * keys its memory on it, so turn 2 quotes turn 1), and Cancel (the agent gets CancelTask).
+ *
+ * Needs the example installed (`node examples/angular/setup.mjs install`, which `npm test` runs after
+ * `npm run build`) and Chromium at /usr/bin/chromium. Without either it fails, saying which.
+ */
+import { existsSync } from 'node:fs';
+import { mkdir, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Browser, Page } from 'playwright-core';
+import { startDemoAgent } from '../../demo/agent.js';
+import type { DemoAgent } from '../../demo/agent.js';
+import { NAME } from '../../demo/card.js';
+import { deriveContextId } from '../../src/index.js';
+import type { ExampleBackend } from '../../examples/backend.mjs';
+import { startAngularChatServer } from '../../examples/angular/server.mjs';
+import { buildAngularExample, EXAMPLE } from '../../examples/angular/setup.mjs';
+import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url));
+const SCREENSHOT = join(ROOT, 'test-output', 'angular-chat.png');
+/** Set A4H_UPDATE_SCREENSHOT=1 to also refresh the example README's screenshot. */
+const README_SCREENSHOT = join(EXAMPLE, 'screenshot.png');
+const SECRET = 'angular-chat-test-secret-not-for-production';
+const THREAD = 'angular-test-thread';
+
+let dir = '';
+let agent: DemoAgent | undefined;
+let server: ExampleBackend | undefined;
+let browser: Browser | undefined;
+let page: Page;
+let buildOutput = '';
+/** The demo agent's log: one line per turn, `<contextId prefix> turn N`, `… canceled`. */
+const agentLog: string[] = [];
+const errors = { page: [] as string[], console: [] as string[] };
+let contextPrefix = '';
+
+async function setUp(): Promise<void> {
+  if (!existsSync(join(EXAMPLE, 'node_modules', '@angular', 'cli'))) {
+    throw new Error('examples/angular is not installed: run `node examples/angular/setup.mjs install` (npm test does)');
+  }
+  buildOutput = await buildAngularExample();
+  dir = await mkdtemp(join(tmpdir(), 'a4h-angular-test-'));
+  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 30, log: (line) => agentLog.push(line) });
+  server = await startAngularChatServer({ port: 0, agent: agent.url, secret: SECRET });
+  contextPrefix = (await deriveContextId(SECRET, 'web', THREAD)).slice(0, 8);
+  browser = await launchChromium();
+  page = await openPage(browser, errors);
+  await page.goto(`${server.url}?thread=${THREAD}`);
+}
+
+async function tearDown(): Promise<void> {
+  await browser?.close();
+  await server?.close();
+  await agent?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+}
+
+/** The current turn's bubble. */
+const reply = () => page.locator('.msg.agent.latest');
+const status = () => page.locator('[data-testid="status"]').textContent();
+
+describe('Angular chat example: ng build, then Chromium against the demo agent', { timeout: 30_000 }, () => {
+  beforeAll(setUp, 240_000);
+  afterAll(tearDown);
+
+  it('builds with ng build (production, strict templates) without a warning', () => {
+    expect(buildOutput).toContain('Application bundle generation complete');
+    expect(buildOutput).not.toMatch(/warning/i);
+    expect(existsSync(join(EXAMPLE, 'dist', 'browser', 'index.html'))).toBe(true);
+  });
+
+  it('reads the agent card at start and says Ready with its name', async () => {
+    await expect.poll(status).toBe(`Ready: ${NAME}`);
+    await expect.poll(() => page.locator('[data-testid="meta"]').textContent()).toContain(`thread ${THREAD}`);
+    await expect.poll(() => page.locator('#cancel').isDisabled()).toBe(true);
+  });
+
+  it('streams the reply into the view signal, with the contextId the backend derived', async () => {
+    await send(page, 'Hello from Angular!');
+    await expect.poll(() => page.locator('.msg.user').last().textContent()).toBe('Hello from Angular!');
+    await waitForMidStream(page, '.msg.agent.latest'); // running, some words in, not all
+    await expect.poll(() => page.locator('#cancel').isEnabled()).toBe(true);
+    await waitForPhase(page, '.msg.agent.latest', 'ended');
+    await expect.poll(() => reply().textContent()).toContain('Hello! This is turn 1 of our conversation.');
+    await expect.poll(() => reply().getAttribute('data-outcome')).toBe('completed');
+    await expect.poll(status).toBe('Done');
+    await expect.poll(() => page.locator('[data-testid="meta"]').textContent()).toContain(`context ${contextPrefix}`);
+    expect(agentLog).toEqual([`${contextPrefix} turn 1`]); // the agent saw the backend's contextId
+  });
+
+  it('continues the thread: the next turn has the same contextId, and the first exchange stays on the page', async () => {
+    await send(page, 'What did I say?');
+    await expect.poll(() => reply().textContent()).toContain('This is turn 2 of our conversation; earlier you said: “Hello from Angular!”');
+    await waitForPhase(page, '.msg.agent.latest', 'ended');
+    await expect.poll(() => page.locator('.msg.agent').count()).toBe(2);
+    expect(agentLog).toEqual([`${contextPrefix} turn 1`, `${contextPrefix} turn 2`]);
+  });
+
+  it('Cancel stops a slow turn: the agent gets CancelTask and the view ends canceled', async () => {
+    await send(page, 'slow — tell me a long story');
+    await page.waitForFunction(() => {
+      // This turn's words (the bubble shows the previous turn until the view's first value renders).
+      const text = document.querySelector('.msg.agent.latest .body')?.textContent ?? '';
+      return text.startsWith('Taking it slowly') && text.trim().split(/\s+/).length >= 4;
+    });
+    const taskId = await reply().getAttribute('data-task-id');
+    expect(taskId).toBeTruthy();
+    await page.click('#cancel');
+    await waitForPhase(page, '.msg.agent.latest', 'ended', 5_000);
+    await expect.poll(() => reply().getAttribute('data-outcome')).toBe('canceled');
+    await expect.poll(status).toBe('Canceled');
+    await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+    await expect.poll(() => page.locator('#cancel').isDisabled()).toBe(true);
+
+    await expectCanceledAtAgent(agent!.url, taskId!, agentLog, contextPrefix);
+
+    await expectStopped(reply().locator('.body'));
+    expect(agentLog).toEqual([
+      `${contextPrefix} turn 1`,
+      `${contextPrefix} turn 2`,
+      `${contextPrefix} turn 3 (slow)`,
+      `${contextPrefix} canceled`,
+    ]);
+
+    await mkdir(join(ROOT, 'test-output'), { recursive: true });
+    await page.locator('#input').blur();
+    await page.screenshot({ path: SCREENSHOT });
+    if (process.env['A4H_UPDATE_SCREENSHOT'] === '1') await page.screenshot({ path: README_SCREENSHOT });
+  });
+
+  it('the page logged no error', () => {
+    expect(errors.page).toEqual([]);
+    expect(errors.console).toEqual([]);
+  });
+
+  it('the backend serves the built files by name and nothing else', async () => {
+    const get = (path: string) => fetch(new URL(path, server!.url));
+    expect((await get('/')).headers.get('content-type')).toContain('text/html');
+    expect((await get('/api/config').then((r) => r.json())) as unknown).toEqual({ agent: agent!.url, handle: 'web' });
+    for (const path of ['/server.mjs', '/../package.json', '/%2e%2e/package.json', '/3rdpartylicenses.txt', '/nope.js']) {
+      expect((await get(path)).status, path).toBe(404);
+    }
+    expect((await get('/api/context?thread=')).status).toBe(400);
+  });
+});

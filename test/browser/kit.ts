@@ -1,0 +1,103 @@
+/**
+ * The browser tests' kit: Debian's Chromium through playwright-core (never a downloaded browser), a
+ * page that records its errors, the examples' form, and what a cancel must leave at the demo agent.
+ */
+import { existsSync } from 'node:fs';
+import { chromium } from 'playwright-core';
+import type { Browser, Locator, Page } from 'playwright-core';
+import { expect } from 'vitest';
+import { TaskState } from '@a2a-js/sdk';
+import { connectUrl } from '../../fixtures/sdk-client.js';
+
+export const CHROMIUM = '/usr/bin/chromium';
+
+/** Headless, no sandbox, no GPU, nothing that reaches beyond loopback on its own. Throws when Chromium is missing. */
+export async function launchChromium(): Promise<Browser> {
+  if (!existsSync(CHROMIUM)) {
+    throw new Error(`${CHROMIUM} is missing: install Debian's chromium package (apt-get install chromium) to run the browser test`);
+  }
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}
+
+/** A page in a fresh profile; its uncaught errors and console errors are pushed to the lists. */
+export async function openPage(browser: Browser, errors: { page: string[]; console: string[] }): Promise<Page> {
+  const context = await browser.newContext({ viewport: { width: 900, height: 700 } });
+  const page = await context.newPage();
+  page.on('pageerror', (error) => errors.page.push(error.stack ?? error.message));
+  page.on('console', (message) => {
+    if (message.type() === 'error') errors.console.push(message.text());
+  });
+  return page;
+}
+
+/** Polls `check` every 50 ms for up to `ms`. */
+export async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
+  for (const end = Date.now() + ms; Date.now() < end;) {
+    if (check()) return true;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return check();
+}
+
+/** Types `text` into `#input` and clicks `#send` (both examples' forms). */
+export async function send(page: Page, text: string): Promise<void> {
+  await page.fill('#input', text);
+  await page.click('#send');
+}
+
+/** Waits until the element `selector` has `data-phase` `wanted`. */
+export async function waitForPhase(page: Page, selector: string, wanted: string, timeout = 10_000): Promise<void> {
+  await page.waitForFunction(
+    ({ selector, wanted }) => document.querySelector(selector)?.getAttribute('data-phase') === wanted,
+    { selector, wanted },
+    { timeout },
+  );
+}
+
+/** Waits until the bubble `selector` is running with a few words in, not the whole reply (the demo's ends "same thread"). */
+export async function waitForMidStream(page: Page, selector: string): Promise<void> {
+  await page.waitForFunction((selector) => {
+    const bubble = document.querySelector(selector);
+    const text = bubble?.querySelector('.body')?.textContent ?? '';
+    return bubble?.getAttribute('data-phase') === 'running' && text.trim().split(/\s+/).length >= 2 && !text.includes('same thread');
+  }, selector);
+}
+
+/**
+ * What a cancel leaves at the demo agent: its log says so and the task is CANCELED (polled: the demo
+ * logs the cancel just before its task store records it).
+ */
+export async function expectCanceledAtAgent(
+  agentUrl: string,
+  taskId: string,
+  agentLog: readonly string[],
+  contextPrefix: string,
+): Promise<void> {
+  expect(await eventually(() => agentLog.includes(`${contextPrefix} canceled`))).toBe(true);
+  const client = await connectUrl(agentUrl, { bindings: ['JSONRPC'], legacyCompat: false });
+  await expect
+    .poll(async () => (await client.getTask({ tenant: '', id: taskId, historyLength: 0 })).status?.state)
+    .toBe(TaskState.TASK_STATE_CANCELED);
+}
+
+/** The reply in `body` was cut mid-answer and stays as it is for two more slow words' time. Resolves with its text. */
+export async function expectStopped(body: Locator): Promise<string | null> {
+  const stoppedAt = await body.textContent();
+  expect(stoppedAt).not.toContain('same thread');
+  await new Promise((resolve) => setTimeout(resolve, 700));
+  expect(await body.textContent()).toBe(stoppedAt);
+  return stoppedAt;
+}
