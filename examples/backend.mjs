@@ -16,6 +16,7 @@ import { createServer } from 'node:http';
 import { parseArgs } from 'node:util';
 // The built library (`npm run build`); an app would write `from 'a4h-a2a'`.
 import { deriveContextId } from '../dist/index.js';
+import { startedAs } from './started-as.mjs';
 
 /** The demo's identity secret (the same as `npm start`'s, demo/start.ts): public on purpose, for the demo only. */
 export const DEMO_SECRET = 'a4h-demo-secret-not-for-production';
@@ -56,7 +57,8 @@ export async function startExampleBackend(options) {
     };
     const json = (status, value) => send(status, 'application/json; charset=utf-8', JSON.stringify(value));
     try {
-      const url = new URL(`http://localhost${req.url ?? '/'}`); // not new URL(req.url, base): `//x` would be a host
+      if (!req.url?.startsWith('/')) return json(400, { error: 'the request target must be a path' });
+      const url = new URL(`http://localhost${req.url}`); // not new URL(req.url, base): `//x` would be a host
       if (req.method !== 'GET' && req.method !== 'HEAD') return json(405, { error: 'only GET' });
       if (url.pathname === '/api/config') return json(200, { agent, handle: HANDLE });
       if (url.pathname === '/api/context') {
@@ -148,7 +150,7 @@ export async function runExampleBackend(example) {
 
 /** Runs `runExampleBackend(example)` when `meta` is the module Node was started with. */
 export function mainOf(meta, example) {
-  if (process.argv[1] === undefined || meta.filename !== process.argv[1]) return;
+  if (!startedAs(meta)) return;
   runExampleBackend(example).catch((error) => {
     process.stderr.write(`${example.name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exitCode = 1;

@@ -12,11 +12,11 @@
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, writeFile, rename, mkdir } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { startedAs } from '../started-as.mjs';
 
 const run = promisify(execFile);
 
@@ -41,7 +41,9 @@ async function refreshLibrary() {
   if (!existsSync(join(ROOT, 'dist', 'angular', 'index.js'))) {
     throw new Error('dist/angular/index.js is missing: run `npm run build` at the repository root first');
   }
-  const dir = await mkdtemp(join(tmpdir(), 'a4h-angular-pack-'));
+  // Unpacked beside its place (not in the OS temp directory, often another file system) so the moves are renames.
+  await mkdir(MODULES, { recursive: true });
+  const dir = await mkdtemp(join(MODULES, '.a4h-pack-'));
   try {
     // --ignore-scripts: the build is already there (no `prepare` rebuild).
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: ROOT });
@@ -57,18 +59,46 @@ async function refreshLibrary() {
   }
 }
 
+/** Throws when the example's lock lists other dependencies for a4h-a2a than the library has (npm ci would not install them). */
+async function checkLock() {
+  const lock = JSON.parse(await readFile(join(EXAMPLE, 'package-lock.json'), 'utf8'));
+  const root = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'));
+  const locked = lock.packages?.['node_modules/a4h-a2a']?.dependencies ?? {};
+  if (JSON.stringify(sorted(locked)) !== JSON.stringify(sorted(root.dependencies ?? {}))) {
+    throw new Error(
+      'examples/angular/package-lock.json lists other dependencies for a4h-a2a than package.json has: run `npm install --ignore-scripts` in examples/angular and commit its lock',
+    );
+  }
+}
+
+const sorted = (record) => Object.fromEntries(Object.entries(record).sort(([a], [b]) => a.localeCompare(b)));
+
+/** Whether the example's dependencies are installed as its lock says (`installAngularExample` checks this first). */
+export async function installedUpToDate() {
+  return existsSync(STAMP) && (await readFile(STAMP, 'utf8')).trim() === (await fingerprint());
+}
+
+/** Copies the library in from this checkout (packed) when the example is installed; throws, saying what to run, when it is not. */
+export async function refreshAngularExample() {
+  if (!(await installedUpToDate())) {
+    throw new Error(
+      'examples/angular is not installed, or its lock changed: run `node examples/angular/setup.mjs install` (npm test does)',
+    );
+  }
+  await refreshLibrary();
+}
+
 /**
  * `npm ci` in the example when its lock (or the library's dependencies) changed since the last
  * install; then the library copied in anew. Resolves with what was done, in a few words.
  */
 export async function installAngularExample() {
-  const wanted = await fingerprint();
-  const installed = existsSync(STAMP) ? (await readFile(STAMP, 'utf8')).trim() : '';
+  await checkLock();
   let did = 'dependencies up to date';
-  if (installed !== wanted) {
+  if (!(await installedUpToDate())) {
     // --ignore-scripts: no `prepare` of the linked library (already built) and no native rebuilds (prebuilt packages).
     await run('npm', ['ci', '--ignore-scripts', '--no-audit', '--no-fund'], { cwd: EXAMPLE, maxBuffer: 16 * 1024 * 1024 });
-    await writeFile(STAMP, `${wanted}\n`);
+    await writeFile(STAMP, `${await fingerprint()}\n`);
     did = 'dependencies installed (npm ci)';
   }
   await refreshLibrary();
@@ -104,7 +134,7 @@ async function main(command) {
   return 0;
 }
 
-if (process.argv[1] !== undefined && import.meta.filename === process.argv[1]) {
+if (startedAs(import.meta)) {
   main(process.argv[2]).then(
     (code) => (process.exitCode = code),
     (error) => {

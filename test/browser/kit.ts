@@ -67,12 +67,17 @@ export async function waitForPhase(page: Page, selector: string, wanted: string,
   );
 }
 
-/** Waits until the bubble `selector` is running with a few words in, not the whole reply (the demo's ends "same thread"). */
+/**
+ * Waits until the bubble `selector` is running with a few words in, not the whole reply (the demo's
+ * ends "same thread"), and `#cancel` is enabled: all seen in one look, while the reply streams.
+ */
 export async function waitForMidStream(page: Page, selector: string): Promise<void> {
   await page.waitForFunction((selector) => {
     const bubble = document.querySelector(selector);
     const text = bubble?.querySelector('.body')?.textContent ?? '';
-    return bubble?.getAttribute('data-phase') === 'running' && text.trim().split(/\s+/).length >= 2 && !text.includes('same thread');
+    const cancel = document.querySelector<HTMLButtonElement>('#cancel');
+    const midway = text.trim().split(/\s+/).length >= 2 && !text.includes('same thread');
+    return bubble?.getAttribute('data-phase') === 'running' && midway && cancel?.disabled === false;
   }, selector);
 }
 

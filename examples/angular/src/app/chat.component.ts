@@ -64,7 +64,7 @@ export class ChatComponent {
   protected readonly status = computed(() => statusLine(this.chat.view(), this.reach(), this.config.agent));
   protected readonly contextId = computed(() => this.chat.view()?.contextId);
 
-  send(input: HTMLInputElement): void {
+  protected send(input: HTMLInputElement): void {
     const text = input.value.trim();
     if (text === '' || this.running()) return;
     const latest = this.latest();
@@ -74,7 +74,7 @@ export class ChatComponent {
     this.chat.send(text);
   }
 
-  cancel(): void {
+  protected cancel(): void {
     this.chat.cancel();
   }
 }

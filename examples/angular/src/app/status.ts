@@ -1,17 +1,20 @@
 import type { TurnView } from 'a4h-a2a/angular';
 
-/** Whether the agent's card could be read: the status line says "Ready" only once it was. */
+/** Whether the agent's card could be read at start: before the first message, the status line says "Ready" only once it was. */
 export type Reach = { state: 'checking' } | { state: 'reachable'; name: string } | { state: 'unreachable'; message: string };
 
 /** The line under the messages: what is happening now, in a few words. */
 export function statusLine(view: TurnView | undefined, reach: Reach, agent: string): string {
-  if (view === undefined || (view.phase === 'ended' && view.outcome === 'completed')) {
+  if (view === undefined) {
     if (reach.state === 'checking') return 'Connecting to the agent…';
     if (reach.state === 'unreachable') return `The agent at ${new URL(agent).host} cannot be reached (${reach.message}). Is it running?`;
-    return view === undefined ? `Ready: ${reach.name}` : 'Done';
+    return `Ready: ${reach.name}`;
   }
   if (view.phase === 'error') return `Error: ${view.error?.message ?? 'the turn failed'}`;
-  if (view.phase === 'ended') return view.outcome === 'canceled' ? 'Canceled' : `Ended: ${view.outcome ?? 'unknown'}`;
+  if (view.phase === 'ended') {
+    if (view.outcome === 'completed') return 'Done';
+    return view.outcome === 'canceled' ? 'Canceled' : `Ended: ${view.outcome ?? 'unknown'}`;
+  }
   if (view.reconnecting) return 'Reconnecting…';
   if (view.polling) return 'Polling the task…';
   return view.preview ?? (view.reply === '' ? 'Thinking…' : 'Answering…');
