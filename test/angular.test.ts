@@ -40,6 +40,17 @@ const methods = (port: FakePort) => port.calls.map((call) => call.method);
 /** Waits for the port's n-th stream to be subscribed (the contextId is derived asynchronously first). */
 const streaming = (port: FakePort, n = 1) => vi.waitFor(() => expect(methods(port).filter((m) => m === 'stream').length).toBe(n));
 
+/** A conversation whose turn is streaming, its task `T` working. */
+async function runningTask(): Promise<{ stream: Subject<AgentEvent>; port: FakePort; chat: A2AConversation }> {
+  const stream = new Subject<AgentEvent>();
+  const port = portOf(stream);
+  const chat = conversation(port);
+  chat.send('hi');
+  await streaming(port);
+  stream.next(ev.task('T', 'working'));
+  return { stream, port, chat };
+}
+
 describe('provideA2A and injectA2A', () => {
   it('provide one client to the injector', () => {
     injector = createEnvironmentInjector(
@@ -117,12 +128,7 @@ describe('a2aConversation', () => {
   });
 
   it('cancel() cancels the running turn: CancelTask, and the view ends canceled', async () => {
-    const stream = new Subject<AgentEvent>();
-    const port = portOf(stream);
-    const chat = conversation(port);
-    chat.send('hi');
-    await streaming(port);
-    stream.next(ev.task('T', 'working'));
+    const { stream, port, chat } = await runningTask();
     stream.next(ev.status('T', 'working', 'thinking'));
     chat.cancel();
     await flush();
@@ -133,12 +139,7 @@ describe('a2aConversation', () => {
   });
 
   it('destroying the injection context unsubscribes the running turn (and cancels its task)', async () => {
-    const stream = new Subject<AgentEvent>();
-    const port = portOf(stream);
-    const chat = conversation(port);
-    chat.send('hi');
-    await streaming(port);
-    stream.next(ev.task('T', 'working'));
+    const { stream, port, chat } = await runningTask();
     injector!.destroy();
     await flush();
     expect(stream.observed).toBe(false);

@@ -8,8 +8,9 @@
  * `npm run build` (the server does: it imports the built library). `platform: 'browser'` makes any
  * Node built-in in the bundle a build error, so a successful build shows the core is browser-safe.
  */
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { context, build } from 'esbuild';
+import { startedAs } from '../started-as.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -42,7 +43,7 @@ export async function buildWebChat() {
   return { outfile: options.outfile, bytes: output?.bytes ?? 0, warnings: result.warnings };
 }
 
-if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+if (startedAs(import.meta)) {
   if (process.argv.includes('--watch')) {
     const ctx = await context(options);
     await ctx.watch();

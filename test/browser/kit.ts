@@ -8,6 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { connectUrl } from '../../fixtures/sdk-client.js';
+import { eventually } from '../faults/kit.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
 
@@ -41,15 +42,6 @@ export async function openPage(browser: Browser, errors: { page: string[]; conso
     if (message.type() === 'error') errors.console.push(message.text());
   });
   return page;
-}
-
-/** Polls `check` every 50 ms for up to `ms`. */
-export async function eventually(check: () => boolean, ms = 5_000): Promise<boolean> {
-  for (const end = Date.now() + ms; Date.now() < end;) {
-    if (check()) return true;
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return check();
 }
 
 /** Types `text` into `#input` and clicks `#send` (both examples' forms). */
@@ -91,7 +83,7 @@ export async function expectCanceledAtAgent(
   agentLog: readonly string[],
   contextPrefix: string,
 ): Promise<void> {
-  expect(await eventually(() => agentLog.includes(`${contextPrefix} canceled`))).toBe(true);
+  expect(await eventually(() => agentLog.includes(`${contextPrefix} canceled`), 5_000)).toBe(true);
   const client = await connectUrl(agentUrl, { bindings: ['JSONRPC'], legacyCompat: false });
   await expect
     .poll(async () => (await client.getTask({ tenant: '', id: taskId, historyLength: 0 })).status?.state)
