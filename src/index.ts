@@ -6,9 +6,9 @@ export { A2AError, isA2AError, toA2AError } from './errors.js';
 export type { A2AErrorInit, A2AErrorKind, A2AOperation, AuthDetails, TimeoutPhase } from './errors.js';
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
-export type { A2APort } from './port/port.js';
+export type { A2APort, PortFactory, PortTurn } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
-export type { PortFactory, PortTurn, SdkPortOptions } from './sdk/ports.js';
+export type { SdkPortOptions } from './sdk/ports.js';
 export { traceparentOf } from './telemetry/traceparent.js';
 export type {
   A2ATelemetry,
@@ -28,7 +28,7 @@ export type {
   CredentialsFunction,
   CredentialsOption,
 } from './sdk/credentials/options.js';
-export { cardUrlOf } from './sdk/card-fetch.js';
+export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type {
   AgentEvent,

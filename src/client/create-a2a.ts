@@ -9,10 +9,10 @@ import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
 import { createSdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
-import { CancelsInFlight } from '../turn/cancel.js';
 import { resolvePolicy } from '../turn/policy.js';
 import { runCheckedTurn, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
+import { CancelsInFlight } from './cancels.js';
 import { agentKey, checkInput } from './input.js';
 import type { A2AClient, A2AOptions, TurnInput } from './types.js';
 

@@ -1,5 +1,5 @@
 import { A2AError } from '../errors.js';
-import { cardUrlOf } from '../sdk/card-fetch.js';
+import { cardUrlOf } from '../port/card-url.js';
 import { checkRequest } from '../turn/turn.js';
 import type { TurnInput } from './types.js';
 

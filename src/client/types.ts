@@ -4,7 +4,7 @@ import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
-import type { PortFactory } from '../sdk/ports.js';
+import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 

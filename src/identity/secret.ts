@@ -1,8 +1,17 @@
 import { silentLogger, type Logger } from '../logger.js';
 import { secretBytes } from './context-id.js';
 
+/**
+ * The random key of clients made without a secret. Process-wide on purpose: every such client in the
+ * process derives the same contextId for a thread, so a thread keeps its conversation across clients
+ * (a gateway that makes one per request) for as long as the process lives, and no longer.
+ */
 let processKey: Uint8Array | undefined;
-/** Loggers told already; a silent one is not counted, so the next real logger still hears it. */
+/**
+ * Loggers told already that there is no secret; a silent one is not counted, so the next real logger
+ * still hears it. Process-wide on purpose, like the key it warns about: a logger shared by many
+ * clients hears the warning once, not once per client. Weak, so it keeps no logger alive.
+ */
 const warned = new WeakSet<Logger>();
 
 /** The warning's sentence: it names the setting, so it reads whole in any logger. */

@@ -22,3 +22,12 @@ export interface A2APort {
   /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
   cancel(taskId: string): Observable<Task>;
 }
+
+/** What one turn adds to its port's calls. */
+export interface PortTurn {
+  /** Headers on each of the port's calls but the card's (the turn's trace context, with telemetry). */
+  headers?: Readonly<Record<string, string>>;
+}
+
+/** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers). */
+export type PortFactory = (agent: string, turn?: PortTurn) => A2APort;

@@ -1,11 +1,11 @@
 import type { A2AError } from '../errors.js';
 import { ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
-import { cardUrlOf } from './card-fetch.js';
+import { cardUrlOf } from '../port/card-url.js';
 import type { CredentialsOption } from './credentials/options.js';
 import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
-import type { A2APort } from '../port/port.js';
+import type { PortFactory } from '../port/port.js';
 import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
 
@@ -35,15 +35,6 @@ export interface SdkPortOptions {
   /** Hears what the ports decide once (credentials not sent to another origin, an extended card refused). Silent by default. */
   logger?: Logger;
 }
-
-/** What one turn adds to its port's calls. */
-export interface PortTurn {
-  /** Headers on each of the port's calls but the card's (the turn's trace context, with telemetry). */
-  headers?: Readonly<Record<string, string>>;
-}
-
-/** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers). */
-export type PortFactory = (agent: string, turn?: PortTurn) => A2APort;
 
 /**
  * Ports backed by the official `@a2a-js/sdk` client: v1.0 and v0.3 agents, JSON-RPC preferred,

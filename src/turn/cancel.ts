@@ -61,8 +61,7 @@ export function cancelWhenNamed<T>(ctx: LadderContext): MonoTypeOperatorFunction
  */
 function cancelTask(ctx: LadderContext): void {
   const { taskId } = ctx.task;
-  if (taskId === undefined || !ctx.task.cancellable || ctx.task.cancelSent) return;
-  ctx.task.cancelSent = true;
+  if (taskId === undefined || !ctx.task.claimCancel()) return;
   ctx.logger.debug({ taskId }, 'cancelling the abandoned task');
   const cancel = ctx.port
     .cancel(taskId)
@@ -75,24 +74,4 @@ function cancelTask(ctx: LadderContext): void {
       },
     });
   ctx.onCancel?.(cancel);
-}
-
-/**
- * The CancelTasks that abandoned turns started and that are still in flight, so a process can let
- * them reach the agents before it exits. Hand `track` to the ladder as its `onCancel`.
- */
-export class CancelsInFlight {
-  private readonly pending = new Set<Promise<void>>();
-
-  readonly track = (cancel: Subscription): void => {
-    const done = new Promise<void>((resolve) => cancel.add(resolve));
-    this.pending.add(done);
-    void done.then(() => this.pending.delete(done));
-  };
-
-  /** Resolves when every CancelTask in flight (and any it starts) was answered, failed or timed out (each is bounded). */
-  async settled(): Promise<void> {
-    // A turn read on in the background starts its CancelTask when it ends: wait for that one too.
-    while (this.pending.size > 0) await Promise.all([...this.pending]);
-  }
 }

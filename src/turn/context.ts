@@ -82,5 +82,5 @@ function owned<T extends AgentEvent>(task: TurnTask, disowning = false): MonoTyp
 }
 
 function disowned(task: TurnTask, error: unknown): void {
-  if (isA2AError(error, 'task-not-found')) task.unknownToAgent = true;
+  if (isA2AError(error, 'task-not-found')) task.disown();
 }

@@ -77,7 +77,7 @@ function opensWithSnapshot(ctx: LadderContext): MonoTypeOperatorFunction<AgentEv
       let first = true;
       return events.pipe(
         tap((event) => {
-          if (first && event.kind !== 'task') ctx.task.gap = true;
+          if (first && event.kind !== 'task') ctx.task.markGap();
           first = false;
         }),
       );

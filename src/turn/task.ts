@@ -6,28 +6,72 @@ import type { TaskFacts } from '../render/renderer.js';
  * whether the agent answered with a single message and no task. The ladder decides with it
  * (resubscribe or not, stop the stream, cancel at teardown) and the renderer reads it.
  *
- * It is fed in one place, the turn's port (see `trackedPort`): every agent event the turn accepts
- * is observed here before any rung or the renderer sees it.
+ * Read everywhere, written only here: the agent's events are observed in one place, the turn's port
+ * (see `trackedPort`), before any rung or the renderer sees them; the ladder's own findings go through
+ * the verbs {@link markGap}, {@link disown} and {@link claimCancel}.
  */
 export class TurnTask implements TaskFacts {
-  taskId: string | undefined;
-  contextId: string | undefined;
-  state: TaskState | undefined;
-  messageOnly = false;
-  /** Agent events observed in this turn, over every rung. */
-  events = 0;
-  /** The agent said it does not know the task (TaskNotFound on a resubscribe or a GetTask): nothing to cancel. */
-  unknownToAgent = false;
-  /**
-   * Events may be missing: a resubscription opened without a task snapshot (set by the reconnect
-   * rung), and no snapshot came since.
-   */
-  gap = false;
+  private id: string | undefined;
+  private context: string | undefined;
+  private current: TaskState | undefined;
+  private onlyMessage = false;
+  private observed = 0;
+  private disowned = false;
+  private missing = false;
   /** CancelTask was sent for this turn (at most once). */
-  cancelSent = false;
+  private cancelClaimed = false;
 
   constructor(start: { contextId?: string } = {}) {
-    this.contextId = start.contextId;
+    this.context = start.contextId;
+  }
+
+  /** The agent's task, once it named one. */
+  get taskId(): string | undefined {
+    return this.id;
+  }
+  /** The conversation's contextId: the one sent, or the one the agent answered with. */
+  get contextId(): string | undefined {
+    return this.context;
+  }
+  /** The task's last known state. */
+  get state(): TaskState | undefined {
+    return this.current;
+  }
+  /** The agent answered with a single message and no task. */
+  get messageOnly(): boolean {
+    return this.onlyMessage;
+  }
+  /** Agent events observed in this turn, over every rung. */
+  get events(): number {
+    return this.observed;
+  }
+  /** The agent said it does not know the task (TaskNotFound on a resubscribe or a GetTask): nothing to cancel. */
+  get unknownToAgent(): boolean {
+    return this.disowned;
+  }
+  /** Events may be missing: a resubscription opened without a task snapshot, and no snapshot came since. */
+  get gap(): boolean {
+    return this.missing;
+  }
+
+  /** A resubscription opened without the task snapshot it should open with: events may be missing until the next snapshot. */
+  markGap(): void {
+    this.missing = true;
+  }
+
+  /** The agent said it does not know the task: it is not cancelled. */
+  disown(): void {
+    this.disowned = true;
+  }
+
+  /**
+   * True once, for the caller that is to send the turn's CancelTask: the task is known, unsettled and
+   * not disowned, and no cancel was claimed before. False for every other call.
+   */
+  claimCancel(): boolean {
+    if (this.cancelClaimed || !this.cancellable) return false;
+    this.cancelClaimed = true;
+    return true;
   }
 
   /**
@@ -36,52 +80,52 @@ export class TurnTask implements TaskFacts {
    * `taskId` out) belongs to the turn's task.
    */
   belongs(event: AgentEvent): boolean {
-    if (this.taskId === undefined) return true;
+    if (this.id === undefined) return true;
     const id = taskIdOf(event);
-    return !id || id === this.taskId;
+    return !id || id === this.id;
   }
 
   /** Takes an accepted event into account. */
   observe(event: AgentEvent): void {
     if (event.kind === 'alive') return; // a sign of life is no event of the task
-    this.events++;
+    this.observed++;
     switch (event.kind) {
       case 'task':
         this.identify(event.task.id, event.task.contextId);
-        this.state = event.task.status.state;
-        this.gap = false;
+        this.current = event.task.status.state;
+        this.missing = false;
         return;
       case 'status':
         this.identify(event.taskId, event.contextId);
-        this.state = event.status.state;
+        this.current = event.status.state;
         return;
       case 'artifact':
         this.identify(event.taskId, event.contextId);
         return;
       case 'message':
-        if (event.message.contextId) this.contextId = event.message.contextId;
-        if (this.taskId === undefined) this.messageOnly = true;
+        if (event.message.contextId) this.context = event.message.contextId;
+        if (this.id === undefined) this.onlyMessage = true;
     }
   }
 
   /** The stream has nothing more to say: terminal, input-required, or a message-only reply. AUTH_REQUIRED keeps listening. */
   get streamDone(): boolean {
-    return this.messageOnly || endsStream(this.state);
+    return this.onlyMessage || endsStream(this.current);
   }
 
   /** Terminal or interrupted: the turn may end here, and nothing needs cancelling. */
   get settled(): boolean {
-    return this.messageOnly || isSettled(this.state);
+    return this.onlyMessage || isSettled(this.current);
   }
 
   /** A task that is known, not settled, and that the agent has not disowned: abandoning the turn must cancel it. */
   get cancellable(): boolean {
-    return this.taskId !== undefined && !this.settled && !this.unknownToAgent;
+    return this.id !== undefined && !this.settled && !this.disowned;
   }
 
   private identify(taskId: string, contextId: string | undefined): void {
-    if (taskId) this.taskId = taskId;
-    if (contextId) this.contextId = contextId;
+    if (taskId) this.id = taskId;
+    if (contextId) this.context = contextId;
   }
 }
 

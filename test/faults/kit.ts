@@ -11,7 +11,8 @@ import type { A2AError, A2AErrorKind } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import type { EndEvent, TurnEvent } from '../../src/port/events.js';
 import { runTurn, type LadderOptions } from '../../src/turn/turn.js';
-import { createSdkPorts, type PortFactory } from '../../src/sdk/ports.js';
+import type { PortFactory } from '../../src/port/port.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
 
 /** A call of the protocol, as the agent receives it. */
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';

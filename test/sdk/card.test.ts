@@ -6,7 +6,7 @@ import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../..
 import { A2AError } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import { CardCache } from '../../src/sdk/card-cache.js';
-import { cardUrlOf } from '../../src/sdk/card-fetch.js';
+import { cardUrlOf } from '../../src/port/card-url.js';
 import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
 
 const CARD = '/.well-known/agent-card.json';

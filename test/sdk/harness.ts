@@ -3,7 +3,8 @@ import { startV03Agent, startV1Agent, type FixtureAgent, type ReceivedRequest } 
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import type { TurnEvent, EndEvent } from '../../src/port/events.js';
 import type { LadderOptions } from '../../src/turn/turn.js';
-import { createSdkPorts, type PortFactory } from '../../src/sdk/ports.js';
+import type { PortFactory } from '../../src/port/port.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
 
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';
 

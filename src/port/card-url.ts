@@ -1,0 +1,50 @@
+import { A2AError } from '../errors.js';
+
+/** The well-known path of an agent card, relative to the agent's base URL. */
+export const CARD_PATH = '.well-known/agent-card.json';
+
+/**
+ * The card URL for what a user typed: a card URL (ending in `.json`) is used as it is; anything
+ * else is a base URL, and `https://h/agent` and `https://h/agent/` reach the same card
+ * (`https://h/agent/.well-known/agent-card.json`). Credentials in the URL are refused.
+ */
+export function cardUrlOf(agent: string): string {
+  let cardUrl = known.get(agent);
+  if (cardUrl === undefined) {
+    cardUrl = parseCardUrl(agent);
+    if (known.size >= KNOWN_MAX) known.clear();
+    known.set(agent, cardUrl);
+  }
+  return cardUrl;
+}
+
+/**
+ * The card URLs of the agents seen lately: every turn asks for its agent's (the input check, the port),
+ * and a gateway talks to few agents, so a URL is parsed once, not three times a turn. Bounded: cleared
+ * when full. Refused URLs are not kept (they fail again, as they should).
+ *
+ * Process-wide on purpose: it memoises a pure function of its input (no option, no clock, no agent's
+ * answer goes in), so every client in the process may share it, and one shared table stays smaller
+ * than one per client.
+ */
+const known = new Map<string, string>();
+const KNOWN_MAX = 1024;
+
+function parseCardUrl(agent: string): string {
+  let url: URL;
+  try {
+    url = new URL(agent);
+  } catch (cause) {
+    throw new A2AError({ kind: 'input', operation: 'card', message: `not a URL: ${JSON.stringify(agent.slice(0, 200))}`, cause });
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new A2AError({ kind: 'input', operation: 'card', message: `the agent URL must be http or https, not ${url.protocol}` });
+  }
+  if (url.username || url.password) {
+    throw new A2AError({ kind: 'input', operation: 'card', message: 'the agent URL must not carry credentials; pass them as headers' });
+  }
+  url.hash = '';
+  if (url.pathname.endsWith('.json')) return url.href;
+  if (!url.pathname.endsWith('/')) url.pathname += '/';
+  return new URL(CARD_PATH, url).href;
+}
