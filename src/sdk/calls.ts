@@ -34,7 +34,8 @@ export class ResponseWatch {
   }
 }
 
-interface CallSite {
+/** Where a call goes, as its errors name it, and the watch that saw its status. */
+export interface CallSite {
   operation: A2AOperation;
   agent: string;
   watch: ResponseWatch;

@@ -1,4 +1,4 @@
-import { defer, map, of, shareReplay, tap, type Observable } from 'rxjs';
+import { defer, EMPTY, map, of, shareReplay, tap, type Observable } from 'rxjs';
 
 /** How long a resolved card is kept. */
 export interface CacheTtl {
@@ -10,13 +10,21 @@ export interface CacheTtl {
   maxEntries: number;
 }
 
+/** One key's load: its shared Observable until loaded, then the value itself. */
+interface Entry<T> {
+  expiresAt: number;
+  value$: Observable<T>;
+  /** The loaded value (undefined while loading). */
+  value: T | undefined;
+}
+
 /**
  * A small TTL cache of resolved agents keyed by card URL. Concurrent turns to one agent share one
  * fetch; a failed fetch is not kept; a fetch that everyone left before its value is aborted (the share
  * counts its subscribers); a success is kept for the server's `max-age` (bounded), or the default.
  */
 export class CardCache<T> {
-  private readonly entries = new Map<string, { expiresAt: number; value$: Observable<T> }>();
+  private readonly entries = new Map<string, Entry<T>>();
 
   /** `now` is the clock of the expiry times, in milliseconds; tests pass a fake one. */
   constructor(
@@ -33,12 +41,25 @@ export class CardCache<T> {
     });
   }
 
+  /**
+   * Puts `next` in place of `previous` for the rest of its entry's life (same expiry, same place in
+   * line): a value is never changed, a better one replaces it. Nothing happens when the entry holds
+   * another value by now (it expired and was loaded anew, or it was never loaded).
+   */
+  replace(key: string, previous: T, next: T): void {
+    const entry = this.entries.get(key);
+    if (entry === undefined || entry.value !== previous) return;
+    entry.value = next;
+    entry.value$ = of(next);
+  }
+
   private add(key: string, load: () => Observable<{ value: T; maxAgeMs: number | undefined }>): Observable<T> {
-    const entry = { expiresAt: Number.POSITIVE_INFINITY, value$: undefined as unknown as Observable<T> };
+    const entry: Entry<T> = { expiresAt: Number.POSITIVE_INFINITY, value$: EMPTY, value: undefined };
     entry.value$ = load().pipe(
       tap({
         next: ({ value, maxAgeMs }) => {
           entry.expiresAt = this.now() + Math.min(maxAgeMs ?? this.ttl.defaultTtlMs, this.ttl.maxTtlMs);
+          entry.value = value;
           // Loaded: later readers get the value itself, so a reader that leaves at the value (firstValueFrom)
           // before the load completes does not reset the share and cost the next reader a fetch.
           entry.value$ = of(value);

@@ -7,20 +7,27 @@ import { checkCard, type CheckedCard } from './card-schema.js';
 import { agentFetch } from './credentials/agent-fetch.js';
 import { authDetails } from './credentials/auth-error.js';
 import type { Credentials } from './credentials/scope.js';
+import type { ResponseWatch } from './calls.js';
 import { classifySdkError } from './errors.js';
 import { resolveAgent, sdkFactory, type AgentLink, type ResolvedAgent } from './resolve-agent.js';
+import { chooseTransport } from './transports/choose.js';
+import type { StreamReader } from './transports/transport.js';
 
-/** What loading an agent needs: the fetches, the factory that reads cards, the credentials, the bounds. */
+/** What loading an agent needs: the fetches, the factory that reads cards, the credentials, the bounds, how its calls go. */
 export interface AgentLoader {
   /** The plain fetch (the card's). */
   baseFetch: typeof fetch;
   /** The fetch under every call (statuses, bounded answers, tolerant replies). */
-  callFetch: typeof fetch;
+  watch: ResponseWatch;
   /** The factory that normalises cards. */
   factory: ClientFactory;
   credentials: Credentials;
   cardMaxBytes: number;
   logger: Logger;
+  /** `acceptedOutputModes` of every send. */
+  outputModes: string[];
+  /** Who reads JSON-RPC streams. */
+  reader: StreamReader;
 }
 
 /**
@@ -42,12 +49,15 @@ export async function loadAgent(
   const connect = (summary: CardSummary): AgentLink => {
     const schemes = summary.securitySchemes ?? [];
     const plan = loader.credentials.forAgent(cardUrl, summary);
-    const fetch = agentFetch(loader.callFetch, { schemes, ...(plan ? { plan } : {}) });
+    const fetch = agentFetch(loader.watch.fetch, { schemes, ...(plan ? { plan } : {}) });
+    const auth = authDetails(schemes, plan?.description ?? 'none');
+    const { watch, outputModes, reader } = loader;
     return {
       fetch,
       factory: sdkFactory(fetch),
-      auth: authDetails(schemes, plan?.description ?? 'none'),
+      auth,
       ...(plan ? { credentials: plan.description } : {}),
+      transport: (wire, client) => chooseTransport({ ...wire, fetch, auth, watch, outputModes }, client, reader),
     };
   };
   const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect);
@@ -55,7 +65,7 @@ export async function loadAgent(
   let extended: ResolvedAgent;
   try {
     const card = await resolved.client.getAgentCard({ signal });
-    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect);
+    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, true);
   } catch (error) {
     const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });
     if (signal.aborted || classified.kind === 'auth') throw classified;
@@ -65,7 +75,6 @@ export async function loadAgent(
     );
     return { value: resolved, maxAgeMs: fetched.maxAgeMs };
   }
-  extended.summary.extended = true;
   return { value: extended, maxAgeMs: fetched.maxAgeMs };
 }
 

@@ -7,6 +7,7 @@ import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
 import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
+import type { AgentLoader } from './load-agent.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
 
 /** How the SDK-backed ports reach agents. */
@@ -44,18 +45,18 @@ export interface SdkPortOptions {
 export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const watch = new ResponseWatch(baseFetch, options.maxResponseBytes ?? 64 * 2 ** 20);
-  const loader = {
+  const loader: AgentLoader = {
     baseFetch,
-    callFetch: watch.fetch,
+    watch,
     factory: sdkFactory(watch.fetch),
     credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
     cardMaxBytes: options.cardMaxBytes ?? 1024 * 1024,
     logger: options.logger ?? silentLogger,
+    outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],
+    reader: options.reader ?? 'a4h',
   };
-  const outputModes = [...(options.outputModes ?? ['text/plain', 'text/markdown'])];
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
-  const cache = new CardCache<ResolvedAgent>(ttl, options.clock);
-  const shared: PortShared = { cache, loader, watch, outputModes, sdkReader: options.reader === 'sdk' };
+  const shared: PortShared = { cache: new CardCache<ResolvedAgent>(ttl, options.clock), loader };
 
   return (agent, turn) => {
     let cardUrl: string | A2AError;

@@ -5,23 +5,22 @@ import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
 import type { AuthDetails } from '../errors.js';
 import type { CardSummary } from '../port/types.js';
 import { securitySchemesOf } from './credentials/security.js';
+import type { AgentWire, Transport } from './transports/transport.js';
 
-/** An agent ready for calls: its card summary and an SDK client on the chosen interface. */
+/** An agent ready for calls: its card summary and the transport of its calls, chosen once. Never changed once made. */
 export interface ResolvedAgent {
-  summary: CardSummary;
-  client: Client;
-  /** The chosen interface speaks A2A v0.3. */
-  legacy: boolean;
-  /** The chosen interface's URL, where its calls go. */
-  endpoint: string;
-  /** The fetch of its calls: the agent's credentials on its origin, 401/403 as `auth` errors. */
-  fetch: typeof fetch;
+  readonly summary: Readonly<CardSummary>;
+  /** The SDK's client on the chosen interface (the extended card is fetched through it). */
+  readonly client: Client;
+  /** How the port's calls reach the agent. */
+  readonly transport: Transport;
   /** What an `auth` error of its calls says: the card's schemes and what kind of credential is sent. */
-  auth: AuthDetails;
-  /** A client of the other protocol generation on the same interface (for an agent whose card says the wrong one). */
+  readonly auth: AuthDetails;
+  /**
+   * The same agent in the other protocol generation, on the same interface and with the same summary
+   * (for an agent whose card names the wrong one); the other one's other generation is this one.
+   */
   otherGeneration(): Promise<ResolvedAgent>;
-  /** Set once the agent answered -32601 to this generation and the other one worked: used from then on. */
-  switched?: ResolvedAgent;
 }
 
 /**
@@ -60,17 +59,21 @@ export interface AgentLink {
   auth: AuthDetails;
   /** What kind of credential is sent (for the summary), when any. */
   credentials?: string;
+  /** The transport of the agent's calls on `client`, for the interface `wire` describes. */
+  transport(wire: Omit<AgentWire, 'fetch' | 'auth' | 'watch' | 'outputModes'>, client: Client): Transport;
 }
 
 /**
  * Turns a validated card into a client on one chosen interface, and the summary the ladder and CLI
  * read. `factory` reads the card; `connect` gives the link of the agent's calls, from its summary.
+ * `extended` marks a summary read from the authenticated extended card.
  */
 export async function resolveAgent(
   factory: ClientFactory,
   checked: CheckedCard,
   cardUrl: string,
   connect: (summary: CardSummary) => AgentLink,
+  extended = false,
 ): Promise<ResolvedAgent> {
   const resolver = factory.options.cardResolver;
   let normalized: SdkAgentCard;
@@ -83,14 +86,33 @@ export async function resolveAgent(
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
-  let link: AgentLink | undefined;
-  const clientFor = async (wire: string): Promise<Client> => {
+  const summary = summaryOf(normalized, chosen, protocolVersion, checked);
+  const link = connect(summary);
+  if (link.credentials) summary.credentials = link.credentials;
+  if (extended) summary.extended = true;
+
+  /** The agent in one generation: a client made for its wire, and the transport on it. */
+  const generation = async (inLegacy: boolean, wireVersion: string, other: () => Promise<ResolvedAgent>): Promise<ResolvedAgent> => {
+    let client: Client;
     try {
-      return await link!.factory.createFromAgentCard({ ...normalized, supportedInterfaces: [{ ...chosen, protocolVersion: wire }] });
+      client = await link.factory.createFromAgentCard({
+        ...normalized,
+        supportedInterfaces: [{ ...chosen, protocolVersion: wireVersion }],
+      });
     } catch (cause) {
       throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
     }
+    const wire = { endpoint: chosen.url, agent: summary.url, binding: chosen.protocolBinding, tenant: summary.tenant, legacy: inLegacy };
+    return { summary, client, transport: link.transport(wire, client), auth: link.auth, otherGeneration: other };
   };
+  const resolved = await generation(legacy, legacy ? '0.3' : protocolVersion, () =>
+    generation(!legacy, legacy ? '1.0' : '0.3', async () => resolved),
+  );
+  return resolved;
+}
+
+/** What the ladder and the CLI read of a card, on its chosen interface. */
+function summaryOf(normalized: SdkAgentCard, chosen: AgentInterface, protocolVersion: string, checked: CheckedCard): CardSummary {
   const summary: CardSummary = {
     name: normalized.name,
     streaming: normalized.capabilities?.streaming === true,
@@ -112,28 +134,7 @@ export async function resolveAgent(
   if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
   const schemes = securitySchemesOf(checked.card);
   if (schemes.length) summary.securitySchemes = schemes;
-  link = connect(summary);
-  if (link.credentials) summary.credentials = link.credentials;
-  const client = await clientFor(legacy ? '0.3' : protocolVersion);
-  const { fetch, auth } = link;
-  const resolved: ResolvedAgent = {
-    summary,
-    client,
-    legacy,
-    endpoint: chosen.url,
-    fetch,
-    auth,
-    otherGeneration: async () => ({
-      summary: { ...summary, protocolVersion: legacy ? '1.0' : '0.3' },
-      client: await clientFor(legacy ? '1.0' : '0.3'),
-      legacy: !legacy,
-      endpoint: chosen.url,
-      fetch,
-      auth,
-      otherGeneration: async () => resolved,
-    }),
-  };
-  return resolved;
+  return summary;
 }
 
 /** A URL as the summary and error messages show it: never with a user or password. */

@@ -197,6 +197,23 @@ describe('CardCache', () => {
       spy.mockRestore();
     }
   });
+
+  it('replace puts a better value in place of the loaded one for the rest of its life, and nothing else', async () => {
+    let now = 0;
+    const cache = new CardCache<string>({ defaultTtlMs: 100, maxTtlMs: 1_000, maxEntries: 8 }, () => now);
+    let loads = 0;
+    const get = () => lastValueFrom(cache.get('k', () => of({ value: `loaded ${++loads}`, maxAgeMs: undefined })));
+    cache.replace('k', 'loaded 1', 'unseen'); // nothing loaded yet: no entry to replace
+    expect(await get()).toBe('loaded 1');
+    cache.replace('k', 'loaded 0', 'stale'); // another value than the entry holds: left alone
+    expect(await get()).toBe('loaded 1');
+    cache.replace('k', 'loaded 1', 'better');
+    now += 99;
+    expect(await get()).toBe('better');
+    now += 1; // the replaced value expires when the loaded one would have
+    expect(await get()).toBe('loaded 2');
+    expect(loads).toBe(2);
+  });
 });
 
 describe('card resolution against the fixture agents', () => {

@@ -1,0 +1,45 @@
+import { type Observable } from 'rxjs';
+import { endsStream, type AgentEvent, type OutgoingMessage } from '../../port/types.js';
+import { fromSdkEvent } from '../map.js';
+import { fastEvent } from '../reader/fast.js';
+import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
+import { resubscribeRequest, streamRequest } from '../reader/requests.js';
+import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';
+import { SdkClientTransport } from './sdk-client.js';
+import type { TurnHeaders } from './transport.js';
+
+/** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
+const ALIVE: AgentEvent = { kind: 'alive' };
+
+/** An event after which a stream has nothing more to say, as the ladder's `TurnTask.streamDone` judges it. */
+function isLastWord(event: AgentEvent): boolean {
+  if (event.kind === 'message') return event.message.taskId === undefined;
+  return endsStream(event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : undefined);
+}
+
+/** How our reader maps a stream's results: to agent events (the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task. */
+const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, alive: ALIVE, ends: isLastWord };
+
+/**
+ * A JSON-RPC agent whose streams the client reads itself ({@link readStream}: tolerant of what real
+ * agents send, signs of life for the ladder's clocks, a drained body at the last word); its unary
+ * calls go through the SDK's JSON-RPC client like any other.
+ */
+export class JsonRpcReaderTransport extends SdkClientTransport {
+  override stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent> {
+    const sdkRequest = this.request(message);
+    const wire = streamRequest(this.wire, sdkRequest, message, sdkRequest.message?.messageId ?? '');
+    return readStream(this.reader(headers), wire, this.site('stream'), EVENTS);
+  }
+
+  override resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent> {
+    return readStream(this.reader(headers), resubscribeRequest(this.wire, taskId), this.site('resubscribe'), EVENTS);
+  }
+
+  /** How the reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound, the turn's headers. */
+  private reader(headers: TurnHeaders): ReaderOptions {
+    const options: ReaderOptions = { fetch: this.wire.fetch, maxEventChars: MAX_SSE_EVENT_CHARS };
+    if (headers !== undefined) options.headers = headers;
+    return options;
+  }
+}

@@ -1,0 +1,80 @@
+import type { SendMessageRequest } from '@a2a-js/sdk';
+import type { Client } from '@a2a-js/sdk/client';
+import { map, type Observable } from 'rxjs';
+import type { A2AOperation } from '../../errors.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
+import { streamCall, unaryCall, type CallSite } from '../calls.js';
+import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../map.js';
+import { userMessage } from '../user-message.js';
+import type { AgentWire, Transport, TurnHeaders } from './transport.js';
+
+/**
+ * Every call through the official SDK's client: its HTTP+JSON transport, its JSON-RPC one (with the
+ * `reader: 'sdk'` option), each in v1.0 or, through the SDK's compatibility layer, v0.3, as the client
+ * was made. The SDK's promises and async iterables become cold Observables ({@link unaryCall},
+ * {@link streamCall}); its results are mapped to the port's types.
+ */
+export class SdkClientTransport implements Transport {
+  constructor(
+    protected readonly wire: AgentWire,
+    private readonly client: Client,
+  ) {}
+
+  send(message: OutgoingMessage, headers: TurnHeaders): Observable<SendResult> {
+    return unaryCall(this.site('send'), (signal) => this.client.sendMessage(this.request(message), callOptions(signal, headers))).pipe(
+      map(fromSdkResult),
+    );
+  }
+
+  stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent> {
+    const request = this.request(message);
+    return streamCall(this.site('stream'), (signal) => this.client.sendMessageStream(request, callOptions(signal, headers)), fromSdkEvent);
+  }
+
+  resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent> {
+    return streamCall(
+      this.site('resubscribe'),
+      (signal) => this.client.resubscribeTask({ tenant: '', id: taskId }, callOptions(signal, headers)),
+      fromSdkEvent,
+    );
+  }
+
+  getTask(taskId: string, headers: TurnHeaders): Observable<Task> {
+    return unaryCall(this.site('get-task'), (signal) =>
+      this.client.getTask({ tenant: '', id: taskId, historyLength: this.wire.legacy ? 1 : 0 }, callOptions(signal, headers)),
+    ).pipe(map(fromSdkTask));
+  }
+
+  cancel(taskId: string, headers: TurnHeaders): Observable<Task> {
+    return unaryCall(this.site('cancel'), (signal) =>
+      this.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, callOptions(signal, headers)),
+    ).pipe(map(fromSdkTask));
+  }
+
+  /** Where a call goes, as its errors name it. */
+  protected site(operation: A2AOperation): CallSite {
+    const { agent, watch, auth } = this.wire;
+    return { operation, agent, watch, auth };
+  }
+
+  /** The send's request as the SDK takes it (it puts the interface's tenant on it). */
+  protected request(message: OutgoingMessage): SendMessageRequest {
+    return {
+      tenant: '', // the SDK puts the chosen interface's tenant on every request
+      message: userMessage(message),
+      configuration: {
+        acceptedOutputModes: this.wire.outputModes,
+        // v0.3 servers read 0 as "all history"; 1 is the least they honour.
+        historyLength: this.wire.legacy ? 1 : 0,
+        returnImmediately: false,
+        taskPushNotificationConfig: undefined,
+      },
+      metadata: undefined,
+    };
+  }
+}
+
+/** A call's SDK options: its abort signal, and the turn's headers when it has any. */
+function callOptions(signal: AbortSignal, headers: TurnHeaders): { signal: AbortSignal; serviceParameters?: Record<string, string> } {
+  return headers === undefined ? { signal } : { signal, serviceParameters: { ...headers } };
+}

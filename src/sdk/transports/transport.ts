@@ -1,0 +1,51 @@
+import type { Observable } from 'rxjs';
+import type { AuthDetails } from '../../errors.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
+import type { ResponseWatch } from '../calls.js';
+
+/** A turn's own headers on a call (its trace context, with telemetry); none by default. */
+export type TurnHeaders = Readonly<Record<string, string>> | undefined;
+
+/**
+ * One agent's wire, in one protocol generation: the port's calls as the agent's binding carries them.
+ * A resolved agent gets one, chosen once ({@link chooseTransport}); the port maps its calls onto it
+ * without asking which it is. Each call is a cold Observable with its own `AbortController`, and fails
+ * with an `A2AError` named after the agent and the operation.
+ */
+export interface Transport {
+  /** A blocking `SendMessage`. */
+  send(message: OutgoingMessage, headers: TurnHeaders): Observable<SendResult>;
+  /** `SendStreamingMessage` (v0.3 `message/stream`). */
+  stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent>;
+  /** `SubscribeToTask` (v0.3 `tasks/resubscribe`). */
+  resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent>;
+  /** `GetTask`. */
+  getTask(taskId: string, headers: TurnHeaders): Observable<Task>;
+  /** `CancelTask`. */
+  cancel(taskId: string, headers: TurnHeaders): Observable<Task>;
+}
+
+/** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */
+export interface AgentWire {
+  /** The chosen interface's URL, where its calls go. */
+  readonly endpoint: string;
+  /** The agent as errors name it: the interface's URL without credentials. */
+  readonly agent: string;
+  /** The chosen interface's binding, e.g. `JSONRPC` or `HTTP+JSON`. */
+  readonly binding: string;
+  /** The interface's tenant, when it has one. */
+  readonly tenant: string | undefined;
+  /** The calls speak A2A v0.3. */
+  readonly legacy: boolean;
+  /** The fetch of its calls: the agent's credentials on its origin, 401/403 as `auth` errors. */
+  readonly fetch: typeof fetch;
+  /** What an `auth` error of its calls says: the card's schemes and what kind of credential is sent. */
+  readonly auth: AuthDetails;
+  /** The fetch under the SDK's calls, which remembers their statuses. */
+  readonly watch: ResponseWatch;
+  /** `acceptedOutputModes` of every send (one array for every call: nothing writes to it). */
+  readonly outputModes: string[];
+}
+
+/** Who reads JSON-RPC streams: the client's own tolerant reader (`a4h`) or the SDK's transport (`sdk`). */
+export type StreamReader = 'a4h' | 'sdk';
