@@ -3,9 +3,9 @@ import { endsStream, type AgentEvent, type OutgoingMessage } from '../../port/ty
 import { fromSdkEvent } from '../map.js';
 import { fastEvent } from '../reader/fast.js';
 import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
-import { resubscribeRequest, streamRequest } from '../reader/requests.js';
 import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';
 import { SdkClientTransport } from './sdk-client.js';
+import { resubscribeRequest, streamRequest } from './stream-requests.js';
 import type { TurnHeaders } from './transport.js';
 
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */

@@ -1,8 +1,8 @@
 import { SendMessageRequest, SubscribeToTaskRequest } from '@a2a-js/sdk';
 import type { OutgoingMessage } from '../../port/types.js';
 import { legacyParts } from '../parts-out.js';
-import type { AgentWire } from '../transports/transport.js';
-import type { StreamRequest } from './json-rpc.js';
+import type { StreamRequest } from '../reader/json-rpc.js';
+import type { AgentWire } from './transport.js';
 
 /**
  * The streaming send as the agent's generation writes it, byte for byte what the SDK's transports
