@@ -12,8 +12,8 @@ import {
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { lastValueFrom, of, throwError, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { lastValueFrom, Observable, of, throwError, toArray } from 'rxjs';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../fixtures/fault-proxy.js';
 import { FAIL_MESSAGE, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
 import { A2AError } from '../src/errors.js';
@@ -23,7 +23,7 @@ import type { TurnEvent } from '../src/port/events.js';
 import { createSdkPorts } from '../src/sdk/ports.js';
 import { otelTelemetry } from '../src/telemetry/index.js';
 import { traceparentOf } from '../src/telemetry/traceparent.js';
-import { agentAttribute } from '../src/telemetry/turn.js';
+import { agentAttribute, TurnTelemetry } from '../src/telemetry/turn.js';
 import { createFakePort, ev, testCard } from '../src/testing/index.js';
 import { POLICY, SLOW_REPLY, TIMING } from './faults/kit.js';
 
@@ -258,6 +258,56 @@ describe('the metrics', () => {
       .filter((m) => m.descriptor.name === 'a2a.turn.first_event')
       .map((m) => m.descriptor);
     expect(descriptor?.unit).toBe('ms');
+  });
+});
+
+describe('the first-event clock', () => {
+  const cause = new A2AError({ kind: 'network', message: 'cut' });
+  /** One event of each type, and whether it is the agent's (it stops the clock) or the client's own note. */
+  const samples: Record<TurnEvent['type'], [event: TurnEvent, fromAgent: boolean]> = {
+    start: [{ type: 'start' }, false],
+    task: [{ type: 'task', taskId: 'task-1' }, true],
+    status: [{ type: 'status', state: 'working' }, true],
+    text: [{ type: 'text', text: 'hi', replace: false }, true],
+    attachment: [{ type: 'attachment', attachment: { kind: 'data', data: {} } }, true],
+    activity: [{ type: 'activity', kind: 'function_call', data: {} }, true],
+    'auth-required': [{ type: 'auth-required' }, true],
+    reconnecting: [{ type: 'reconnecting', attempt: 1, delayMs: 0, cause }, false],
+    polling: [{ type: 'polling', reason: 'resubscribe-failed', cause }, false],
+    fallback: [{ type: 'fallback', from: 'stream', to: 'send', cause }, false],
+    'task-gone': [{ type: 'task-gone', taskId: 'task-1', cause }, false],
+    reconcile: [{ type: 'reconcile', taskId: 'task-1', reason: 'resubscribed-without-snapshot' }, false],
+    'context-adopted': [{ type: 'context-adopted', sent: 'c-1', adopted: 'c-2' }, false],
+    end: [{ type: 'end', outcome: 'completed', text: '' }, true],
+  };
+
+  const cases = Object.values(samples).map(([event, fromAgent]) => ({
+    type: event.type,
+    event,
+    stopsAt: fromAgent ? 10 : 50,
+  }));
+
+  it.each(cases)('$type at 10 ms, then the end at 50 ms: the clock stops at $stopsAt ms', async ({ event: sample, stopsAt }) => {
+    let now = 0;
+    vi.spyOn(performance, 'now').mockImplementation(() => now);
+    const recorded: number[] = [];
+    const counter = { add: () => {} };
+    const telemetry = new TurnTelemetry({
+      meter: { createCounter: () => counter, createHistogram: () => ({ record: (ms) => recorded.push(ms) }) },
+    });
+    const events = new Observable<TurnEvent>((subscriber) => {
+      now = 10;
+      subscriber.next(sample);
+      now = 50;
+      subscriber.next({ type: 'end', outcome: 'completed', text: '' });
+      subscriber.complete();
+    });
+    try {
+      await lastValueFrom(telemetry.turn('http://127.0.0.1:1/', 'h', () => events).pipe(toArray()));
+    } finally {
+      vi.restoreAllMocks();
+    }
+    expect(recorded).toEqual([stopsAt]);
   });
 });
 

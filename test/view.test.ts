@@ -1,8 +1,8 @@
 import { lastValueFrom, of, throwError, concat, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
-import { catchTurnError, initialTurnView, reduceTurn, turnState } from '../src/render/view.js';
-import type { TurnEvent } from '../src/port/events.js';
+import { catchTurnError, endedTurnView, initialTurnView, reduceTurn, turnState, type TurnView } from '../src/render/view.js';
+import type { Attachment, TurnEvent } from '../src/port/events.js';
 
 const events: TurnEvent[] = [
   { type: 'start', contextId: 'C' },
@@ -62,6 +62,35 @@ describe('the store-facing view', () => {
     expect(view.authRequired).toBeDefined();
     view = reduceTurn(view, { type: 'status', state: 'working' });
     expect(view.authRequired).toBeUndefined();
+  });
+
+  it('endedTurnView (a cancel shown at once): ended with the outcome, flags off, progress and activity cleared; the rest kept', () => {
+    const attachments: Attachment[] = [{ kind: 'data', data: { a: 1 } }];
+    const running: TurnView = Object.freeze({
+      phase: 'running',
+      reply: 'Hel',
+      preview: 'Thinking…',
+      attachments,
+      activity: { kind: 'function_call', name: 'search' },
+      state: 'auth-required',
+      contextId: 'C',
+      taskId: 'T',
+      reconnecting: true,
+      polling: true,
+      authRequired: { text: 'Sign in' },
+    });
+    expect(endedTurnView(running, 'canceled')).toEqual({
+      phase: 'ended',
+      reply: 'Hel',
+      attachments,
+      state: 'auth-required',
+      outcome: 'canceled',
+      contextId: 'C',
+      taskId: 'T',
+      reconnecting: false,
+      polling: false,
+      authRequired: { text: 'Sign in' },
+    });
   });
 
   it('catchTurnError turns an error into a last error event and completes', async () => {

@@ -15,7 +15,7 @@ import {
 import { concat, defer, EMPTY, from, of, Subject, switchMap, take, type Observable, type ObservableInput } from 'rxjs';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
 import type { TurnEvent } from '../port/events.js';
-import { catchTurnError, initialTurnView, turnState, type TurnView } from '../render/view.js';
+import { catchTurnError, endedTurnView, initialTurnView, turnState, type TurnView } from '../render/view.js';
 
 export type { A2AClient, A2AOptions, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
@@ -118,12 +118,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
     cancel: () => {
       messages.next(undefined);
       const current = view();
-      if (current?.phase === 'running') {
-        const canceled: TurnView = { ...current, phase: 'ended', outcome: 'canceled', reconnecting: false, polling: false };
-        delete canceled.preview;
-        delete canceled.activity;
-        view.set(canceled);
-      }
+      if (current?.phase === 'running') view.set(endedTurnView(current, 'canceled'));
     },
   };
 }

@@ -101,7 +101,12 @@ export interface ReconnectingEvent {
 /** The ladder now polls `GetTask` until the task settles. */
 export interface PollingEvent {
   type: 'polling';
-  reason: 'resubscribe-failed' | 'send-returned-early' | 'stream-closed';
+  /**
+   * `resubscribe-failed`: resubscribing after a break failed for good (refused, or out of attempts
+   * or time; `cause` is the last error); `send-returned-early`: a blocking send answered before the
+   * task settled.
+   */
+  reason: 'resubscribe-failed' | 'send-returned-early';
   cause?: A2AError;
 }
 

@@ -13,11 +13,20 @@ interface ArtifactText {
   text: string;
   /** An ADK/kagent partial (delta) artifact: shown as preview, never part of the reply. */
   partial: boolean;
-  /** What {@link grow} made `text` of: its flat blocks, the last block's pieces and how many, and the text it gave. */
-  head?: string;
-  tail?: string;
-  pieces?: number;
-  grown?: string;
+  /** What {@link grow} made `text` of, once appends have grown it. */
+  rope?: Rope;
+}
+
+/** The pieces {@link grow} keeps an appended-to text in; their join is `grown`. */
+interface Rope {
+  /** The full blocks, each flattened once, joined (itself a short rope of flat strings). */
+  flatBlocks: string;
+  /** The last block: a rope of the chunks appended since it started. */
+  lastBlock: string;
+  /** How many chunks `lastBlock` holds. */
+  pieces: number;
+  /** The text grow last gave: while the artifact's text is still it, the next chunk goes on `lastBlock`. */
+  grown: string;
 }
 
 /**
@@ -175,19 +184,21 @@ const BLOCK = 1024;
  * all), and the text is the blocks' rope plus that last one.
  */
 function grow(entry: ArtifactText, chunk: string): string {
-  if (entry.grown === undefined || entry.text !== entry.grown) {
-    // Set another way since the last chunk (a first chunk, a replace, a snapshot): start from it.
-    entry.head = entry.text;
-    entry.tail = '';
-    entry.pieces = 0;
+  // Made once per artifact, on its first append: as if it had just grown its text.
+  const rope = (entry.rope ??= { flatBlocks: entry.text, lastBlock: '', pieces: 0, grown: entry.text });
+  if (entry.text !== rope.grown) {
+    // Set another way since the last chunk (a replace, a snapshot): start again from it.
+    rope.flatBlocks = entry.text;
+    rope.lastBlock = '';
+    rope.pieces = 0;
   }
-  entry.tail += chunk;
-  if (++entry.pieces! >= BLOCK) {
-    entry.head += flatten(entry.tail!);
-    entry.tail = '';
-    entry.pieces = 0;
+  rope.lastBlock += chunk;
+  if (++rope.pieces >= BLOCK) {
+    rope.flatBlocks += flatten(rope.lastBlock);
+    rope.lastBlock = '';
+    rope.pieces = 0;
   }
-  return (entry.grown = entry.head! + entry.tail);
+  return (rope.grown = rope.flatBlocks + rope.lastBlock);
 }
 
 /** The same string, in one piece (V8 flattens a rope it turns into a number). */

@@ -71,17 +71,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
     case 'context-adopted':
       return { ...view, contextId: event.adopted };
     case 'end': {
-      const next: TurnView = {
-        ...view,
-        phase: 'ended',
-        reply: event.text,
-        outcome: event.outcome,
-        reconnecting: false,
-        polling: false,
-        ...ids(event.contextId, event.taskId),
-      };
-      delete next.preview;
-      delete next.activity;
+      const next: TurnView = { ...endedTurnView(view, event.outcome), reply: event.text, ...ids(event.contextId, event.taskId) };
       if (event.attachments !== undefined) next.attachments = event.attachments;
       if (event.outcome !== 'auth-required') delete next.authRequired;
       return next;
@@ -89,6 +79,20 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
     case 'error':
       return { ...view, phase: 'error', error: event.error, reconnecting: false, polling: false };
   }
+}
+
+/**
+ * The view of a turn ended with `outcome`, as far as the outcome alone says: not running, not
+ * reconnecting or polling, its progress text and activity cleared; its reply, ids, attachments and
+ * sign-in request as they were. The `end` step of {@link reduceTurn} starts from it, and so does a
+ * view that shows a cancel at once (the Angular conversation's `cancel()`) rather than wait for an
+ * end the unsubscribed turn never sends. The input is never mutated.
+ */
+export function endedTurnView(view: TurnView, outcome: TurnOutcome): TurnView {
+  const next: TurnView = { ...view, phase: 'ended', outcome, reconnecting: false, polling: false };
+  delete next.preview;
+  delete next.activity;
+  return next;
 }
 
 function ids(contextId: string | undefined, taskId: string | undefined): Pick<TurnView, 'contextId' | 'taskId'> {

@@ -22,15 +22,27 @@ export function agentAttribute(agent: string): string {
   }
 }
 
-/** Events that come from the agent (not the ladder's own notes): the first one stops the first-event clock. */
-const fromAgent = (event: TurnEvent): boolean =>
-  event.type !== 'start' &&
-  event.type !== 'reconnecting' &&
-  event.type !== 'polling' &&
-  event.type !== 'fallback' &&
-  event.type !== 'task-gone' &&
-  event.type !== 'reconcile' &&
-  event.type !== 'context-adopted';
+/**
+ * Whether each event type comes from the agent (true) or is the client's own note (false): the
+ * agent's first event stops the first-event clock. A table over every type of the union, so a new
+ * event type does not compile until someone says whose it is.
+ */
+const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
+  start: false,
+  task: true,
+  status: true,
+  text: true,
+  attachment: true,
+  activity: true,
+  'auth-required': true,
+  reconnecting: false,
+  polling: false,
+  fallback: false,
+  'task-gone': false,
+  reconcile: false,
+  'context-adopted': false,
+  end: true,
+};
 
 /**
  * A client's telemetry: its instruments, made once, and {@link TurnTelemetry.turn}, which traces one
@@ -97,7 +109,7 @@ export class TurnTelemetry {
       });
       const turn = run(headers, port).subscribe({
         next: (event) => {
-          if (waiting && fromAgent(event)) {
+          if (waiting && FROM_AGENT[event.type]) {
             waiting = false;
             this.firstEvent?.record(performance.now() - started, attributes);
           }

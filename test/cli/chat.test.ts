@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bookedReply, INPUT_QUESTION, REPLY, startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
+import { bookedReply, FAIL_MESSAGE, INPUT_QUESTION, REPLY, startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
 import { runCli, startCli } from './run-cli.js';
 
 let agent: FixtureAgent;
@@ -34,6 +34,13 @@ describe('a4h chat with piped lines', () => {
     expect(code).toBe(0);
     expect(stdout).toBe(`${INPUT_QUESTION}\n${bookedReply('Paris')}\n`);
     expect(stderr).toContain('your next line answers it');
+  });
+
+  it('a failed turn is a notice, the chat goes on, and it leaves with exit 1', async () => {
+    const { code, stdout, stderr } = await runCli(['chat', agent.url('/'), '--thread', 'piped-fail'], { input: 'fail\nmessage\n' });
+    expect(stdout).toBe(`${FAIL_MESSAGE}\n${REPLY.message}\n`);
+    expect(stderr).toContain('the task ended failed');
+    expect(code).toBe(1);
   });
 
   it('/quit first: nothing is sent, even with lines after it', async () => {

@@ -7,6 +7,7 @@ import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
+import { isFailure } from '../outcome.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { TurnPrinter } from '../printer.js';
 import { startTurn, type RunningTurn } from '../turn-runner.js';
@@ -103,7 +104,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     const turn = startTurn(client, { agent, handle, thread, text, ...(files.length > 0 ? { files } : {}) }, (event) => {
       printer.show(event);
       if (event.type === 'end' && event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
-      if (event.type === 'end' && !['completed', 'input-required', 'auth-required'].includes(event.outcome)) {
+      if (event.type === 'end' && isFailure(event.outcome)) {
         notice(io, io.style.yellow(`the task ended ${event.outcome}`));
       }
     });
@@ -114,12 +115,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
         printer.abandon();
         reportError(io, result.error, verbose);
         failures++;
-      } else if (
-        'outcome' in result &&
-        result.outcome !== 'completed' &&
-        result.outcome !== 'input-required' &&
-        result.outcome !== 'auth-required'
-      ) {
+      } else if ('outcome' in result && isFailure(result.outcome)) {
         failures++;
       }
       next();

@@ -1,0 +1,20 @@
+import type { TurnOutcome } from '../port/events.js';
+
+/**
+ * Which outcomes the CLI counts as a failure (a notice, and exit 1 when the chat ends): the task
+ * failed, was rejected or was canceled. Completed and waiting on the user are not. A table over
+ * every outcome, so a new one does not compile until someone says which it is.
+ */
+const FAILURE: Readonly<Record<TurnOutcome, boolean>> = {
+  completed: false,
+  'input-required': false,
+  'auth-required': false,
+  failed: true,
+  rejected: true,
+  canceled: true,
+};
+
+/** Whether the CLI counts this outcome as a failure: `failed`, `rejected` or `canceled`. */
+export function isFailure(outcome: TurnOutcome): boolean {
+  return FAILURE[outcome];
+}
