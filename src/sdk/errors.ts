@@ -1,6 +1,7 @@
 import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
-import { AUTH_CODES, explainAuth } from './credentials/auth-error.js';
+import { explainAuth } from './credentials/auth-error.js';
+import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, wireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -11,12 +12,6 @@ export interface CallContext {
   /** What an `auth` error of this call says about the card's schemes and what was sent. */
   auth?: AuthDetails;
 }
-
-/** HTTP statuses that say "this server does not do that": the ladder falls back (send) or polls. */
-export const REFUSED = new Set([404, 405, 501]);
-/** HTTP statuses worth another try. */
-export const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
-const METHOD_NOT_FOUND = -32601;
 
 function codeOf(error: object): number | undefined {
   const code = (error as { envelopeCode?: unknown }).envelopeCode;
@@ -58,7 +53,10 @@ function authRefusal(
   });
 }
 
-const isAuthStatus = (status: number | undefined): boolean => status === 401 || status === 403;
+const isAuthStatus = (status: number | undefined): boolean => wireMeaning('http', status)?.kind === 'auth';
+const isAuthCode = (code: number | undefined): boolean => wireMeaning('json-rpc', code)?.kind === 'auth';
+const isRefused = (status: number | undefined): boolean => wireMeaning('http', status)?.kind === 'unsupported';
+const isTransient = (status: number | undefined): boolean => wireMeaning('http', status)?.retryable === true;
 
 function classify(error: unknown, context: CallContext): A2AError {
   const base = { operation: context.operation, agent: context.agent, cause: error };
@@ -71,7 +69,7 @@ function classify(error: unknown, context: CallContext): A2AError {
       return new A2AError({
         ...base,
         kind: 'task-not-found',
-        code: -32001,
+        code: TASK_NOT_FOUND,
         message: `${what}: the agent does not know the task (${link.message})`,
       });
     }
@@ -79,17 +77,17 @@ function classify(error: unknown, context: CallContext): A2AError {
       return new A2AError({
         ...base,
         kind: 'unsupported',
-        code: codeOf(link) ?? -32004,
+        code: codeOf(link) ?? UNSUPPORTED_OPERATION,
         message: `${what} is not supported by the agent (${link.message})`,
       });
     }
     if (link instanceof SdkA2AError) {
       const status = statusOf(link) ?? context.status;
       const rpcCode = codeOf(link);
-      if (isAuthStatus(status) || (rpcCode !== undefined && AUTH_CODES.has(rpcCode))) {
-        return authRefusal(base, what, status, rpcCode !== undefined && AUTH_CODES.has(rpcCode) ? rpcCode : undefined);
+      if (isAuthStatus(status) || isAuthCode(rpcCode)) {
+        return authRefusal(base, what, status, isAuthCode(rpcCode) ? rpcCode : undefined);
       }
-      if (status !== undefined && REFUSED.has(status)) {
+      if (status !== undefined && isRefused(status)) {
         return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
       }
       const code = codeOf(link);
@@ -100,13 +98,13 @@ function classify(error: unknown, context: CallContext): A2AError {
           ...base,
           kind: 'http',
           status,
-          retryable: TRANSIENT.has(status),
+          retryable: isTransient(status),
           message: `${what} failed with HTTP ${status}`,
         });
       }
       // A generic JSON-RPC error (not one of A2A's own) under a transient HTTP status is an overloaded
       // or restarting server, worth another try like the same status without a body.
-      if (status !== undefined && TRANSIENT.has(status)) {
+      if (status !== undefined && isTransient(status)) {
         return new A2AError({
           ...base,
           kind: 'http',
@@ -128,9 +126,9 @@ function classify(error: unknown, context: CallContext): A2AError {
   const status = context.status;
   if (isAuthStatus(status)) return authRefusal(base, what, status);
   if (status !== undefined && status >= 400) {
-    if (REFUSED.has(status))
+    if (isRefused(status))
       return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
-    return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
+    return new A2AError({ ...base, kind: 'http', status, retryable: isTransient(status), message: `${what} failed with HTTP ${status}` });
   }
   if (error instanceof TypeError) {
     const code = (error.cause as { code?: unknown } | undefined)?.code;

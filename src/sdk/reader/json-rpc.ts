@@ -1,8 +1,8 @@
 import { Observable } from 'rxjs';
 import type { StreamResponse } from '@a2a-js/sdk';
 import { A2AError } from '../../errors.js';
-import { AUTH_CODES } from '../credentials/auth-error.js';
-import { classifySdkError, REFUSED, TRANSIENT, type CallContext } from '../errors.js';
+import { classifySdkError, type CallContext } from '../errors.js';
+import { wireMeaning } from '../wire-errors.js';
 import { readSse } from './sse.js';
 import { toStreamResponse, type StreamIds } from './results.js';
 
@@ -175,8 +175,9 @@ async function readCapped(response: Response, max: number): Promise<string> {
  * retryable), keeping a generic JSON-RPC error's code; under any other status, a protocol error with both.
  */
 function httpError(status: number, error: A2AError | undefined): Error {
-  if (error === undefined || REFUSED.has(status)) return new Error(`HTTP ${status}${error ? `: ${error.message}` : ''}`);
-  const transient = TRANSIENT.has(status);
+  const meaning = wireMeaning('http', status);
+  if (error === undefined || meaning?.kind === 'unsupported') return new Error(`HTTP ${status}${error ? `: ${error.message}` : ''}`);
+  const transient = meaning?.retryable === true;
   return new A2AError({
     kind: transient ? 'http' : 'protocol',
     retryable: transient,
@@ -199,15 +200,34 @@ function isError(envelope: unknown): envelope is { error: { code?: unknown; mess
   return typeof error === 'object' && error !== null;
 }
 
-/** A JSON-RPC error as the ladder reads it, with the kinds the SDK's errors are given (`errors.ts`). */
+/** A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are (`errors.ts`). */
 function rpcError(error: { code?: unknown; message?: unknown }): A2AError {
   const code = typeof error.code === 'number' ? error.code : undefined;
   const said = typeof error.message === 'string' ? error.message : 'no message';
-  if (code === -32001) return new A2AError({ kind: 'task-not-found', code, message: `the agent does not know the task (${said})` });
-  // The agent's own words are left out: an agent could echo the credential back.
-  if (code !== undefined && AUTH_CODES.has(code))
-    return new A2AError({ kind: 'auth', code, message: `the agent refused the credentials (JSON-RPC ${code})` });
-  if (code === -32004 || code === -32601)
-    return new A2AError({ kind: 'unsupported', code, message: `not supported by the agent (${said})` });
-  return new A2AError({ kind: 'protocol', ...(code === undefined ? {} : { code }), message: `the agent answered with an error: ${said}` });
+  const meaning = wireMeaning('json-rpc', code);
+  switch (meaning?.kind) {
+    case 'task-not-found':
+      return new A2AError({
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        message: `the agent does not know the task (${said})`,
+      });
+    case 'auth':
+      // The agent's own words are left out: an agent could echo the credential back.
+      return new A2AError({
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        message: `the agent refused the credentials (JSON-RPC ${code})`,
+      });
+    case 'unsupported':
+      return new A2AError({ kind: meaning.kind, retryable: meaning.retryable, code, message: `not supported by the agent (${said})` });
+    default:
+      return new A2AError({
+        kind: 'protocol',
+        ...(code === undefined ? {} : { code }),
+        message: `the agent answered with an error: ${said}`,
+      });
+  }
 }
