@@ -49,7 +49,13 @@ export interface StreamMapping<T> {
 /** How long a body whose last word was read may take to end before the request is aborted after all. */
 export const DRAIN_MS = 500;
 
-let nextId = 1;
+/**
+ * The id of the next JSON-RPC call, shared by every client in the process: deliberately process-wide.
+ * An id need only be distinct among the calls of one connection, and each streamed call is its own
+ * request whose frames are checked against its own id; a single counter makes every id distinct
+ * anyway, costs nothing per client, and keeps the reader's options free of a per-client counter.
+ */
+let processWideRpcId = 1;
 
 /**
  * A JSON-RPC stream (SendStreamingMessage / message/stream, SubscribeToTask / tasks/resubscribe)
@@ -78,7 +84,7 @@ const ALIVE_MS = 100;
  */
 class JsonRpcStream<T> implements SseSink {
   private readonly controller = new AbortController();
-  private readonly id = nextId++;
+  private readonly id = processWideRpcId++;
   /** The id as frames echo it, made once rather than per frame. */
   private readonly echo = String(this.id);
   private readonly ids: StreamIds;
