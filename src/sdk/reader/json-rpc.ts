@@ -118,6 +118,7 @@ class JsonRpcStream<T> implements SseSink {
     this.subscriber.complete();
   }
 
+  /** The request: this call's JSON-RPC envelope, asking for an event stream, aborted with the subscription. */
   private open(): Promise<Response> {
     const { request, options } = this;
     return options.fetch(request.endpoint, {
@@ -183,6 +184,7 @@ class JsonRpcStream<T> implements SseSink {
     this.drain = setTimeout(() => this.controller.abort(), DRAIN_MS);
   }
 
+  /** The call is over: teardown has nothing left to abort, and a drain's timer is not needed. */
   private settle(): void {
     this.ended = true;
     if (this.drain !== undefined) clearTimeout(this.drain);
