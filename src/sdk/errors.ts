@@ -1,6 +1,7 @@
 import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
-import { AUTH_CODES, explainAuth } from './credentials/auth-error.js';
+import { explainAuth } from './credentials/auth-error.js';
+import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, wireMeaning, type WireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -10,22 +11,6 @@ export interface CallContext {
   status?: number;
   /** What an `auth` error of this call says about the card's schemes and what was sent. */
   auth?: AuthDetails;
-}
-
-/** HTTP statuses that say "this server does not do that": the ladder falls back (send) or polls. */
-export const REFUSED = new Set([404, 405, 501]);
-/** HTTP statuses worth another try. */
-export const TRANSIENT = new Set([408, 429, 500, 502, 503, 504]);
-const METHOD_NOT_FOUND = -32601;
-
-function codeOf(error: object): number | undefined {
-  const code = (error as { envelopeCode?: unknown }).envelopeCode;
-  return typeof code === 'number' ? code : undefined;
-}
-
-function statusOf(error: object): number | undefined {
-  const status = (error as { statusCode?: unknown }).statusCode;
-  return typeof status === 'number' ? status : undefined;
 }
 
 /**
@@ -39,107 +24,175 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
   return classified.kind === 'auth' ? explainAuth(classified, context.auth) : classified;
 }
 
-/** A refusal of the credentials: HTTP 401/403, or the JSON-RPC codes agents send for them. Never retryable. */
-function authRefusal(
-  base: { operation: A2AOperation; agent: string; cause: unknown },
-  what: string,
-  status?: number,
-  code?: number,
-): A2AError {
-  // Neither the agent's words nor the body go in, nor the SDK's error quoting them (the cause): an
-  // agent could echo the credential back.
+/** The failed call as every step names it: the error's fields, and `<operation> to <agent>` for its message. */
+interface Call {
+  readonly base: { operation: A2AOperation; agent: string; cause: unknown };
+  readonly what: string;
+}
+
+/**
+ * Each link of the `.cause` chain (a few deep: the SDK wraps once or twice) is asked, outermost
+ * first, whether it is ours, a typed SDK error or another SDK error; when none is, the HTTP status
+ * the port saw, a socket drop and anything else are asked of the thrown value itself.
+ */
+function classify(error: unknown, context: CallContext): A2AError {
+  const call: Call = {
+    base: { operation: context.operation, agent: context.agent, cause: error },
+    what: `${context.operation} to ${context.agent}`,
+  };
+  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
+    const found = ours(link, context) ?? typedSdkError(link, call) ?? sdkError(link, call, context.status);
+    if (found !== undefined) return found;
+  }
+  return statusSeen(context.status, call) ?? socketDrop(error, call) ?? anythingElse(error, call);
+}
+
+/**
+ * Ours (a malformed event the mapping found, a bound on an answer's size, even under the SDK's
+ * wrapping): it is the reason, and it gains the agent and the operation.
+ */
+function ours(link: Error, context: CallContext): A2AError | undefined {
+  return link instanceof A2AError ? naming(link, context.agent, context.operation) : undefined;
+}
+
+/**
+ * The A2A code a typed SDK error stands for: by its class, since the HTTP+JSON transport's carry no
+ * code; or -32601 by the code itself, which the SDK reads as a malformed request and the ladder as an
+ * operation the agent lacks.
+ */
+function standsFor(link: Error): number | undefined {
+  if (link instanceof TaskNotFoundError) return TASK_NOT_FOUND;
+  if (link instanceof UnsupportedOperationError) return UNSUPPORTED_OPERATION;
+  return codeOf(link) === METHOD_NOT_FOUND ? METHOD_NOT_FOUND : undefined;
+}
+
+/** A typed SDK error whose code means the agent does not know the task or does not do the operation. */
+function typedSdkError(link: Error, call: Call): A2AError | undefined {
+  const code = standsFor(link);
+  const meaning = wireMeaning('json-rpc', code);
+  switch (meaning?.kind) {
+    case 'task-not-found':
+      return new A2AError({
+        ...call.base,
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        message: `${call.what}: the agent does not know the task (${link.message})`,
+      });
+    case 'unsupported':
+      // The code the agent sent when the error has one (-32601 stays -32601), else the class's.
+      return new A2AError({
+        ...call.base,
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code: codeOf(link) ?? code,
+        message: `${call.what} is not supported by the agent (${link.message})`,
+      });
+    default:
+      return undefined;
+  }
+}
+
+/** Any other SDK error, read by the HTTP status it carries (or the port saw) and its JSON-RPC code. */
+function sdkError(link: Error, call: Call, seen: number | undefined): A2AError | undefined {
+  if (!(link instanceof SdkA2AError)) return undefined;
+  const status = statusOf(link) ?? seen;
+  const code = codeOf(link);
+  const byStatus = wireMeaning('http', status);
+  const byCode = wireMeaning('json-rpc', code);
+  if (byStatus?.kind === 'auth' || byCode?.kind === 'auth') return authRefusal(call, status, byCode?.kind === 'auth' ? code : undefined);
+  if (status === undefined) return protocolError(link, call, code, status);
+  if (byStatus?.kind === 'unsupported') return refused(call, status);
+  // The HTTP+JSON transport reports an HTTP error with no A2A reason (a proxy's 503, a bare 500)
+  // as a plain SDK A2AError carrying the status: an HTTP failure, as on the JSON-RPC path.
+  if (status >= 400 && code === undefined && link.name === 'A2AError') return httpFailure(call, status, byStatus);
+  // A generic JSON-RPC error (not one of A2A's own) under a transient HTTP status is an overloaded
+  // or restarting server, worth another try like the same status without a body.
+  if (byStatus?.retryable === true) {
+    return new A2AError({
+      ...call.base,
+      kind: byStatus.kind,
+      status,
+      retryable: true,
+      ...(code === undefined ? {} : { code }),
+      message: `${call.what} failed with HTTP ${status}: ${link.message}`,
+    });
+  }
+  return protocolError(link, call, code, status);
+}
+
+/** An SDK error that means nothing the ladder has a rung for: its code and status, and its words. */
+function protocolError(link: Error, call: Call, code: number | undefined, status: number | undefined): A2AError {
   return new A2AError({
-    operation: base.operation,
-    agent: base.agent,
-    kind: 'auth',
-    ...(status === undefined ? {} : { status }),
+    ...call.base,
+    kind: 'protocol',
     ...(code === undefined ? {} : { code }),
-    message: `${what}: the agent refused the credentials (${code !== undefined ? `JSON-RPC ${code}` : `HTTP ${status}`})`,
+    ...(status === undefined ? {} : { status }),
+    message: `${call.what} failed: ${link.message}`,
   });
 }
 
-const isAuthStatus = (status: number | undefined): boolean => status === 401 || status === 403;
+/** The HTTP status the port saw, when no link of the chain said more (the SDK put it only in its message). */
+function statusSeen(status: number | undefined, call: Call): A2AError | undefined {
+  const meaning = wireMeaning('http', status);
+  if (meaning?.kind === 'auth') return authRefusal(call, status);
+  if (status === undefined || status < 400) return undefined;
+  return meaning?.kind === 'unsupported' ? refused(call, status) : httpFailure(call, status, meaning);
+}
 
-function classify(error: unknown, context: CallContext): A2AError {
-  const base = { operation: context.operation, agent: context.agent, cause: error };
-  const what = `${context.operation} to ${context.agent}`;
-  for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
-    // Ours (a malformed event the mapping found, a bound on an answer's size, even under the SDK's
-    // wrapping): it is the reason, and it gains the agent and the operation.
-    if (link instanceof A2AError) return naming(link, context.agent, context.operation);
-    if (link instanceof TaskNotFoundError) {
-      return new A2AError({
-        ...base,
-        kind: 'task-not-found',
-        code: -32001,
-        message: `${what}: the agent does not know the task (${link.message})`,
-      });
-    }
-    if (link instanceof UnsupportedOperationError || codeOf(link) === METHOD_NOT_FOUND) {
-      return new A2AError({
-        ...base,
-        kind: 'unsupported',
-        code: codeOf(link) ?? -32004,
-        message: `${what} is not supported by the agent (${link.message})`,
-      });
-    }
-    if (link instanceof SdkA2AError) {
-      const status = statusOf(link) ?? context.status;
-      const rpcCode = codeOf(link);
-      if (isAuthStatus(status) || (rpcCode !== undefined && AUTH_CODES.has(rpcCode))) {
-        return authRefusal(base, what, status, rpcCode !== undefined && AUTH_CODES.has(rpcCode) ? rpcCode : undefined);
-      }
-      if (status !== undefined && REFUSED.has(status)) {
-        return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
-      }
-      const code = codeOf(link);
-      // The HTTP+JSON transport reports an HTTP error with no A2A reason (a proxy's 503, a bare 500)
-      // as a plain SDK A2AError carrying the status: an HTTP failure, as on the JSON-RPC path.
-      if (status !== undefined && status >= 400 && code === undefined && link.name === 'A2AError') {
-        return new A2AError({
-          ...base,
-          kind: 'http',
-          status,
-          retryable: TRANSIENT.has(status),
-          message: `${what} failed with HTTP ${status}`,
-        });
-      }
-      // A generic JSON-RPC error (not one of A2A's own) under a transient HTTP status is an overloaded
-      // or restarting server, worth another try like the same status without a body.
-      if (status !== undefined && TRANSIENT.has(status)) {
-        return new A2AError({
-          ...base,
-          kind: 'http',
-          status,
-          retryable: true,
-          ...(code === undefined ? {} : { code }),
-          message: `${what} failed with HTTP ${status}: ${link.message}`,
-        });
-      }
-      return new A2AError({
-        ...base,
-        kind: 'protocol',
-        ...(code === undefined ? {} : { code }),
-        ...(status === undefined ? {} : { status }),
-        message: `${what} failed: ${link.message}`,
-      });
-    }
-  }
-  const status = context.status;
-  if (isAuthStatus(status)) return authRefusal(base, what, status);
-  if (status !== undefined && status >= 400) {
-    if (REFUSED.has(status))
-      return new A2AError({ ...base, kind: 'unsupported', status, message: `${what} was refused with HTTP ${status}` });
-    return new A2AError({ ...base, kind: 'http', status, retryable: TRANSIENT.has(status), message: `${what} failed with HTTP ${status}` });
-  }
-  if (error instanceof TypeError) {
-    const code = (error.cause as { code?: unknown } | undefined)?.code;
-    return new A2AError({
-      ...base,
-      kind: 'network',
-      message: `${what}: the connection failed (${error.message}${typeof code === 'string' ? `, ${code}` : ''})`,
-    });
-  }
+/** A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with its cause's code. */
+function socketDrop(error: unknown, call: Call): A2AError | undefined {
+  if (!(error instanceof TypeError)) return undefined;
+  const code = (error.cause as { code?: unknown } | undefined)?.code;
+  return new A2AError({
+    ...call.base,
+    kind: 'network',
+    message: `${call.what}: the connection failed (${error.message}${typeof code === 'string' ? `, ${code}` : ''})`,
+  });
+}
+
+/** Anything else (a malformed body, a thrown string): a protocol error with its text. */
+function anythingElse(error: unknown, call: Call): A2AError {
   const message = error instanceof Error ? error.message : String(error);
-  return new A2AError({ ...base, kind: 'protocol', message: `${what} failed: ${message}` });
+  return new A2AError({ ...call.base, kind: 'protocol', message: `${call.what} failed: ${message}` });
+}
+
+/** A refusal of the credentials: HTTP 401/403, or the JSON-RPC codes agents send for them. Never retryable. */
+function authRefusal(call: Call, status?: number, code?: number): A2AError {
+  // Neither the agent's words nor the body go in, nor the SDK's error quoting them (the cause): an
+  // agent could echo the credential back.
+  return new A2AError({
+    operation: call.base.operation,
+    agent: call.base.agent,
+    kind: 'auth',
+    ...(status === undefined ? {} : { status }),
+    ...(code === undefined ? {} : { code }),
+    message: `${call.what}: the agent refused the credentials (${code !== undefined ? `JSON-RPC ${code}` : `HTTP ${status}`})`,
+  });
+}
+
+/** An HTTP status that says "this server does not do that": the ladder falls back (send) or polls. */
+function refused(call: Call, status: number): A2AError {
+  return new A2AError({ ...call.base, kind: 'unsupported', status, message: `${call.what} was refused with HTTP ${status}` });
+}
+
+/** Any other HTTP failure: retryable when its status is worth another try. */
+function httpFailure(call: Call, status: number, meaning: WireMeaning | undefined): A2AError {
+  return new A2AError({
+    ...call.base,
+    kind: 'http',
+    status,
+    retryable: meaning?.retryable ?? false,
+    message: `${call.what} failed with HTTP ${status}`,
+  });
+}
+
+function codeOf(error: object): number | undefined {
+  const code = (error as { envelopeCode?: unknown }).envelopeCode;
+  return typeof code === 'number' ? code : undefined;
+}
+
+function statusOf(error: object): number | undefined {
+  const status = (error as { statusCode?: unknown }).statusCode;
+  return typeof status === 'number' ? status : undefined;
 }

@@ -2,9 +2,6 @@ import { A2AError, type AuthDetails } from '../../errors.js';
 import type { SecuritySchemeInfo } from '../../port/types.js';
 import { describeScheme } from './security.js';
 
-/** JSON-RPC codes agents use for auth (a2a-go, a2a-rs): unauthenticated and unauthorized. */
-export const AUTH_CODES: ReadonlySet<number> = new Set([-31401, -31403]);
-
 /** The longest `WWW-Authenticate` challenge kept. */
 const MAX_CHALLENGE = 300;
 

@@ -1,9 +1,10 @@
-import { Observable } from 'rxjs';
+import { Observable, type Subscriber } from 'rxjs';
 import type { StreamResponse } from '@a2a-js/sdk';
 import { A2AError } from '../../errors.js';
-import { AUTH_CODES } from '../credentials/auth-error.js';
-import { classifySdkError, REFUSED, TRANSIENT, type CallContext } from '../errors.js';
-import { readSse } from './sse.js';
+import { classifySdkError, type CallContext } from '../errors.js';
+import { isError, parseJson, rpcError } from './envelope.js';
+import { eventStream, refusal } from './refusal.js';
+import { readSse, type SseSink } from './sse.js';
 import { toStreamResponse, type StreamIds } from './results.js';
 
 /** One JSON-RPC streaming call: where, what, and in which protocol generation. */
@@ -48,7 +49,13 @@ export interface StreamMapping<T> {
 /** How long a body whose last word was read may take to end before the request is aborted after all. */
 export const DRAIN_MS = 500;
 
-let nextId = 1;
+/**
+ * The id of the next JSON-RPC call, shared by every client in the process: deliberately process-wide.
+ * An id need only be distinct among the calls of one connection, and each streamed call is its own
+ * request whose frames are checked against its own id; a single counter makes every id distinct
+ * anyway, costs nothing per client, and keeps the reader's options free of a per-client counter.
+ */
+let processWideRpcId = 1;
 
 /**
  * A JSON-RPC stream (SendStreamingMessage / message/stream, SubscribeToTask / tasks/resubscribe)
@@ -61,153 +68,125 @@ let nextId = 1;
  * a graceful end completes; every failure (the mapping's too) is an {@link A2AError} named after `site`.
  */
 export function readStream<T>(options: ReaderOptions, request: StreamRequest, site: CallContext, mapping: StreamMapping<T>): Observable<T> {
-  const { map, fast, alive, ends } = mapping;
   return new Observable<T>((subscriber) => {
-    const controller = new AbortController();
-    const id = nextId++;
-    const ids: StreamIds = request.taskId === undefined ? {} : { taskId: request.taskId };
-    let ended = false;
-    let lastWord = false;
-    let drain: ReturnType<typeof setTimeout> | undefined;
-    let lastAlive = 0;
-    const fail = (error: unknown, status?: number): void => {
-      const aborted = controller.signal.aborted;
-      ended = true;
-      if (drain !== undefined) clearTimeout(drain);
-      controller.abort(); // a refused or broken body is not read on
-      if (subscriber.closed || aborted) return;
-      subscriber.error(classifySdkError(error, status === undefined ? site : { ...site, status }));
-    };
-    const run = async (): Promise<void> => {
-      const response = await options.fetch(request.endpoint, {
-        method: 'POST',
-        headers: { ...options.headers, 'Content-Type': 'application/json', Accept: 'text/event-stream', 'A2A-Version': request.version },
-        body: JSON.stringify({ jsonrpc: '2.0', method: request.method, params: request.params, id }),
-        signal: controller.signal,
-      });
-      const type = response.headers.get('content-type')?.toLowerCase() ?? '';
-      if (!response.ok || !type.startsWith('text/event-stream') || response.body === null) {
-        const text = await readCapped(response, MAX_ERROR_BODY);
-        const envelope = parseJson(text);
-        const error = envelope !== undefined && envelope !== null && isError(envelope) ? rpcError(envelope.error) : undefined;
-        // A2A's own refusals are read as such; any other failure by its HTTP status, as on the SDK's path.
-        if (error !== undefined && (error.kind !== 'protocol' || response.ok)) return fail(error, response.status);
-        if (!response.ok) return fail(httpError(response.status, error), response.status);
-        return fail(
-          new A2AError({ kind: 'protocol', message: `the stream's Content-Type is ${type || 'missing'}, not text/event-stream` }),
-        );
-      }
-      await readSse(
-        response.body,
-        {
-          data: (data) => {
-            if (subscriber.closed) return;
-            const envelope = parseJson(data);
-            if (envelope === undefined || typeof envelope !== 'object' || envelope === null) {
-              throw new A2AError({ kind: 'protocol', message: `malformed frame: not JSON (${data.slice(0, 80)})` });
-            }
-            if (isError(envelope)) throw rpcError(envelope.error);
-            const echoed = (envelope as { id?: unknown }).id;
-            if (echoed !== undefined && echoed !== null && String(echoed) !== String(id)) {
-              throw new A2AError({
-                kind: 'protocol',
-                message: `a frame of another JSON-RPC call (id ${JSON.stringify(echoed)}, not ${id})`,
-              });
-            }
-            if (!('result' in envelope))
-              throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
-            const result = (envelope as { result: unknown }).result;
-            const value = fast?.(result, ids) ?? map(toStreamResponse(result, ids));
-            if (ends !== undefined) lastWord = ends(value);
-            subscriber.next(value);
-          },
-          alive: () => {
-            // At most one per 100 ms, timed here and not per event: enough for any idle clock, no cost on a fast stream.
-            if (alive === undefined || subscriber.closed) return;
-            const now = Date.now();
-            if (now - lastAlive < 100) return;
-            lastAlive = now;
-            subscriber.next(alive);
-          },
-        },
-        options.maxEventChars,
-      );
-      ended = true;
-      if (drain !== undefined) clearTimeout(drain);
-      subscriber.complete();
-    };
-    run().catch((error: unknown) => fail(error));
-    return () => {
-      if (ended) return;
-      if (!lastWord) return controller.abort();
-      // The agent has said its last word: its body is about to end; what still comes is dropped.
-      drain = setTimeout(() => controller.abort(), DRAIN_MS);
-    };
+    const stream = new JsonRpcStream(subscriber, options, request, site, mapping);
+    stream.run().catch((error: unknown) => stream.fail(error));
+    return () => stream.teardown();
   });
 }
 
-/** The most of a refused answer's body that is read: enough for any JSON-RPC error. */
-const MAX_ERROR_BODY = 64 * 1024;
-
-/** The body's text, read no further than `max` bytes (the rest is cancelled). */
-async function readCapped(response: Response, max: number): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (let read = 0; read < max;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      read += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    return text;
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return text;
-}
+/** The least time between two signs of life emitted: enough for any idle clock, no cost on a fast stream. */
+const ALIVE_MS = 100;
 
 /**
- * A refused answer as the SDK's path reads it: by its HTTP status (404/405/501 unsupported, 408/429/5xx
- * retryable), keeping a generic JSON-RPC error's code; under any other status, a protocol error with both.
+ * One subscription's call: its id, what its stream has told so far, and where it stands. It is the
+ * SSE sink itself, so that each event costs a method call and no closure.
  */
-function httpError(status: number, error: A2AError | undefined): Error {
-  if (error === undefined || REFUSED.has(status)) return new Error(`HTTP ${status}${error ? `: ${error.message}` : ''}`);
-  const transient = TRANSIENT.has(status);
-  return new A2AError({
-    kind: transient ? 'http' : 'protocol',
-    retryable: transient,
-    status,
-    ...(error.code === undefined ? {} : { code: error.code }),
-    message: `failed with HTTP ${status}: ${error.message}`,
-  });
-}
+class JsonRpcStream<T> implements SseSink {
+  private readonly controller = new AbortController();
+  private readonly id = processWideRpcId++;
+  /** The id as frames echo it, made once rather than per frame. */
+  private readonly echo = String(this.id);
+  private readonly ids: StreamIds;
+  /** Completed or failed: nothing is left to abort. */
+  private ended = false;
+  /** The last value emitted was the stream's last word (see {@link StreamMapping.ends}). */
+  private lastWord = false;
+  private drain: ReturnType<typeof setTimeout> | undefined;
+  private lastAlive = 0;
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text) as unknown;
-  } catch {
-    return undefined;
+  constructor(
+    private readonly subscriber: Subscriber<T>,
+    private readonly options: ReaderOptions,
+    private readonly request: StreamRequest,
+    private readonly site: CallContext,
+    private readonly mapping: StreamMapping<T>,
+  ) {
+    this.ids = request.taskId === undefined ? {} : { taskId: request.taskId };
   }
-}
 
-function isError(envelope: unknown): envelope is { error: { code?: unknown; message?: unknown; data?: unknown } } {
-  const error = (envelope as { error?: unknown }).error;
-  return typeof error === 'object' && error !== null;
-}
+  /** Opens the request, refuses an answer that is no event stream, and reads the events to the body's end. */
+  async run(): Promise<void> {
+    const response = await this.open();
+    const body = eventStream(response);
+    if (body === null) {
+      const refused = await refusal(response);
+      return this.fail(refused.error, refused.status);
+    }
+    await readSse(body, this, this.options.maxEventChars);
+    this.settle();
+    this.subscriber.complete();
+  }
 
-/** A JSON-RPC error as the ladder reads it, with the kinds the SDK's errors are given (`errors.ts`). */
-function rpcError(error: { code?: unknown; message?: unknown }): A2AError {
-  const code = typeof error.code === 'number' ? error.code : undefined;
-  const said = typeof error.message === 'string' ? error.message : 'no message';
-  if (code === -32001) return new A2AError({ kind: 'task-not-found', code, message: `the agent does not know the task (${said})` });
-  // The agent's own words are left out: an agent could echo the credential back.
-  if (code !== undefined && AUTH_CODES.has(code))
-    return new A2AError({ kind: 'auth', code, message: `the agent refused the credentials (JSON-RPC ${code})` });
-  if (code === -32004 || code === -32601)
-    return new A2AError({ kind: 'unsupported', code, message: `not supported by the agent (${said})` });
-  return new A2AError({ kind: 'protocol', ...(code === undefined ? {} : { code }), message: `the agent answered with an error: ${said}` });
+  /** The request: this call's JSON-RPC envelope, asking for an event stream, aborted with the subscription. */
+  private open(): Promise<Response> {
+    const { request, options } = this;
+    return options.fetch(request.endpoint, {
+      method: 'POST',
+      headers: { ...options.headers, 'Content-Type': 'application/json', Accept: 'text/event-stream', 'A2A-Version': request.version },
+      body: JSON.stringify({ jsonrpc: '2.0', method: request.method, params: request.params, id: this.id }),
+      signal: this.controller.signal,
+    });
+  }
+
+  /** One event: its value emitted, unless the consumer has left (a drain reads on and drops it). */
+  data(data: string): void {
+    if (this.subscriber.closed) return;
+    const value = this.frameValue(data);
+    if (this.mapping.ends !== undefined) this.lastWord = this.mapping.ends(value);
+    this.subscriber.next(value);
+  }
+
+  /** One frame's value: its JSON-RPC envelope parsed, an error thrown as the agent's, a frame of another call refused, the result mapped. */
+  private frameValue(data: string): T {
+    const envelope = parseJson(data);
+    if (envelope === undefined || typeof envelope !== 'object' || envelope === null) {
+      throw new A2AError({ kind: 'protocol', message: `malformed frame: not JSON (${data.slice(0, 80)})` });
+    }
+    if (isError(envelope)) throw rpcError(envelope.error);
+    // Compared as text: some servers echo the id 1 as "1".
+    const echoed = (envelope as { id?: unknown }).id;
+    if (echoed !== undefined && echoed !== null && String(echoed) !== this.echo) {
+      throw new A2AError({
+        kind: 'protocol',
+        message: `a frame of another JSON-RPC call (id ${JSON.stringify(echoed)}, not ${this.id})`,
+      });
+    }
+    if (!('result' in envelope)) throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
+    const result = (envelope as { result: unknown }).result;
+    return this.mapping.fast?.(result, this.ids) ?? this.mapping.map(toStreamResponse(result, this.ids));
+  }
+
+  /** A sign of life, emitted at most once per {@link ALIVE_MS}: timed here and not per event. */
+  alive(): void {
+    const alive = this.mapping.alive;
+    if (alive === undefined || this.subscriber.closed) return;
+    const now = Date.now();
+    if (now - this.lastAlive < ALIVE_MS) return;
+    this.lastAlive = now;
+    this.subscriber.next(alive);
+  }
+
+  /** Any failure, the request's, the body's or the mapping's: the request aborted, the error classified (unless the consumer left). */
+  fail(error: unknown, status?: number): void {
+    const aborted = this.controller.signal.aborted;
+    this.settle();
+    this.controller.abort(); // a refused or broken body is not read on
+    if (this.subscriber.closed || aborted) return;
+    this.subscriber.error(classifySdkError(error, status === undefined ? this.site : { ...this.site, status }));
+  }
+
+  /** The consumer left: the request aborted, or, after the agent's last word, its body drained for a while. */
+  teardown(): void {
+    if (this.ended) return;
+    if (!this.lastWord) return this.controller.abort();
+    // The agent has said its last word: its body is about to end; what still comes is dropped.
+    this.drain = setTimeout(() => this.controller.abort(), DRAIN_MS);
+  }
+
+  /** The call is over: teardown has nothing left to abort, and a drain's timer is not needed. */
+  private settle(): void {
+    this.ended = true;
+    if (this.drain !== undefined) clearTimeout(this.drain);
+  }
 }

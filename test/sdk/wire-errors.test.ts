@@ -1,0 +1,113 @@
+import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
+import { lastValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { A2AError } from '../../src/errors.js';
+import { classifySdkError, type CallContext } from '../../src/sdk/errors.js';
+import { readStream } from '../../src/sdk/reader/json-rpc.js';
+import { WIRE_ERRORS, wireMeaning, type Wire } from '../../src/sdk/wire-errors.js';
+
+const AGENT = 'http://127.0.0.1:9/a2a/jsonrpc';
+const ctx = (status?: number): CallContext => ({ operation: 'stream', agent: AGENT, ...(status === undefined ? {} : { status }) });
+
+/** What each code must mean, written out here and not read from the table. */
+const RPC: [code: number, kind: string][] = [
+  [-32001, 'task-not-found'],
+  [-32004, 'unsupported'],
+  [-32601, 'unsupported'],
+  [-31401, 'auth'],
+  [-31403, 'auth'],
+];
+const HTTP: [status: number, kind: string, retryable: boolean][] = [
+  [401, 'auth', false],
+  [403, 'auth', false],
+  [404, 'unsupported', false],
+  [405, 'unsupported', false],
+  [501, 'unsupported', false],
+  [408, 'http', true],
+  [429, 'http', true],
+  [500, 'http', true],
+  [502, 'http', true],
+  [503, 'http', true],
+  [504, 'http', true],
+];
+
+/** The reader's error for one answer, from a fetch that gives it without a server. */
+async function readerError(status: number, body: string, type: string): Promise<A2AError> {
+  const fetch = (async () => new Response(body, { status, headers: { 'content-type': type } })) as unknown as typeof globalThis.fetch;
+  const read$ = readStream(
+    { fetch, maxEventChars: 2 ** 20 },
+    { endpoint: AGENT, method: 'SendStreamingMessage', params: {}, version: '1.0' },
+    ctx(),
+    { map: (response) => response },
+  );
+  return lastValueFrom(read$).then(
+    () => expect.fail('the stream did not fail'),
+    (error: unknown) => error as A2AError,
+  );
+}
+
+/** A stream that opens and whose first frame is a JSON-RPC error with `code`. */
+const frameError = (code: number) =>
+  readerError(200, `data: ${JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message: 'said' } })}\n\n`, 'text/event-stream');
+
+describe('the wire table', () => {
+  it('has a row for each code above and no other, each with its kind and retryable flag', () => {
+    const rows = (wire: Wire) => WIRE_ERRORS.filter((row) => row.wire === wire).map(({ code, kind, retryable }) => [code, kind, retryable]);
+    expect(rows('json-rpc')).toEqual(RPC.map(([code, kind]) => [code, kind, false]));
+    expect(rows('http')).toEqual(HTTP);
+  });
+
+  it('a code without a row means nothing of its own', () => {
+    expect(wireMeaning('json-rpc', -32002)).toBeUndefined();
+    expect(wireMeaning('http', 400)).toBeUndefined();
+    expect(wireMeaning('http', undefined)).toBeUndefined();
+  });
+});
+
+describe('each JSON-RPC row, as the SDK error classifier and the stream reader read it', () => {
+  for (const [code, kind] of RPC) {
+    it(`${code} → ${kind}, not retryable, keeping the code`, async () => {
+      const classified = classifySdkError(fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: { code, message: 'said' } }), ctx(200));
+      expect(classified).toMatchObject({ kind, code, retryable: false });
+      expect(await frameError(code)).toMatchObject({ kind, code, retryable: false });
+    });
+  }
+
+  it('another code (-32002, TaskNotCancelable) → protocol on both', async () => {
+    const classified = classifySdkError(
+      fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: { code: -32002, message: 'said' } }),
+      ctx(200),
+    );
+    expect(classified).toMatchObject({ kind: 'protocol', code: -32002 });
+    expect(await frameError(-32002)).toMatchObject({ kind: 'protocol', code: -32002 });
+  });
+});
+
+describe('each HTTP row, as the SDK error classifier and the stream reader read it', () => {
+  for (const [status, kind, retryable] of HTTP) {
+    it(`${status} → ${kind}${retryable ? ', retryable' : ', not retryable'}`, async () => {
+      const sdk = new Error(`HTTP error for SendStreamingMessage! Status: ${status}`);
+      expect(classifySdkError(sdk, ctx(status))).toMatchObject({ kind, status, retryable });
+      expect(await readerError(status, 'no', 'text/plain')).toMatchObject({ kind, status, retryable });
+    });
+  }
+
+  it('another status from 400 up (400, 418) → http, not retryable', async () => {
+    for (const status of [400, 418]) {
+      expect(classifySdkError(new Error('HTTP error'), ctx(status))).toMatchObject({ kind: 'http', status, retryable: false });
+      expect(await readerError(status, 'no', 'text/plain')).toMatchObject({ kind: 'http', status, retryable: false });
+    }
+  });
+
+  it("a generic JSON-RPC error under a retryable status is that status's meaning, with the code (the reader's path)", async () => {
+    const body = JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code: -32603, message: 'Internal error' } });
+    expect(await readerError(408, body, 'application/json')).toMatchObject({ kind: 'http', status: 408, code: -32603, retryable: true });
+    expect(await readerError(404, body, 'application/json')).toMatchObject({ kind: 'unsupported', status: 404, retryable: false });
+    expect(await readerError(400, body, 'application/json')).toMatchObject({
+      kind: 'protocol',
+      status: 400,
+      code: -32603,
+      retryable: false,
+    });
+  });
+});
