@@ -1,7 +1,8 @@
 import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
 import { explainAuth } from './credentials/auth-error.js';
-import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION, wireMeaning, type WireMeaning } from './wire-errors.js';
+import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
+import { wireMeaning, type WireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {

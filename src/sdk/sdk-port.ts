@@ -1,5 +1,6 @@
 import { defer, from, map, Observable, switchMap, tap, type MonoTypeOperatorFunction } from 'rxjs';
 import { A2AError, isA2AError } from '../errors.js';
+import { METHOD_NOT_FOUND } from '../port/codes.js';
 import type { A2APort } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { unaryCall } from './calls.js';
@@ -16,9 +17,6 @@ export interface PortShared {
 
 /** A sign of life is no answer: it neither settles the generation nor proves the other one. */
 const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';
-
-/** JSON-RPC's "method not found": the agent does not know this generation's method names. */
-const METHOD_NOT_FOUND = -32601;
 
 const summaryOf = (resolved: ResolvedAgent): CardSummary => resolved.summary;
 

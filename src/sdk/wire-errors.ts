@@ -1,15 +1,5 @@
 import type { A2AErrorKind } from '../errors.js';
-
-/** JSON-RPC's "method not found": for the ladder, an operation the agent lacks (or the other generation's method names). */
-export const METHOD_NOT_FOUND = -32601;
-/** A2A's TaskNotFoundError: the agent does not know the task. */
-export const TASK_NOT_FOUND = -32001;
-/** A2A's UnsupportedOperationError: the agent does not do that (a resubscribe to a finished task, say). */
-export const UNSUPPORTED_OPERATION = -32004;
-/** The code agents send for missing or rejected credentials (a2a-go, a2a-rs): unauthenticated. */
-export const UNAUTHENTICATED = -31401;
-/** The same for credentials that are not allowed this call: unauthorized. */
-export const UNAUTHORIZED = -31403;
+import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNAUTHENTICATED, UNAUTHORIZED, UNSUPPORTED_OPERATION } from '../port/codes.js';
 
 /** Where a code was seen: a JSON-RPC error's `code`, or the HTTP status of the answer. A gRPC transport adds its own wire. */
 export type Wire = 'json-rpc' | 'http';

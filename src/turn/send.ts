@@ -1,5 +1,6 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError, type A2AError } from '../errors.js';
+import { UNSUPPORTED_OPERATION } from '../port/codes.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
@@ -34,7 +35,7 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
  * the path, whatever the task, and the ladder falls back to a blocking send with the task id.
  */
 function saysTaskGone(error: unknown): error is A2AError {
-  return isA2AError(error, 'task-not-found') || (isA2AError(error, 'unsupported') && error.code === -32004);
+  return isA2AError(error, 'task-not-found') || (isA2AError(error, 'unsupported') && error.code === UNSUPPORTED_OPERATION);
 }
 
 /**

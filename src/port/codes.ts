@@ -1,0 +1,16 @@
+/**
+ * The JSON-RPC error codes the client gives a meaning to, named once: A2A's own and JSON-RPC's. The
+ * ladder reads some of them on an error's `code` (an agent that says a task is gone); what each means
+ * as an error kind is the wire table's (`src/sdk/wire-errors.ts`).
+ */
+
+/** JSON-RPC's "method not found": for the ladder, an operation the agent lacks (or the other generation's method names). */
+export const METHOD_NOT_FOUND = -32601;
+/** A2A's TaskNotFoundError: the agent does not know the task. */
+export const TASK_NOT_FOUND = -32001;
+/** A2A's UnsupportedOperationError: the agent does not do that (a resubscribe to a finished task, say). */
+export const UNSUPPORTED_OPERATION = -32004;
+/** The code agents send for missing or rejected credentials (a2a-go, a2a-rs): unauthenticated. */
+export const UNAUTHENTICATED = -31401;
+/** The same for credentials that are not allowed this call: unauthorized. */
+export const UNAUTHORIZED = -31403;
