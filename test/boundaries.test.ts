@@ -45,7 +45,7 @@ function offenders(allowed: (folder: string) => boolean, forbidden: (file: strin
 describe('import boundaries of src/', () => {
   it('finds the source files and their imports', () => {
     expect(files.length).toBeGreaterThan(30);
-    expect(files.find((f) => f.file === 'sdk/sdk-port.ts')?.imports).toContain('@a2a-js/sdk');
+    expect(files.find((f) => f.file === 'sdk/transports/sdk-client.ts')?.imports).toContain('@a2a-js/sdk');
   });
 
   it('only src/sdk/ imports @a2a-js/sdk', () => {
@@ -113,5 +113,25 @@ describe('import boundaries of src/', () => {
         (file, s) => below[file.slice(0, file.indexOf('/'))]!.some((folder) => reaches(file, s, folder)),
       ),
     ).toEqual([]);
+  });
+
+  it('the ladder (src/turn/) is pure Rx over the port: no promise, no await', () => {
+    const found = sourceFiles(join(SRC, 'turn')).flatMap((path) =>
+      readFileSync(path, 'utf8')
+        .split('\n')
+        .flatMap((line, i) => (/\bawait\b|\bPromise\b/.test(line) ? [`${relative(SRC, path)}:${i + 1}: ${line.trim()}`] : [])),
+    );
+    expect(found).toEqual([]);
+  });
+
+  it('the client reaches the adapter only for its default factory and the credentials option; the port types come from the contract', () => {
+    const allowed = new Set(['../sdk/ports.js', '../sdk/credentials/options.js']);
+    expect(
+      files.flatMap(({ file, folder, imports }) =>
+        folder === 'client' ? imports.filter((s) => reaches(file, s, 'sdk') && !allowed.has(s)).map((s) => `${file} imports ${s}`) : [],
+      ),
+    ).toEqual([]);
+    const types = readFileSync(join(SRC, 'client', 'types.ts'), 'utf8');
+    expect(types).toMatch(/import type \{ PortFactory \} from '\.\.\/port\/port\.js'/);
   });
 });
