@@ -12,7 +12,7 @@ import type { Logger } from '../src/logger.js';
 import { createA2A } from '../src/node/create-a2a.js';
 import type { CredentialsOption } from '../src/sdk/credentials/options.js';
 import { runCli } from './cli/run-cli.js';
-import { eventually } from './sdk/harness.js';
+import { eventually } from './eventually.js';
 import { sendJson, startRawAgent } from './sdk/raw-agent.js';
 
 const WRONG = { bearer: 'wrong-bearer-value-5e6f7a8b9c', apiKey: 'wrong-apikey-value-0a1b2c3d4e', header: 'custom-header-secret-f0e1d2c3' };

@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, MEMBERS_SKILL, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
 import { REPLY } from '../../fixtures/index.js';
 import { BEARER, client, completed, failed, requests, turn } from './credentials-kit.js';
-import { FAST, eventually } from './harness.js';
+import { eventually } from '../eventually.js';
+import { FAST } from './harness.js';
 
 // Credentials per agent, by kind: a bearer token on every call, the extended card it unlocks, an API key
 // where the card puts it, a function for tokens that expire. (Where they may go and the errors of a

@@ -1,7 +1,8 @@
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/turn/turn.js';
-import { calls, eventually, FAST, rig, TARGETS } from './harness.js';
+import { eventually } from '../eventually.js';
+import { calls, FAST, rig, TARGETS } from './harness.js';
 
 /** Sockets, servers and timers alive in this process, by type. */
 function handles(): Map<string, number> {
