@@ -6,6 +6,7 @@
 import type { Observable } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../../fixtures/fault-proxy.js';
+import { handles } from '../../fixtures/handles.js';
 import { startV03Agent, startV1Agent, tickText, type FixtureAgent, type FixtureTiming } from '../../fixtures/index.js';
 import type { A2AError, A2AErrorKind } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
@@ -146,14 +147,6 @@ export async function expectCancels(r: Rig, n: 0 | 1): Promise<void> {
   await sleep(40);
   expect(r.proxy.count('cancel'), 'CancelTasks sent').toBe(n);
   expect(r.cancels(), 'CancelTasks that reached the agent').toBe(n);
-}
-
-function handles(): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const type of process.getActiveResourcesInfo()) {
-    if (/TCP|Timeout/.test(type)) counts.set(type, (counts.get(type) ?? 0) + 1);
-  }
-  return counts;
 }
 
 /**
