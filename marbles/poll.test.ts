@@ -11,22 +11,22 @@ describe('the poll rung', () => {
     marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
-      const getTask = cold('            -(t|)', { t: task('T', 'working') });
+      const getTask = cold(' -(t|)', { t: task('T', 'working') });
       const getTaskSubs = [
-        '                    -----------^!',
-        '                    ----------------------^!',
-        '                    ---------------------------------^!',
-        '                    --------------------------------------------^!',
-        '                    -------------------------------------------------------^!',
-        '                    ------------------------------------------------------------------^!',
-        '                    -----------------------------------------------------------------------------^!',
-        '                    ----------------------------------------------------------------------------------------^!',
-        '                    ---------------------------------------------------------------------------------------------------^!',
-        '                    --------------------------------------------------------------------------------------------------------------^!',
+        '                    11ms ^!',
+        '                    22ms ^!',
+        '                    33ms ^!',
+        '                    44ms ^!',
+        '                    55ms ^!',
+        '                    66ms ^!',
+        '                    77ms ^!',
+        '                    88ms ^!',
+        '                    99ms ^!',
+        '                    110ms ^!',
       ];
-      const cancel = cold('                                                                                                                  (x|)', canceled);
-      const cancelSubs = '   ----------------------------------------------------------------------------------------------------------------(^!)';
-      const expected = '     s(twP)----------------------------------------------------------------------------------------------------------#';
+      const cancel = cold('  (x|)', canceled);
+      const cancelSubs = '   112ms (^!)';
+      const expected = '     s(twP) 106ms #';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'stale' }));
       cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
@@ -44,18 +44,18 @@ describe('the poll rung', () => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const pollSubs = [
-        '                    -----------^!',
-        '                    ----------------------^!',
-        '                    ---------------------------------^!',
-        '                    --------------------------------------------^!',
-        '                    -------------------------------------------------------^!',
-        '                    ------------------------------------------------------------------^!',
-        '                    -----------------------------------------------------------------------------^!',
-        '                    ----------------------------------------------------------------------------------------^!',
-        '                    ---------------------------------------------------------------------------------------------------^!',
-        '                    --------------------------------------------------------------------------------------------------------------^!',
-        '                    -------------------------------------------------------------------------------------------------------------------------^!',
-        '                    ------------------------------------------------------------------------------------------------------------------------------------^!',
+        '                    11ms ^!',
+        '                    22ms ^!',
+        '                    33ms ^!',
+        '                    44ms ^!',
+        '                    55ms ^!',
+        '                    66ms ^!',
+        '                    77ms ^!',
+        '                    88ms ^!',
+        '                    99ms ^!',
+        '                    110ms ^!',
+        '                    121ms ^!',
+        '                    132ms ^!',
       ];
       const expected = '     s(twP)------0----------1----------2----------3----------4----------5----------6----------7----------8----------9----------X----------(ChE|)';
       const stepLabels = Object.fromEntries(steps.map((key, i) => [key, `status working "step ${i}"`]));
@@ -71,14 +71,14 @@ describe('the poll rung', () => {
     marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
-      const getTask = cold<never>('     -#', undefined, down);
+      const getTask = cold<never>('-#', undefined, down);
       const getTaskSubs = [
-        '                    -----------^!',
-        '                    ----------------------^!',
+        '                    11ms ^!',
+        '                    22ms ^!',
       ];
-      const cancel = cold('                         (x|)', canceled);
-      const cancelSubs = '   -----------------------(^!)';
-      const expected = '     s(twP)-----------------#';
+      const cancel = cold('  (x|)', canceled);
+      const cancelSubs = '   23ms (^!)';
+      const expected = '     s(twP) 17ms #';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, down);
       cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
@@ -91,14 +91,14 @@ describe('the poll rung', () => {
     marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
-      const getTask = cold<never>('     -');
+      const getTask = cold<never>('-');
       const getTaskSubs = [
-        '                    -----------^-------------------!',
-        '                    -----------------------------------------^-------------------!',
+        '                    11ms ^ 19ms !',
+        '                    41ms ^ 19ms !',
       ];
-      const cancel = cold('                                                               (x|)', canceled);
-      const cancelSubs = '   -------------------------------------------------------------(^!)';
-      const expected = '     s(twP)-------------------------------------------------------#';
+      const cancel = cold('  (x|)', canceled);
+      const cancelSubs = '   61ms (^!)';
+      const expected = '     s(twP) 55ms #';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'poll-request' }));
       cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);

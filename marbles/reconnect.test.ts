@@ -70,10 +70,10 @@ describe('reconnect: resubscribe, never re-send', () => {
   it('reconnects when the stream goes idle past the idle bound', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a', { a: working });
-      const streamSubs = '     ^------------------------------!';
-      const resubscribe = cold('                                        -(sd|)', { s: working, d: completed });
-      const resubscribeSubs = '-----------------------------------------^!';
-      const expected = '       s(tw)--------------------------r----------(ce|)';
+      const streamSubs = '     ^ 30ms !';
+      const resubscribe = cold('-(sd|)', { s: working, d: completed });
+      const resubscribeSubs = '41ms ^!';
+      const expected = '       s(tw) 26ms r 10ms (ce|)';
       expectObservable(turn(agent({ stream, resubscribe }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
@@ -86,13 +86,13 @@ describe('reconnect: resubscribe, never re-send', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a---#', { a: working }, drop);
       const streamSubs = '     ^----!';
-      const resubscribe = cold<never>('       -#', undefined, refused);
-      const resubscribeSubs = '---------------^!';
-      const get1 = cold('                      -(t|)', { t: task('T', 'working') });
-      const get1Subs = '       ----------------^!';
-      const get2 = cold('                                 -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const get2Subs = '       ---------------------------^!';
-      const expected = '       s(tw)r----------p-----------(ChE|)';
+      const resubscribe = cold<never>('-#', undefined, refused);
+      const resubscribeSubs = '15ms ^!';
+      const get1 = cold('      -(t|)', { t: task('T', 'working') });
+      const get1Subs = '       16ms ^!';
+      const get2 = cold('      -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const get2Subs = '       27ms ^!';
+      const expected = '       s(tw)r 10ms p 11ms (ChE|)';
       expectObservable(turn(agent({ stream, resubscribe, getTask: [get1, get2] }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
@@ -106,14 +106,14 @@ describe('reconnect: resubscribe, never re-send', () => {
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resubscribe = cold<never>('    -#', undefined, drop);
+      const resubscribe = cold<never>('-#', undefined, drop);
       const resubscribeSubs = [
-        '                  ----------------^!',
-        '                  -------------------------------------^!',
+        '                  16ms ^!',
+        '                  37ms ^!',
       ];
-      const getTask = cold('                                     -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '--------------------------------------^!';
-      const expected = '   s(tw)-r----------R--------------------p(ChE|)';
+      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const getTaskSubs = '38ms ^!';
+      const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
       expectObservable(turn(port)).toBe(expected, labels);
       cardReadOnce();
@@ -129,11 +129,11 @@ describe('reconnect: resubscribe, never re-send', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resub1 = cold('                -sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
-      const resub1Subs = ' ----------------^--!';
-      const resub2 = cold('                             -(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
-      const resub2Subs = ' -----------------------------^!';
-      const expected = '   s(tw)-r-----------hr----------(cE|)';
+      const resub1 = cold('-sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
+      const resub1Subs = ' 16ms ^--!';
+      const resub2 = cold('-(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
+      const resub2Subs = ' 29ms ^!';
+      const expected = '   s(tw)-r 11ms hr 10ms (cE|)';
       expectObservable(turn(agent({ stream, resubscribe: [resub1, resub2] }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
@@ -147,14 +147,14 @@ describe('reconnect: resubscribe, never re-send', () => {
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resubscribe = cold<never>('    -#', undefined, drop);
+      const resubscribe = cold<never>('-#', undefined, drop);
       const resubscribeSubs = [
-        '                  ----------------^!',
-        '                  -------------------------------------^!',
+        '                  16ms ^!',
+        '                  37ms ^!',
       ];
-      const getTask = cold('                                     -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '--------------------------------------^!';
-      const expected = '   s(tw)-r----------R--------------------p(ChE|)';
+      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const getTaskSubs = '38ms ^!';
+      const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
       expectObservable(turn(port, { text: 'hi' }, capped)).toBe(expected, labels);
       cardReadOnce();
@@ -170,11 +170,11 @@ describe('reconnect: resubscribe, never re-send', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const silent = cold<never>('         -');
-      const silentSubs = ' ----------------^-------------------------------------------------!';
-      const resub2 = cold('                                                                                      -(sd|)', { s: working, d: completed });
-      const resub2Subs = ' --------------------------------------------------------------------------------------^!';
-      const expected = '   s(tw)-r-----------------------------------------------------------R--------------------(ce|)';
+      const silent = cold<never>('-');
+      const silentSubs = ' 16ms ^ 49ms !';
+      const resub2 = cold('-(sd|)', { s: working, d: completed });
+      const resub2Subs = ' 86ms ^!';
+      const expected = '   s(tw)-r 59ms R 20ms (ce|)';
       expectObservable(turn(agent({ stream, resubscribe: [silent, resub2] }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
@@ -205,14 +205,14 @@ describe('reconnect: resubscribe, never re-send', () => {
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resubscribe = cold('           -s|', { s: working });
+      const resubscribe = cold('-s|', { s: working });
       const resubscribeSubs = [
-        '                  ----------------^-!',
-        '                  --------------------------------------^-!',
+        '                  16ms ^-!',
+        '                  38ms ^-!',
       ];
-      const getTask = cold('                                       -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '----------------------------------------^!';
-      const expected = '   s(tw)-r-----------R---------------------p(ChE|)';
+      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const getTaskSubs = '40ms ^!';
+      const expected = '   s(tw)-r 11ms R 21ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
       expectObservable(turn(port)).toBe(expected, labels);
       cardReadOnce();

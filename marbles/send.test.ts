@@ -74,11 +74,11 @@ describe('the blocking rung', () => {
     marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', { r: ev.task('T', 'working') });
       const sendSubs = '     ^!';
-      const get1 = cold('               -(t|)', { t: task('T', 'working') });
-      const get1Subs = '     -----------^!';
-      const get2 = cold('                          -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const get2Subs = '     ----------------------^!';
-      const expected = '     s(twP)-----------------(ChE|)';
+      const get1 = cold('    -(t|)', { t: task('T', 'working') });
+      const get1Subs = '     11ms ^!';
+      const get2 = cold('    -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const get2Subs = '     22ms ^!';
+      const expected = '     s(twP) 17ms (ChE|)';
       expectObservable(turn(agent({ card: blockingCard, send, getTask: [get1, get2] }))).toBe(expected, labels);
       cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);

@@ -81,9 +81,9 @@ describe('liveness', () => {
   it('signs of life (SSE pings) keep the idle clock from running out; they are not events', () => {
     const alive = { kind: 'alive' as const };
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
-      const stream = cold('  -a-------------------p-------------------p-------------------b|', { a: working, p: alive, b: ev.status('T', 'completed', 'ok') });
-      const streamSubs = '   ^------------------------------------------------------------!';
-      const expected = '     s(tw)--------------------------------------------------------(ChE|)';
+      const stream = cold('  -a 19ms p 19ms p 19ms b|', { a: working, p: alive, b: ev.status('T', 'completed', 'ok') });
+      const streamSubs = '   ^ 60ms !';
+      const expected = '     s(tw) 56ms (ChE|)';
       const port = agent({ stream });
       expectObservable(turn(port)).toBe(expected, labels);
       cardReadOnce();
@@ -96,9 +96,9 @@ describe('liveness', () => {
   it('a sign of life before the first event restarts the first-event clock', () => {
     const alive = { kind: 'alive' as const };
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
-      const stream = cold('  ----------------------------------------p----------------------------a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
-      const streamSubs = '   ^-------------------------------------------------------------------------!';
-      const expected = '     s--------------------------------------------------------------------(tw)-(ChE|)';
+      const stream = cold('  40ms p 28ms a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
+      const streamSubs = '   ^ 73ms !';
+      const expected = '     s 68ms (tw)-(ChE|)';
       expectObservable(turn(agent({ stream }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
@@ -107,9 +107,9 @@ describe('liveness', () => {
   it('the first-event clock a sign of life restarts is the first-event one, not the shorter idle gap', () => {
     const alive = { kind: 'alive' as const };
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
-      const stream = cold('  ----------------------------------------p---------------------------------------a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
-      const streamSubs = '   ^------------------------------------------------------------------------------------!';
-      const expected = '     s-------------------------------------------------------------------------------(tw)-(ChE|)';
+      const stream = cold('  40ms p 39ms a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
+      const streamSubs = '   ^ 84ms !';
+      const expected = '     s 79ms (tw)-(ChE|)';
       expectObservable(turn(agent({ stream }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
