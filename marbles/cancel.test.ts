@@ -16,7 +16,7 @@ function spyLogger() {
 
 describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   it('on unsubscribe mid-stream: the stream is unsubscribed and CancelTask is sent once, outliving the teardown', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a------', working);
       const streamSubs = '   ^-----!';
       const cancel = cold('        --(x|)', canceled);
@@ -25,7 +25,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const expected = '     s(tw)';
       const port = agent({ stream, cancel });
       expectObservable(turn(port), unsub).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
       return port.calls;
@@ -34,21 +34,21 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   });
 
   it('after the end: no CancelTask', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a----b|', { ...working, b: ev.status('T', 'completed') });
       const streamSubs = '   ^-----!';
       const cancel = cold('  (x|)', canceled);
       const unsub = '        ^----------!';
       const expected = '     s(tw)-(ce|)';
       expectObservable(turn(agent({ stream, cancel })), unsub).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe([]);
     });
   });
 
   it('left before the task is known: the stream is read on until the agent names its task, then CancelTask once', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -----a', working);
       const streamSubs = '   ^----!';
       const cancel = cold('       --(x|)', canceled);
@@ -57,7 +57,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const expected = '     s';
       const port = agent({ stream, cancel });
       expectObservable(turn(port), unsub).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
       return port.calls;
@@ -66,14 +66,14 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   });
 
   it('left before the task is known, and it is never named: read on for cancelTimeoutMs, then aborted; nothing to cancel', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<AgentEvent>('-');
       const streamSubs = '   ^ 22ms !';
       const cancel = cold('  (x|)', canceled);
       const unsub = '        ^--!';
       const expected = '     s';
       expectObservable(turn(agent({ stream, cancel })), unsub).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe([]);
     });
@@ -82,13 +82,13 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   it('a first request that failed before the task was named leaves nothing to read on: no background wait for close()', () => {
     const tracked: unknown[] = [];
     const refused = new A2AError({ kind: 'auth', status: 401, message: 'the agent refused the credentials' });
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('--#', undefined, refused);
       const cancel = cold('  (x|)', canceled);
       const expected = '     s-#';
       const ladder = { ...options, onCancel: (s: unknown) => tracked.push(s) };
       expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, ladder)).toBe(expected, labels, refused);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe('^-!');
       expectSubscriptions(cancel.subscriptions).toBe([]);
     });
@@ -96,7 +96,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   });
 
   it('a blocking send left before it answered is read on too: its task is cancelled when it arrives', () => {
-    const calls = marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    ----(a|)', working);
       const sendSubs = '     ^---!';
       const cancel = cold('      -(x|)', canceled);
@@ -105,7 +105,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const expected = '     s';
       const port = agent({ card: blockingCard, send, cancel });
       expectObservable(turn(port), unsub).toBe(expected, labels);
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
       return port.calls;
@@ -114,7 +114,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   });
 
   it('on the turn deadline: the stream is aborted, CancelTask is sent once, and the turn errors with a timeout', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a', working);
       const streamSubs = '   ^---- 95ms !';
       const cancel = cold('             -(x|)', canceled);
@@ -122,7 +122,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const expected = '     s(tw) 95ms #';
       const deadline = withPolicy({ turnTimeoutMs: 100, idleTimeoutMs: 500 });
       expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, deadline)).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'turn', retryable: false }));
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });
@@ -130,14 +130,14 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
 
   it('when the turn errors with the task unsettled: CancelTask once', () => {
     const malformed = new A2AError({ kind: 'protocol', message: 'malformed event: status.state' });
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a---#', working, malformed);
       const streamSubs = '   ^----!';
       const cancel = cold('       (x|)', canceled);
       const cancelSubs = '   -----(^!)';
       const expected = '     s(tw)#';
       expectObservable(turn(agent({ stream, cancel }))).toBe(expected, labels, malformed);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });
@@ -145,7 +145,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
 
   it('a failed CancelTask is logged, not thrown', () => {
     const logger = spyLogger();
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('   -a', working);
       const streamSubs = '    ^---!';
       const cancel = cold<never>('-#', undefined, new A2AError({ kind: 'network', message: 'refused' }));
@@ -153,7 +153,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const unsub = '         ^---!';
       const expected = '      s(tw)';
       expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), unsub).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });
@@ -163,7 +163,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
 
   it('a CancelTask that hangs is bounded by its own deadline', () => {
     const logger = spyLogger();
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('   -a', working);
       const streamSubs = '    ^---!';
       const cancel = cold<never>('-');
@@ -171,7 +171,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const unsub = '         ^---!';
       const expected = '      s(tw)';
       expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), unsub).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });

@@ -10,7 +10,7 @@ const sentTaskIds = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' i
 
 describe('follow-ups to an interrupted task', () => {
   it('a follow-up whose task is gone is sent once more with the contextId only', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream1 = cold<never>('-#', undefined, notFound);
       const stream1Subs = '        ^!';
       const stream2 = cold('          -m|', { m: ev.message('ok') });
@@ -18,7 +18,7 @@ describe('follow-ups to an interrupted task', () => {
       const expected = '           sg(hE|)';
       const port = agent({ stream: [stream1, stream2] });
       expectObservable(turn(port, followUp)).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream1.subscriptions).toBe(stream1Subs);
       expectSubscriptions(stream2.subscriptions).toBe(stream2Subs);
       return port.calls;
@@ -28,7 +28,7 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('-32004 on a follow-up means the task finished: once more without it, then the usual stream fallback', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('-#', undefined, terminal);
       const streamSubs = [
         '                         ^!',
@@ -39,7 +39,7 @@ describe('follow-ups to an interrupted task', () => {
       const expected = '          sGf(hE|)';
       const port = agent({ stream, send });
       expectObservable(turn(port, followUp)).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       return port.calls;
@@ -49,7 +49,7 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('the blocking rung does the same', () => {
-    const calls = marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send1 = cold<never>('-#', undefined, notFound);
       const send1Subs = '        ^!';
       const send2 = cold('        -(m|)', { m: ev.message('ok') });
@@ -57,7 +57,7 @@ describe('follow-ups to an interrupted task', () => {
       const expected = '         sg(hE|)';
       const port = agent({ card: blockingCard, send: [send1, send2] });
       expectObservable(turn(port, followUp)).toBe(expected, labels);
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send1.subscriptions).toBe(send1Subs);
       expectSubscriptions(send2.subscriptions).toBe(send2Subs);
       return port.calls;
@@ -66,13 +66,13 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('without a task id, TaskNotFound is the error: nothing is sent twice', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('-#', undefined, notFound);
       const streamSubs = '        ^!';
       const expected = '          s#';
       const port = agent({ stream });
       expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, labels, notFound);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       return port.calls;
     });
@@ -80,7 +80,7 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('a gone task on the blocking rung, then an early answer: one polling note, one poller', () => {
-    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send1 = cold<never>('-#', undefined, notFound);
       const send1Subs = '        ^!';
       const send2 = cold('        -(r|)', { r: ev.task('T1', 'working') });
@@ -89,7 +89,7 @@ describe('follow-ups to an interrupted task', () => {
       const getTaskSubs = '      ------------^!';
       const expected = '         sg(TwP)------(ce|)';
       expectObservable(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp)).toBe(expected, { ...labels, T: 'task T1' });
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send1.subscriptions).toBe(send1Subs);
       expectSubscriptions(send2.subscriptions).toBe(send2Subs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);

@@ -29,6 +29,12 @@ export interface Kit extends RunHelpers {
   blockingCard: Cold<CardSummary>;
   /** A fake port answering with the script (an unscripted method errors). */
   agent(script?: AgentScript): FakePort;
+  /**
+   * Asserts that the turn read the card (by default {@link Kit.card}; pass {@link Kit.blockingCard}
+   * for the blocking rung) once, in the first frame: `(^!)`. Nearly every turn does; a test about
+   * the card itself asserts its own diagram instead.
+   */
+  cardReadOnce(which?: Cold<CardSummary>): void;
 }
 
 function answer<T>(answers: Answers<T> | undefined): ((arg: unknown, call: number) => Observable<T>) | undefined {
@@ -53,7 +59,8 @@ export function marbles<T>(body: (kit: Kit) => T): T {
         getTask: answer(script.getTask),
         cancel: answer(script.cancel),
       });
-    return body({ ...helpers, card, blockingCard, agent });
+    const cardReadOnce = (which: Cold<CardSummary> = card): void => helpers.expectSubscriptions(which.subscriptions).toBe('(^!)');
+    return body({ ...helpers, card, blockingCard, agent, cardReadOnce });
   });
 }
 

@@ -8,27 +8,27 @@ const canceled = { x: task('T', 'canceled') };
 
 describe('the poll rung', () => {
   it('ends with a stale timeout when the polled task never changes, and cancels it', () => {
-    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
-      const getTask = cold('            -(t|)', { t: task('T', 'working') });
+      const getTask = cold(' -(t|)', { t: task('T', 'working') });
       const getTaskSubs = [
-        '                    -----------^!',
-        '                    ----------------------^!',
-        '                    ---------------------------------^!',
-        '                    --------------------------------------------^!',
-        '                    -------------------------------------------------------^!',
-        '                    ------------------------------------------------------------------^!',
-        '                    -----------------------------------------------------------------------------^!',
-        '                    ----------------------------------------------------------------------------------------^!',
-        '                    ---------------------------------------------------------------------------------------------------^!',
-        '                    --------------------------------------------------------------------------------------------------------------^!',
+        '                    11ms ^!',
+        '                    22ms ^!',
+        '                    33ms ^!',
+        '                    44ms ^!',
+        '                    55ms ^!',
+        '                    66ms ^!',
+        '                    77ms ^!',
+        '                    88ms ^!',
+        '                    99ms ^!',
+        '                    110ms ^!',
       ];
-      const cancel = cold('                                                                                                                  (x|)', canceled);
-      const cancelSubs = '   ----------------------------------------------------------------------------------------------------------------(^!)';
-      const expected = '     s(twP)----------------------------------------------------------------------------------------------------------#';
+      const cancel = cold('  (x|)', canceled);
+      const cancelSubs = '   112ms (^!)';
+      const expected = '     s(twP) 106ms #';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'stale' }));
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
@@ -36,7 +36,7 @@ describe('the poll rung', () => {
   });
 
   it('a task that keeps changing is not stale', () => {
-    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       // The polls answer "step 0" to "step 10" (labelled 0-9 and X), then done.
       const steps = [...'0123456789X'];
       const snapshots = [...steps.map((_, i) => task('T', 'working', { message: `step ${i}` })), task('T', 'completed', { message: 'ok' })];
@@ -44,23 +44,23 @@ describe('the poll rung', () => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const pollSubs = [
-        '                    -----------^!',
-        '                    ----------------------^!',
-        '                    ---------------------------------^!',
-        '                    --------------------------------------------^!',
-        '                    -------------------------------------------------------^!',
-        '                    ------------------------------------------------------------------^!',
-        '                    -----------------------------------------------------------------------------^!',
-        '                    ----------------------------------------------------------------------------------------^!',
-        '                    ---------------------------------------------------------------------------------------------------^!',
-        '                    --------------------------------------------------------------------------------------------------------------^!',
-        '                    -------------------------------------------------------------------------------------------------------------------------^!',
-        '                    ------------------------------------------------------------------------------------------------------------------------------------^!',
+        '                    11ms ^!',
+        '                    22ms ^!',
+        '                    33ms ^!',
+        '                    44ms ^!',
+        '                    55ms ^!',
+        '                    66ms ^!',
+        '                    77ms ^!',
+        '                    88ms ^!',
+        '                    99ms ^!',
+        '                    110ms ^!',
+        '                    121ms ^!',
+        '                    132ms ^!',
       ];
       const expected = '     s(twP)------0----------1----------2----------3----------4----------5----------6----------7----------8----------9----------X----------(ChE|)';
       const stepLabels = Object.fromEntries(steps.map((key, i) => [key, `status working "step ${i}"`]));
       expectObservable(turn(agent({ card: blockingCard, send, getTask: polls }))).toBe(expected, { ...labels, ...stepLabels });
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       polls.forEach((poll, i) => expectSubscriptions(poll.subscriptions).toBe(pollSubs[i]!));
     });
@@ -68,19 +68,19 @@ describe('the poll rung', () => {
 
   it('tries a failed GetTask again, and errors when the failures in a row exceed poll.maxErrors', () => {
     const down = new A2AError({ kind: 'network', message: 'fetch failed' });
-    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
-      const getTask = cold<never>('     -#', undefined, down);
+      const getTask = cold<never>('-#', undefined, down);
       const getTaskSubs = [
-        '                    -----------^!',
-        '                    ----------------------^!',
+        '                    11ms ^!',
+        '                    22ms ^!',
       ];
-      const cancel = cold('                         (x|)', canceled);
-      const cancelSubs = '   -----------------------(^!)';
-      const expected = '     s(twP)-----------------#';
+      const cancel = cold('  (x|)', canceled);
+      const cancelSubs = '   23ms (^!)';
+      const expected = '     s(twP) 17ms #';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, down);
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
@@ -88,19 +88,19 @@ describe('the poll rung', () => {
   });
 
   it('bounds each GetTask', () => {
-    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
-      const getTask = cold<never>('     -');
+      const getTask = cold<never>('-');
       const getTaskSubs = [
-        '                    -----------^-------------------!',
-        '                    -----------------------------------------^-------------------!',
+        '                    11ms ^ 19ms !',
+        '                    41ms ^ 19ms !',
       ];
-      const cancel = cold('                                                               (x|)', canceled);
-      const cancelSubs = '   -------------------------------------------------------------(^!)';
-      const expected = '     s(twP)-------------------------------------------------------#';
+      const cancel = cold('  (x|)', canceled);
+      const cancelSubs = '   61ms (^!)';
+      const expected = '     s(twP) 55ms #';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'poll-request' }));
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
@@ -109,7 +109,7 @@ describe('the poll rung', () => {
 
   it('does not try again after an error that is not retryable; a task the agent does not know is not cancelled', () => {
     const gone = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
-    marbles(({ cold, blockingCard, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold<never>('     -#', undefined, gone);
@@ -117,7 +117,7 @@ describe('the poll rung', () => {
       const cancel = cold('              (x|)', canceled);
       const expected = '     s(twP)------#';
       expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, gone);
-      expectSubscriptions(blockingCard.subscriptions).toBe('(^!)');
+      cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
       expectSubscriptions(cancel.subscriptions).toBe([]);

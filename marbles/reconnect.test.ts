@@ -11,7 +11,7 @@ const methods = (calls: FakePortCall[]) => calls.map((c) => c.method);
 describe('reconnect: resubscribe, never re-send', () => {
   it('resubscribes after a break with backoff, and the snapshot replaces the reply', () => {
     const snapshot = ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'Hello' }] }] });
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a----b-#', { a: working, b: ev.artifact('T', 'A', 'Hel') }, drop);
       const streamSubs = '     ^-------!';
       const resubscribe = cold('                 -s-d|', { s: snapshot, d: completed });
@@ -19,7 +19,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const expected = '       s(tw)-H-r----------O-(cF|)';
       const port = agent({ stream, resubscribe });
       expectObservable(turn(port)).toBe(expected, { ...labels, H: 'text "Hel"', O: 'text "lo"', F: 'end completed "Hello"' });
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
       return port.calls;
@@ -29,27 +29,27 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('treats a clean close before a settled state as a break', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a---|', { a: working });
       const streamSubs = '     ^----!';
       const resubscribe = cold('              -(sd|)', { s: working, d: ev.status('T', 'completed', 'ok') });
       const resubscribeSubs = '---------------^!';
       const expected = '       s(tw)r----------(ChE|)';
       expectObservable(turn(agent({ stream, resubscribe }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
     });
   });
 
   it('errors when the stream breaks before any task id, and never re-sends', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('--#', undefined, drop);
       const streamSubs = '        ^-!';
       const expected = '          s-#';
       const port = agent({ stream });
       expectObservable(turn(port)).toBe(expected, labels, drop);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       return port.calls;
     });
@@ -57,25 +57,25 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('errors when a clean close comes before any task id', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('--|');
       const streamSubs = '        ^-!';
       const expected = '          s-#';
       expectObservable(turn(agent({ stream }))).toBe(expected, labels, a2aError({ kind: 'stream-closed' }));
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
 
   it('reconnects when the stream goes idle past the idle bound', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a', { a: working });
-      const streamSubs = '     ^------------------------------!';
-      const resubscribe = cold('                                        -(sd|)', { s: working, d: completed });
-      const resubscribeSubs = '-----------------------------------------^!';
-      const expected = '       s(tw)--------------------------r----------(ce|)';
+      const streamSubs = '     ^ 30ms !';
+      const resubscribe = cold('-(sd|)', { s: working, d: completed });
+      const resubscribeSubs = '41ms ^!';
+      const expected = '       s(tw) 26ms r 10ms (ce|)';
       expectObservable(turn(agent({ stream, resubscribe }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
     });
@@ -83,18 +83,18 @@ describe('reconnect: resubscribe, never re-send', () => {
 
   it('polls when the resubscribe is refused', () => {
     const refused = new A2AError({ kind: 'unsupported', code: -32004, message: 'resubscribe not supported' });
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a---#', { a: working }, drop);
       const streamSubs = '     ^----!';
-      const resubscribe = cold<never>('       -#', undefined, refused);
-      const resubscribeSubs = '---------------^!';
-      const get1 = cold('                      -(t|)', { t: task('T', 'working') });
-      const get1Subs = '       ----------------^!';
-      const get2 = cold('                                 -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const get2Subs = '       ---------------------------^!';
-      const expected = '       s(tw)r----------p-----------(ChE|)';
+      const resubscribe = cold<never>('-#', undefined, refused);
+      const resubscribeSubs = '15ms ^!';
+      const get1 = cold('      -(t|)', { t: task('T', 'working') });
+      const get1Subs = '       16ms ^!';
+      const get2 = cold('      -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const get2Subs = '       27ms ^!';
+      const expected = '       s(tw)r 10ms p 11ms (ChE|)';
       expectObservable(turn(agent({ stream, resubscribe, getTask: [get1, get2] }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
       expectSubscriptions(get1.subscriptions).toBe(get1Subs);
@@ -103,20 +103,20 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('polls when the resubscribe attempts are exhausted', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resubscribe = cold<never>('    -#', undefined, drop);
+      const resubscribe = cold<never>('-#', undefined, drop);
       const resubscribeSubs = [
-        '                  ----------------^!',
-        '                  -------------------------------------^!',
+        '                  16ms ^!',
+        '                  37ms ^!',
       ];
-      const getTask = cold('                                     -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '--------------------------------------^!';
-      const expected = '   s(tw)-r----------R--------------------p(ChE|)';
+      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const getTaskSubs = '38ms ^!';
+      const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
       expectObservable(turn(port)).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
@@ -126,16 +126,16 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('starts counting attempts afresh after a resubscribe that delivered events', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resub1 = cold('                -sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
-      const resub1Subs = ' ----------------^--!';
-      const resub2 = cold('                             -(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
-      const resub2Subs = ' -----------------------------^!';
-      const expected = '   s(tw)-r-----------hr----------(cE|)';
+      const resub1 = cold('-sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
+      const resub1Subs = ' 16ms ^--!';
+      const resub2 = cold('-(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
+      const resub2Subs = ' 29ms ^!';
+      const expected = '   s(tw)-r 11ms hr 10ms (cE|)';
       expectObservable(turn(agent({ stream, resubscribe: [resub1, resub2] }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resub1.subscriptions).toBe(resub1Subs);
       expectSubscriptions(resub2.subscriptions).toBe(resub2Subs);
@@ -144,20 +144,20 @@ describe('reconnect: resubscribe, never re-send', () => {
 
   it('stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', () => {
     const capped = withPolicy({ idleTimeoutMs: 20, reconnect: { ...options.policy?.reconnect, maxAttempts: 10, maxElapsedMs: 25 } });
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resubscribe = cold<never>('    -#', undefined, drop);
+      const resubscribe = cold<never>('-#', undefined, drop);
       const resubscribeSubs = [
-        '                  ----------------^!',
-        '                  -------------------------------------^!',
+        '                  16ms ^!',
+        '                  37ms ^!',
       ];
-      const getTask = cold('                                     -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '--------------------------------------^!';
-      const expected = '   s(tw)-r----------R--------------------p(ChE|)';
+      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const getTaskSubs = '38ms ^!';
+      const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
       expectObservable(turn(port, { text: 'hi' }, capped)).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
@@ -167,16 +167,16 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('a resubscribe with no first event within its bound is a failed attempt', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const silent = cold<never>('         -');
-      const silentSubs = ' ----------------^-------------------------------------------------!';
-      const resub2 = cold('                                                                                      -(sd|)', { s: working, d: completed });
-      const resub2Subs = ' --------------------------------------------------------------------------------------^!';
-      const expected = '   s(tw)-r-----------------------------------------------------------R--------------------(ce|)';
+      const silent = cold<never>('-');
+      const silentSubs = ' 16ms ^ 49ms !';
+      const resub2 = cold('-(sd|)', { s: working, d: completed });
+      const resub2Subs = ' 86ms ^!';
+      const expected = '   s(tw)-r 59ms R 20ms (ce|)';
       expectObservable(turn(agent({ stream, resubscribe: [silent, resub2] }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(silent.subscriptions).toBe(silentSubs);
       expectSubscriptions(resub2.subscriptions).toBe(resub2Subs);
@@ -185,7 +185,7 @@ describe('reconnect: resubscribe, never re-send', () => {
 
   it("polls when the resubscribe is answered with an error of the server's own (a JSON-RPC code)", () => {
     const internal = new A2AError({ kind: 'protocol', code: -32603, message: 'Internal error' });
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('    -a---#', { a: working }, drop);
       const streamSubs = '     ^----!';
       const resubscribe = cold<never>('       -#', undefined, internal);
@@ -194,7 +194,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const getTaskSubs = '    ----------------^!';
       const expected = '       s(tw)r----------p(ChE|)';
       expectObservable(turn(agent({ stream, resubscribe, getTask }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
@@ -202,20 +202,20 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('a resubscribe that sends only its snapshot and closes is no progress: the attempts run out, then polling', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
-      const resubscribe = cold('           -s|', { s: working });
+      const resubscribe = cold('-s|', { s: working });
       const resubscribeSubs = [
-        '                  ----------------^-!',
-        '                  --------------------------------------^-!',
+        '                  16ms ^-!',
+        '                  38ms ^-!',
       ];
-      const getTask = cold('                                       -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '----------------------------------------^!';
-      const expected = '   s(tw)-r-----------R---------------------p(ChE|)';
+      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+      const getTaskSubs = '40ms ^!';
+      const expected = '   s(tw)-r 11ms R 21ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
       expectObservable(turn(port)).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);

@@ -5,25 +5,25 @@ import { a2aError, labels, marbles, turn, withPolicy } from './helpers.js';
 
 describe('the streaming rung', () => {
   it('streams a task to COMPLETED and ends with the reply once', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const chunk = ev.artifact('T', 'A', 'ok', { lastChunk: true });
       const stream = cold('  -a----b-c-d|', { a: ev.task('T'), b: ev.status('T', 'working'), c: chunk, d: ev.status('T', 'completed') });
       const streamSubs = '   ^---------!';
       const expected = '     s(tu)-w-h-(cE|)';
       expectObservable(turn(agent({ stream }), { text: 'hello', contextId: 'C' })).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
 
   it('sends the text and the thread ids, and nothing else', () => {
-    const calls = marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  (m|)', { m: ev.message('ok') });
       const streamSubs = '   (^!)';
       const expected = '     (shE|)';
       const port = agent({ stream });
       expectObservable(turn(port, { text: 'hello', contextId: 'C', taskId: 'T0' })).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       return port.calls;
     });
@@ -31,12 +31,12 @@ describe('the streaming rung', () => {
   });
 
   it('ends a single-message reply with that message, closing the stream', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  --m-----|', { m: ev.message('ok') });
       const streamSubs = '   ^-!';
       const expected = '     s-(hE|)';
       expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
@@ -75,14 +75,14 @@ describe('the streaming rung', () => {
 
 describe('events of another task', () => {
   it('are dropped: they neither change the reply nor end the turn', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const ours = { a: ev.task('T'), b: ev.artifact('T', 'A', 'Hello'), c: ev.artifact('T', 'A', ' world', { append: true, lastChunk: true }) };
       const theirs = { x: ev.artifact('OTHER', 'A', ' INJECTED', { append: true }), y: ev.status('OTHER', 'completed', 'INJECTED') };
       const stream = cold('  -a----b-x-y-c-d|', { ...ours, ...theirs, d: ev.status('T', 'completed') });
       const streamSubs = '   ^-------------!';
       const expected = '     s(tu)-H-----W-(cF|)';
       expectObservable(turn(agent({ stream }))).toBe(expected, { ...labels, H: 'text "Hello"', W: 'text " world"', F: 'end completed "Hello world"' });
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
@@ -90,7 +90,7 @@ describe('events of another task', () => {
 
 describe('a reply past maxReplyChars', () => {
   it('ends the turn with a protocol error and cancels the task', () => {
-    marbles(({ cold, card, agent, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const chunks = { b: ev.artifact('T', 'A', '12345'), c: ev.artifact('T', 'A', '67890', { append: true }) };
       const stream = cold('  -a----b-c', { a: ev.task('T', 'working'), ...chunks });
       const streamSubs = '   ^-------!';
@@ -99,7 +99,7 @@ describe('a reply past maxReplyChars', () => {
       const expected = '     s(tw)-H-#';
       const tooLong = a2aError({ kind: 'protocol', message: "the agent's reply is longer than 8 characters" });
       expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, withPolicy({ maxReplyChars: 8 }))).toBe(expected, { ...labels, H: 'text "12345"' }, tooLong);
-      expectSubscriptions(card.subscriptions).toBe('(^!)');
+      cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
     });

@@ -12,12 +12,14 @@ import type { Logger } from '../src/logger.js';
 import { createA2A } from '../src/node/create-a2a.js';
 import type { CredentialsOption } from '../src/sdk/credentials/options.js';
 import { runCli } from './cli/run-cli.js';
-import { eventually } from './sdk/harness.js';
+import { eventually } from './eventually.js';
 import { sendJson, startRawAgent } from './sdk/raw-agent.js';
 
 const WRONG = { bearer: 'wrong-bearer-value-5e6f7a8b9c', apiKey: 'wrong-apikey-value-0a1b2c3d4e', header: 'custom-header-secret-f0e1d2c3' };
 
 let agents: AuthAgents;
+/** The token endpoint's clock: still unless a case moves it on to let the tokens it issued expire. */
+let tokenClockMs = 0;
 /** Every output of every case, as text. */
 const outputs: { name: string; text: string }[] = [];
 
@@ -72,7 +74,7 @@ async function cliCase(name: string, args: string[], env: Record<string, string>
 }
 
 beforeAll(async () => {
-  agents = await startAuthAgents({ tokenTtlMs: 1_000 });
+  agents = await startAuthAgents({ tokenTtlMs: 1_000, now: () => tokenClockMs });
 });
 afterAll(async () => {
   await agents.close();
@@ -119,8 +121,12 @@ describe('no credential value in any output', () => {
       return { Authorization: `Bearer ${token}`, 'X-Custom': WRONG.header };
     };
     await libraryCase('oauth function', { [v1]: oauth }, agents.v1.url(AUTH_MOUNTS.oauth));
-    await new Promise((resolve) => setTimeout(resolve, 1_200));
+    tokenClockMs += 1_200; // past the token's lifetime
     await libraryCase('oauth function, expired', { [v1]: oauth }, agents.v1.url(AUTH_MOUNTS.oauth));
+    // The token was taken, then refused once the endpoint's clock had moved past its lifetime.
+    const said = (name: string): string => outputs.find((o) => o.name === name)?.text ?? '';
+    expect(said('oauth function turn artifacts')).toContain("outcome: 'completed'");
+    expect(said('oauth function, expired turn artifacts')).toContain('the agent refused the credentials (HTTP 401');
     await libraryCase(
       'function that throws',
       { [v1]: { headers: () => Promise.reject(new Error('token endpoint down')), card: true } },

@@ -14,6 +14,7 @@ import type { DemoAgent } from '../demo/agent.js';
 import { MAX_CONVERSATIONS, MAX_MESSAGES, Memory } from '../demo/memory.js';
 import { ATTACHMENT, chatReply, intentOf } from '../demo/reply.js';
 import { isLoopback, parseServeArgs } from '../demo/serve.js';
+import { handles } from '../fixtures/handles.js';
 import { connectUrl, stateName, userRequest } from '../fixtures/sdk-client.js';
 
 const PROTOCOLS = ['1.0', '0.3'] as const;
@@ -100,28 +101,22 @@ async function say(client: Client, text: string, contextId: string): Promise<Str
   return read(client.sendMessageStream(request(text, contextId)));
 }
 
-/** Live sockets, servers and timers of this process, by type. */
-function handles(): Record<string, number> {
-  const counts: Record<string, number> = {};
-  for (const type of process.getActiveResourcesInfo().sort()) {
-    if (/^(TCPServerWrap|TCPSocketWrap|Timeout)$/.test(type)) counts[type] = (counts[type] ?? 0) + 1;
-  }
-  return counts;
-}
+/** The handles these tests count: live sockets, servers and timers of this process. */
+const ALIVE = /^(TCPServerWrap|TCPSocketWrap|Timeout)$/;
 
 /**
  * Polls {@link handles} (from setImmediate: inside a timer's callback that timer still counts) for up
  * to a second until `done` holds, since short-lived timers of the test runner come and go.
  */
-async function settledHandles(done: (counts: Record<string, number>) => boolean): Promise<Record<string, number>> {
-  for (let i = 0; i < 20 && !done(handles()); i++) {
+async function settledHandles(done: (counts: Map<string, number>) => boolean): Promise<Map<string, number>> {
+  for (let i = 0; i < 20 && !done(handles(ALIVE)); i++) {
     await new Promise((resolve) => setTimeout(resolve, 50));
     await new Promise((resolve) => setImmediate(resolve));
   }
-  return handles();
+  return handles(ALIVE);
 }
 
-const noTimers = (counts: Record<string, number>): boolean => counts['Timeout'] === undefined;
+const noTimers = (counts: Map<string, number>): boolean => !counts.has('Timeout');
 
 describe.each(PROTOCOLS)('demo agent, A2A v%s', (protocol) => {
   it('streams the answer as word chunks on one artifact, and the first turn says "turn 1"', async () => {
@@ -329,18 +324,18 @@ describe('demo agent over HTTP', () => {
   });
 
   it('close() stops a running turn and leaves no socket, server or timer behind', async () => {
-    const before = await settledHandles((counts) => Object.keys(counts).length === 0);
+    const before = await settledHandles((counts) => counts.size === 0);
     const agent = await start('1.0');
     const client = await connect(agent);
     const stream = client.sendMessageStream(request('slow', 'ctx-open'));
     const first = await stream.next();
     const second = await stream.next();
     expect([first.value?.payload?.$case, second.value?.payload?.$case]).toEqual(['task', 'statusUpdate']);
-    expect(handles()['TCPServerWrap'] ?? 0).toBeGreaterThan(before['TCPServerWrap'] ?? 0);
+    expect(handles(ALIVE).get('TCPServerWrap') ?? 0).toBeGreaterThan(before.get('TCPServerWrap') ?? 0);
     await agent.close();
     await expect(stream.next()).rejects.toThrow(); // the open stream was cut, not left hanging
     await expect(fetch(agent.url)).rejects.toThrow();
-    const noMoreThanBefore = (counts: Record<string, number>) => Object.entries(counts).every(([type, n]) => n <= (before[type] ?? 0));
+    const noMoreThanBefore = (counts: Map<string, number>) => [...counts].every(([type, n]) => n <= (before.get(type) ?? 0));
     expect(noMoreThanBefore(await settledHandles(noMoreThanBefore))).toBe(true);
     expect((await stored())['ctx-open']).toMatchObject({ turns: 1 });
   });

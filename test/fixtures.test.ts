@@ -22,6 +22,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import type { FixtureAgent } from '../fixtures/index.js';
 import { FIXTURE_SCRIPT } from '../fixtures/behaviours.js';
 import { v1Card, v1Interfaces } from '../fixtures/cards.js';
+import { handles } from '../fixtures/handles.js';
 import { startHost } from '../fixtures/http-host.js';
 import { MAX_TRACKED_TASKS, TurnRegistry } from '../fixtures/lifecycle.js';
 import { mountV1 } from '../fixtures/mount-v1.js';
@@ -237,7 +238,7 @@ describe('fixture agent v1 REST and tenant', () => {
 
 describe('close()', () => {
   const settle = () => new Promise((resolve) => setTimeout(resolve, 50));
-  const count = (kind: string) => process.getActiveResourcesInfo().filter((r) => r === kind).length;
+  const count = (kind: string) => handles().get(kind) ?? 0;
   const KINDS = ['TCPServerWrap', 'TCPSocketWrap', 'Timeout'];
 
   it('destroys keep-alive sockets, stops running tasks and leaves no handle behind', async () => {

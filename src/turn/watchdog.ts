@@ -3,9 +3,9 @@ import { timeoutError, type A2AOperation, type TimeoutPhase } from '../errors.js
 
 /**
  * What a value does to the watchdog's clock: a number restarts it with that many milliseconds,
- * `'keep'` leaves it running, `null` stops it (no bound until a later value sets one).
+ * `'keep'` leaves it running.
  */
-export type Budget = number | 'keep' | null;
+export type Budget = number | 'keep';
 
 /**
  * A clock over a stream whose budget each value may change: the idle gap between events, the
@@ -44,10 +44,6 @@ export function watchdog<T>(first: Budget, next: (value: T) => Budget, expired: 
       };
       const set = (budget: Budget): void => {
         if (budget === 'keep') return;
-        if (budget === null) {
-          deadline = Infinity;
-          return stop();
-        }
         deadline = asyncScheduler.now() + budget;
         if (deadline < firesAt) arm(budget);
       };

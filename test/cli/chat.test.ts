@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bookedReply, FAIL_MESSAGE, INPUT_QUESTION, REPLY, startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
+import { eventually } from '../eventually.js';
 import { runCli, startCli } from './run-cli.js';
 
 let agent: FixtureAgent;
@@ -7,14 +8,6 @@ beforeAll(async () => {
   agent = await startV1Agent();
 });
 afterAll(() => agent.close());
-
-async function until(check: () => boolean, timeoutMs = 5_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('timed out waiting');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 describe('a4h chat with piped lines', () => {
   it('answers each line in order and leaves at the end of input', async () => {
@@ -65,10 +58,10 @@ describe('a4h chat with piped lines', () => {
     const sent = streams();
     const run = startCli(['chat', agent.url('/'), '--thread', 'piped-cancel']);
     run.child.stdin!.write('slow\n');
-    await until(() => streams() > sent);
+    await eventually(() => streams() > sent, 5_000);
     await new Promise((resolve) => setTimeout(resolve, 200));
     run.child.kill('SIGINT');
-    await until(() => cancels() > before);
+    await eventually(() => cancels() > before, 5_000);
     run.child.stdin!.end('message\n');
     const { code, stdout, stderr } = await run.result;
     expect(stderr).toContain('turn cancelled');

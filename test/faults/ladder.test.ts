@@ -10,7 +10,8 @@ import type { Fault } from '../../fixtures/fault-proxy.js';
 import { REPLY } from '../../fixtures/index.js';
 import { createA2A } from '../../src/client/create-a2a.js';
 import { runTurn } from '../../src/turn/turn.js';
-import { eventsOf, eventually, expectCancels, expectError, expectReply, POLICY, run, SLOW_REPLY, useRig, VERSIONS } from './kit.js';
+import { eventually } from '../eventually.js';
+import { eventsOf, expectCancels, expectError, expectReply, POLICY, run, SLOW_REPLY, useRig, VERSIONS } from './kit.js';
 
 const INTERNAL = { jsonRpcError: { code: -32603, message: 'Internal error' } };
 const CUT: Fault = { type: 'cut', afterEvents: 4, mode: 'destroy' };

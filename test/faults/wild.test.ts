@@ -4,7 +4,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../src/turn/turn.js';
-import { eventsOf, eventually, expectCancels, expectReply, POLICY, SLOW_REPLY, sleep, useRig, VERSIONS } from './kit.js';
+import { eventually } from '../eventually.js';
+import { eventsOf, expectCancels, expectReply, POLICY, SLOW_REPLY, sleep, useRig, VERSIONS } from './kit.js';
 
 for (const version of VERSIONS) {
   describe(`${version.name}: agents in the wild`, () => {

@@ -8,6 +8,7 @@ import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import { CardCache } from '../../src/sdk/card-cache.js';
 import { cardUrlOf } from '../../src/port/card-url.js';
 import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
+import { eventually } from '../eventually.js';
 
 const CARD = '/.well-known/agent-card.json';
 
@@ -107,14 +108,6 @@ function fakeClock(): { now: () => number; advance: (ms: number) => void } {
       now += ms;
     },
   };
-}
-
-async function until(check: () => boolean, timeoutMs = 2_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await sleep(5);
-  }
 }
 
 describe('cardUrlOf', () => {
@@ -489,7 +482,7 @@ describe('card resolution against a tiny server', () => {
       expect(error.kind).toBe('card');
       expect(error.message).toContain('larger than 2000 bytes');
       expect(Date.now() - started).toBeLessThan(1_000);
-      await until(() => server.seen[0]?.closedEarly !== undefined);
+      await eventually(() => server.seen[0]?.closedEarly !== undefined);
       expect(server.seen[0]?.closedEarly).toBe(true);
     });
 
@@ -510,7 +503,7 @@ describe('card resolution against a tiny server', () => {
       const error = await failure(lastValueFrom(ports({ cardMaxBytes: 2_000 })(server.base).card()));
       expect(error.kind).toBe('card');
       expect(error.message).toContain('larger than 2000 bytes');
-      await until(() => server.seen[0]?.closedEarly !== undefined);
+      await eventually(() => server.seen[0]?.closedEarly !== undefined);
       expect(server.seen[0]?.closedEarly).toBe(true);
       expect(written).toBeLessThan(200);
     });
@@ -669,12 +662,12 @@ describe('card resolution against a tiny server', () => {
       const port = ports()(server.base);
       const first = port.card().subscribe();
       const second = port.card().subscribe();
-      await until(() => server.seen.length === 1);
+      await eventually(() => server.seen.length === 1);
       first.unsubscribe();
       await sleep(30);
       expect(server.seen[0]?.closedEarly).toBeUndefined(); // one subscriber is still there
       second.unsubscribe();
-      await until(() => server.seen[0]?.closedEarly !== undefined);
+      await eventually(() => server.seen[0]?.closedEarly !== undefined);
       expect(server.seen[0]?.closedEarly).toBe(true);
 
       expect((await lastValueFrom(port.card())).name).toBe('hostile');
@@ -686,7 +679,7 @@ describe('card resolution against a tiny server', () => {
       const port = ports()(server.base);
       const leaver = port.card().subscribe();
       const stayer = lastValueFrom(port.card());
-      await until(() => server.seen.length === 1);
+      await eventually(() => server.seen.length === 1);
       leaver.unsubscribe();
       expect((await stayer).name).toBe('hostile');
       expect(server.seen).toHaveLength(1);

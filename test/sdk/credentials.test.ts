@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, MEMBERS_SKILL, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
 import { REPLY } from '../../fixtures/index.js';
 import { BEARER, client, completed, failed, requests, turn } from './credentials-kit.js';
-import { FAST, eventually } from './harness.js';
+import { eventually } from '../eventually.js';
+import { FAST } from './harness.js';
 
 // Credentials per agent, by kind: a bearer token on every call, the extended card it unlocks, an API key
 // where the card puts it, a function for tokens that expire. (Where they may go and the errors of a
@@ -205,21 +206,24 @@ describe('an API key', () => {
 });
 
 describe('a refreshing function (OAuth client credentials)', () => {
-  /** A client-credentials token source: the token URL from the card, a new token when the last one expired. */
-  function oauthSource(refresh: boolean) {
+  /**
+   * A client-credentials token source: the token URL from the card, a new token when the last one
+   * expired by `now` (the clock the token endpoint runs on).
+   */
+  function oauthSource(refresh: boolean, now: () => number) {
     let token: { value: string; expiresAt: number } | undefined;
     const seen: (string | undefined)[] = [];
     const headers = async (_agent: string, card: { securitySchemes?: { tokenUrl?: string }[] } | undefined) => {
       const tokenUrl = card?.securitySchemes?.find((s) => s.tokenUrl)?.tokenUrl;
       seen.push(tokenUrl);
-      if (token === undefined || (refresh && token.expiresAt <= Date.now())) {
+      if (token === undefined || (refresh && token.expiresAt <= now())) {
         const body = new URLSearchParams({
           grant_type: 'client_credentials',
           client_id: AUTH_SECRETS.clientId,
           client_secret: AUTH_SECRETS.clientSecret,
         });
         const answer = (await (await fetch(tokenUrl!, { method: 'POST', body })).json()) as { access_token: string; expires_in: number };
-        token = { value: answer.access_token, expiresAt: Date.now() + answer.expires_in * 1000 };
+        token = { value: answer.access_token, expiresAt: now() + answer.expires_in * 1000 };
       }
       return { Authorization: `Bearer ${token.value}` };
     };
@@ -227,22 +231,25 @@ describe('a refreshing function (OAuth client credentials)', () => {
   }
 
   it('a fresh token once the last one expired; without refreshing, the expired token is refused', async () => {
-    const short = await startAuthAgents({ tokenTtlMs: 1_000 });
+    // One clock for the token endpoint and the sources, moved on past a token's lifetime instead of waiting it out.
+    let clockMs = 0;
+    const now = (): number => clockMs;
+    const short = await startAuthAgents({ tokenTtlMs: 1_000, now });
     try {
       const agent = short.v1.url(AUTH_MOUNTS.oauth);
-      const source = oauthSource(true);
+      const source = oauthSource(true, now);
       const a2a = client({ [short.v1.baseUrl]: source.headers });
       expect(completed(await turn(a2a, agent, 'artifacts'))).toBe(REPLY.artifacts);
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      clockMs += 1_200;
       expect(completed(await turn(a2a, agent, 'artifacts'))).toBe(REPLY.artifacts);
       await a2a.close();
       expect(short.issuer.issued).toHaveLength(2);
       expect(source.seen.every((url) => url === short.tokenUrl)).toBe(true);
 
-      const stale = oauthSource(false);
+      const stale = oauthSource(false, now);
       const b = client({ [short.v1.baseUrl]: stale.headers });
       expect(completed(await turn(b, agent, 'artifacts'))).toBe(REPLY.artifacts);
-      await new Promise((resolve) => setTimeout(resolve, 1_200));
+      clockMs += 1_200;
       const error = failed(await turn(b, agent, 'artifacts'));
       expect(error).toMatchObject({ kind: 'auth', status: 401 });
       expect(error.message).toContain('sent: headers Authorization from a function');

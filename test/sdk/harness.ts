@@ -140,12 +140,3 @@ export function folded(events: TurnEvent[]): string {
 export function calls(agent: FixtureAgent, target: Target, call: Call): ReceivedRequest[] {
   return agent.received.filter((r) => target.is(call, r));
 }
-
-/** Polls `check` until it holds (for effects that land after the turn, like a CancelTask). */
-export async function eventually(check: () => boolean, timeoutMs = 3_000): Promise<void> {
-  const started = Date.now();
-  while (!check()) {
-    if (Date.now() - started > timeoutMs) throw new Error('condition not met in time');
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}

@@ -1,21 +1,17 @@
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { handles } from '../../fixtures/handles.js';
 import { runTurn } from '../../src/turn/turn.js';
-import { calls, eventually, FAST, rig, TARGETS } from './harness.js';
+import { eventually } from '../eventually.js';
+import { calls, FAST, rig, TARGETS } from './harness.js';
 
-/** Sockets, servers and timers alive in this process, by type. */
-function handles(): Map<string, number> {
-  const counts = new Map<string, number>();
-  for (const type of process.getActiveResourcesInfo()) {
-    if (/TCP|Timeout|Pipe|HTTP/.test(type)) counts.set(type, (counts.get(type) ?? 0) + 1);
-  }
-  return counts;
-}
+/** Sockets, servers and timers alive in this process, pipes and HTTP parsers too. */
+const ALIVE = /TCP|Timeout|Pipe|HTTP/;
 
 describe('no handle outlives a rig', () => {
   for (const target of TARGETS) {
     it(`${target.name}: completed, recovered and abandoned turns leave no socket, server or timer behind`, async () => {
-      const before = handles();
+      const before = handles(ALIVE);
       const r = await rig(target);
       const port = r.ports(r.agent.url(target.main));
       await lastValueFrom(runTurn(port, { text: 'artifacts' }, FAST));
@@ -25,7 +21,7 @@ describe('no handle outlives a rig', () => {
       subscription.unsubscribe();
       await eventually(() => calls(r.agent, target, 'cancel').length === 1);
       await r.close();
-      const leaked = () => [...handles()].filter(([type, n]) => n > (before.get(type) ?? 0));
+      const leaked = () => [...handles(ALIVE)].filter(([type, n]) => n > (before.get(type) ?? 0));
       await eventually(() => leaked().length === 0, 2_000).catch(() => undefined);
       expect(leaked()).toEqual([]);
     });
