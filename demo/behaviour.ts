@@ -2,9 +2,21 @@
  * The demo agent as a behaviour on the agent kit (fixtures/): remember the message, then stream the
  * answer word by word on one artifact. The kit's v1.0 and v0.3 executors publish it in their shapes.
  */
-import type { AgentScript, Turn } from '../fixtures/turn.js';
+import type { AgentScript, ArtifactOptions, Turn } from '../fixtures/turn.js';
 import type { Memory } from './memory.js';
-import { ATTACHMENT, CANCELED_REPLY, FORGET_REPLY, attachReply, chatReply, chunkWords, echoReply, intentOf, slowReply } from './reply.js';
+import {
+  ATTACHMENT,
+  CANCELED_REPLY,
+  FORGET_REPLY,
+  answeredReply,
+  askQuestion,
+  attachReply,
+  chatReply,
+  chunkWords,
+  echoReply,
+  intentOf,
+  slowReply,
+} from './reply.js';
 
 /** What the demo behaviour needs. */
 export interface DemoSettings {
@@ -21,15 +33,19 @@ export interface DemoSettings {
 export const shortId = (contextId: string): string => contextId.slice(0, 8);
 
 /**
- * One turn: Task(submitted) → working → the answer as word chunks on the `answer` artifact → completed.
- * An `attach` turn's last chunk also carries {@link ATTACHMENT} as a raw-bytes file part, an `echo`
+ * One turn: Task(submitted) → working → the answer as word chunks on the `answer` artifact → completed;
+ * an `ask` turn ends input-required with a question, and the answer to it finishes that task. An
+ * `attach` turn's last chunk also carries {@link ATTACHMENT} as a raw-bytes file part, an `echo`
  * turn's the user's own files and data parts, unchanged. A cancel or
  * the agent's close stops it between words (the kit's `sleep` throws); nothing is published after that.
  */
 async function converse(t: Turn, settings: DemoSettings): Promise<void> {
+  // Only the answer to an `ask` question continues a task: the task waits for nothing else.
+  if (t.followUp) return finishAsked(t, settings);
   t.task('submitted');
   const { contextId } = t;
   const intent = intentOf(t.text);
+  if (intent === 'ask') return ask(t, settings);
   let answer = FORGET_REPLY;
   let delayMs = settings.chunkDelayMs;
   if (intent === 'forget') {
@@ -50,13 +66,42 @@ async function converse(t: Turn, settings: DemoSettings): Promise<void> {
     if (intent === 'slow') delayMs = settings.slowChunkDelayMs;
   }
   t.status('working');
+  const file = intent === 'attach' ? { file: ATTACHMENT } : intent === 'echo' ? { files: t.files, data: t.data } : {};
+  await streamAnswer(t, answer, delayMs, file);
+  t.status('completed');
+}
+
+/** The answer as word chunks on the `answer` artifact, `lastFile`'s parts on the last one. */
+async function streamAnswer(t: Turn, answer: string, delayMs: number, lastFile: ArtifactOptions): Promise<void> {
   const chunks = chunkWords(answer);
   for (const [i, chunk] of chunks.entries()) {
     await t.sleep(delayMs);
     const lastChunk = i === chunks.length - 1;
-    const file = !lastChunk ? {} : intent === 'attach' ? { file: ATTACHMENT } : intent === 'echo' ? { files: t.files, data: t.data } : {};
-    t.artifact('answer', chunk, { append: i > 0, lastChunk }, { name: 'answer', ...file });
+    t.artifact('answer', chunk, { append: i > 0, lastChunk }, { name: 'answer', ...(lastChunk ? lastFile : {}) });
   }
+}
+
+/** An `ask` turn: remembered, then a question back; the task waits, input-required, for the answer. */
+async function ask(t: Turn, settings: DemoSettings): Promise<void> {
+  const record = settings.memory.remember(t.contextId, t.text.trim());
+  settings.log?.(`${shortId(t.contextId)} turn ${record.turn} (ask)`);
+  t.status('working');
+  await t.sleep(settings.chunkDelayMs);
+  t.status('input-required', askQuestion(t.text));
+}
+
+/**
+ * The answer to an `ask` question, on the same task, the way an agent on @a2a-js/sdk 1.x answers a
+ * follow-up: the task as it was first (still input-required), then working, the reply quoting the
+ * answer, completed.
+ */
+async function finishAsked(t: Turn, settings: DemoSettings): Promise<void> {
+  t.resumed();
+  const said = t.text.trim() === '' ? '(an empty message)' : t.text.trim();
+  const record = settings.memory.remember(t.contextId, said);
+  settings.log?.(`${shortId(t.contextId)} turn ${record.turn} (answer)`);
+  t.status('working');
+  await streamAnswer(t, answeredReply(said, record), settings.chunkDelayMs, {});
   t.status('completed');
 }
 

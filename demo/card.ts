@@ -29,6 +29,14 @@ const SKILLS = [
     examples: ['slow please'],
   },
   {
+    id: 'ask',
+    name: 'A question back',
+    description:
+      'Start a message with "ask" and the agent asks you a question (the task waits for your answer); answer in the same thread and it finishes that task, quoting you.',
+    tags: ['demo', 'input-required'],
+    examples: ['ask what is your favourite city'],
+  },
+  {
     id: 'files',
     name: 'Files',
     description: 'Start a message with "attach" for a small chart (a PNG); with "echo" and a file, the file comes back unchanged.',

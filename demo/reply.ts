@@ -12,12 +12,13 @@ const QUOTED = 3;
 const QUOTE_LENGTH = 60;
 
 /** What the user asked for, decided by the message text. */
-export type Intent = 'chat' | 'slow' | 'forget' | 'attach' | 'echo';
+export type Intent = 'chat' | 'slow' | 'forget' | 'attach' | 'echo' | 'ask';
 
 /**
  * `forget` (the whole message) clears the conversation; a first word `slow` streams slowly; a first
  * word `attach` adds a small chart (a PNG) to the answer; a first word `echo` sends the message's
- * files and data back unchanged; anything else chats.
+ * files and data back unchanged; a first word `ask` makes the agent ask a question back (the task
+ * waits, input-required, for the answer); anything else chats.
  */
 export function intentOf(text: string): Intent {
   const words = text.trim().toLowerCase().split(/\s+/);
@@ -25,7 +26,26 @@ export function intentOf(text: string): Intent {
   if (words[0] === 'slow') return 'slow';
   if (words[0] === 'attach') return 'attach';
   if (words[0] === 'echo') return 'echo';
+  if (words[0] === 'ask') return 'ask';
   return 'chat';
+}
+
+/**
+ * The question of an `ask` turn: the words after `ask`, as a question (`ask what colour` → “what
+ * colour?”), or the agent's own when there are none.
+ */
+export function askQuestion(text: string): string {
+  const rest = text
+    .trim()
+    .replace(/^\S+\s*/, '')
+    .replace(/[?.!\s]+$/, '');
+  const question = rest === '' ? 'what should I call you?' : `${rest}?`;
+  return `Happy to — first a question: ${question} Answer in this thread and I'll finish this task with it.`;
+}
+
+/** The answer that finishes an `ask` task: the user's answer quoted, then the usual chat answer. */
+export function answeredReply(text: string, record: TurnRecord): string {
+  return `Thanks — you answered ${quote(text)}, and this task is done. ${chatReply(text, record)}`;
 }
 
 /** `“text”`, on one line, cut to {@link QUOTE_LENGTH} characters. */

@@ -95,4 +95,52 @@ describe('follow-ups to an interrupted task', () => {
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
     });
   });
+
+  it('a follow-up stream that opens with the task still input-required (the SDK 1.x shape) reads on to the answer', () => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+      const stream = cold('      -o----w-a-c|', {
+        o: ev.task('T0', 'input-required', { message: 'Which city?' }),
+        w: ev.status('T0', 'working'),
+        a: ev.artifact('T0', 'out', 'ok', { lastChunk: true }),
+        c: ev.status('T0', 'completed'),
+      });
+      const streamSubs = '     ^---------!';
+      const expected = '        s(ti)-w-h-(cE|)';
+      const port = agent({ stream });
+      expectObservable(turn(port, followUp)).toBe(expected, { ...labels, t: 'task T0' });
+      cardReadOnce();
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
+  });
+
+  it('a stream that opens with an input-required snapshot and then closes ends input-required: no break, nothing resubscribed', () => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+      const stream = cold('      -o---|', { o: ev.task('T0', 'input-required', { message: 'Which city?' }) });
+      const streamSubs = '     ^----!';
+      const expected = '        s(ti)(qI|)';
+      const port = agent({ stream });
+      expectObservable(turn(port, followUp)).toBe(expected, { ...labels, t: 'task T0' });
+      cardReadOnce();
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
+  });
+
+  it('a later input-required event still ends the stream at once (the agent asks again)', () => {
+    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+      const stream = cold('      -o----w-i-', {
+        o: ev.task('T0', 'input-required', { message: 'Which city?' }),
+        w: ev.status('T0', 'working'),
+        i: ev.status('T0', 'input-required', 'Which city?'),
+      });
+      const streamSubs = '     ^-------!';
+      const expected = '        s(ti)-w-(iqI|)';
+      expectObservable(turn(agent({ stream }), followUp)).toBe(expected, { ...labels, t: 'task T0' });
+      cardReadOnce();
+      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+    });
+  });
 });

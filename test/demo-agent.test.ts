@@ -360,8 +360,19 @@ describe('serve flags', () => {
 
 describe('demo agent intents', () => {
   it('reads the first word: slow and attach anywhere in case, forget only alone', () => {
-    const texts = ['hello', 'slow please', 'Attach a file', '  ATTACH', 'attachment please', 'forget', 'forget it', 'Echo this'];
-    expect(texts.map(intentOf)).toEqual(['chat', 'slow', 'attach', 'attach', 'chat', 'forget', 'chat', 'echo']);
+    const texts = [
+      'hello',
+      'slow please',
+      'Attach a file',
+      '  ATTACH',
+      'attachment please',
+      'forget',
+      'forget it',
+      'Echo this',
+      'Ask me',
+      'asking',
+    ];
+    expect(texts.map(intentOf)).toEqual(['chat', 'slow', 'attach', 'attach', 'chat', 'forget', 'chat', 'echo', 'ask', 'chat']);
   });
 
   it('logs an attach turn as "(attach)"', async () => {

@@ -17,7 +17,7 @@ import {
 } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
 import { followedBy } from '../rx.js';
-import type { AgentEvent, OutgoingMessage, Task } from '../port/types.js';
+import { isInterrupted, type AgentEvent, type OutgoingMessage, type Task } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
 import type { LadderNote } from '../port/events.js';
@@ -118,21 +118,34 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
  * `filter(not alive)`, `takeWhile(not done, inclusive)` and `concatWith(closedEarly unless done)` in
  * one hop, the path of every streamed event: a sign of life has kept the watchdog's clock going and
  * goes no further; the event that finishes the stream is the last; a close before it is a break.
+ *
+ * A stream's opening snapshot is not the task's last word when it shows the task interrupted: an
+ * agent on `@a2a-js/sdk` 1.x opens the stream of a follow-up with the task as it was, still
+ * input-required with the old question, before it works on the answer. Only a later event ends the
+ * stream; a close right after the snapshot ends the turn in that state, as any close in it would.
  */
 function untilStreamDone(ctx: LadderContext, operation: 'stream' | 'resubscribe'): MonoTypeOperatorFunction<AgentEvent> {
   return (events) =>
-    new Observable<AgentEvent>((subscriber) =>
-      events.subscribe({
+    new Observable<AgentEvent>((subscriber) => {
+      let opening = true;
+      return events.subscribe({
         next: (event) => {
           if (event.kind === 'alive') return;
+          const lastWord = !(opening && opensInterrupted(event));
+          opening = false;
           subscriber.next(event);
           // Completing unsubscribes the source, here or (when it emitted while being subscribed) as soon as it is added.
-          if (ctx.task.streamDone) subscriber.complete();
+          if (lastWord && ctx.task.streamDone) subscriber.complete();
         },
         error: (error: unknown) => subscriber.error(error),
         complete: () => (ctx.task.streamDone ? subscriber.complete() : closedEarly(ctx, operation).subscribe(subscriber)),
-      }),
-    );
+      });
+    });
+}
+
+/** A task snapshot in an interrupted state: as a stream's first event, the task as it was before this message. */
+function opensInterrupted(event: AgentEvent): boolean {
+  return event.kind === 'task' && isInterrupted(event.task.status.state);
 }
 
 /** The server closed the stream before the task settled. */

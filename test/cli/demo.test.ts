@@ -3,16 +3,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { shortId } from '../../demo/behaviour.js';
+import { answeredReply, askQuestion } from '../../demo/reply.js';
+import { createA2A } from '../../src/node/create-a2a.js';
 import { jsonLines, runCli, SECRET } from './run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 let agent: DemoAgent;
+/** The demo agent's log: a line per turn and per cancel. */
+const logged: string[] = [];
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'a4h-demo-test-'));
-  agent = await startDemoAgent({ memoryFile: join(dir, 'memory.json'), chunkDelayMs: 1 });
+  agent = await startDemoAgent({ memoryFile: join(dir, 'memory.json'), chunkDelayMs: 1, log: (line) => logged.push(line) });
 });
 afterAll(async () => {
   await agent.close();
@@ -48,6 +54,34 @@ describe('continuity across processes, with the demo agent', () => {
     expect(a.stderr.match(/No identity secret is set/g)).toHaveLength(1);
     expect(endOf(a.stdout).contextId).not.toBe(endOf(b.stdout).contextId);
     expect(endOf(b.stdout).text).toContain('turn 1');
+  });
+});
+
+describe('a question back, with the demo agent', () => {
+  const asked = 'ask what is your favourite city';
+
+  it('a4h chat: "ask …" ends with the agent\'s question; the next line answers it and the agent finishes that task, quoting it', async () => {
+    const { code, stdout, stderr } = await runCli(['chat', agent.url, '--thread', 'ask-chat'], { input: `${asked}\nParis\n` });
+    expect(stderr).toContain('your next line answers it');
+    expect(stdout).toBe(`${askQuestion(asked)}\n${answeredReply('Paris', { turn: 2, earlier: [asked] })}\n`);
+    expect(code).toBe(0);
+  });
+
+  it('a library thread: the answer continues the same task (its id), completed, nothing cancelled', async () => {
+    const a2a = createA2A({ identitySecret: SECRET });
+    try {
+      const thread = { agent: agent.url, handle: 'demo', thread: 'ask-library' };
+      const first = await lastValueFrom(a2a.turn({ ...thread, text: asked }));
+      const second = await lastValueFrom(a2a.turn({ ...thread, text: 'Lisbon' }));
+      expect(first).toMatchObject({ type: 'end', outcome: 'input-required', text: askQuestion(asked) });
+      expect(second).toMatchObject({ type: 'end', outcome: 'completed', taskId: (first as { taskId?: string }).taskId });
+      expect((second as { text: string }).text).toBe(answeredReply('Lisbon', { turn: 2, earlier: [asked] }));
+      // The agent's log of this thread: the question, the answer, no cancel.
+      const id = shortId((first as { contextId: string }).contextId);
+      expect(logged.filter((line) => line.startsWith(id))).toEqual([`${id} turn 1 (ask)`, `${id} turn 2 (answer)`]);
+    } finally {
+      await a2a.close();
+    }
   });
 });
 

@@ -1,6 +1,6 @@
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { REPLY, startV03Agent, V03_MOUNTS, type FixtureAgent } from '../../fixtures/index.js';
+import { bookedReply, INPUT_QUESTION, REPLY, startV03Agent, V03_MOUNTS, type FixtureAgent } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
@@ -64,4 +64,22 @@ describe('cards of other protocol generations', () => {
       expect(events.filter((e) => e.type === 'text' && e.replace)).toEqual([]);
     });
   }
+
+  it('a v0.3 agent on HTTP+JSON only: the follow-up to its question opens with the task still input-required and reads on to the answer', async () => {
+    const ports = createSdkPorts({ fetch: http.fetch });
+    const url = agent.url(V03_MOUNTS.rest);
+    const restCalls = () => agent.received.filter((r) => r.mount === V03_MOUNTS.rest).map((r) => r.method);
+    const before = restCalls().length;
+    const first = endOf(await collect(runTurn(ports(url), { text: 'input', contextId: 'ctx-rest-input' }, FAST)));
+    expect(first).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION });
+    const events = await collect(runTurn(ports(url), { text: 'Paris', contextId: 'ctx-rest-input', taskId: first.taskId! }, FAST));
+    expect(endOf(events)).toMatchObject({ outcome: 'completed', text: bookedReply('Paris'), taskId: first.taskId });
+    expect(folded(events)).toBe(bookedReply('Paris'));
+    // Two streams, one per message, and nothing else: no resubscribe, no poll, no CancelTask.
+    expect(
+      restCalls()
+        .slice(before)
+        .filter((m) => !m.endsWith(CARD)),
+    ).toEqual(['POST /v1/message:stream', 'POST /v1/message:stream']);
+  });
 });

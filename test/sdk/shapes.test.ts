@@ -37,8 +37,15 @@ for (const target of TARGETS) {
       const first = endOf(await collect(runTurn(port(), { text: 'input', contextId: 'ctx-input-1' }, FAST)));
       expect(first).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION, contextId: 'ctx-input-1' });
       expect(first.taskId).toBeTruthy();
-      const second = endOf(await collect(runTurn(port(), { text: 'Paris', contextId: 'ctx-input-1', taskId: first.taskId! }, FAST)));
-      expect(second).toMatchObject({ outcome: 'completed', text: bookedReply('Paris'), taskId: first.taskId });
+      // The agent opens the follow-up's stream with the task as it was (still input-required, the old
+      // question), as agents on @a2a-js/sdk 1.x do: the turn reads on to the answer.
+      const events = await collect(runTurn(port(), { text: 'Paris', contextId: 'ctx-input-1', taskId: first.taskId! }, FAST));
+      expect(events).toContainEqual(expect.objectContaining({ type: 'status', state: 'input-required', text: INPUT_QUESTION }));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: bookedReply('Paris'), taskId: first.taskId });
+      expect(folded(events)).toBe(bookedReply('Paris'));
+      expect(events.filter((e) => e.type === 'end')).toHaveLength(1);
+      expect(calls(r.agent, target, 'stream')).toHaveLength(2);
+      expect(calls(r.agent, target, 'cancel')).toEqual([]);
     });
 
     if (target.keepsAuthOpen) {
