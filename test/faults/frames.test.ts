@@ -12,6 +12,12 @@ import { eventsOf, expectCancels, expectError, expectReply, POLICY, SLOW_REPLY, 
 const BAD_FRAMES: ReadonlyArray<[string, InjectedFrame, RegExp]> = [
   ['a malformed frame (data: {not json)', { kind: 'malformed' }, /parse SSE event data|malformed frame: not JSON/i],
   ['a JSON frame that is not JSON-RPC ({"hello":1})', { kind: 'not-jsonrpc' }, /JSON-RPC|jsonrpc|ID mismatch/i],
+  // Ours says what it is; the SDK's readers that it lacks jsonrpc (v1.0) or that its id is another call's (v0.3).
+  [
+    'a bare CloudEvent instead of a JSON-RPC frame',
+    { kind: 'cloudevent' },
+    /not a JSON-RPC response but a CloudEvent|expected 'jsonrpc' to be exactly '2.0'|ID mismatch/i,
+  ],
   ['an oversized event (> 4 MiB)', { kind: 'oversized' }, /exceeded the maximum allowed size|larger than 4194304 characters/i],
 ];
 

@@ -1,6 +1,7 @@
 import { filter, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import type { A2AError } from '../../src/errors.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
@@ -164,6 +165,36 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
       });
     } finally {
       await server.close();
+    }
+  });
+});
+
+describe('frames that are not JSON-RPC', () => {
+  it('a bare CloudEvent is said to be one, not a frame of another JSON-RPC call', async () => {
+    const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
+    const http = createNodeFetch();
+    const server = await startRawAgent((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const event = { specversion: '1.0', id: 'evt-1', source: '/agent', type: 'task.status', data: { state: 'working' } };
+      res.end(`data: ${JSON.stringify(event)}\n\n`);
+    });
+    try {
+      const endpoint = `${server.url}rpc`;
+      const read$ = readStream(
+        { fetch: http.fetch, maxEventChars: 2 ** 20 },
+        { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
+        { operation: 'stream', agent: endpoint },
+        { map: (r) => r },
+      );
+      const error = await lastValueFrom(read$).then(
+        () => undefined,
+        (e: unknown) => e as A2AError,
+      );
+      expect(error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('not a JSON-RPC response but a CloudEvent') });
+      expect(error?.message).not.toContain('another JSON-RPC call');
+    } finally {
+      await server.close();
+      await http.close();
     }
   });
 });

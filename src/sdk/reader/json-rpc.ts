@@ -144,6 +144,7 @@ class JsonRpcStream<T> implements SseSink {
       throw new A2AError({ kind: 'protocol', message: `malformed frame: not JSON (${data.slice(0, 80)})` });
     }
     if (isError(envelope)) throw rpcError(envelope.error);
+    if (!('result' in envelope) && !('jsonrpc' in envelope)) throw notJsonRpc(envelope);
     // Compared as text: some servers echo the id 1 as "1".
     const echoed = (envelope as { id?: unknown }).id;
     if (echoed !== undefined && echoed !== null && String(echoed) !== this.echo) {
@@ -189,4 +190,14 @@ class JsonRpcStream<T> implements SseSink {
     this.ended = true;
     if (this.drain !== undefined) clearTimeout(this.drain);
   }
+}
+
+/**
+ * A frame that is JSON but no JSON-RPC response at all (no `jsonrpc`, no `result`, no `error`): the
+ * server streams something else, bare CloudEvents for one. Said as such, not as a frame of another call.
+ */
+function notJsonRpc(envelope: object): A2AError {
+  const keys = Object.keys(envelope).slice(0, 6).join(', ') || 'none';
+  const what = 'specversion' in envelope ? 'a CloudEvent' : `an object with the members ${keys}`;
+  return new A2AError({ kind: 'protocol', message: `malformed frame: not a JSON-RPC response but ${what}` });
 }
