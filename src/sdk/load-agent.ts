@@ -28,6 +28,8 @@ export interface AgentLoader {
   outputModes: string[];
   /** Who reads JSON-RPC streams. */
   reader: StreamReader;
+  /** The card URLs whose unspecified interface address was logged already: once per agent. */
+  movedWarned: Set<string>;
 }
 
 /**
@@ -60,12 +62,21 @@ export async function loadAgent(
       transport: (wire, client) => chooseTransport({ ...wire, fetch, auth, watch, outputModes }, client, reader),
     };
   };
-  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect);
+  const moved = (named: string, called: string): void => {
+    if (loader.movedWarned.has(cardUrl)) return;
+    if (loader.movedWarned.size >= 1024) loader.movedWarned.clear(); // bounded: a warning again is no harm
+    loader.movedWarned.add(cardUrl);
+    loader.logger.warn(
+      { agent: cardUrl, named, called },
+      "the agent card names an unspecified address (a server's bind address); calling the host the card came from",
+    );
+  };
+  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, { moved });
   if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return { value: resolved, maxAgeMs: fetched.maxAgeMs };
   let extended: ResolvedAgent;
   try {
     const card = await resolved.client.getAgentCard({ signal });
-    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, true);
+    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, { extended: true, moved });
   } catch (error) {
     const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });
     if (signal.aborted || classified.kind === 'auth') throw classified;

@@ -54,6 +54,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     logger: options.logger ?? silentLogger,
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],
     reader: options.reader ?? 'a4h',
+    movedWarned: new Set(),
   };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const shared: PortShared = { cache: new CardCache<ResolvedAgent>(ttl, options.clock), loader };

@@ -6,6 +6,7 @@ import type { AuthDetails } from '../errors.js';
 import type { CardSummary } from '../port/types.js';
 import { securitySchemesOf } from './credentials/security.js';
 import type { AgentWire, Transport } from './transports/transport.js';
+import { hostOfCard } from './unspecified-host.js';
 
 /** An agent ready for calls: its card summary and the transport of its calls, chosen once. Never changed once made. */
 export interface ResolvedAgent {
@@ -63,17 +64,25 @@ export interface AgentLink {
   transport(wire: Omit<AgentWire, 'fetch' | 'auth' | 'watch' | 'outputModes'>, client: Client): Transport;
 }
 
+/** How a card is resolved besides the card itself. */
+export interface ResolveOptions {
+  /** The summary is read from the authenticated extended card. */
+  extended?: boolean;
+  /** Hears that the chosen interface names an unspecified address and which URL is called instead. */
+  moved?: (named: string, called: string) => void;
+}
+
 /**
  * Turns a validated card into a client on one chosen interface, and the summary the ladder and CLI
  * read. `factory` reads the card; `connect` gives the link of the agent's calls, from its summary.
- * `extended` marks a summary read from the authenticated extended card.
+ * An interface on an unspecified address (`0.0.0.0`, `[::]`) is called on the host the card came from.
  */
 export async function resolveAgent(
   factory: ClientFactory,
   checked: CheckedCard,
   cardUrl: string,
   connect: (summary: CardSummary) => AgentLink,
-  extended = false,
+  options: ResolveOptions = {},
 ): Promise<ResolvedAgent> {
   const resolver = factory.options.cardResolver;
   let normalized: SdkAgentCard;
@@ -82,14 +91,14 @@ export async function resolveAgent(
   } catch (cause) {
     throw cardError(cardUrl, `the agent card could not be read: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
   }
-  const chosen = chooseInterface(normalized.supportedInterfaces ?? [], cardUrl);
+  const chosen = reachable(chooseInterface(normalized.supportedInterfaces ?? [], cardUrl), cardUrl, options.moved);
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
   const summary = summaryOf(normalized, chosen, protocolVersion, checked);
   const link = connect(summary);
   if (link.credentials) summary.credentials = link.credentials;
-  if (extended) summary.extended = true;
+  if (options.extended) summary.extended = true;
 
   /** The agent in one generation: a client made for its wire, and the transport on it. */
   const generation = async (inLegacy: boolean, wireVersion: string, other: () => Promise<ResolvedAgent>): Promise<ResolvedAgent> => {
@@ -135,6 +144,14 @@ function summaryOf(normalized: SdkAgentCard, chosen: AgentInterface, protocolVer
   const schemes = securitySchemesOf(checked.card);
   if (schemes.length) summary.securitySchemes = schemes;
   return summary;
+}
+
+/** The interface as it is called: on the card's host when it names an unspecified address. */
+function reachable(chosen: AgentInterface, cardUrl: string, moved: ResolveOptions['moved']): AgentInterface {
+  const called = hostOfCard(chosen.url, cardUrl);
+  if (called === undefined) return chosen;
+  moved?.(withoutCredentials(chosen.url), withoutCredentials(called));
+  return { ...chosen, url: called };
 }
 
 /** A URL as the summary and error messages show it: never with a user or password. */
