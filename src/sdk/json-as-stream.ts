@@ -1,0 +1,39 @@
+type Json = Record<string, unknown>;
+
+const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * A stream call answered with one JSON body instead of an event stream (servers that answer
+ * SendStreamingMessage as they answer SendMessage): the same answer as a stream of one event, so
+ * every reader, ours and the SDK's, reads it as the Task or Message it is. Only a successful answer
+ * becomes one: a JSON-RPC envelope with a `result`, or an HTTP+JSON object without an `error`; a
+ * refusal stays the refusal it is, and a call that asked for no event stream is left alone.
+ */
+export async function jsonAsStream(init: RequestInit | undefined, response: Response): Promise<Response> {
+  const type = response.headers.get('content-type')?.toLowerCase() ?? '';
+  if (!response.ok || !type.includes('json') || response.body === null || !asksForStream(init)) return response;
+  const text = await response.text();
+  let answer: unknown;
+  try {
+    answer = JSON.parse(text);
+  } catch {
+    return withBody(response, text, type);
+  }
+  const jsonRpc = typeof init?.body === 'string' && init.body.includes('"jsonrpc"');
+  const carries = isObject(answer) && (jsonRpc ? 'result' in answer : !('error' in answer));
+  if (!carries) return withBody(response, text, type);
+  // One line: JSON.stringify writes no line breaks, so the event is one `data:` line whatever the body's layout.
+  return withBody(response, `data: ${JSON.stringify(answer)}\n\n`, 'text/event-stream');
+}
+
+function asksForStream(init: RequestInit | undefined): boolean {
+  return new Headers(init?.headers).get('accept')?.toLowerCase().includes('text/event-stream') === true;
+}
+
+/** The same answer with `body` and `type` (its length may have changed). */
+function withBody(response: Response, body: string, type: string): Response {
+  const headers = new Headers(response.headers);
+  headers.delete('content-length');
+  headers.set('content-type', type);
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
+}
