@@ -113,6 +113,8 @@ export function label(event: TurnEvent): string {
       return `fallback to send (${event.cause.kind})`;
     case 'task-gone':
       return `task ${event.taskId} gone (${event.cause.kind})`;
+    case 'context-refused':
+      return `context ${event.contextId} refused (${event.cause.kind})`;
     case 'reconcile':
       return `reconcile ${event.taskId}`;
     case 'context-adopted':

@@ -276,6 +276,7 @@ describe('the first-event clock', () => {
     polling: [{ type: 'polling', reason: 'resubscribe-failed', cause }, false],
     fallback: [{ type: 'fallback', from: 'stream', to: 'send', cause }, false],
     'task-gone': [{ type: 'task-gone', taskId: 'task-1', cause }, false],
+    'context-refused': [{ type: 'context-refused', contextId: 'c-1', cause }, false],
     reconcile: [{ type: 'reconcile', taskId: 'task-1', reason: 'resubscribed-without-snapshot' }, false],
     'context-adopted': [{ type: 'context-adopted', sent: 'c-1', adopted: 'c-2' }, false],
     end: [{ type: 'end', outcome: 'completed', text: '' }, true],

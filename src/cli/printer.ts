@@ -43,6 +43,7 @@ export class TurnPrinter {
       case 'polling':
       case 'fallback':
       case 'task-gone':
+      case 'context-refused':
       case 'reconcile':
         notice(io, io.style.dim(RECOVERY_NOTICES[event.type]));
         return;
@@ -105,5 +106,6 @@ const RECOVERY_NOTICES = {
   polling: 'asking the agent for the result…',
   fallback: 'the agent refused to stream; sending without streaming',
   'task-gone': 'the earlier task is gone; starting a new one in the same conversation',
+  'context-refused': 'the agent refused this conversation id; sending again for one of its own',
   reconcile: 'the agent resumed without a snapshot; checking the reply with it…',
 } as const;

@@ -6,6 +6,8 @@
 
 /** JSON-RPC's "method not found": for the ladder, an operation the agent lacks (or the other generation's method names). */
 export const METHOD_NOT_FOUND = -32601;
+/** JSON-RPC's "invalid params": among others, what servers answer for a contextId they did not issue. */
+export const INVALID_PARAMS = -32602;
 /** A2A's TaskNotFoundError: the agent does not know the task. */
 export const TASK_NOT_FOUND = -32001;
 /** A2A's UnsupportedOperationError: the agent does not do that (a resubscribe to a finished task, say). */

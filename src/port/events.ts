@@ -126,6 +126,17 @@ export interface TaskGoneEvent {
 }
 
 /**
+ * The agent refused the contextId the turn sent (servers that accept only contextIds they issued:
+ * -32602 naming it) before any event: the message is sent once more without one, and the thread
+ * adopts the contextId the agent gives it. Such an agent keeps a thread only within a process.
+ */
+export interface ContextRefusedEvent {
+  type: 'context-refused';
+  contextId: string;
+  cause: A2AError;
+}
+
+/**
  * A resubscription did not open with a task snapshot (the Python a2a-sdk only relays live events),
  * so events sent during the break may be missing: before the end, one `GetTask` brings the task's
  * artifacts, which are the truth, and the reply is corrected from them.
@@ -170,12 +181,13 @@ export type TurnEvent =
   | PollingEvent
   | FallbackEvent
   | TaskGoneEvent
+  | ContextRefusedEvent
   | ReconcileEvent
   | ContextAdoptedEvent
   | EndEvent;
 
 /** The ladder's own notes, passed through the renderer unchanged. */
-export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ReconcileEvent;
+export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ContextRefusedEvent | ReconcileEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
 export interface TurnErrorEvent {

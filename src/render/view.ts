@@ -66,6 +66,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       return { ...view, polling: true };
     case 'fallback':
     case 'task-gone':
+    case 'context-refused':
     case 'reconcile':
       return view;
     case 'context-adopted':

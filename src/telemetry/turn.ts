@@ -39,6 +39,7 @@ const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
   polling: false,
   fallback: false,
   'task-gone': false,
+  'context-refused': false,
   reconcile: false,
   'context-adopted': false,
   end: true,
@@ -132,6 +133,9 @@ export class TurnTelemetry {
               break;
             case 'task-gone':
               note('a2a.task_gone', { 'a2a.task.id': event.taskId, 'error.type': event.cause.kind });
+              break;
+            case 'context-refused':
+              note('a2a.context_refused', { 'error.type': event.cause.kind });
               break;
             case 'reconcile':
               note('a2a.reconcile', { 'a2a.reason': event.reason });

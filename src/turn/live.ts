@@ -23,7 +23,7 @@ import type { LadderContext } from './context.js';
 import type { LadderNote } from '../port/events.js';
 import { backoffDelay } from './policy.js';
 import { pollUntilSettled } from './poll.js';
-import { sendBlocking, taskGone } from './send.js';
+import { sendAgain, sendBlocking } from './send.js';
 import { watchdog, within, type Budget } from './watchdog.js';
 
 type LadderSignal = AgentEvent | LadderNote;
@@ -36,8 +36,8 @@ type LadderSignal = AgentEvent | LadderNote;
 export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observable<LadderSignal> {
   return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx)), 'stream').pipe(
     catchError((error: unknown) => {
-      const gone = taskGone(ctx, message, error);
-      if (gone) return concat(of<LadderNote>(gone.note), streamTurn(ctx, gone.message));
+      const again = sendAgain(ctx, message, error);
+      if (again) return concat(of<LadderNote>(again.note), streamTurn(ctx, again.message));
       if (ctx.task.events === 0 && isA2AError(error, 'unsupported')) {
         return concat(of<LadderNote>({ type: 'fallback', from: 'stream', to: 'send', cause: error }), sendBlocking(ctx, message));
       }

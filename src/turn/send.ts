@@ -1,10 +1,10 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError, type A2AError } from '../errors.js';
-import { UNSUPPORTED_OPERATION } from '../port/codes.js';
+import { INVALID_PARAMS, UNSUPPORTED_OPERATION } from '../port/codes.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
-import type { LadderNote, TaskGoneEvent } from '../port/events.js';
+import type { ContextRefusedEvent, LadderNote, TaskGoneEvent } from '../port/events.js';
 import { pollUntilSettled } from './poll.js';
 import { within } from './watchdog.js';
 
@@ -23,10 +23,23 @@ export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Obse
     }),
     // After the switchMap, so the resend's own events and polls pass through once.
     catchError((error: unknown) => {
-      const gone = taskGone(ctx, message, error);
-      return gone ? concat(of<LadderNote>(gone.note), sendBlocking(ctx, gone.message)) : throwError(() => error);
+      const again = sendAgain(ctx, message, error);
+      return again ? concat(of<LadderNote>(again.note), sendBlocking(ctx, again.message)) : throwError(() => error);
     }),
   );
+}
+
+/**
+ * A message the agent refused before any event in a way that one more send can mend, and that send:
+ * a follow-up to a task that is gone ({@link taskGone}), or a contextId the agent did not issue
+ * ({@link contextRefused}). Each drops what was refused, so a second refusal is the turn's error.
+ */
+export function sendAgain(
+  ctx: LadderContext,
+  message: OutgoingMessage,
+  error: unknown,
+): { note: LadderNote; message: OutgoingMessage } | undefined {
+  return taskGone(ctx, message, error) ?? contextRefused(ctx, message, error);
 }
 
 /**
@@ -50,4 +63,29 @@ export function taskGone(
   if (message.taskId === undefined || ctx.task.events > 0 || !saysTaskGone(error)) return undefined;
   const { taskId, ...rest } = message;
   return { note: { type: 'task-gone', taskId, cause: error }, message: rest };
+}
+
+/**
+ * The agent's word that it does not take the contextId sent (servers that accept only the ones they
+ * issued): an invalid-params error (-32602) that speaks of the context, or any protocol error that
+ * names the id sent.
+ */
+function refusesContext(error: unknown, contextId: string): error is A2AError {
+  if (!isA2AError(error, 'protocol')) return false;
+  return (error.code === INVALID_PARAMS && /context/i.test(error.message)) || error.message.includes(contextId);
+}
+
+/**
+ * A message whose contextId the agent refused before any event: the same message again without
+ * one, so the agent starts a conversation of its own (the client's guard adopts its id for the thread).
+ */
+export function contextRefused(
+  ctx: LadderContext,
+  message: OutgoingMessage,
+  error: unknown,
+): { note: ContextRefusedEvent; message: OutgoingMessage } | undefined {
+  const { contextId } = message;
+  if (contextId === undefined || contextId === '' || ctx.task.events > 0 || !refusesContext(error, contextId)) return undefined;
+  const { contextId: _refused, ...rest } = message;
+  return { note: { type: 'context-refused', contextId, cause: error }, message: rest };
 }
