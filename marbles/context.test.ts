@@ -76,8 +76,8 @@ describe('a contextId the agent refuses', () => {
       const stream = cold('       -t---#', { t: ev.task('T', 'working') }, refused);
       const streamSubs = '        ^----!';
       // The ladder's usual answer to a lasting error once the task is known: it asks for the task's state.
-      const getTask = cold('           -(g|)', { g: task('T', 'completed') });
-      const expected = '          s(tw)p(ce|)';
+      const getTask = cold('           -(g|)', { g: task('T', 'completed', { message: 'ok' }) });
+      const expected = '          s(tw)p(ChE|)';
       const port = agent({ stream, getTask });
       expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, { ...L, t: 'task T' });
       cardReadOnce();

@@ -85,9 +85,9 @@ describe('follow-ups to an interrupted task', () => {
       const send1Subs = '        ^!';
       const send2 = cold('        -(r|)', { r: ev.task('T1', 'working') });
       const send2Subs = '        -^!';
-      const getTask = cold('                 -(t|)', { t: task('T1', 'completed') });
+      const getTask = cold('                 -(t|)', { t: task('T1', 'completed', { message: 'ok' }) });
       const getTaskSubs = '      ------------^!';
-      const expected = '         sg(TwP)------(ce|)';
+      const expected = '         sg(TwP)------(ChE|)';
       expectObservable(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp)).toBe(expected, { ...labels, T: 'task T1' });
       cardReadOnce(blockingCard);
       expectSubscriptions(send1.subscriptions).toBe(send1Subs);

@@ -17,8 +17,11 @@ export interface A2APort {
   stream(message: OutgoingMessage): Observable<AgentEvent>;
   /** `SubscribeToTask` (v0.3 `tasks/resubscribe`): a task snapshot first, then live events. */
   resubscribe(taskId: string): Observable<AgentEvent>;
-  /** `GetTask`: one task snapshot, then complete. */
-  getTask(taskId: string): Observable<Task>;
+  /**
+   * `GetTask`: one task snapshot, then complete. `historyLength`: how many of the task's last messages
+   * to ask for; by default the fewest the agent's protocol allows (none on v1.0).
+   */
+  getTask(taskId: string, historyLength?: number): Observable<Task>;
   /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
   cancel(taskId: string): Observable<Task>;
 }

@@ -86,6 +86,13 @@ export class TurnRenderer {
     return out;
   }
 
+  /** Nothing to show so far: no artifact text, no status or message text, no file or data part. */
+  get nothingShown(): boolean {
+    return (
+      this.reply.text() === '' && this.finalText === undefined && this.lastAgentText === undefined && this.attachments.list().length === 0
+    );
+  }
+
   /**
    * The last text correction, if any, and the `end` event. Throws a protocol error when the
    * agent's events never settled the task (the ladder only finishes settled turns).

@@ -58,8 +58,8 @@ export class SdkPort implements A2APort {
     return this.withAgent((resolved) => resolved.transport.resubscribe(taskId, this.headers));
   }
 
-  getTask(taskId: string): Observable<Task> {
-    return this.withAgent((resolved) => resolved.transport.getTask(taskId, this.headers));
+  getTask(taskId: string, historyLength?: number): Observable<Task> {
+    return this.withAgent((resolved) => resolved.transport.getTask(taskId, this.headers, historyLength));
   }
 
   cancel(taskId: string): Observable<Task> {

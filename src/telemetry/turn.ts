@@ -101,7 +101,7 @@ export class TurnTelemetry {
         send: (message) => inner.send(message),
         stream: (message) => inner.stream(message),
         resubscribe: (taskId) => inner.resubscribe(taskId),
-        getTask: (taskId) => inner.getTask(taskId),
+        getTask: (taskId, historyLength) => inner.getTask(taskId, historyLength),
         cancel: (taskId) => {
           this.cancels?.add(1, attributes);
           note('a2a.cancel', { 'a2a.task.id': taskId });

@@ -7,7 +7,8 @@ import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from 
 export type FakePortCall =
   | { method: 'card' }
   | { method: 'send' | 'stream'; message: OutgoingMessage }
-  | { method: 'resubscribe' | 'getTask' | 'cancel'; taskId: string };
+  | { method: 'resubscribe' | 'cancel'; taskId: string }
+  | { method: 'getTask'; taskId: string; historyLength?: number };
 
 /**
  * What each call of a fake port answers. Each function gets the call's argument and the call's
@@ -51,7 +52,12 @@ export function createFakePort(script: FakePortScript): FakePort {
     send: (message) => answer({ method: 'send', message }, message, script.send),
     stream: (message) => answer({ method: 'stream', message }, message, script.stream),
     resubscribe: (taskId) => answer({ method: 'resubscribe', taskId }, taskId, script.resubscribe),
-    getTask: (taskId) => answer({ method: 'getTask', taskId }, taskId, script.getTask),
+    getTask: (taskId, historyLength) =>
+      answer(
+        historyLength === undefined ? { method: 'getTask', taskId } : { method: 'getTask', taskId, historyLength },
+        taskId,
+        script.getTask,
+      ),
     cancel: (taskId) => answer({ method: 'cancel', taskId }, taskId, script.cancel),
   };
 }

@@ -47,9 +47,9 @@ class TrackedPort implements A2APort {
   resubscribe(taskId: string): Observable<AgentEvent> {
     return this.port.resubscribe(taskId).pipe(owned(this.task, true));
   }
-  getTask(taskId: string): Observable<Task> {
+  getTask(taskId: string, historyLength?: number): Observable<Task> {
     const task = this.task;
-    return this.port.getTask(taskId).pipe(
+    return this.port.getTask(taskId, historyLength).pipe(
       filter((snapshot) => task.belongs({ kind: 'task', task: snapshot })),
       tap({ next: (snapshot) => task.observe({ kind: 'task', task: snapshot }), error: (error: unknown) => disowned(task, error) }),
     );

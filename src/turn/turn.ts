@@ -11,7 +11,7 @@ import {
   type Subscription,
 } from 'rxjs';
 import { A2AError, isA2AError, naming, timeoutError } from '../errors.js';
-import { spread } from '../rx.js';
+import { followedBy, spread } from '../rx.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
@@ -20,6 +20,7 @@ import type { AgentEvent, CardSummary, OutgoingData, OutgoingFile, OutgoingMessa
 import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
+import { replyFromHistory } from './history.js';
 import { streamTurn } from './live.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { sendBlocking } from './send.js';
@@ -108,13 +109,20 @@ export function runCheckedTurn(
     if (request.files?.length) message.files = request.files;
     if (request.data?.length) message.data = request.data;
 
+    const renderer = new TurnRenderer(task, {
+      maxChars: policy.maxReplyChars,
+      maxArtifacts: policy.maxArtifacts,
+      maxAttachmentBytes: policy.maxAttachmentBytes,
+      maxAttachments: policy.maxAttachments,
+    });
     let agent: string | undefined;
     const agent$ = ctx.port.card().pipe(
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
       switchMap((card) => {
         agent = card.url;
         checkInputModes(card, message.files, message.data);
-        return card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
+        const ladder$ = card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
+        return ladder$.pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
       }),
       watchdog(
         policy.turnTimeoutMs,
@@ -130,12 +138,6 @@ export function runCheckedTurn(
         );
       }),
     );
-    const renderer = new TurnRenderer(task, {
-      maxChars: policy.maxReplyChars,
-      maxArtifacts: policy.maxArtifacts,
-      maxAttachmentBytes: policy.maxAttachmentBytes,
-      maxAttachments: policy.maxAttachments,
-    });
     return agent$.pipe(render(start, renderer), cancelWhenAbandoned(ctx));
   });
 }

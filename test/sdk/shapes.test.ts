@@ -33,6 +33,15 @@ for (const target of TARGETS) {
       expect(endOf(events)).toMatchObject({ outcome: 'failed', text: FAIL_MESSAGE });
     });
 
+    it('history: a task completed with its answer only in its history ends with that answer, read with one GetTask', async () => {
+      const events = await collect(runTurn(port(), { text: 'history' }, FAST));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.history });
+      expect(folded(events)).toBe(REPLY.history);
+      // v1.0 streams the task with historyLength 0, so the answer is read with GetTask; v0.3's 1 shows it at once.
+      expect(calls(r.agent, target, 'get')).toHaveLength(target.name.startsWith('v1.0') ? 1 : 0);
+      expect(calls(r.agent, target, 'cancel')).toEqual([]);
+    });
+
     it('input: outcome input-required; the follow-up with the task id completes that task', async () => {
       const first = endOf(await collect(runTurn(port(), { text: 'input', contextId: 'ctx-input-1' }, FAST)));
       expect(first).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION, contextId: 'ctx-input-1' });

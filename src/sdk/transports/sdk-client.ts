@@ -39,9 +39,11 @@ export class SdkClientTransport implements Transport {
     );
   }
 
-  getTask(taskId: string, headers: TurnHeaders): Observable<Task> {
+  getTask(taskId: string, headers: TurnHeaders, historyLength?: number): Observable<Task> {
+    // v0.3 servers read 0 as "all history"; 1 is the least they honour.
+    const history = historyLength ?? (this.wire.legacy ? 1 : 0);
     return unaryCall(this.site('get-task'), (signal) =>
-      this.client.getTask({ tenant: '', id: taskId, historyLength: this.wire.legacy ? 1 : 0 }, callOptions(signal, headers)),
+      this.client.getTask({ tenant: '', id: taskId, historyLength: history }, callOptions(signal, headers)),
     ).pipe(map(fromSdkTask));
   }
 

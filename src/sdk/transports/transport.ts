@@ -19,8 +19,8 @@ export interface Transport {
   stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent>;
   /** `SubscribeToTask` (v0.3 `tasks/resubscribe`). */
   resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent>;
-  /** `GetTask`. */
-  getTask(taskId: string, headers: TurnHeaders): Observable<Task>;
+  /** `GetTask`, with `historyLength` messages of history (by default the fewest the generation allows). */
+  getTask(taskId: string, headers: TurnHeaders, historyLength?: number): Observable<Task>;
   /** `CancelTask`. */
   cancel(taskId: string, headers: TurnHeaders): Observable<Task>;
 }

@@ -1,0 +1,32 @@
+import { catchError, EMPTY, filter, map, type Observable } from 'rxjs';
+import { toA2AError } from '../errors.js';
+import type { AgentEvent, Task } from '../port/types.js';
+import type { LadderContext } from './context.js';
+import { within } from './watchdog.js';
+
+/** Messages of history asked for: enough to hold the agent's last message after the user's. */
+export const HISTORY_FOR_REPLY = 10;
+
+/**
+ * After a task that completed with nothing to show (no artifact text, no status message, no file),
+ * one `GetTask` with {@link HISTORY_FOR_REPLY} messages of history: some agents put their answer
+ * only in the task's history, which the ladder's `historyLength: 0` leaves out. The snapshot goes
+ * to the renderer, which takes the agent's last message as the reply. Best effort: an answer
+ * without one, or a failed request, leaves the end as it was.
+ */
+export function replyFromHistory(ctx: LadderContext, nothingShown: () => boolean): Observable<AgentEvent> {
+  const { taskId, state, messageOnly } = ctx.task;
+  if (taskId === undefined || state !== 'completed' || messageOnly || !nothingShown()) return EMPTY;
+  return ctx.port.getTask(taskId, HISTORY_FOR_REPLY).pipe(
+    within<Task>(ctx.policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
+    filter((task) => task.history !== undefined && task.history.length > 0),
+    map((task): AgentEvent => ({ kind: 'task', task })),
+    catchError((error: unknown) => {
+      ctx.logger.warn(
+        { taskId, error: toA2AError(error, 'get-task').message },
+        "could not read the completed task's history for its reply",
+      );
+      return EMPTY;
+    }),
+  );
+}
