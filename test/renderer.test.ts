@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { lastValueFrom, of, toArray } from 'rxjs';
 import { describe, expect, it } from 'vitest';
+import { MAX_ID_CHARS } from '../src/render/ids.js';
 import { ARTIFACT_SEPARATOR, TurnRenderer } from '../src/render/renderer.js';
 import { reduceTurn, initialTurnView, type TurnView } from '../src/render/view.js';
 import { createFakePort, ev, testCard } from '../src/testing/index.js';
@@ -321,5 +322,24 @@ describe('a long streamed reply', () => {
     const out = render(events);
     expect(end(out).text).toBe(chunks.join(''));
     expect(fold(out)).toBe(chunks.join(''));
+  });
+});
+
+describe('ids the client keeps are bounded', () => {
+  const long = 'i'.repeat(MAX_ID_CHARS + 1);
+  const atBound = 'i'.repeat(MAX_ID_CHARS);
+  const message = (messageId: string) => ({ role: 'agent' as const, messageId, parts: [{ kind: 'text' as const, text: 'hi' }] });
+  const cases: [string, (id: string) => AgentEvent][] = [
+    ['task', (id) => ev.task(id, 'working')],
+    ['context', (id) => ({ kind: 'status', taskId: 'T', contextId: id, status: { state: 'working' } })],
+    ['artifact', (id) => ev.artifact('T', id, 'chunk')],
+    ['message', (id) => ({ kind: 'status', taskId: 'T', status: { state: 'working', message: message(id) } })],
+    ['artifact', (id) => ({ kind: 'task', task: { id: 'T', status: { state: 'working' }, artifacts: [{ artifactId: id, parts: [] }] } })],
+  ];
+  it.each(cases)('a %s id one past the bound is a protocol error naming the bound; at the bound it is taken', (what, event) => {
+    expect(() => renderer().push(event(atBound))).not.toThrow();
+    expect(() => renderer().push(event(long))).toThrow(
+      expect.objectContaining({ kind: 'protocol', message: expect.stringContaining(`${what} id of ${MAX_ID_CHARS + 1} characters`) }),
+    );
   });
 });

@@ -3,6 +3,7 @@ import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/event
 import { isInterrupted, isSettled, type AgentEvent, type AgentMessage, type Task, type TaskState } from '../port/types.js';
 import { ArtifactReply } from './artifacts.js';
 import { AttachmentSet } from './attachments.js';
+import { checkIds } from './ids.js';
 import { agentText, isAside, isPartial, lastAgentAnswer } from './parts.js';
 
 export { ARTIFACT_SEPARATOR } from './artifacts.js';
@@ -59,6 +60,7 @@ export class TurnRenderer {
   /** One agent event (already observed by the task facts) or ladder note, and the events it makes. */
   push(signal: AgentEvent | LadderNote): TurnEvent[] {
     if ('type' in signal) return [signal];
+    checkIds(signal);
     const out: TurnEvent[] = [];
     switch (signal.kind) {
       case 'task':

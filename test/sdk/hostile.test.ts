@@ -11,7 +11,7 @@ import { sendJson, sseFrame, startRawAgent, type RawAgent } from './raw-agent.js
  * any sane reply. The client's memory must stay within its bounds and the turn must end.
  */
 async function hostileAgent(
-  mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary' | 'many-files',
+  mode: 'endless' | 'huge' | 'many-artifacts' | 'huge-unary' | 'many-files' | 'long-ids',
 ): Promise<RawAgent & { cancels: () => number }> {
   let cancels = 0;
   const agent = await startRawAgent((_req, res, { base, rpc }) => {
@@ -58,6 +58,20 @@ async function hostileAgent(
           res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId: `A${n++}`, parts: [{ text: 'a' }] } } }))
         );
         if (!res.destroyed) res.once('drain', pump);
+      };
+      pump();
+      return;
+    }
+    if (mode === 'long-ids') {
+      // A thousand artifacts whose ids are a mebibyte each: a gigabyte held through ids alone.
+      let n = 0;
+      const pump = () => {
+        while (!res.destroyed && n < 1000) {
+          const artifactId = `${n++}`.padEnd(2 ** 20, 'i');
+          if (!res.write(frame({ artifactUpdate: { taskId: 'T', contextId: 'C', artifact: { artifactId, parts: [{ text: 'a' }] } } })))
+            break;
+        }
+        if (!res.destroyed && n < 1000) res.once('drain', pump);
       };
       pump();
       return;
@@ -164,6 +178,18 @@ describe('a hostile agent cannot grow the client past its bounds', () => {
       { policy: { ...policy, turnTimeoutMs: 20_000 } },
     );
     await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'protocol', message: expect.stringContaining(message) });
+    await expect.poll(agent.cancels).toBe(1);
+  });
+
+  it('artifact ids a mebibyte long end the turn at the first with a protocol error naming the bound; the task is cancelled', async () => {
+    const agent = await hostileAgent('long-ids');
+    const http = createNodeFetch();
+    closers.push(agent.close, http.close);
+    const turn$ = runTurn(createSdkPorts({ fetch: http.fetch })(agent.url), { text: 'hi' }, { policy: { turnTimeoutMs: 20_000 } });
+    await expect(lastValueFrom(turn$)).rejects.toMatchObject({
+      kind: 'protocol',
+      message: expect.stringContaining('an artifact id of 1048576 characters, longer than the 1024 the client keeps'),
+    });
     await expect.poll(agent.cancels).toBe(1);
   });
 
