@@ -4,6 +4,7 @@ import { rememberThread } from '../identity/remember.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { ThreadRegistry } from '../identity/threads.js';
 import { silentLogger } from '../logger.js';
+import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
@@ -67,7 +68,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       runCheckedTurn(port, request, ladder).pipe(
         rememberThread(threads, key, request, (adopted) =>
           logger.warn(
-            { agent: input.agent, handle: input.handle, sent: contextId, adopted },
+            { agent: redactQuery(input.agent), handle: input.handle, sent: contextId, adopted },
             "the agent replaced the contextId; this thread now uses the agent's",
           ),
         ),

@@ -6,7 +6,10 @@ export const CARD_PATH = '.well-known/agent-card.json';
 /**
  * The card URL for what a user typed: a card URL (ending in `.json`) is used as it is; anything
  * else is a base URL, and `https://h/agent` and `https://h/agent/` reach the same card
- * (`https://h/agent/.well-known/agent-card.json`). Credentials in the URL are refused.
+ * (`https://h/agent/.well-known/agent-card.json`). The query is kept (`https://h/agent?key=K` →
+ * `https://h/agent/.well-known/agent-card.json?key=K`: hosted agents carry API keys there), so it
+ * goes with the card fetch and every call, and is part of the card cache's key. Credentials in the
+ * URL are refused.
  */
 export function cardUrlOf(agent: string): string {
   let cardUrl = known.get(agent);
@@ -35,7 +38,8 @@ function parseCardUrl(agent: string): string {
   try {
     url = new URL(agent);
   } catch (cause) {
-    throw new A2AError({ kind: 'input', operation: 'card', message: `not a URL: ${JSON.stringify(agent.slice(0, 200))}`, cause });
+    const shown = agent.slice(0, 200).replace(/\?.*$/s, '?…');
+    throw new A2AError({ kind: 'input', operation: 'card', message: `not a URL: ${JSON.stringify(shown)}`, cause });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new A2AError({ kind: 'input', operation: 'card', message: `the agent URL must be http or https, not ${url.protocol}` });
@@ -46,5 +50,25 @@ function parseCardUrl(agent: string): string {
   url.hash = '';
   if (url.pathname.endsWith('.json')) return url.href;
   if (!url.pathname.endsWith('/')) url.pathname += '/';
-  return new URL(CARD_PATH, url).href;
+  const card = new URL(CARD_PATH, url);
+  card.search = url.search;
+  return card.href;
+}
+
+/**
+ * A URL as errors, logs and telemetry show it: each query value replaced by `***` (`?key=***`), since
+ * a query often carries an API key. A string that is no URL keeps nothing after its `?`.
+ */
+export function redactQuery(url: string): string {
+  if (!url.includes('?')) return url;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return url.replace(/\?.*$/s, '?…');
+  }
+  const names = [...parsed.searchParams.keys()];
+  if (names.length === 0) return url;
+  parsed.search = names.map((name) => `${encodeURIComponent(name)}=***`).join('&');
+  return parsed.href;
 }

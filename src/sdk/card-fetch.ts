@@ -1,4 +1,5 @@
 import { A2AError } from '../errors.js';
+import { redactQuery } from '../port/card-url.js';
 import { cardError } from './card-schema.js';
 
 /** What a card fetch brought back: the parsed JSON and how long it may be cached. */
@@ -10,11 +11,12 @@ export interface FetchedCard {
 
 /** The card could not be had: the request or its body failed on the way. */
 function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
+  const shown = redactQuery(cardUrl);
   return new A2AError({
     kind: 'card',
     operation: 'card',
-    agent: cardUrl,
-    message: `could not ${verb} the agent card from ${cardUrl}`,
+    agent: shown,
+    message: `could not ${verb} the agent card from ${shown}`,
     cause,
   });
 }
@@ -31,12 +33,13 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
+    const shown = redactQuery(cardUrl);
     throw new A2AError({
       kind: 'card',
       operation: 'card',
-      agent: cardUrl,
+      agent: shown,
       status: response.status,
-      message: `no agent card at ${cardUrl} (HTTP ${response.status})`,
+      message: `no agent card at ${shown} (HTTP ${response.status})`,
     });
   }
   let text: string;

@@ -1,5 +1,6 @@
 import * as z from 'zod/mini';
 import { A2AError } from '../errors.js';
+import { redactQuery } from '../port/card-url.js';
 import { describeIssue, issuePath } from '../validation.js';
 
 /**
@@ -124,5 +125,6 @@ function spokenAddresses(checked: CheckedCard): [string, string][] {
 }
 
 export function cardError(cardUrl: string, message: string, cause?: unknown): A2AError {
-  return new A2AError({ kind: 'card', operation: 'card', agent: cardUrl, message: `${message} (${cardUrl})`, cause });
+  const shown = redactQuery(cardUrl);
+  return new A2AError({ kind: 'card', operation: 'card', agent: shown, message: `${message} (${shown})`, cause });
 }

@@ -7,6 +7,8 @@ import { checkCard, type CheckedCard } from './card-schema.js';
 import { agentFetch } from './credentials/agent-fetch.js';
 import { authDetails } from './credentials/auth-error.js';
 import type { Credentials } from './credentials/scope.js';
+import { redactQuery } from '../port/card-url.js';
+import { withAgentQuery } from './agent-query.js';
 import type { ResponseWatch } from './calls.js';
 import { classifySdkError } from './errors.js';
 import { resolveAgent, sdkFactory, type AgentLink, type ResolvedAgent } from './resolve-agent.js';
@@ -51,7 +53,7 @@ export async function loadAgent(
   const connect = (summary: CardSummary): AgentLink => {
     const schemes = summary.securitySchemes ?? [];
     const plan = loader.credentials.forAgent(cardUrl, summary);
-    const fetch = agentFetch(loader.watch.fetch, { schemes, ...(plan ? { plan } : {}) });
+    const fetch = withAgentQuery(agentFetch(loader.watch.fetch, { schemes, ...(plan ? { plan } : {}) }), cardUrl);
     const auth = authDetails(schemes, plan?.description ?? 'none');
     const { watch, outputModes, reader } = loader;
     return {
@@ -67,7 +69,7 @@ export async function loadAgent(
     if (loader.movedWarned.size >= 1024) loader.movedWarned.clear(); // bounded: a warning again is no harm
     loader.movedWarned.add(cardUrl);
     loader.logger.warn(
-      { agent: cardUrl, named, called },
+      { agent: redactQuery(cardUrl), named, called },
       "the agent card names an unspecified address (a server's bind address); calling the host the card came from",
     );
   };
@@ -81,7 +83,7 @@ export async function loadAgent(
     const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });
     if (signal.aborted || classified.kind === 'auth') throw classified;
     loader.logger.warn(
-      { agent: cardUrl, error: classified.message },
+      { agent: redactQuery(cardUrl), error: classified.message },
       'the authenticated extended card could not be had; using the public card',
     );
     return { value: resolved, maxAgeMs: fetched.maxAgeMs };

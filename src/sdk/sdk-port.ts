@@ -1,6 +1,7 @@
 import { defer, from, map, Observable, switchMap, tap, type MonoTypeOperatorFunction } from 'rxjs';
 import { A2AError, isA2AError } from '../errors.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
+import { redactQuery } from '../port/card-url.js';
 import type { A2APort } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { unaryCall } from './calls.js';
@@ -73,7 +74,9 @@ export class SdkPort implements A2APort {
       if (typeof url !== 'string') throw url;
       const { cache, loader } = this.shared;
       return cache
-        .get(url, () => unaryCall({ operation: 'card', agent: url, watch: loader.watch }, (signal) => loadAgent(loader, url, signal)))
+        .get(url, () =>
+          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) => loadAgent(loader, url, signal)),
+        )
         .pipe(tap((resolved) => (this.current = resolved)));
     });
   }

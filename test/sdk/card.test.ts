@@ -126,7 +126,9 @@ describe('cardUrlOf', () => {
   it('the hash is dropped; a base URL loses its query (the card sits below the path)', () => {
     expect(cardUrlOf('http://h/a#section')).toBe('http://h/a/.well-known/agent-card.json');
     expect(cardUrlOf('http://h/card.json#x')).toBe('http://h/card.json');
-    expect(cardUrlOf('http://h/a?x=1')).toBe('http://h/a/.well-known/agent-card.json');
+    // The query goes with the card (and every call): hosted agents take API keys there.
+    expect(cardUrlOf('http://h/a?x=1')).toBe('http://h/a/.well-known/agent-card.json?x=1');
+    expect(cardUrlOf('http://h/a/?key=K&v=2#top')).toBe('http://h/a/.well-known/agent-card.json?key=K&v=2');
   });
 
   it.each([

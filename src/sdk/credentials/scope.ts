@@ -1,4 +1,5 @@
 import type { Logger } from '../../logger.js';
+import { redactQuery } from '../../port/card-url.js';
 import type { CardSummary } from '../../port/types.js';
 import { checkCredentials, entryFor, type CredentialEntry, type CredentialsOption } from './options.js';
 import { planFor, type CredentialPlan } from './plan.js';
@@ -46,7 +47,7 @@ export class Credentials {
     if (this.noted.size >= MAX_NOTED) this.noted.clear();
     this.noted.add(id);
     this.logger.warn(
-      { agent: cardUrl, credentials: key, interfaceOrigin: origin },
+      { agent: redactQuery(cardUrl), credentials: key, interfaceOrigin: origin },
       "the agent's interface is on another origin than its credentials; none are sent there (configure that origin to send them)",
     );
   }
