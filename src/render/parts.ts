@@ -50,3 +50,15 @@ export function isAside(metadata: Record<string, unknown> | undefined): boolean 
   const coder = metadata?.['coderAgent'];
   return typeof coder === 'object' && coder !== null && ASIDES.has((coder as { kind?: unknown }).kind);
 }
+
+/**
+ * A status message that is one piece of a reply streamed in pieces, by its convention's marker rather
+ * than by a shared messageId: the ADK/kagent partial flag, or gemini-cli's `coderAgent.kind:
+ * "text-content"` (its published a2a-server gives every piece a messageId of its own; its main branch
+ * gives them one). Such pieces join into the preview.
+ */
+export function isDelta(metadata: Record<string, unknown> | undefined): boolean {
+  if (isPartial(metadata)) return true;
+  const coder = metadata?.['coderAgent'];
+  return typeof coder === 'object' && coder !== null && (coder as { kind?: unknown }).kind === 'text-content';
+}

@@ -4,7 +4,7 @@ import { isInterrupted, isSettled, type AgentEvent, type AgentMessage, type Task
 import { ArtifactReply } from './artifacts.js';
 import { AttachmentSet } from './attachments.js';
 import { checkIds } from './ids.js';
-import { agentText, isAside, isPartial, lastAgentAnswer } from './parts.js';
+import { agentText, isAside, isDelta, isPartial, lastAgentAnswer } from './parts.js';
 
 export { ARTIFACT_SEPARATOR } from './artifacts.js';
 
@@ -69,7 +69,7 @@ export class TurnRenderer {
       case 'status':
         this.announceTask(out);
         // An aside (a citation, a thought) moves the state but is neither preview nor reply.
-        this.status(signal.status.state, isAside(signal.metadata) ? undefined : signal.status.message, isPartial(signal.metadata), out);
+        this.status(signal.status.state, isAside(signal.metadata) ? undefined : signal.status.message, isDelta(signal.metadata), out);
         break;
       case 'artifact': {
         this.announceTask(out);

@@ -8,7 +8,8 @@ import { calls, collect, endOf, FAST, folded, rig, TARGETS, type Rig } from './h
 const CASES = [
   ['progress', 'progress strings, the answer in an artifact (LangGraph sample)', 'completed'],
   ['partials', 'flagged partial deltas, then one full message and an artifact (kagent ≤ 0.9)', 'completed'],
-  ['deltas', 'plain delta chunks of one message, ending input-required with no message (gemini-cli)', 'input-required'],
+  ['deltas', 'plain delta chunks of one message, ending input-required with no message (gemini-cli, main branch)', 'input-required'],
+  ['published', 'delta chunks each a message of its own, marked text-content (gemini-cli 0.25.2 as published)', 'input-required'],
   ['snapshots', 'cumulative Task snapshots repeating the text so far (VoltAgent, v0.3)', 'completed'],
   ['cumulative', 'cumulative status messages of one message', 'completed'],
 ] as const;
