@@ -13,6 +13,14 @@ const TASK = {
   artifacts: [{ artifactId: 'A', parts: [{ text: REPLY }] }],
 };
 
+const LEGACY_TASK = {
+  kind: 'task',
+  id: 'T',
+  contextId: 'C',
+  status: { state: 'completed' },
+  artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: REPLY }] }],
+};
+
 /**
  * Agents that answer a stream call with one `application/json` body, as they answer a blocking
  * send: a JSON-RPC envelope, or an HTTP+JSON object. Each stream call and its answer are counted.
@@ -27,16 +35,18 @@ describe('a stream call answered with a plain JSON body', () => {
       const path = req.url ?? '';
       if (req.method === 'GET') {
         const binding = path.startsWith('/rest/') ? 'HTTP+JSON' : 'JSONRPC';
-        const url = `${base}${binding === 'JSONRPC' ? 'rpc' : 'rest'}`;
+        const legacy = path.startsWith('/v03/');
+        const url = `${base}${binding === 'JSONRPC' ? (legacy ? 'v03rpc' : 'rpc') : 'rest'}`;
         return sendJson(res, {
           name: 'unary only',
-          supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: '1.0' }],
+          supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: legacy ? '0.3' : '1.0' }],
           capabilities: { streaming: true },
         });
       }
       calls.push(rpc && 'method' in rpc && rpc.method ? rpc.method : `POST ${path}`);
       if (path.startsWith('/rest/')) return sendJson(res, { task: TASK });
       if (rpc?.method === 'SendStreamingMessage') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: { task: TASK } });
+      if (rpc?.method === 'message/stream') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: LEGACY_TASK });
       return sendJson(res, { jsonrpc: '2.0', id: rpc?.id, error: { code: -32601, message: 'Method not found' } });
     });
   });
@@ -45,10 +55,12 @@ describe('a stream call answered with a plain JSON body', () => {
     await http.close();
   });
 
-  for (const [name, path, reader] of [
-    ['JSON-RPC, our reader', '', 'a4h'],
-    ['JSON-RPC, the SDK reader', '', 'sdk'],
-    ['HTTP+JSON', 'rest/', 'a4h'],
+  for (const [name, path, reader, method] of [
+    ['v1.0 JSON-RPC, our reader', '', 'a4h', 'SendStreamingMessage'],
+    ['v1.0 JSON-RPC, the SDK reader', '', 'sdk', 'SendStreamingMessage'],
+    ['v1.0 HTTP+JSON', 'rest/', 'a4h', 'POST /rest/message:stream'],
+    ['v0.3 JSON-RPC, our reader', 'v03/', 'a4h', 'message/stream'],
+    ['v0.3 JSON-RPC, the SDK reader', 'v03/', 'sdk', 'message/stream'],
   ] as const) {
     it(`${name}: read as the answer it is, the whole reply once, one call, nothing cancelled`, async () => {
       calls.length = 0;
@@ -57,7 +69,7 @@ describe('a stream call answered with a plain JSON body', () => {
       expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY, taskId: 'T' });
       expect(folded(events)).toBe(REPLY);
       expect(events.filter((e) => e.type === 'fallback' || e.type === 'reconnecting' || e.type === 'polling')).toEqual([]);
-      expect(calls).toEqual([path === '' ? 'SendStreamingMessage' : 'POST /rest/message:stream']);
+      expect(calls).toEqual([method]);
     });
   }
 });
