@@ -24,6 +24,20 @@ export interface A2APort {
   getTask(taskId: string, historyLength?: number): Observable<Task>;
   /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
   cancel(taskId: string): Observable<Task>;
+  /**
+   * `ListTasks` (v1.0) of one conversation: one page of its tasks, newest first as the agent orders
+   * them, without artifacts or history, then complete. A port of an agent without it (v0.3) fails
+   * with an `unsupported` error; a port that leaves it out is such a port.
+   */
+  listTasks?(contextId: string, options?: ListTasksOptions): Observable<Task[]>;
+}
+
+/** Bounds of one `ListTasks` page. */
+export interface ListTasksOptions {
+  /** Only tasks whose status changed at or after this time (ISO 8601). */
+  statusTimestampAfter?: string;
+  /** At most this many tasks (1–100; the agent's default when absent). */
+  pageSize?: number;
 }
 
 /** What one turn adds to its port's calls. */

@@ -2,7 +2,7 @@ import { defer, from, map, Observable, switchMap, tap, type MonoTypeOperatorFunc
 import { A2AError, isA2AError } from '../errors.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
 import { redactQuery } from '../port/card-url.js';
-import type { A2APort } from '../port/port.js';
+import type { A2APort, ListTasksOptions } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { unaryCall } from './calls.js';
 import type { CardCache } from './card-cache.js';
@@ -65,6 +65,10 @@ export class SdkPort implements A2APort {
 
   cancel(taskId: string): Observable<Task> {
     return this.withAgent((resolved) => resolved.transport.cancel(taskId, this.headers));
+  }
+
+  listTasks(contextId: string, options: ListTasksOptions = {}): Observable<Task[]> {
+    return this.withAgent((resolved) => resolved.transport.listTasks(contextId, options, this.headers));
   }
 
   /** The agent from the shared card cache (one load for concurrent turns), remembered as this port's. */

@@ -107,6 +107,7 @@ export class TurnTelemetry {
           note('a2a.cancel', { 'a2a.task.id': taskId });
           return inner.cancel(taskId);
         },
+        ...(inner.listTasks === undefined ? {} : { listTasks: inner.listTasks.bind(inner) }),
       });
       const turn = run(headers, port).subscribe({
         next: (event) => {

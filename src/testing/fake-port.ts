@@ -8,7 +8,8 @@ export type FakePortCall =
   | { method: 'card' }
   | { method: 'send' | 'stream'; message: OutgoingMessage }
   | { method: 'resubscribe' | 'cancel'; taskId: string }
-  | { method: 'getTask'; taskId: string; historyLength?: number };
+  | { method: 'getTask'; taskId: string; historyLength?: number }
+  | { method: 'listTasks'; contextId: string };
 
 /**
  * What each call of a fake port answers. Each function gets the call's argument and the call's
@@ -21,6 +22,7 @@ export interface FakePortScript {
   resubscribe?: (taskId: string, call: number) => Observable<AgentEvent>;
   getTask?: (taskId: string, call: number) => Observable<Task>;
   cancel?: (taskId: string, call: number) => Observable<Task>;
+  listTasks?: (contextId: string, call: number) => Observable<Task[]>;
 }
 
 /** A port whose calls are scripted by the test (e.g. with `cold()` diagrams) and recorded in `calls`. */
@@ -59,6 +61,7 @@ export function createFakePort(script: FakePortScript): FakePort {
         script.getTask,
       ),
     cancel: (taskId) => answer({ method: 'cancel', taskId }, taskId, script.cancel),
+    listTasks: (contextId) => answer({ method: 'listTasks', contextId }, contextId, script.listTasks),
   };
 }
 

@@ -1,7 +1,8 @@
-import type { SendMessageRequest } from '@a2a-js/sdk';
+import { TaskState as SdkTaskState, type SendMessageRequest } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
-import { map, type Observable } from 'rxjs';
-import type { A2AOperation } from '../../errors.js';
+import { map, throwError, type Observable } from 'rxjs';
+import { A2AError, type A2AOperation } from '../../errors.js';
+import type { ListTasksOptions } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import { streamCall, unaryCall, type CallSite } from '../calls.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../map.js';
@@ -51,6 +52,29 @@ export class SdkClientTransport implements Transport {
     return unaryCall(this.site('cancel'), (signal) =>
       this.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, callOptions(signal, headers)),
     ).pipe(map(fromSdkTask));
+  }
+
+  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<Task[]> {
+    if (this.wire.legacy) {
+      return throwError(
+        () =>
+          new A2AError({ kind: 'unsupported', operation: 'list-tasks', agent: this.wire.agent, message: 'v0.3 agents have no ListTasks' }),
+      );
+    }
+    const request = {
+      tenant: '',
+      contextId,
+      // Left out on the wire (the proto's zero value): no filter by state.
+      status: SdkTaskState.TASK_STATE_UNSPECIFIED,
+      pageSize: options.pageSize,
+      pageToken: '',
+      historyLength: 0,
+      statusTimestampAfter: options.statusTimestampAfter,
+      includeArtifacts: false,
+    };
+    return unaryCall(this.site('list-tasks'), (signal) => this.client.listTasks(request, callOptions(signal, headers))).pipe(
+      map((response) => response.tasks.map(fromSdkTask)),
+    );
   }
 
   /** Where a call goes, as its errors name it. */

@@ -1,5 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { AuthDetails } from '../../errors.js';
+import type { ListTasksOptions } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import type { ResponseWatch } from '../calls.js';
 
@@ -23,6 +24,8 @@ export interface Transport {
   getTask(taskId: string, headers: TurnHeaders, historyLength?: number): Observable<Task>;
   /** `CancelTask`. */
   cancel(taskId: string, headers: TurnHeaders): Observable<Task>;
+  /** `ListTasks` of one conversation (v1.0; `unsupported` on v0.3). */
+  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<Task[]>;
 }
 
 /** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */
