@@ -48,6 +48,21 @@ export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observ
 }
 
 /**
+ * Follows a task the turn did not start (a resumed one): `SubscribeToTask` at once, then the same
+ * rules as after a break (reconnect with backoff, then poll; a refused resubscribe polls), and the
+ * same reconcile before the end. The task's snapshot brings what was already said.
+ */
+export function followTask(ctx: LadderContext, taskId: string): Observable<LadderSignal> {
+  return listen(ctx, defer(() => ctx.port.resubscribe(taskId)).pipe(opensWithSnapshot(ctx)), 'resubscribe').pipe(
+    // A task the agent does not know is the turn's error at once: there is nothing to poll.
+    catchError((error: unknown) =>
+      isA2AError(error, 'task-not-found') ? throwError(() => error) : recover(ctx, error, 1, asyncScheduler.now()),
+    ),
+    followedBy(() => reconcile(ctx)),
+  );
+}
+
+/**
  * After a resubscription that opened without a task snapshot, one `GetTask` before the end: the
  * task's artifacts replace what the live events gave, so chunks sent during the break are not lost.
  * Best effort: a failed or artifact-less answer leaves the reply the live events gave.

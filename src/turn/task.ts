@@ -21,8 +21,10 @@ export class TurnTask implements TaskFacts {
   /** CancelTask was sent for this turn (at most once). */
   private cancelClaimed = false;
 
-  constructor(start: { contextId?: string } = {}) {
+  /** `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it). */
+  constructor(start: { contextId?: string; resumes?: string } = {}) {
     this.context = start.contextId;
+    this.id = start.resumes;
   }
 
   /** The agent's task, once it named one. */

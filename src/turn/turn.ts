@@ -21,8 +21,9 @@ import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
-import { streamTurn } from './live.js';
+import { followTask, streamTurn } from './live.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
+import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
 import { TurnTask } from './task.js';
 import { watchdog, within } from './watchdog.js';
@@ -92,54 +93,104 @@ export function runCheckedTurn(
   options: LadderOptions & { policy: TurnPolicy },
 ): Observable<TurnEvent> {
   return defer(() => {
-    const { policy } = options;
-    const start = startOf(request);
-    const task = new TurnTask(start);
-    const ctx: LadderContext = {
-      port: trackedPort(port, task),
-      policy,
-      random: options.random ?? Math.random,
-      logger: options.logger ?? silentLogger,
-      task,
-      ...(options.onCancel ? { onCancel: options.onCancel } : {}),
-    };
     const message: OutgoingMessage = { text: request.text };
     if (request.contextId !== undefined) message.contextId = request.contextId;
     if (request.taskId !== undefined) message.taskId = request.taskId;
     if (request.files?.length) message.files = request.files;
     if (request.data?.length) message.data = request.data;
-
-    const renderer = new TurnRenderer(task, {
-      maxChars: policy.maxReplyChars,
-      maxArtifacts: policy.maxArtifacts,
-      maxAttachmentBytes: policy.maxAttachmentBytes,
-      maxAttachments: policy.maxAttachments,
+    const start = startOf(request);
+    return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
+      checkInputModes(card, message.files, message.data);
+      return card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
     });
-    let agent: string | undefined;
-    const agent$ = ctx.port.card().pipe(
-      within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
-      switchMap((card) => {
-        agent = card.url;
-        checkInputModes(card, message.files, message.data);
-        const ladder$ = card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
-        return ladder$.pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
-      }),
-      watchdog(
-        policy.turnTimeoutMs,
-        () => 'keep',
-        () => timeoutError('turn', policy.turnTimeoutMs, 'turn'),
-      ),
-      // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
-      catchError((error: unknown) => {
-        if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;
-        // The ladder's own errors (its bounds, a stream closed early) name the agent, as the port's do.
-        return throwError(() =>
-          agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error,
-        );
-      }),
-    );
-    return agent$.pipe(render(start, renderer), cancelWhenAbandoned(ctx));
   });
+}
+
+/** A task to follow without sending anything: its id, and the conversation it belongs to when known. */
+export interface ResumeRequest {
+  taskId: string;
+  contextId?: string;
+}
+
+/**
+ * A turn that follows a task already at the agent (started by another process, or before a
+ * restart) instead of sending a message: the same events as {@link runTurn}, from the task's
+ * snapshot (what was already said) to its end, with the same reconnect, poll, cancel and bounds. On
+ * a streaming agent it resubscribes at once; otherwise it polls. A task the agent does not know is
+ * the turn's error; unsubscribing cancels the task like any turn.
+ */
+export function runResume(port: A2APort, request: ResumeRequest, options: LadderOptions = {}): Observable<TurnEvent> {
+  return defer(() => {
+    const start: StartEvent = { type: 'start', taskId: request.taskId };
+    if (request.contextId !== undefined) start.contextId = request.contextId;
+    let policy: TurnPolicy;
+    try {
+      policy = resolvePolicy(options.policy);
+      if (typeof request.taskId !== 'string' || request.taskId === '') {
+        throw new A2AError({ kind: 'input', operation: 'turn', message: 'taskId must be a non-empty string' });
+      }
+    } catch (error) {
+      return concat(
+        of<TurnEvent>(start),
+        throwError(() => error),
+      );
+    }
+    const task = new TurnTask({ ...(request.contextId === undefined ? {} : { contextId: request.contextId }), resumes: request.taskId });
+    return runLadder(port, start, task, { ...options, policy }, (ctx, card) =>
+      card.streaming ? followTask(ctx, request.taskId) : pollUntilSettled(ctx, request.taskId, false),
+    );
+  });
+}
+
+/**
+ * One turn's ladder around `body` (what the turn does once the card is known): the card with its
+ * bound, the turn deadline, the reply read from history at a bare end, the renderer, and the cancel
+ * on abandon. Every turn, sent or resumed, is this.
+ */
+function runLadder(
+  port: A2APort,
+  start: StartEvent,
+  task: TurnTask,
+  options: LadderOptions & { policy: TurnPolicy },
+  body: (ctx: LadderContext, card: CardSummary) => Observable<AgentEvent | LadderNote>,
+): Observable<TurnEvent> {
+  const { policy } = options;
+  const ctx: LadderContext = {
+    port: trackedPort(port, task),
+    policy,
+    random: options.random ?? Math.random,
+    logger: options.logger ?? silentLogger,
+    task,
+    ...(options.onCancel ? { onCancel: options.onCancel } : {}),
+  };
+  const renderer = new TurnRenderer(task, {
+    maxChars: policy.maxReplyChars,
+    maxArtifacts: policy.maxArtifacts,
+    maxAttachmentBytes: policy.maxAttachmentBytes,
+    maxAttachments: policy.maxAttachments,
+  });
+  let agent: string | undefined;
+  const agent$ = ctx.port.card().pipe(
+    within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
+    switchMap((card) => {
+      agent = card.url;
+      return body(ctx, card).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
+    }),
+    watchdog(
+      policy.turnTimeoutMs,
+      () => 'keep',
+      () => timeoutError('turn', policy.turnTimeoutMs, 'turn'),
+    ),
+    // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
+    catchError((error: unknown) => {
+      if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;
+      // The ladder's own errors (its bounds, a stream closed early) name the agent, as the port's do.
+      return throwError(() =>
+        agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error,
+      );
+    }),
+  );
+  return agent$.pipe(render(start, renderer), cancelWhenAbandoned(ctx));
 }
 
 function startOf(request: TurnRequest): StartEvent {

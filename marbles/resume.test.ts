@@ -1,0 +1,94 @@
+import { map } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { A2AError } from '../src/errors.js';
+import type { A2APort } from '../src/port/port.js';
+import type { AgentEvent } from '../src/port/types.js';
+import { ev, task } from '../src/testing/index.js';
+import { runResume } from '../src/turn/turn.js';
+import { label, labels, marbles, options } from './helpers.js';
+
+const resume = (port: A2APort) => runResume(port, { taskId: 'T', contextId: 'C' }, options).pipe(map(label));
+const hello = [{ artifactId: 'A', parts: [{ kind: 'text' as const, text: 'He' }] }];
+const L = { ...labels, S: 'start', t: 'task T', a: 'text "He"', b: 'text "llo"', H: 'end completed "Hello"', x: 'text "ok"' };
+const notFound = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
+const terminal = new A2AError({ kind: 'unsupported', code: -32004, message: 'the task is in a terminal state' });
+
+describe('resuming a task another process started', () => {
+  it('running: resubscribed at once, the reply from its snapshot, followed live to the end; nothing sent', () => {
+    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+      const resubscribe = cold('-s----l-c|', {
+        s: ev.task('T', 'working', { artifacts: hello }),
+        l: ev.artifact('T', 'A', 'llo', { append: true, lastChunk: true }),
+        c: ev.status('T', 'completed'),
+      });
+      const resubscribeSubs = '^-------!';
+      const expected = '        S(taw)b-(cH|)';
+      const port = agent({ resubscribe });
+      expectObservable(resume(port)).toBe(expected, L);
+      cardReadOnce();
+      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'resubscribe']);
+  });
+
+  it('interrupted: the snapshot and the end with that outcome, so the next message continues the task', () => {
+    marbles(({ cold, agent, expectObservable }) => {
+      const resubscribe = cold('-(s|)', { s: ev.task('T', 'input-required', { message: 'Which city?' }) });
+      expectObservable(resume(agent({ resubscribe }))).toBe('S(tiqI|)', L);
+    });
+  });
+
+  it('finished: the resubscribe is refused, one GetTask brings the task and its reply', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const resubscribe = cold<never>('-#', undefined, terminal);
+      const getTask = cold('            -(g|)', { g: task('T', 'completed', { message: 'ok' }) });
+      const expected = '                Sp(tCxE|)';
+      const port = agent({ resubscribe, getTask });
+      expectObservable(resume(port)).toBe(expected, L);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'resubscribe', 'getTask']);
+  });
+
+  it('gone: the agent does not know the task; the error, nothing polled, nothing cancelled', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const resubscribe = cold<never>('-#', undefined, notFound);
+      const port = agent({ resubscribe });
+      expectObservable(resume(port)).toBe('S#', L, notFound);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'resubscribe']);
+  });
+
+  it('an agent that does not stream: the task is polled', () => {
+    marbles(({ cold, blockingCard, agent, expectObservable }) => {
+      const getTask = cold('-(g|)', { g: task('T', 'completed', { message: 'ok' }) });
+      expectObservable(resume(agent({ card: blockingCard, getTask }))).toBe('S(tCxE|)', L);
+    });
+  });
+
+  it('left before its end: the resumed task is cancelled, once', () => {
+    const calls = marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const resubscribe = cold('-s----', { s: ev.task('T', 'working') });
+      const cancel = cold('         (c|)', { c: task('T', 'canceled') });
+      const cancelSubs = '     ---(^!)';
+      const port = agent({ resubscribe, cancel });
+      expectObservable(resume(port), '^--!').toBe('S(tw', L);
+      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      return port.calls;
+    });
+    expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
+  });
+
+  it('left before any event: the task is known from the start, so it is cancelled too', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const resubscribe = cold<AgentEvent>('------');
+      const cancel = cold('(c|)', { c: task('T', 'canceled') });
+      const port = agent({ resubscribe, cancel });
+      expectObservable(resume(port), '^-!').toBe('S-', L);
+      return port.calls;
+    });
+    expect(calls.filter((c) => c.method === 'cancel')).toHaveLength(1);
+  });
+});

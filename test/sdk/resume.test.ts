@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startV03Agent, startV1Agent, tickText, type FixtureAgent } from '../../fixtures/index.js';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
+import { runResume } from '../../src/turn/turn.js';
+import { collect, endOf, FAST, folded } from './harness.js';
+
+const TIMING = { tickMs: 40, slowTotalMs: 480 };
+const SLOW_REPLY = Array.from({ length: 12 }, (_, i) => tickText(i + 1)).join('');
+
+/**
+ * A process that started a `slow` turn dies mid-reply: its stream is cut with no CancelTask (as a
+ * crash leaves it), and the agent's task runs on. Another process resumes that task by its id.
+ */
+async function dyingTurn(agent: FixtureAgent, http: NodeFetch): Promise<string> {
+  const url = agent.url('/');
+  const card = (await (await http.fetch(`${url}.well-known/agent-card.json`)).json()) as {
+    supportedInterfaces?: { url: string }[];
+    url?: string;
+  };
+  const endpoint = card.supportedInterfaces?.[0]?.url ?? card.url!;
+  const legacy = card.supportedInterfaces === undefined;
+  const controller = new AbortController();
+  const body = legacy
+    ? {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'message/stream',
+        params: { message: { kind: 'message', messageId: 'm-dying', role: 'user', parts: [{ kind: 'text', text: 'slow' }] } },
+      }
+    : {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'SendStreamingMessage',
+        params: { message: { messageId: 'm-dying', role: 'ROLE_USER', parts: [{ text: 'slow' }] } },
+      };
+  const response = await http.fetch(endpoint, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'A2A-Version': legacy ? '0.3' : '1.0' },
+    body: JSON.stringify(body),
+    signal: controller.signal,
+  });
+  const reader = response.body!.getReader();
+  let seen = '';
+  // Read until the stream named the task and the reply has begun, then die.
+  for (let id: string | undefined; ;) {
+    const { value } = await reader.read();
+    seen += new TextDecoder().decode(value);
+    id ??= /"(?:id|taskId)":"([0-9a-f-]{36})"/.exec(seen)?.[1];
+    if (id !== undefined && seen.includes(tickText(2))) {
+      controller.abort();
+      return id;
+    }
+  }
+}
+
+describe('resuming a task another process started, by its id', () => {
+  let v1: FixtureAgent;
+  let v03: FixtureAgent;
+  let http: NodeFetch;
+  beforeAll(async () => {
+    [v1, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
+    http = createNodeFetch();
+  });
+  afterAll(async () => {
+    await Promise.all([v1.close(), v03.close(), http.close()]);
+  });
+
+  for (const version of ['v1.0', 'v0.3'] as const) {
+    it(`${version}: the whole reply once, from the snapshot to the end; nothing sent, nothing cancelled`, async () => {
+      const agent = version === 'v1.0' ? v1 : v03;
+      const taskId = await dyingTurn(agent, http);
+      const before = agent.received.length;
+      const events = await collect(runResume(createSdkPorts({ fetch: http.fetch })(agent.url('/')), { taskId }, FAST));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: SLOW_REPLY, taskId });
+      expect(folded(events)).toBe(SLOW_REPLY);
+      const methods = agent.received.slice(before).map((r) => r.method);
+      expect(methods.filter((m) => /send|stream|cancel/i.test(m) && !/subscribe/i.test(m))).toEqual([]);
+      expect(methods.filter((m) => /subscribe/i.test(m))).toHaveLength(1);
+    });
+
+    it(`${version}: a task the agent does not know is the error, nothing cancelled`, async () => {
+      const agent = version === 'v1.0' ? v1 : v03;
+      const before = agent.received.length;
+      const turn$ = runResume(
+        createSdkPorts({ fetch: http.fetch })(agent.url('/')),
+        { taskId: '00000000-0000-4000-8000-000000000000' },
+        FAST,
+      );
+      await expect(collect(turn$)).rejects.toMatchObject({ kind: 'task-not-found' });
+      expect(agent.received.slice(before).filter((r) => /cancel/i.test(r.method))).toEqual([]);
+    });
+  }
+});
