@@ -129,6 +129,14 @@ describe('follow-ups to an interrupted task', () => {
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
   });
 
+  it('a fresh message (no task id) whose stream opens with the task input-required: that is the answer, the stream ends there', () => {
+    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('-o------', { o: ev.task('T', 'input-required', { message: 'Which city?' }) });
+      expectObservable(turn(agent({ stream }), { text: 'hi', contextId: 'C' })).toBe('s(tiqI|)', { ...labels, t: 'task T' });
+      expectSubscriptions(stream.subscriptions).toBe('^!');
+    });
+  });
+
   it('a later input-required event still ends the stream at once (the agent asks again)', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('      -o----w-i-', {

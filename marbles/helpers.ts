@@ -18,6 +18,7 @@ export interface AgentScript {
   resubscribe?: Answers<AgentEvent>;
   getTask?: Answers<Task>;
   cancel?: Answers<Task>;
+  listTasks?: Answers<Task[]>;
 }
 
 type Cold<T> = Observable<T> & Pick<ReturnType<RunHelpers['cold']>, 'subscriptions'>;
@@ -58,6 +59,7 @@ export function marbles<T>(body: (kit: Kit) => T): T {
         resubscribe: answer(script.resubscribe),
         getTask: answer(script.getTask),
         cancel: answer(script.cancel),
+        listTasks: answer(script.listTasks),
       });
     const cardReadOnce = (which: Cold<CardSummary> = card): void => helpers.expectSubscriptions(which.subscriptions).toBe('(^!)');
     return body({ ...helpers, card, blockingCard, agent, cardReadOnce });

@@ -4,8 +4,9 @@ import { A2AError } from '../src/errors.js';
 import type { A2APort } from '../src/port/port.js';
 import type { AgentEvent } from '../src/port/types.js';
 import { ev, task } from '../src/testing/index.js';
+import { resumeThread } from '../src/turn/resume.js';
 import { runResume } from '../src/turn/turn.js';
-import { label, labels, marbles, options } from './helpers.js';
+import { a2aError, label, labels, marbles, options } from './helpers.js';
 
 const resume = (port: A2APort) => runResume(port, { taskId: 'T', contextId: 'C' }, options).pipe(map(label));
 const hello = [{ artifactId: 'A', parts: [{ kind: 'text' as const, text: 'He' }] }];
@@ -36,6 +37,14 @@ describe('resuming a task another process started', () => {
     marbles(({ cold, agent, expectObservable }) => {
       const resubscribe = cold('-(s|)', { s: ev.task('T', 'input-required', { message: 'Which city?' }) });
       expectObservable(resume(agent({ resubscribe }))).toBe('S(tiqI|)', L);
+    });
+  });
+
+  it('interrupted, on a server that holds the resubscription open (an SDK 1.x bus still up): its snapshot is its last word', () => {
+    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const resubscribe = cold('-s------', { s: ev.task('T', 'input-required', { message: 'Which city?' }) });
+      expectObservable(resume(agent({ resubscribe }))).toBe('S(tiqI|)', L);
+      expectSubscriptions(resubscribe.subscriptions).toBe('^!');
     });
   });
 
@@ -90,5 +99,54 @@ describe('resuming a task another process started', () => {
       return port.calls;
     });
     expect(calls.filter((c) => c.method === 'cancel')).toHaveLength(1);
+  });
+});
+
+describe("resuming a thread's reply in flight (ListTasks by its contextId)", () => {
+  const thread = (port: A2APort) => resumeThread(port, 'C', options).pipe(map(label));
+  const T = { ...L, s: 'start', t: 'task T2', N: 'end none ""' };
+
+  it('the newest unfinished task is followed to its end; finished ones are passed over', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: [task('T1', 'completed'), task('T2', 'working'), task('T3', 'working')] });
+      const resubscribe = cold(' -s----c|', { s: ev.task('T2', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), c: ev.status('T2', 'completed') });
+      const port = agent({ listTasks, resubscribe });
+      expectObservable(thread(port)).toBe('s-(txw)(cE|)', T);
+      return port.calls;
+    });
+    expect(calls).toEqual([{ method: 'listTasks', contextId: 'C' }, { method: 'card' }, { method: 'resubscribe', taskId: 'T2' }]);
+  });
+
+  it('an interrupted task: its end with that outcome', () => {
+    marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: [task('T2', 'input-required')] });
+      const resubscribe = cold(' -(s|)', { s: ev.task('T2', 'input-required', { message: 'Which city?' }) });
+      expectObservable(thread(agent({ listTasks, resubscribe }))).toBe('s-(tiqI|)', T);
+    });
+  });
+
+  it('nothing unfinished: an end that says so, no error, nothing else asked', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: [task('T1', 'completed'), task('T0', 'canceled')] });
+      const port = agent({ listTasks });
+      expectObservable(thread(port)).toBe('s(N|)', T);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['listTasks']);
+  });
+
+  it('an agent without ListTasks: an unsupported error after start', () => {
+    marbles(({ agent, expectObservable }) => {
+      const { listTasks: _none, ...port } = agent();
+      expectObservable(thread(port)).toBe('(s#)', T, a2aError({ kind: 'unsupported', operation: 'list-tasks' }));
+    });
+  });
+
+  it('a listed task the agent no longer knows: the error', () => {
+    marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: [task('T2', 'working')] });
+      const resubscribe = cold<never>(' -#', undefined, notFound);
+      expectObservable(thread(agent({ listTasks, resubscribe }))).toBe('s-#', T, notFound);
+    });
   });
 });

@@ -6,7 +6,7 @@ export { A2AError, isA2AError, toA2AError } from './errors.js';
 export type { A2AErrorInit, A2AErrorKind, A2AOperation, AuthDetails, TimeoutPhase } from './errors.js';
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
-export type { A2APort, PortFactory, PortTurn } from './port/port.js';
+export type { A2APort, ListTasksOptions, PortFactory, PortTurn } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
 export type { SdkPortOptions } from './sdk/ports.js';
 export { traceparentOf } from './telemetry/traceparent.js';
@@ -51,10 +51,12 @@ export type {
 } from './port/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
-export type { A2AClient, A2AOptions, TurnInput } from './client/create-a2a.js';
+export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './client/create-a2a.js';
 export type { ThreadMemory } from './identity/threads.js';
-export { runTurn } from './turn/turn.js';
-export type { LadderOptions, TurnRequest } from './turn/turn.js';
+export { runResume, runTurn } from './turn/turn.js';
+export type { LadderOptions, ResumeRequest, TurnRequest } from './turn/turn.js';
+export { resumeThread } from './turn/resume.js';
+export type { ThreadResumeBounds } from './turn/resume.js';
 export type {
   ActivityEvent,
   Attachment,

@@ -17,7 +17,7 @@ import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../c
 import type { TurnEvent } from '../port/events.js';
 import { catchTurnError, endedTurnView, initialTurnView, turnState, type TurnView } from '../render/view.js';
 
-export type { A2AClient, A2AOptions, TurnInput } from '../client/create-a2a.js';
+export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
 
 /** The client `provideA2A` provides; `injectA2A()` reads it. */

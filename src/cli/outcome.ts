@@ -2,7 +2,7 @@ import type { TurnOutcome } from '../port/events.js';
 
 /**
  * Which outcomes the CLI counts as a failure (a notice, and exit 1 when the chat ends): the task
- * failed, was rejected or was canceled. Completed and waiting on the user are not. A table over
+ * failed, was rejected or was canceled. Completed, waiting on the user and a resume with nothing to follow are not. A table over
  * every outcome, so a new one does not compile until someone says which it is.
  */
 const FAILURE: Readonly<Record<TurnOutcome, boolean>> = {
@@ -12,6 +12,7 @@ const FAILURE: Readonly<Record<TurnOutcome, boolean>> = {
   failed: true,
   rejected: true,
   canceled: true,
+  none: false,
 };
 
 /** Whether the CLI counts this outcome as a failure: `failed`, `rejected` or `canceled`. */

@@ -11,13 +11,14 @@ import type { CardSummary } from '../port/types.js';
 import { createSdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { resolvePolicy } from '../turn/policy.js';
-import { runCheckedTurn, type TurnRequest } from '../turn/turn.js';
+import { resumeThread } from '../turn/resume.js';
+import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
 import { CancelsInFlight } from './cancels.js';
-import { agentKey, checkInput } from './input.js';
-import type { A2AClient, A2AOptions, TurnInput } from './types.js';
+import { agentKey, checkInput, checkResumeInput } from './input.js';
+import type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
 
-export type { A2AClient, A2AOptions, TurnInput } from './types.js';
+export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
 
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {
@@ -58,42 +59,78 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
   const ladder = { policy, logger, onCancel: cancels.track, ...(options.random ? { random: options.random } : {}) };
 
+  /** A thread's turn on the agent's port: traced when the client has telemetry. */
+  const onPort = (input: { agent: string; handle: string }, run: (port: A2APort) => Observable<TurnEvent>): Observable<TurnEvent> =>
+    telemetry === undefined
+      ? run(ports(input.agent))
+      : telemetry.turn(input.agent, input.handle, (headers, traced) => run(traced(ports(input.agent, headers && { headers }))));
+
+  /** What a thread remembers of a turn (see {@link rememberThread}); an adopted contextId is logged once. */
+  const remembered = (input: { agent: string; handle: string }, key: string, sent: { contextId: string; taskId?: string }) =>
+    rememberThread(threads, key, sent, (adopted) =>
+      logger.warn(
+        { agent: redactQuery(input.agent), handle: input.handle, sent: sent.contextId, adopted },
+        "the agent replaced the contextId; this thread now uses the agent's",
+      ),
+    );
+
+  /**
+   * `body` with the thread's contextId: the input's, the one the thread adopted, or the derived one.
+   * A contextId known at once (explicit, adopted, or derived synchronously) needs no promise hop.
+   */
+  const withContextId = (
+    input: { handle: string; thread: string; contextId?: string },
+    key: string,
+    body: (contextId: string) => Observable<TurnEvent>,
+  ): Observable<TurnEvent> => {
+    const contextId = input.contextId ?? threads.get(key)?.adoptedContextId ?? derive(input.handle, input.thread);
+    return typeof contextId === 'string' ? body(contextId) : from(contextId).pipe(switchMap(body));
+  };
+
   /** The ladder for one thread's message, remembered by the thread. */
   const threadTurn = (input: TurnInput, key: string, contextId: string): Observable<TurnEvent> => {
     const taskId = threads.takeInterrupted(key);
     const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
     if (input.files?.length) request.files = input.files;
     if (input.data?.length) request.data = input.data;
-    const run = (port: A2APort): Observable<TurnEvent> =>
-      runCheckedTurn(port, request, ladder).pipe(
-        rememberThread(threads, key, request, (adopted) =>
-          logger.warn(
-            { agent: redactQuery(input.agent), handle: input.handle, sent: contextId, adopted },
-            "the agent replaced the contextId; this thread now uses the agent's",
-          ),
-        ),
-      );
-    if (telemetry === undefined) return run(ports(input.agent));
-    return telemetry.turn(input.agent, input.handle, (headers, traced) => run(traced(ports(input.agent, headers && { headers }))));
+    return onPort(input, (port) => runCheckedTurn(port, request, ladder).pipe(remembered(input, key, request)));
   };
+
+  /** A thread's reply in flight, followed: its task by id, or found by the thread's contextId. */
+  const threadResume = (input: ResumeInput, key: string, contextId: string): Observable<TurnEvent> =>
+    onPort(input, (port) =>
+      (input.taskId === undefined
+        ? resumeThread(port, contextId, ladder)
+        : runResume(port, { taskId: input.taskId, contextId }, ladder)
+      ).pipe(remembered(input, key, { contextId })),
+    );
+
+  /** `run` after the input is checked (a check's error comes after `start`, as a turn's does). */
+  const checked = (check: () => string, run: (key: string) => Observable<TurnEvent>): Observable<TurnEvent> =>
+    defer(() => {
+      let key: string;
+      try {
+        key = check();
+      } catch (error) {
+        return concat(
+          of<TurnEvent>({ type: 'start' }),
+          throwError(() => error),
+        );
+      }
+      return run(key);
+    });
 
   return {
     turn: (input) =>
-      defer(() => {
-        let key: string;
-        try {
-          key = ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread);
-        } catch (error) {
-          return concat(
-            of<TurnEvent>({ type: 'start' }),
-            throwError(() => error),
-          );
-        }
-        const contextId = input.contextId ?? threads.get(key)?.adoptedContextId ?? derive(input.handle, input.thread);
-        // A contextId known at once (explicit, adopted, or derived synchronously) needs no promise hop.
-        if (typeof contextId === 'string') return threadTurn(input, key, contextId);
-        return from(contextId).pipe(switchMap((id) => threadTurn(input, key, id)));
-      }),
+      checked(
+        () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
+        (key) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId)),
+      ),
+    resume: (input) =>
+      checked(
+        () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
+        (key) => withContextId(input, key, (contextId) => threadResume(input, key, contextId)),
+      ),
     card: (agent) =>
       ports(agent)
         .card()

@@ -1,7 +1,7 @@
 import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { checkRequest } from '../turn/turn.js';
-import type { TurnInput } from './types.js';
+import type { ResumeInput, TurnInput } from './types.js';
 
 /**
  * The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL,
@@ -19,13 +19,30 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
     maxAttachmentBytes,
   );
   const cardUrl = cardUrlOf(input.agent);
+  checkNames(input);
+  return cardUrl;
+}
+
+/** A resume's input, checked once before any I/O: the agent URL, the thread's names, the ids. Returns the agent's card URL. */
+export function checkResumeInput(input: ResumeInput): string {
+  const cardUrl = cardUrlOf(input.agent);
+  checkNames(input);
+  for (const key of ['taskId', 'contextId'] as const) {
+    const value = input[key];
+    if (value !== undefined && (typeof value !== 'string' || value === '')) {
+      throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} must be a non-empty string when given` });
+    }
+  }
+  return cardUrl;
+}
+
+function checkNames(input: { handle: unknown; thread: unknown }): void {
   for (const field of ['handle', 'thread'] as const) {
     const value = input[field];
     if (typeof value !== 'string' || value === '') {
       throw new A2AError({ kind: 'input', operation: 'turn', message: `the ${field} must be a non-empty string` });
     }
   }
-  return cardUrl;
 }
 
 /** The agent's card URL, or undefined when `agent` is not a usable URL. */

@@ -70,10 +70,35 @@ export interface TurnInput {
   contextId?: string;
 }
 
+/** A thread's reply in flight to follow (after a restart, on another replica): no message is sent. */
+export interface ResumeInput {
+  /** The agent's base URL or card URL. */
+  agent: string;
+  /** The agent's handle in the gateway: part of the contextId derivation. */
+  handle: string;
+  /** The conversation key. */
+  thread: string;
+  /**
+   * The task to follow, when known (any protocol version). Without it the thread's newest unfinished
+   * task is looked for with `ListTasks` by the thread's contextId (v1.0 agents only).
+   */
+  taskId?: string;
+  /** A contextId to use instead of deriving one (as in {@link TurnInput}). */
+  contextId?: string;
+}
+
 /** What `createA2A` returns: turns to agents, on threads that continue across restarts. */
 export interface A2AClient {
   /** One turn: a cold Observable of turn events (see `runTurn`), with the thread's ids filled in. */
   turn(input: TurnInput): Observable<TurnEvent>;
+  /**
+   * Follows a thread's reply in flight instead of sending a message: the same turn events, from what
+   * the agent already said (its task's snapshot) to the end, exactly once. With `taskId`, that task;
+   * otherwise the thread's newest unfinished task found with `ListTasks` (v1.0). An interrupted task
+   * ends with its outcome and the thread's next turn continues it; nothing unfinished ends with
+   * outcome `none`. Leaving a resumed turn cancels its task, like any turn.
+   */
+  resume(input: ResumeInput): Observable<TurnEvent>;
   /** The agent's resolved card (from the shared cache): protocol version, transport, streaming, tenant, skills. */
   card(agent: string): Observable<CardSummary>;
   /** The derived contextId of a thread: the same on every replica and release that shares the secret. */

@@ -2,7 +2,11 @@ import type { A2AError } from '../errors.js';
 import type { AgentMessage, TaskState } from './types.js';
 
 /** How a turn ended, as the agent decided it. Agent failures are outcomes, not errors. */
-export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled';
+/**
+ * How a turn ended: the agent's task state at its end, or `none` for a resume that found nothing
+ * unfinished to follow (no task was read).
+ */
+export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none';
 
 /** Emitted first, always, before any I/O. */
 export interface StartEvent {

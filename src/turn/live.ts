@@ -34,7 +34,7 @@ type LadderSignal = AgentEvent | LadderNote;
  * to one blocking send.
  */
 export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observable<LadderSignal> {
-  return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx)), 'stream').pipe(
+  return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx)), 'stream', message.taskId !== undefined).pipe(
     catchError((error: unknown) => {
       const again = sendAgain(ctx, message, error);
       if (again) return concat(of<LadderNote>(again.note), streamTurn(ctx, again.message));
@@ -105,7 +105,12 @@ function opensWithSnapshot(ctx: LadderContext): MonoTypeOperatorFunction<AgentEv
  * task is AUTH_REQUIRED the idle clock gives way to the auth-wait clock. A clean close before the
  * task settled is a break, except during the auth wait, where one `GetTask` tells what happened.
  */
-function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 'stream' | 'resubscribe'): Observable<AgentEvent> {
+function listen(
+  ctx: LadderContext,
+  events$: Observable<AgentEvent>,
+  operation: 'stream' | 'resubscribe',
+  followUp = false,
+): Observable<AgentEvent> {
   const { policy, task } = ctx;
   return defer(() => {
     let seen = false;
@@ -125,7 +130,7 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
         : seen
           ? timeoutError('idle', policy.idleTimeoutMs, operation)
           : timeoutError('first-event', policy.firstEventTimeoutMs, operation);
-    return events$.pipe(watchdog(policy.firstEventTimeoutMs, budget, expired), untilStreamDone(ctx, operation));
+    return events$.pipe(watchdog(policy.firstEventTimeoutMs, budget, expired), untilStreamDone(ctx, operation, followUp));
   });
 }
 
@@ -134,19 +139,21 @@ function listen(ctx: LadderContext, events$: Observable<AgentEvent>, operation: 
  * one hop, the path of every streamed event: a sign of life has kept the watchdog's clock going and
  * goes no further; the event that finishes the stream is the last; a close before it is a break.
  *
- * A stream's opening snapshot is not the task's last word when it shows the task interrupted: an
- * agent on `@a2a-js/sdk` 1.x opens the stream of a follow-up with the task as it was, still
- * input-required with the old question, before it works on the answer. Only a later event ends the
- * stream; a close right after the snapshot ends the turn in that state, as any close in it would.
+ * The opening snapshot of a follow-up's stream is not the task's last word when it shows the task
+ * interrupted: an agent on `@a2a-js/sdk` 1.x opens the stream of a message that continues a task
+ * with the task as it was, still input-required with the old question, before it works on the
+ * answer. Only a later event ends that stream; a close right after the snapshot ends the turn in
+ * that state, as any close in it would. A resubscription's snapshot is the task as it is now: an
+ * interrupted one is its last word (an SDK 1.x server may hold that stream open).
  */
-function untilStreamDone(ctx: LadderContext, operation: 'stream' | 'resubscribe'): MonoTypeOperatorFunction<AgentEvent> {
+function untilStreamDone(ctx: LadderContext, operation: 'stream' | 'resubscribe', followUp: boolean): MonoTypeOperatorFunction<AgentEvent> {
   return (events) =>
     new Observable<AgentEvent>((subscriber) => {
       let opening = true;
       return events.subscribe({
         next: (event) => {
           if (event.kind === 'alive') return;
-          const lastWord = !(opening && opensInterrupted(event));
+          const lastWord = !(followUp && opening && opensInterrupted(event));
           opening = false;
           subscriber.next(event);
           // Completing unsubscribes the source, here or (when it emitted while being subscribed) as soon as it is added.

@@ -1,5 +1,8 @@
+import { randomUUID } from 'node:crypto';
+import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startV03Agent, startV1Agent, tickText, type FixtureAgent } from '../../fixtures/index.js';
+import { createA2A } from '../../src/client/create-a2a.js';
+import { bookedReply, INPUT_QUESTION, startV03Agent, startV1Agent, tickText, type FixtureAgent } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runResume } from '../../src/turn/turn.js';
@@ -12,7 +15,7 @@ const SLOW_REPLY = Array.from({ length: 12 }, (_, i) => tickText(i + 1)).join(''
  * A process that started a `slow` turn dies mid-reply: its stream is cut with no CancelTask (as a
  * crash leaves it), and the agent's task runs on. Another process resumes that task by its id.
  */
-async function dyingTurn(agent: FixtureAgent, http: NodeFetch): Promise<string> {
+async function dyingTurn(agent: FixtureAgent, http: NodeFetch, contextId?: string): Promise<string> {
   const url = agent.url('/');
   const card = (await (await http.fetch(`${url}.well-known/agent-card.json`)).json()) as {
     supportedInterfaces?: { url: string }[];
@@ -21,18 +24,21 @@ async function dyingTurn(agent: FixtureAgent, http: NodeFetch): Promise<string> 
   const endpoint = card.supportedInterfaces?.[0]?.url ?? card.url!;
   const legacy = card.supportedInterfaces === undefined;
   const controller = new AbortController();
+  const context = contextId === undefined ? {} : { contextId };
   const body = legacy
     ? {
         jsonrpc: '2.0',
         id: 1,
         method: 'message/stream',
-        params: { message: { kind: 'message', messageId: 'm-dying', role: 'user', parts: [{ kind: 'text', text: 'slow' }] } },
+        params: {
+          message: { kind: 'message', messageId: randomUUID(), role: 'user', parts: [{ kind: 'text', text: 'slow' }], ...context },
+        },
       }
     : {
         jsonrpc: '2.0',
         id: 1,
         method: 'SendStreamingMessage',
-        params: { message: { messageId: 'm-dying', role: 'ROLE_USER', parts: [{ text: 'slow' }] } },
+        params: { message: { messageId: randomUUID(), role: 'ROLE_USER', parts: [{ text: 'slow' }], ...context } },
       };
   const response = await http.fetch(endpoint, {
     method: 'POST',
@@ -91,4 +97,77 @@ describe('resuming a task another process started, by its id', () => {
       expect(agent.received.slice(before).filter((r) => /cancel/i.test(r.method))).toEqual([]);
     });
   }
+});
+
+describe("a client resumes a thread's reply in flight after another process died", () => {
+  const SECRET = 'a shared secret of at least sixteen bytes';
+  let v1: FixtureAgent;
+  let v03: FixtureAgent;
+  let http: NodeFetch;
+  beforeAll(async () => {
+    [v1, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
+    http = createNodeFetch();
+  });
+  afterAll(async () => {
+    await Promise.all([v1.close(), v03.close(), http.close()]);
+  });
+  /** A fresh client, as a new process or another replica has: the secret and nothing else. */
+  const client = () => createA2A({ identitySecret: SECRET, ports: createSdkPorts({ fetch: http.fetch }) });
+
+  it('v1.0, by thread: the running task found with ListTasks, its reply whole and once, nothing cancelled', async () => {
+    const a2a = client();
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'resume-running' };
+    const taskId = await dyingTurn(v1, http, await a2a.contextId(thread.handle, thread.thread));
+    const before = v1.received.length;
+    const events = await lastValueFrom(a2a.resume(thread).pipe(toArray()));
+    expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: SLOW_REPLY, taskId });
+    expect(folded(events)).toBe(SLOW_REPLY);
+    const methods = v1.received.slice(before).map((r) => r.method);
+    expect(methods.filter((m) => !m.startsWith('GET'))).toEqual(['ListTasks', 'SubscribeToTask']);
+    await a2a.close();
+  });
+
+  it("v1.0, by thread: the agent's question survives the process; the answer through a new client continues that task", async () => {
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'resume-question' };
+    const first = client();
+    const asked = await lastValueFrom(first.turn({ ...thread, text: 'input' }));
+    expect(asked).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION });
+    await first.close();
+    const second = client();
+    const resumed = await lastValueFrom(second.resume(thread));
+    expect(resumed).toMatchObject({
+      type: 'end',
+      outcome: 'input-required',
+      text: INPUT_QUESTION,
+      taskId: (asked as { taskId: string }).taskId,
+    });
+    const answered = await lastValueFrom(second.turn({ ...thread, text: 'Paris' }));
+    expect(answered).toMatchObject({
+      type: 'end',
+      outcome: 'completed',
+      text: bookedReply('Paris'),
+      taskId: (asked as { taskId: string }).taskId,
+    });
+    await second.close();
+  });
+
+  it('v1.0, by thread: nothing unfinished is an end that says so', async () => {
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'resume-nothing' };
+    const a2a = client();
+    await lastValueFrom(a2a.turn({ ...thread, text: 'artifacts' }));
+    const events = await lastValueFrom(a2a.resume(thread).pipe(toArray()));
+    expect(events.map((e) => e.type)).toEqual(['start', 'end']);
+    expect(events.at(-1)).toMatchObject({ outcome: 'none', text: '' });
+    await a2a.close();
+  });
+
+  it('v0.3: by thread is unsupported (no ListTasks); by task id it resumes', async () => {
+    const a2a = client();
+    const thread = { agent: v03.url('/'), handle: 'bot', thread: 'resume-v03' };
+    await expect(lastValueFrom(a2a.resume(thread))).rejects.toMatchObject({ kind: 'unsupported', operation: 'list-tasks' });
+    const taskId = await dyingTurn(v03, http, await a2a.contextId(thread.handle, thread.thread));
+    const end = await lastValueFrom(a2a.resume({ ...thread, taskId }));
+    expect(end).toMatchObject({ type: 'end', outcome: 'completed', text: SLOW_REPLY, taskId });
+    await a2a.close();
+  });
 });

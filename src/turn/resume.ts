@@ -1,0 +1,57 @@
+import { asyncScheduler, concat, defer, map, of, skip, switchMap, throwError, type Observable } from 'rxjs';
+import { A2AError } from '../errors.js';
+import type { TurnEvent } from '../port/events.js';
+import type { A2APort } from '../port/port.js';
+import { isTerminal, type Task } from '../port/types.js';
+import { resolvePolicy, type TurnPolicy } from './policy.js';
+import { runResume, type LadderOptions } from './turn.js';
+import { within } from './watchdog.js';
+
+/** How far back a thread's unfinished task is looked for, and how many of its tasks are read. */
+export interface ThreadResumeBounds {
+  /** Only tasks whose status changed this recently. Default one day. */
+  windowMs?: number;
+  /** One page of at most this many tasks, newest first. Default 20. */
+  pageSize?: number;
+}
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/**
+ * Resumes a conversation's reply in flight: one `ListTasks` page of the conversation (`contextId`),
+ * recent ones only, newest first as the agent orders them; the newest task that is not finished is
+ * followed as {@link runResume} follows it: a running one to its end, an interrupted one to its end
+ * with that outcome (so the thread's next message continues it). Nothing unfinished: `start`, then
+ * an `end` with outcome `none`. An agent without ListTasks (v0.3) fails with an `unsupported` error:
+ * resume its task by id instead.
+ */
+export function resumeThread(port: A2APort, contextId: string, options: LadderOptions & ThreadResumeBounds = {}): Observable<TurnEvent> {
+  return defer(() => {
+    let policy: TurnPolicy;
+    try {
+      policy = resolvePolicy(options.policy);
+    } catch (error) {
+      return concat(
+        of<TurnEvent>({ type: 'start', contextId }),
+        throwError(() => error),
+      );
+    }
+    const since = new Date(asyncScheduler.now() - (options.windowMs ?? DAY_MS)).toISOString();
+    const listed$ =
+      port.listTasks === undefined
+        ? throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'the port has no ListTasks' }))
+        : port.listTasks(contextId, { statusTimestampAfter: since, pageSize: options.pageSize ?? 20 });
+    const nothing: TurnEvent = { type: 'end', outcome: 'none', text: '', contextId };
+    const follow$ = listed$.pipe(
+      within<Task[]>(policy.poll.requestTimeoutMs, 'poll-request', 'list-tasks'),
+      map((tasks) => tasks.find((task) => !isTerminal(task.status.state))),
+      // The resumed turn's own start is this one's: it is left out.
+      switchMap((unfinished) =>
+        unfinished === undefined
+          ? of(nothing)
+          : runResume(port, { taskId: unfinished.id, contextId }, { ...options, policy }).pipe(skip(1)),
+      ),
+    );
+    return concat(of<TurnEvent>({ type: 'start', contextId }), follow$);
+  });
+}
