@@ -178,3 +178,28 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
     expect(logger.warn.mock.calls[0]?.[0]).toMatchObject({ kind: 'timeout' });
   });
 });
+
+describe('a host handing its turns over (detached)', () => {
+  it('a turn left while detached sends no CancelTask and reads nothing on', () => {
+    const calls = marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('-t----w----', { t: ev.task('T', 'submitted'), w: ev.status('T', 'working') });
+      const cancel = cold('(c|)', { c: task('T', 'canceled') });
+      const port = agent({ stream, cancel });
+      expectObservable(turn(port, { text: 'hi' }, { ...options, detached: () => true }), '^-------!').toBe('s(tu)-w', labels);
+      expectSubscriptions(stream.subscriptions).toBe('^-------!');
+      expectSubscriptions(cancel.subscriptions).toBe([]);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
+  });
+
+  it('a turn left before its task was named while detached is not read on to cancel it', () => {
+    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const stream = cold('------t--', { t: ev.task('T', 'submitted') });
+      const cancel = cold('(c|)', { c: task('T', 'canceled') });
+      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, detached: () => true }), '^--!').toBe('s', labels);
+      expectSubscriptions(stream.subscriptions).toBe('^--!');
+      expectSubscriptions(cancel.subscriptions).toBe([]);
+    });
+  });
+});

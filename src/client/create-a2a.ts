@@ -1,4 +1,5 @@
-import { concat, defer, from, of, switchMap, throwError, type Observable } from 'rxjs';
+import { concat, defer, from, Observable, of, switchMap, throwError, type Subscriber } from 'rxjs';
+import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
@@ -18,7 +19,7 @@ import { CancelsInFlight } from './cancels.js';
 import { agentKey, checkInput, checkResumeInput } from './input.js';
 import type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
 
-export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
+export type { A2AClient, A2AOptions, CloseOptions, ResumeInput, TurnInput } from './types.js';
 
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {
@@ -57,7 +58,27 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   const cancels = new CancelsInFlight();
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
-  const ladder = { policy, logger, onCancel: cancels.track, ...(options.random ? { random: options.random } : {}) };
+  /** Set by `close({ detach: true })`: the turns it ends hand their tasks over (no CancelTask). */
+  let detaching = false;
+  const ladder = {
+    policy,
+    logger,
+    onCancel: cancels.track,
+    detached: () => detaching,
+    ...(options.random ? { random: options.random } : {}),
+  };
+  /** The subscribers of the turns running now, so `close({ detach: true })` can end them. */
+  const running = new Set<Subscriber<TurnEvent>>();
+  /** `turn$`, its subscriber counted among the running ones while it runs. */
+  const counted = (turn$: Observable<TurnEvent>): Observable<TurnEvent> =>
+    new Observable<TurnEvent>((subscriber) => {
+      running.add(subscriber);
+      const subscription = turn$.subscribe(subscriber);
+      return () => {
+        running.delete(subscriber);
+        subscription.unsubscribe();
+      };
+    });
 
   /** A thread's turn on the agent's port: traced when the client has telemetry. */
   const onPort = (input: { agent: string; handle: string }, run: (port: A2APort) => Observable<TurnEvent>): Observable<TurnEvent> =>
@@ -122,14 +143,18 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
 
   return {
     turn: (input) =>
-      checked(
-        () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
-        (key) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId)),
+      counted(
+        checked(
+          () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
+          (key) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId)),
+        ),
       ),
     resume: (input) =>
-      checked(
-        () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
-        (key) => withContextId(input, key, (contextId) => threadResume(input, key, contextId)),
+      counted(
+        checked(
+          () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
+          (key) => withContextId(input, key, (contextId) => threadResume(input, key, contextId)),
+        ),
       ),
     card: (agent) =>
       ports(agent)
@@ -140,7 +165,16 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       const url = agentKey(agent);
       return url === undefined ? undefined : threads.get(ThreadRegistry.key(url, handle, thread));
     },
-    close: async () => {
+    close: async (closing = {}) => {
+      if (closing.detach === true) {
+        detaching = true;
+        const handedOver = new A2AError({
+          kind: 'aborted',
+          operation: 'turn',
+          message: 'the client closed to hand its turns over: the task goes on at the agent; resume it from another process',
+        });
+        for (const subscriber of [...running]) subscriber.error(handedOver);
+      }
       await cancels.settled();
       await platform.owned?.close();
     },

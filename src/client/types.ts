@@ -87,6 +87,12 @@ export interface ResumeInput {
   contextId?: string;
 }
 
+/** How a client closes. */
+export interface CloseOptions {
+  /** Hand the turns still running over (no CancelTask) rather than leave them to be cancelled. Default false. */
+  detach?: boolean;
+}
+
 /** What `createA2A` returns: turns to agents, on threads that continue across restarts. */
 export interface A2AClient {
   /** One turn: a cold Observable of turn events (see `runTurn`), with the thread's ids filled in. */
@@ -105,6 +111,12 @@ export interface A2AClient {
   contextId(handle: string, thread: string): Promise<string>;
   /** What this process remembers of a thread (an adopted contextId, an interrupted task), if anything. */
   thread(agent: string, handle: string, thread: string): Readonly<ThreadMemory> | undefined;
-  /** Waits for the CancelTasks of abandoned turns to be answered (each bounded), then releases what the client owns (the Node entry's connection pool). */
-  close(): Promise<void>;
+  /**
+   * Waits for the CancelTasks of abandoned turns to be answered (each bounded), then releases what
+   * the client owns (the Node entry's connection pool). With `detach` (a replica shutting down for a
+   * deploy), the client first hands its turns over instead: every turn still running stops reading
+   * and fails with an `aborted` error, and no CancelTask goes out for it, so another process can
+   * `resume` it. Without it, a turn left running is cancelled when its subscriber leaves, as always.
+   */
+  close(options?: CloseOptions): Promise<void>;
 }

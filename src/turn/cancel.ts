@@ -46,7 +46,8 @@ export function cancelWhenNamed<T>(ctx: LadderContext): MonoTypeOperatorFunction
         },
       });
       return () => {
-        if (ended || upstream.closed || ctx.task.taskId !== undefined || ctx.task.settled) return upstream.unsubscribe();
+        if (ended || upstream.closed || ctx.task.taskId !== undefined || ctx.task.settled || ctx.detached?.())
+          return upstream.unsubscribe();
         ctx.logger.debug({}, 'the turn was left before the agent named its task: reading on to cancel it');
         background = timer(ctx.policy.cancelTimeoutMs).subscribe(stop);
         ctx.onCancel?.(background);
@@ -61,7 +62,8 @@ export function cancelWhenNamed<T>(ctx: LadderContext): MonoTypeOperatorFunction
  */
 function cancelTask(ctx: LadderContext): void {
   const { taskId } = ctx.task;
-  if (taskId === undefined || !ctx.task.claimCancel()) return;
+  // A host handing its turns over leaves their tasks running for another process to resume.
+  if (taskId === undefined || ctx.detached?.() || !ctx.task.claimCancel()) return;
   ctx.logger.debug({ taskId }, 'cancelling the abandoned task');
   const cancel = ctx.port
     .cancel(taskId)

@@ -16,6 +16,8 @@ export interface LadderContext {
   readonly task: TurnTask;
   /** Told of each CancelTask in flight, so a host can wait for it before it exits. */
   readonly onCancel?: (cancel: Subscription) => void;
+  /** True while the host hands its turns over: a turn that ends then sends no CancelTask (see `LadderOptions.detached`). */
+  readonly detached?: () => boolean;
 }
 
 /**

@@ -56,6 +56,12 @@ export interface LadderOptions {
    * task was named (which may start a CancelTask of its own), so a process can wait before exiting.
    */
   onCancel?: (cancel: Subscription) => void;
+  /**
+   * Asked when a turn ends before its task settled: true means the process is handing its turns
+   * over (a deploy) rather than abandoning them, so the turn leaves without `CancelTask` and reads
+   * nothing on in the background; another process can resume the task. Default: never.
+   */
+  detached?: () => boolean;
 }
 
 /**
@@ -162,6 +168,7 @@ function runLadder(
     logger: options.logger ?? silentLogger,
     task,
     ...(options.onCancel ? { onCancel: options.onCancel } : {}),
+    ...(options.detached ? { detached: options.detached } : {}),
   };
   const renderer = new TurnRenderer(task, {
     maxChars: policy.maxReplyChars,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { TurnEvent } from '../../src/port/events.js';
 import { createA2A } from '../../src/client/create-a2a.js';
 import { bookedReply, INPUT_QUESTION, startV03Agent, startV1Agent, tickText, type FixtureAgent } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
@@ -149,6 +150,31 @@ describe("a client resumes a thread's reply in flight after another process died
       taskId: (asked as { taskId: string }).taskId,
     });
     await second.close();
+  });
+
+  it('v1.0: a replica closing with detach hands its turn over (no CancelTask); another resumes it whole', async () => {
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'resume-detach' };
+    const leaving = client();
+    const seen: TurnEvent[] = [];
+    const ended = new Promise<unknown>((resolve) =>
+      leaving
+        .turn({ ...thread, text: 'slow' })
+        .subscribe({ next: (e) => seen.push(e), error: resolve, complete: () => resolve('completed') }),
+    );
+    await vi.waitFor(() => expect(folded(seen)).toContain(tickText(2)), { timeout: 5_000 });
+    const before = v1.received.length;
+    await leaving.close({ detach: true });
+    expect(await ended).toMatchObject({ kind: 'aborted', message: expect.stringContaining('hand its turns over') });
+    const staying = client();
+    const end = await lastValueFrom(staying.resume(thread));
+    expect(end).toMatchObject({ type: 'end', outcome: 'completed', text: SLOW_REPLY });
+    expect(
+      v1.received
+        .slice(before)
+        .map((r) => r.method)
+        .filter((m) => /cancel/i.test(m)),
+    ).toEqual([]);
+    await staying.close();
   });
 
   it('v1.0, by thread: nothing unfinished is an end that says so', async () => {
