@@ -54,6 +54,8 @@ export { createA2A } from './client/create-a2a.js';
 export type { A2AClient, A2AOptions, CloseOptions, ResumeInput, TurnInput } from './client/create-a2a.js';
 export type { ThreadMemory } from './identity/threads.js';
 export { runResume, runTurn } from './turn/turn.js';
+export { afterDelivered, formatPosition, parsePosition, positionAfter } from './render/position.js';
+export type { ReplyPosition } from './render/position.js';
 export type { LadderOptions, ResumeRequest, TurnRequest } from './turn/turn.js';
 export { resumeThread } from './turn/resume.js';
 export type { ThreadResumeBounds } from './turn/resume.js';

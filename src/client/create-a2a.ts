@@ -12,6 +12,7 @@ import type { CardSummary } from '../port/types.js';
 import { createSdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { resolvePolicy } from '../turn/policy.js';
+import { afterDelivered } from '../render/position.js';
 import { resumeThread } from '../turn/resume.js';
 import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
@@ -119,12 +120,12 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
 
   /** A thread's reply in flight, followed: its task by id, or found by the thread's contextId. */
   const threadResume = (input: ResumeInput, key: string, contextId: string): Observable<TurnEvent> =>
-    onPort(input, (port) =>
-      (input.taskId === undefined
-        ? resumeThread(port, contextId, ladder)
-        : runResume(port, { taskId: input.taskId, contextId }, ladder)
-      ).pipe(remembered(input, key, { contextId })),
-    );
+    onPort(input, (port) => {
+      const taskId = input.from?.taskId ?? input.taskId;
+      const resumed$ = taskId === undefined ? resumeThread(port, contextId, ladder) : runResume(port, { taskId, contextId }, ladder);
+      const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
+      return rest$.pipe(remembered(input, key, { contextId }));
+    });
 
   /** `run` after the input is checked (a check's error comes after `start`, as a turn's does). */
   const checked = (check: () => string, run: (key: string) => Observable<TurnEvent>): Observable<TurnEvent> =>

@@ -33,6 +33,17 @@ export function checkResumeInput(input: ResumeInput): string {
       throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} must be a non-empty string when given` });
     }
   }
+  const from = input.from;
+  if (
+    from !== undefined &&
+    (typeof from.taskId !== 'string' || from.taskId === '' || !Number.isSafeInteger(from.delivered) || from.delivered < 0)
+  ) {
+    throw new A2AError({
+      kind: 'input',
+      operation: 'turn',
+      message: 'from must be a position: a task id and a count of characters delivered',
+    });
+  }
   return cardUrl;
 }
 

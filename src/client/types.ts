@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { ThreadMemory } from '../identity/threads.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
+import type { ReplyPosition } from '../render/position.js';
 import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
 import type { PortFactory } from '../port/port.js';
@@ -83,6 +84,11 @@ export interface ResumeInput {
    * task is looked for with `ListTasks` by the thread's contextId (v1.0 agents only).
    */
   taskId?: string;
+  /**
+   * Where the caller's copy of the reply stands (a gateway's SSE `Last-Event-ID`, parsed with
+   * `parsePosition`): that task is followed, and its `text` events carry only the rest of the reply.
+   */
+  from?: ReplyPosition;
   /** A contextId to use instead of deriving one (as in {@link TurnInput}). */
   contextId?: string;
 }

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { TurnEvent } from '../../src/port/events.js';
+import { formatPosition, parsePosition, positionAfter, type ReplyPosition } from '../../src/render/position.js';
 import { createA2A } from '../../src/client/create-a2a.js';
 import { bookedReply, INPUT_QUESTION, startV03Agent, startV1Agent, tickText, type FixtureAgent } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
@@ -175,6 +176,33 @@ describe("a client resumes a thread's reply in flight after another process died
         .filter((m) => /cancel/i.test(m)),
     ).toEqual([]);
     await staying.close();
+  });
+
+  it('v1.0: a client that had part of the reply reconnects with its position to another replica and gets exactly the rest', async () => {
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'resume-position' };
+    const first = client();
+    let position: ReplyPosition | undefined;
+    let shown = '';
+    const ended = new Promise<unknown>((resolve) =>
+      first.turn({ ...thread, text: 'slow' }).subscribe({
+        next: (event) => {
+          position = positionAfter(position, event);
+          if (event.type === 'text') shown = event.replace ? event.text : shown + event.text;
+        },
+        error: resolve,
+      }),
+    );
+    await vi.waitFor(() => expect(shown).toContain(tickText(3)), { timeout: 5_000 });
+    await first.close({ detach: true });
+    await ended;
+    // What the client's reconnect carries: the SSE id, as text.
+    const from = parsePosition(formatPosition(position!))!;
+    expect(from.delivered).toBe(shown.length);
+    const second = client();
+    const events = await lastValueFrom(second.resume({ ...thread, from }).pipe(toArray()));
+    expect(shown + folded(events)).toBe(SLOW_REPLY);
+    expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: SLOW_REPLY, taskId: from.taskId });
+    await second.close();
   });
 
   it('v1.0, by thread: nothing unfinished is an end that says so', async () => {
