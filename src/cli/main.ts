@@ -5,6 +5,7 @@ import { realpathSync } from 'node:fs';
 import { card, CARD_USAGE } from './commands/card.js';
 import { chat, CHAT_USAGE } from './commands/chat.js';
 import { context, CONTEXT_USAGE } from './commands/context.js';
+import { resume, RESUME_USAGE } from './commands/resume.js';
 import { send, SEND_USAGE } from './commands/send.js';
 import { exitCodeForError, reportError } from './errors.js';
 import { checkIdentitySecret } from './secret.js';
@@ -14,8 +15,9 @@ import { styleFor } from './style.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [credentials]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS] [credentials] <text…>
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [credentials]
+  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [credentials] <text…>
+  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [credentials]
   a4h card <agent-url> [--json] [credentials]
   a4h context <handle> <key>
 
@@ -27,6 +29,7 @@ NO_COLOR turns colour off.`;
 const COMMANDS: Record<string, { run: (args: string[], io: Io) => Promise<number>; usage: string }> = {
   chat: { run: chat, usage: CHAT_USAGE },
   send: { run: send, usage: SEND_USAGE },
+  resume: { run: resume, usage: RESUME_USAGE },
   card: { run: card, usage: CARD_USAGE },
   context: { run: context, usage: CONTEXT_USAGE },
 };

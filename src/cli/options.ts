@@ -38,7 +38,7 @@ export function nonEmpty(name: string, value: string | undefined, fallback: stri
   return value;
 }
 
-/** The exit status of a turn's outcome: 0 completed, 3 input-required, 4 auth-required, 1 otherwise. */
+/** The exit status of a turn's outcome: 0 completed (or nothing to resume), 3 input-required, 4 auth-required, 1 otherwise. */
 export function exitCodeFor(outcome: TurnOutcome | undefined): number {
   switch (outcome) {
     case 'completed':
@@ -47,6 +47,8 @@ export function exitCodeFor(outcome: TurnOutcome | undefined): number {
       return 3;
     case 'auth-required':
       return 4;
+    case 'none':
+      return 0;
     default:
       return 1;
   }

@@ -1,5 +1,4 @@
-import type { Subscription } from 'rxjs';
-import type { A2AClient, TurnInput } from '../client/create-a2a.js';
+import type { Observable, Subscription } from 'rxjs';
 import type { TurnEvent, TurnOutcome } from '../port/events.js';
 
 /** How one turn ended for the command line. */
@@ -11,12 +10,12 @@ export interface RunningTurn {
   cancel(): void;
 }
 
-/** Starts a turn, handing each event to `show`. */
-export function startTurn(client: A2AClient, input: TurnInput, show: (event: TurnEvent) => void): RunningTurn {
+/** Starts a turn (a client's `turn` or `resume`), handing each event to `show`. */
+export function startTurn(turn$: Observable<TurnEvent>, show: (event: TurnEvent) => void): RunningTurn {
   let settle: (result: TurnResult) => void = () => undefined;
   const result = new Promise<TurnResult>((resolve) => (settle = resolve));
   let outcome: TurnOutcome | undefined;
-  const subscription: Subscription = client.turn(input).subscribe({
+  const subscription: Subscription = turn$.subscribe({
     next: (event) => {
       if (event.type === 'end') outcome = event.outcome;
       show(event);

@@ -111,7 +111,8 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
 
   /** The ladder for one thread's message, remembered by the thread. */
   const threadTurn = (input: TurnInput, key: string, contextId: string): Observable<TurnEvent> => {
-    const taskId = threads.takeInterrupted(key);
+    const interrupted = threads.takeInterrupted(key);
+    const taskId = input.taskId ?? interrupted;
     const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
     if (input.files?.length) request.files = input.files;
     if (input.data?.length) request.data = input.data;

@@ -13,6 +13,7 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
     {
       text: input.text,
       ...(input.contextId === undefined ? {} : { contextId: input.contextId }),
+      ...(input.taskId === undefined ? {} : { taskId: input.taskId }),
       ...(input.files === undefined ? {} : { files: input.files }),
       ...(input.data === undefined ? {} : { data: input.data }),
     },

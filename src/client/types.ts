@@ -69,6 +69,11 @@ export interface TurnInput {
   data?: readonly OutgoingData[];
   /** A contextId to use instead of deriving one (browser apps whose backend derives it). */
   contextId?: string;
+  /**
+   * A task to continue (one the agent left input-required or auth-required), instead of the one this
+   * process remembers for the thread, if any.
+   */
+  taskId?: string;
 }
 
 /** A thread's reply in flight to follow (after a restart, on another replica): no message is sent. */

@@ -9,7 +9,7 @@ import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { shortId } from '../../demo/behaviour.js';
 import { answeredReply, askQuestion } from '../../demo/reply.js';
 import { createA2A } from '../../src/node/create-a2a.js';
-import { jsonLines, runCli, SECRET } from './run-cli.js';
+import { jsonLines, runCli, SECRET, startCli } from './run-cli.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
@@ -81,6 +81,53 @@ describe('a question back, with the demo agent', () => {
       expect(logged.filter((line) => line.startsWith(id))).toEqual([`${id} turn 1 (ask)`, `${id} turn 2 (answer)`]);
     } finally {
       await a2a.close();
+    }
+  });
+});
+
+describe('a reply or a question that outlives the process that showed it, with the demo agent', () => {
+  const asked = 'ask what is your favourite city';
+
+  it('a4h chat shows the question an earlier chat left waiting, and the next line answers it', async () => {
+    const first = await runCli(['chat', agent.url, '--thread', 'outlives-chat'], { input: `${asked}\n` });
+    expect(first.stdout).toBe(`${askQuestion(asked)}\n`);
+    const second = await runCli(['chat', agent.url, '--thread', 'outlives-chat'], { input: 'Porto\n' });
+    expect(second.stdout).toBe(`${askQuestion(asked)}\n${answeredReply('Porto', { turn: 2, earlier: [asked] })}\n`);
+    expect(second.code).toBe(0);
+  });
+
+  it('a4h send --task continues the task another process left waiting', async () => {
+    const asking = endOf((await runCli(['send', agent.url, '--json', '--thread', 'outlives-send', asked])).stdout) as {
+      outcome: string;
+      taskId?: string;
+    };
+    expect(asking.outcome).toBe('input-required');
+    const answered = await runCli(['send', agent.url, '--thread', 'outlives-send', '--task', asking.taskId!, 'Bilbao']);
+    expect(answered.stdout).toBe(`${answeredReply('Bilbao', { turn: 2, earlier: [asked] })}\n`);
+  });
+
+  it('a4h resume with nothing in flight says so and exits 0', async () => {
+    const { code, stdout, stderr } = await runCli(['resume', agent.url, '--thread', 'outlives-nothing']);
+    expect([code, stdout]).toEqual([0, '']);
+    expect(stderr).toContain('nothing in flight on thread "outlives-nothing"');
+  });
+
+  it('a4h resume shows the whole reply of a send that was killed mid-reply', async () => {
+    const slowAgent = await startDemoAgent({ memoryFile: join(dir, 'slow-memory.json'), chunkDelayMs: 60 });
+    try {
+      const sending = startCli(['send', slowAgent.url, '--json', '--thread', 'outlives-kill', 'tell me something']);
+      await sending.waitFor(/"type":"text"/);
+      sending.child.kill('SIGKILL');
+      await sending.result;
+      const { code, stdout } = await runCli(['resume', slowAgent.url, '--json', '--thread', 'outlives-kill']);
+      const events = jsonLines(stdout) as { type: string; text?: string; replace?: boolean; outcome?: string }[];
+      const end = events.at(-1)!;
+      expect([code, end.type, end.outcome]).toEqual([0, 'end', 'completed']);
+      expect(end.text).toContain('This is turn 1');
+      const folded = events.reduce((r, e) => (e.type === 'text' ? (e.replace ? e.text! : r + e.text!) : r), '');
+      expect(folded).toBe(end.text);
+    } finally {
+      await slowAgent.close();
     }
   });
 });

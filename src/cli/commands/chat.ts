@@ -1,6 +1,7 @@
 import { createInterface } from 'node:readline';
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
+import type { TurnEvent } from '../../port/events.js';
 import type { OutgoingFile } from '../../port/types.js';
 import { attachmentLine, readAttachment } from '../attachments.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
@@ -12,18 +13,19 @@ import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from 
 import { TurnPrinter } from '../printer.js';
 import { startTurn, type RunningTurn } from '../turn-runner.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [-H 'Name: value']… [--bearer-env VAR]
+export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [-H 'Name: value']… [--bearer-env VAR]
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
-conversation. /attach PATH sends a file with your next message. The agent's files and data parts
+conversation; a reply still in progress on the thread, or a question the agent is waiting on, is shown
+first. --task ID: your first line continues that task. /attach PATH sends a file with your next message. The agent's files and data parts
 show as one line each ([file] name (mediaType, N bytes)). -H and --bearer-env give the agent
 credentials, as for send. The identity secret comes from A4H_IDENTITY_SECRET.`;
 
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, ...CREDENTIAL_OPTIONS });
+  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, ...CREDENTIAL_OPTIONS, task: { type: 'string' } });
   if (values.help) {
     io.out.write(`${CHAT_USAGE}\n`);
     return 0;
@@ -69,6 +71,15 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     settle(code);
   };
 
+  /** A turn's events, shown: the reply, the question's hint, a failed end. */
+  const show = (event: TurnEvent): void => {
+    printer.show(event);
+    if (event.type === 'end' && event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
+    if (event.type === 'end' && isFailure(event.outcome)) notice(io, io.style.yellow(`the task ended ${event.outcome}`));
+  };
+  /** `--task`: the task the first message continues. */
+  let firstTask = values.task === undefined ? undefined : nonEmpty('task', values.task, '');
+
   const next = (): void => {
     if (running || attaching || leaving) return;
     const line = queue.shift();
@@ -101,13 +112,10 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
       return;
     }
     const files = pending.splice(0);
-    const turn = startTurn(client, { agent, handle, thread, text, ...(files.length > 0 ? { files } : {}) }, (event) => {
-      printer.show(event);
-      if (event.type === 'end' && event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
-      if (event.type === 'end' && isFailure(event.outcome)) {
-        notice(io, io.style.yellow(`the task ended ${event.outcome}`));
-      }
-    });
+    const taskId = firstTask;
+    firstTask = undefined;
+    const message = { agent, handle, thread, text, ...(files.length > 0 ? { files } : {}), ...(taskId === undefined ? {} : { taskId }) };
+    const turn = startTurn(client.turn(message), show);
     running = turn;
     void turn.result.then((result) => {
       running = undefined;
@@ -143,6 +151,19 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   });
   lines.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
+  // A reply still in flight on this thread (a chat that was left, a process that died) comes first,
+  // or the question the agent is waiting on; lines typed meanwhile wait for it.
+  if (firstTask === undefined) {
+    const resumed = startTurn(client.resume({ agent, handle, thread }), show);
+    running = resumed;
+    void resumed.result.then((result) => {
+      running = undefined;
+      // Nothing to resume on an agent without ListTasks (v0.3) is no failure of the chat.
+      if ('error' in result && verbose) reportError(io, result.error, verbose);
+      if ('outcome' in result && isFailure(result.outcome)) failures++;
+      next();
+    });
+  }
   next();
 
   const code = await left;

@@ -1,18 +1,13 @@
-import { mkdir } from 'node:fs/promises';
 import { createA2A } from '../../node/create-a2a.js';
-import type { EndEvent } from '../../port/events.js';
-import { readAttachment, saveAttachments } from '../attachments.js';
+import { readAttachment } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
-import { describeError, exitCodeForError, reportError } from '../errors.js';
-import { notice, UsageError, type Io } from '../io.js';
-import { errorLine, eventLine } from '../json.js';
+import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, exitCodeFor, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
-import { TurnPrinter } from '../printer.js';
-import { startTurn } from '../turn-runner.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { reportTurn } from '../report-turn.js';
 
-export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--json] [--timeout SECONDS]
+export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS]
                 [--attach PATH]… [--save DIR] [-H 'Name: value']… [--bearer-env VAR] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
@@ -23,11 +18,10 @@ With --json, one JSON object per turn event per line (file bytes in base64); the
 {"type":"end","outcome",…,"text","attachments"?,"contextId","taskId"}, or
 {"type":"error","kind","message"} on an error, a timeout or a cancel.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
-reads a bearer token from an environment variable (keeps it out of shell history).
+reads a bearer token from an environment variable (keeps it out of shell history). --task continues
+that task (one the agent left waiting for an answer), as a later line of a chat would.
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
 1 failed/rejected/canceled/error, 2 bad usage. The identity secret comes from A4H_IDENTITY_SECRET.`;
-
-const CANCELLED = 'cancelled; the agent was asked to stop';
 
 /** `a4h send`: one turn. */
 export async function send(args: string[], io: Io): Promise<number> {
@@ -38,6 +32,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     timeout: { type: 'string' },
     attach: { type: 'string', multiple: true },
     save: { type: 'string' },
+    task: { type: 'string' },
   });
   if (values.help) {
     io.out.write(`${SEND_USAGE}\n`);
@@ -65,6 +60,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...(files.length > 0 ? { files } : {}),
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
+    ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
   };
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);
@@ -73,40 +69,10 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}),
     ...(credentials ? { credentials } : {}),
   });
-  const printer = new TurnPrinter(io);
-  let end: EndEvent | undefined;
-  const turn = startTurn(client, input, (event) => {
-    if (event.type === 'end') end = event;
-    if (values.json) io.out.write(`${eventLine(event)}\n`);
-    else printer.show(event);
-  });
-  const interrupt = () => turn.cancel();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
   try {
-    const result = await turn.result;
-    if ('outcome' in result) {
-      if (values.save !== undefined && end?.attachments?.length) {
-        await mkdir(values.save, { recursive: true });
-        for (const path of await saveAttachments(values.save, end.attachments)) notice(io, `saved ${path}`);
-      }
-      return exitCodeFor(result.outcome);
-    }
-    printer.abandon(!values.json);
-    if ('cancelled' in result) {
-      if (values.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
-      notice(io, CANCELLED);
-      return 1;
-    }
-    if (values.json) {
-      const kind = (result.error as { kind?: unknown } | undefined)?.kind;
-      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(result.error), result.error)}\n`);
-    }
-    reportError(io, result.error, verbose);
-    return exitCodeForError(result.error);
+    const json = values.json === true;
+    return await reportTurn(io, client.turn(input), { json, verbose, ...(values.save === undefined ? {} : { save: values.save }) });
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
     await client.close();
   }
 }

@@ -1,0 +1,64 @@
+import { mkdir } from 'node:fs/promises';
+import type { Observable } from 'rxjs';
+import type { EndEvent, TurnEvent } from '../port/events.js';
+import { saveAttachments } from './attachments.js';
+import { describeError, exitCodeForError, reportError } from './errors.js';
+import { notice, type Io } from './io.js';
+import { errorLine, eventLine } from './json.js';
+import { exitCodeFor } from './options.js';
+import { TurnPrinter } from './printer.js';
+import { startTurn } from './turn-runner.js';
+
+/** How a one-shot command shows its turn. */
+export interface ReportOptions {
+  /** One JSON object per event per line instead of the reply. */
+  json: boolean;
+  /** Where the agent's files go, when given. */
+  save?: string;
+  /** Error causes too. */
+  verbose: boolean;
+}
+
+const CANCELLED = 'cancelled; the agent was asked to stop';
+
+/**
+ * Runs one turn (`send`'s or `resume`'s) to its end and shows it: the reply (or JSON lines), the
+ * files saved, a cancel on SIGINT/SIGTERM, the error. Resolves to the command's exit status.
+ */
+export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: ReportOptions): Promise<number> {
+  const printer = new TurnPrinter(io);
+  let end: EndEvent | undefined;
+  const turn = startTurn(turn$, (event) => {
+    if (event.type === 'end') end = event;
+    if (options.json) io.out.write(`${eventLine(event)}\n`);
+    else printer.show(event);
+  });
+  const interrupt = () => turn.cancel();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  try {
+    const result = await turn.result;
+    if ('outcome' in result) {
+      if (options.save !== undefined && end?.attachments?.length) {
+        await mkdir(options.save, { recursive: true });
+        for (const path of await saveAttachments(options.save, end.attachments)) notice(io, `saved ${path}`);
+      }
+      return exitCodeFor(result.outcome);
+    }
+    printer.abandon(!options.json);
+    if ('cancelled' in result) {
+      if (options.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
+      notice(io, CANCELLED);
+      return 1;
+    }
+    if (options.json) {
+      const kind = (result.error as { kind?: unknown } | undefined)?.kind;
+      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(result.error), result.error)}\n`);
+    }
+    reportError(io, result.error, options.verbose);
+    return exitCodeForError(result.error);
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+  }
+}
