@@ -62,18 +62,19 @@ async function dyingTurn(agent: FixtureAgent, http: NodeFetch, contextId?: strin
   }
 }
 
-describe('resuming a task another process started, by its id', () => {
-  let v1: FixtureAgent;
-  let v03: FixtureAgent;
-  let http: NodeFetch;
-  beforeAll(async () => {
-    [v1, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
-    http = createNodeFetch();
-  });
-  afterAll(async () => {
-    await Promise.all([v1.close(), v03.close(), http.close()]);
-  });
+/** One v1.0 and one v0.3 fixture agent (their `slow` task ticks 12 times in 480 ms) for every test here. */
+let v1: FixtureAgent;
+let v03: FixtureAgent;
+let http: NodeFetch;
+beforeAll(async () => {
+  [v1, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
+  http = createNodeFetch();
+});
+afterAll(async () => {
+  await Promise.all([v1.close(), v03.close(), http.close()]);
+});
 
+describe('resuming a task another process started, by its id', () => {
   for (const version of ['v1.0', 'v0.3'] as const) {
     it(`${version}: the whole reply once, from the snapshot to the end; nothing sent, nothing cancelled`, async () => {
       const agent = version === 'v1.0' ? v1 : v03;
@@ -103,16 +104,6 @@ describe('resuming a task another process started, by its id', () => {
 
 describe("a client resumes a thread's reply in flight after another process died", () => {
   const SECRET = 'a shared secret of at least sixteen bytes';
-  let v1: FixtureAgent;
-  let v03: FixtureAgent;
-  let http: NodeFetch;
-  beforeAll(async () => {
-    [v1, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
-    http = createNodeFetch();
-  });
-  afterAll(async () => {
-    await Promise.all([v1.close(), v03.close(), http.close()]);
-  });
   /** A fresh client, as a new process or another replica has: the secret and nothing else. */
   const client = () => createA2A({ identitySecret: SECRET, ports: createSdkPorts({ fetch: http.fetch }) });
 
