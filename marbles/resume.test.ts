@@ -2,10 +2,10 @@ import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import type { A2APort } from '../src/port/port.js';
-import type { AgentEvent } from '../src/port/types.js';
-import { ev, task } from '../src/testing/index.js';
+import type { AgentEvent, Task } from '../src/port/types.js';
+import { ev, task, type FakePortCall } from '../src/testing/index.js';
 import { resumeThread } from '../src/turn/resume.js';
-import { runResume } from '../src/turn/turn.js';
+import { runResume, runTurn } from '../src/turn/turn.js';
 import { a2aError, label, labels, marbles, options } from './helpers.js';
 
 const resume = (port: A2APort) => runResume(port, { taskId: 'T', contextId: 'C' }, options).pipe(map(label));
@@ -148,5 +148,62 @@ describe("resuming a thread's reply in flight (ListTasks by its contextId)", () 
       const resubscribe = cold<never>(' -#', undefined, notFound);
       expectObservable(thread(agent({ listTasks, resubscribe }))).toBe('s-#', T, notFound);
     });
+  });
+});
+
+describe("a thread's first message in a process continues a task the agent left waiting", () => {
+  const look = { ...options, lookForWaitingTask: true };
+  const sentTaskIds = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' in c ? [c.message.taskId ?? null] : []));
+  const answered = { s: 'start', t: 'task T9', c: 'status completed "ok"', h: 'text "ok"', E: 'end completed "ok"' };
+
+  it('the newest unfinished task is interrupted: the message continues it', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: [task('T9', 'input-required'), task('T1', 'completed')] });
+      const stream = cold('    -(c|)', { c: ev.task('T9', 'completed', { message: 'ok' }) });
+      const port = agent({ listTasks, stream });
+      expectObservable(runTurn(port, { text: 'Paris', contextId: 'C' }, look).pipe(map(label))).toBe('s-(tchE|)', answered);
+      return port.calls;
+    });
+    expect(calls.map((c) => c.method)).toEqual(['card', 'listTasks', 'stream']);
+    expect(sentTaskIds(calls)).toEqual(['T9']);
+  });
+
+  for (const [what, tasks] of [
+    ['nothing unfinished', [task('T1', 'completed')]],
+    ['the newest unfinished task is running, not waiting', [task('T2', 'working'), task('T9', 'input-required')]],
+  ] as const) {
+    it(`${what}: the message starts a task`, () => {
+      const calls = marbles(({ cold, agent, expectObservable }) => {
+        const listTasks = cold('-(l|)', { l: [...tasks] });
+        const stream = cold('    -(m|)', { m: ev.message('ok') });
+        const port = agent({ listTasks, stream });
+        expectObservable(runTurn(port, { text: 'hi', contextId: 'C' }, look).pipe(map(label))).toBe('s-(hE|)', answered);
+        return port.calls;
+      });
+      expect(sentTaskIds(calls)).toEqual([null]);
+    });
+  }
+
+  it('a failed ListTasks costs nothing but its time: the message starts a task', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold<Task[]>('-#', undefined, new A2AError({ kind: 'http', status: 503, retryable: true, message: 'busy' }));
+      const stream = cold('    -(m|)', { m: ev.message('ok') });
+      const port = agent({ listTasks, stream });
+      expectObservable(runTurn(port, { text: 'hi', contextId: 'C' }, look).pipe(map(label))).toBe('s-(hE|)', answered);
+      return port.calls;
+    });
+    expect(sentTaskIds(calls)).toEqual([null]);
+  });
+
+  it('turned off by the policy (continueInterrupted: false), or not asked for: no ListTasks', () => {
+    for (const ladder of [{ ...look, policy: { ...look.policy, continueInterrupted: false } }, options]) {
+      const calls = marbles(({ cold, agent, expectObservable }) => {
+        const stream = cold('-(m|)', { m: ev.message('ok') });
+        const port = agent({ stream });
+        expectObservable(runTurn(port, { text: 'hi', contextId: 'C' }, ladder).pipe(map(label))).toBe('s(hE|)', answered);
+        return port.calls;
+      });
+      expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
+    }
   });
 });

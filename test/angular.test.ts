@@ -133,7 +133,7 @@ describe('a2aConversation', () => {
     chat.cancel();
     await flush();
     expect(stream.observed).toBe(false);
-    expect(methods(port)).toEqual(['card', 'stream', 'cancel']);
+    expect(methods(port)).toEqual(['card', 'listTasks', 'stream', 'cancel']);
     expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'canceled' });
     expect(chat.view()?.preview).toBeUndefined();
   });

@@ -284,7 +284,7 @@ describe('close()', () => {
     const closing = client.close().then(() => (closed = true));
     await Promise.resolve();
     stream.next(ev.task('T', 'working'));
-    expect(port.calls.map((c) => c.method)).toEqual(['card', 'stream', 'cancel']);
+    expect(port.calls.map((c) => c.method)).toEqual(['card', 'listTasks', 'stream', 'cancel']);
     await new Promise((resolve) => setTimeout(resolve, 10));
     expect(closed).toBe(false);
     cancelled.next(task('T', 'canceled'));

@@ -55,7 +55,10 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       ...(options.credentials ? { credentials: options.credentials } : {}),
       logger,
     });
-  const threads = new ThreadRegistry(options.maxThreads ?? 10_000);
+  const maxThreads = options.maxThreads ?? 10_000;
+  const threads = new ThreadRegistry(maxThreads);
+  /** The threads whose first message in this process asked the agent for a task it left waiting. */
+  const lookedUp = new Set<string>();
   const cancels = new CancelsInFlight();
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
@@ -116,7 +119,14 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
     const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
     if (input.files?.length) request.files = input.files;
     if (input.data?.length) request.data = input.data;
-    return onPort(input, (port) => runCheckedTurn(port, request, ladder).pipe(remembered(input, key, request)));
+    // The thread's first message in this process asks the agent for a task it left waiting (once).
+    const look = taskId === undefined && !lookedUp.has(key);
+    if (look) {
+      if (lookedUp.size >= maxThreads) lookedUp.clear(); // bounded: a thread asked again costs one ListTasks
+      lookedUp.add(key);
+    }
+    const options = look ? { ...ladder, lookForWaitingTask: true } : ladder;
+    return onPort(input, (port) => runCheckedTurn(port, request, options).pipe(remembered(input, key, request)));
   };
 
   /** A thread's reply in flight, followed: its task by id, or found by the thread's contextId. */

@@ -50,6 +50,12 @@ export const turnPolicySchema = z.object({
   maxAttachmentBytes: count(0, 2 ** 40, 32 * 1024 * 1024),
   /** The most files and data parts one turn keeps; more ends the turn with a protocol error. */
   maxAttachments: count(0, 1e6, 100),
+  /**
+   * A thread's first message in a process looks for a task the agent left waiting on it
+   * (input-required, auth-required) with one `ListTasks` (v1.0 agents), and continues that task, so
+   * a question asked before a restart is answered in its own task. `false` turns the lookup off.
+   */
+  continueInterrupted: z._default(z.boolean(), true),
   reconnect: z.prefault(
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */

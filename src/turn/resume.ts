@@ -5,17 +5,16 @@ import type { A2APort } from '../port/port.js';
 import { isTerminal, type Task } from '../port/types.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
+import { RECENT_MS } from './waiting.js';
 import { within } from './watchdog.js';
 
 /** How far back a thread's unfinished task is looked for, and how many of its tasks are read. */
 export interface ThreadResumeBounds {
-  /** Only tasks whose status changed this recently. Default one day. */
+  /** Only tasks whose status changed this recently. Default one day ({@link RECENT_MS}). */
   windowMs?: number;
   /** One page of at most this many tasks, newest first. Default 20. */
   pageSize?: number;
 }
-
-const DAY_MS = 24 * 60 * 60 * 1000;
 
 /**
  * Resumes a conversation's reply in flight: one `ListTasks` page of the conversation (`contextId`),
@@ -36,7 +35,7 @@ export function resumeThread(port: A2APort, contextId: string, options: LadderOp
         throwError(() => error),
       );
     }
-    const since = new Date(asyncScheduler.now() - (options.windowMs ?? DAY_MS)).toISOString();
+    const since = new Date(asyncScheduler.now() - (options.windowMs ?? RECENT_MS)).toISOString();
     const listed$ =
       port.listTasks === undefined
         ? throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'the port has no ListTasks' }))

@@ -22,6 +22,7 @@ import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
+import { waitingTask } from './waiting.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
@@ -62,6 +63,12 @@ export interface LadderOptions {
    * nothing on in the background; another process can resume the task. Default: never.
    */
   detached?: () => boolean;
+  /**
+   * Before the message goes, look for a task the agent left waiting on the conversation and continue
+   * it (see `continueInterrupted` in the policy); the client sets it on a thread's first message in a
+   * process. Default false.
+   */
+  lookForWaitingTask?: boolean;
 }
 
 /**
@@ -107,7 +114,12 @@ export function runCheckedTurn(
     const start = startOf(request);
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
       checkInputModes(card, message.files, message.data);
-      return card.streaming ? streamTurn(ctx, message) : sendBlocking(ctx, message);
+      const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
+      const { contextId } = message;
+      if (!options.lookForWaitingTask || !options.policy.continueInterrupted || message.taskId !== undefined || contextId === undefined) {
+        return send(message);
+      }
+      return waitingTask(ctx, contextId).pipe(switchMap((taskId) => send(taskId === undefined ? message : { ...message, taskId })));
     });
   });
 }

@@ -41,7 +41,8 @@ describe('a4h send: exit status per outcome', () => {
     expect(stdout).toBe(`${REPLY.artifacts}\n`);
   });
   it('3 input-required', async () => {
-    const { code, stdout } = await runCli(['send', v1.url('/'), 'input']);
+    // A thread of its own: a later process's first message on the same thread would answer the question.
+    const { code, stdout } = await runCli(['send', v1.url('/'), '--thread', 'exit-input', 'input']);
     expect(code).toBe(3);
     expect(stdout).toBe(`${INPUT_QUESTION}\n`);
   });

@@ -67,7 +67,8 @@ describe("an agent URL's query (?key=…)", () => {
         .pipe(toArray()),
     );
     expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: 'Keyed answer.' });
-    expect(seen).toEqual([`GET /.well-known/agent-card.json?key=${KEY}`, `POST /rpc?key=${KEY}`]);
+    // The card, the thread's first-message ListTasks, the stream: each with the key.
+    expect(seen).toEqual([`GET /.well-known/agent-card.json?key=${KEY}`, `POST /rpc?key=${KEY}`, `POST /rpc?key=${KEY}`]);
     // Another key is another agent to the cache: its card is fetched (and refused) on its own.
     await expect(lastValueFrom(ports(`${agent.url}?key=other`).card())).rejects.toMatchObject({ kind: 'auth', status: 401 });
     expect(seen.at(-1)).toBe('GET /.well-known/agent-card.json?key=other');

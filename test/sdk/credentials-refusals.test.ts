@@ -50,7 +50,8 @@ describe('only to the agent’s own origin', () => {
       await card.close();
     }
     const calls = requests(agents.v1, AUTH_MOUNTS.bearer, from).calls;
-    expect(calls).toHaveLength(2);
+    // Each turn's send, and the thread's first message's ListTasks: none carries the credentials.
+    expect(calls.filter((r) => r.method === 'SendStreamingMessage')).toHaveLength(2);
     for (const request of calls) expect(request.headers['authorization']).toBeUndefined();
     const notes = logger.lines.filter((l) => l.includes('another origin'));
     expect(notes).toHaveLength(1);
@@ -104,7 +105,8 @@ describe('only to the agent’s own origin', () => {
       const error = failed(await turn(a2a, redirecting.url, 'artifacts'));
       expect(error).toMatchObject({ kind: 'http', status: 307 });
       expect(error.message).toContain('not followed with credentials');
-      expect(seen).toEqual([BEARER]);
+      // The thread's first message asks ListTasks first: refused the same way, then the send.
+      expect(seen).toEqual([BEARER, BEARER]);
     } finally {
       await a2a.close();
       await redirecting.close();
@@ -139,7 +141,10 @@ describe('a same-origin 307', () => {
     const a2a = client({ [new URL(moving.url).origin]: { bearer: AUTH_SECRETS.bearer } });
     try {
       expect(completed(await turn(a2a, moving.url, 'hi'))).toBe('moved');
+      // ListTasks (the thread's first message), then the send: each redirected, each with the credentials.
       expect(seen).toEqual([
+        ['/rpc', BEARER],
+        ['/rpc2', BEARER],
         ['/rpc', BEARER],
         ['/rpc2', BEARER],
       ]);

@@ -31,7 +31,10 @@ describe('a bearer token', () => {
     const { card, calls } = requests(agents.v1, AUTH_MOUNTS.bearer, from);
     expect(card.length).toBeGreaterThan(0);
     for (const request of card) expect(request.headers['authorization']).toBeUndefined();
-    expect(new Set(calls.map((r) => r.method))).toEqual(new Set(['GET /extendedAgentCard', 'SendStreamingMessage', 'SubscribeToTask']));
+    // ListTasks: the thread's first message asks for a task left waiting, with the credentials too.
+    expect(new Set(calls.map((r) => r.method))).toEqual(
+      new Set(['GET /extendedAgentCard', 'ListTasks', 'SendStreamingMessage', 'SubscribeToTask']),
+    );
     for (const request of calls) expect(request.headers['authorization']).toBe(BEARER);
   });
 
@@ -151,9 +154,11 @@ describe('an API key', () => {
       await a2a.close();
     }
     const { calls } = requests(agents.v1, AUTH_MOUNTS.apiKey, from);
-    expect(calls.map((r) => r.method)).toEqual(['SendStreamingMessage']);
-    expect(calls[0]!.headers['x-api-key']).toBe(AUTH_SECRETS.apiKey);
-    expect(calls[0]!.headers['authorization']).toBeUndefined();
+    expect(calls.map((r) => r.method)).toEqual(['ListTasks', 'SendStreamingMessage']);
+    for (const call of calls) {
+      expect(call.headers['x-api-key']).toBe(AUTH_SECRETS.apiKey);
+      expect(call.headers['authorization']).toBeUndefined();
+    }
   });
 
   it('in the query parameter the card names', async () => {
@@ -165,8 +170,8 @@ describe('an API key', () => {
       await a2a.close();
     }
     const { calls } = requests(agents.v1, AUTH_MOUNTS.apiKeyQuery, from);
-    expect(calls).toHaveLength(1);
-    expect(new URL(calls[0]!.path, 'http://x').searchParams.get('api_key')).toBe(AUTH_SECRETS.apiKey);
+    expect(calls.map((r) => r.method)).toEqual(['ListTasks', 'SendStreamingMessage']);
+    for (const call of calls) expect(new URL(call.path, 'http://x').searchParams.get('api_key')).toBe(AUTH_SECRETS.apiKey);
   });
 
   it('with the card fetch too (card: true): placed as told there, where the card says after', async () => {

@@ -196,6 +196,18 @@ describe("a client resumes a thread's reply in flight after another process died
     await second.close();
   });
 
+  it("v1.0: a new process's first message on the thread answers the question another process showed, in its task", async () => {
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'first-message-continues' };
+    const first = client();
+    const asked = (await lastValueFrom(first.turn({ ...thread, text: 'input' }))) as { outcome: string; taskId: string };
+    expect(asked.outcome).toBe('input-required');
+    await first.close();
+    const second = client();
+    const answered = await lastValueFrom(second.turn({ ...thread, text: 'Paris' }));
+    expect(answered).toMatchObject({ type: 'end', outcome: 'completed', text: bookedReply('Paris'), taskId: asked.taskId });
+    await second.close();
+  });
+
   it('v1.0, by thread: nothing unfinished is an end that says so', async () => {
     const thread = { agent: v1.url('/'), handle: 'bot', thread: 'resume-nothing' };
     const a2a = client();
