@@ -85,6 +85,12 @@ export async function startReplayServer(): Promise<ReplayServer> {
       return;
     }
     const rpc = JSON.parse(await readBody(req)) as { id?: unknown; method?: string; params?: Record<string, unknown> };
+    if (rpc.method === 'ListTasks') {
+      // As an SDK 1.3 server with no task left waiting on the thread: an empty page.
+      const page = { jsonrpc: '2.0', id: rpc.id ?? null, result: { tasks: [], nextPageToken: '', pageSize: 20 } };
+      res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(page));
+      return;
+    }
     if (rpc.method !== 'SendStreamingMessage') {
       const error = { jsonrpc: '2.0', id: rpc.id ?? null, error: { code: -32601, message: `Method not found: ${String(rpc.method)}` } };
       res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(error));

@@ -3,7 +3,7 @@
  * returns one plain object; the child prints it as one JSON line.
  */
 import { performance } from 'node:perf_hooks';
-import type { Driver, TurnOutcome } from './drivers/types.js';
+import { FIRST_OF_THREAD, type Driver, type TurnOutcome } from './drivers/types.js';
 import { median, quantile } from './stats.js';
 
 /** Microseconds on the clock `--cpu-prof` timestamps use (CLOCK_MONOTONIC), to cut a profile to the measured window. */
@@ -72,7 +72,10 @@ export async function firstEvent(driver: Driver, contender: string, agent: strin
   for (let i = 0; i < warm; i++) await timed(`warm-${i}`);
   const warmMs: number[] = [];
   for (let i = 0; i < samples; i++) warmMs.push(await timed(`sample-${i}`));
-  return { coldMs, warmMs: median(warmMs), warmP90Ms: quantile(warmMs, 0.9) };
+  // A new thread's first message, everything else warm: a4h-a2a asks ListTasks first (one round trip).
+  const firstOfThreadMs: number[] = [];
+  for (let i = 0; i < samples; i++) firstOfThreadMs.push(await timed(`${FIRST_OF_THREAD}${i}`));
+  return { coldMs, warmMs: median(warmMs), warmP90Ms: quantile(warmMs, 0.9), firstOfThreadMs: median(firstOfThreadMs) };
 }
 
 /**

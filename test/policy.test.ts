@@ -10,16 +10,16 @@ describe('the policy', () => {
   it('the README documents exactly the defaults', () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
     const section = readme.slice(readme.indexOf('## Options and their defaults'));
-    const documented = new Map<string, number[]>();
-    for (const [, names, values] of section.matchAll(/^\| `([^|]+)` \| ([\d ,.]+) \|/gm)) {
+    const documented = new Map<string, (number | boolean)[]>();
+    for (const [, names, values] of section.matchAll(/^\| `([^|]+)` \| ([\d ,.]+|true|false) \|/gm)) {
       documented.set(
         names!.replace(/`/g, ''),
-        values!.split(',').map((v) => Number(v.replace(/ /g, ''))),
+        values === 'true' || values === 'false' ? [values === 'true'] : values!.split(',').map((v) => Number(v.replace(/ /g, ''))),
       );
     }
-    const flat = (prefix: string, value: object): [string, number][] =>
+    const flat = (prefix: string, value: object): [string, number | boolean][] =>
       Object.entries(value).flatMap(([key, v]) =>
-        typeof v === 'object' ? flat(`${prefix}${key}.`, v) : [[`${prefix}${key}`, v as number]],
+        typeof v === 'object' ? flat(`${prefix}${key}.`, v) : [[`${prefix}${key}`, v as number | boolean]],
       );
     const actual = new Map(flat('', DEFAULT_POLICY));
     for (const [names, values] of documented) {

@@ -1,6 +1,6 @@
 import { createSdkPorts } from 'a4h-a2a';
 import { createA2A, createNodeFetch } from 'a4h-a2a/node';
-import { BENCH_SECRET, type Driver } from './types.js';
+import { BENCH_SECRET, FIRST_OF_THREAD, type Driver } from './types.js';
 
 /** Who reads a4h-a2a's JSON-RPC streams: its own reader (the default) or the official SDK's transport. */
 export type StreamReader = 'a4h' | 'sdk';
@@ -13,13 +13,16 @@ export type StreamReader = 'a4h' | 'sdk';
  */
 export function a4hDriver(reader: StreamReader, connections: number): Driver {
   const http = createNodeFetch({ connections });
-  const client = createA2A({ identitySecret: BENCH_SECRET, ports: createSdkPorts({ fetch: http.fetch, reader }) });
+  const ports = createSdkPorts({ fetch: http.fetch, reader });
+  // A known thread's turn (the steady state of a gateway), and a thread's first message in the process.
+  const known = createA2A({ identitySecret: BENCH_SECRET, ports, policy: { continueInterrupted: false } });
+  const first = createA2A({ identitySecret: BENCH_SECRET, ports });
   return {
     turn: (agent, text, thread, onFirstChunk, onChunk) =>
       new Promise((resolve, reject) => {
         let chunks = 0;
         let replyLength = -1;
-        client.turn({ agent, handle: 'bench', thread, text }).subscribe({
+        (thread.startsWith(FIRST_OF_THREAD) ? first : known).turn({ agent, handle: 'bench', thread, text }).subscribe({
           next: (event) => {
             if (event.type === 'text') {
               if (chunks++ === 0) onFirstChunk?.();
@@ -33,7 +36,7 @@ export function a4hDriver(reader: StreamReader, connections: number): Driver {
         });
       }),
     close: async () => {
-      await client.close();
+      await Promise.all([known.close(), first.close()]);
       await http.close();
     },
   };

@@ -16,11 +16,16 @@ export interface Driver {
   /**
    * One streaming turn to `agent` (base URL with a trailing slash) with message `text`; resolves
    * after the last event. `onFirstChunk` is called at the first artifact chunk, `onChunk` at every one.
+   * A `thread` that starts with {@link FIRST_OF_THREAD} is that thread's first message in the process
+   * (a4h-a2a then asks the agent for a task left waiting on it); every other turn is a known thread's.
    */
   turn(agent: string, text: string, thread: string, onFirstChunk?: () => void, onChunk?: () => void): Promise<TurnOutcome>;
   /** Releases the connection pool. */
   close(): Promise<void>;
 }
+
+/** The prefix of a thread whose first message in the process a turn is. */
+export const FIRST_OF_THREAD = 'first-of-thread:';
 
 /** Connections per origin for every contender unless a job asks for more: enough for 1,000 concurrent streams. */
 export const CONNECTIONS = 2048;
