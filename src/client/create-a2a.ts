@@ -1,4 +1,4 @@
-import { concat, defer, from, Observable, of, switchMap, throwError, type Subscriber } from 'rxjs';
+import { from, Observable, switchMap, type Subscriber } from 'rxjs';
 import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
@@ -73,17 +73,6 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   };
   /** The subscribers of the turns running now, so `close({ detach: true })` can end them. */
   const running = new Set<Subscriber<TurnEvent>>();
-  /** `turn$`, its subscriber counted among the running ones while it runs. */
-  const counted = (turn$: Observable<TurnEvent>): Observable<TurnEvent> =>
-    new Observable<TurnEvent>((subscriber) => {
-      running.add(subscriber);
-      const subscription = turn$.subscribe(subscriber);
-      return () => {
-        running.delete(subscriber);
-        subscription.unsubscribe();
-      };
-    });
-
   /** A thread's turn on the agent's port: traced when the client has telemetry. */
   const onPort = (input: { agent: string; handle: string }, run: (port: A2APort) => Observable<TurnEvent>): Observable<TurnEvent> =>
     telemetry === undefined
@@ -120,7 +109,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
     if (input.files?.length) request.files = input.files;
     if (input.data?.length) request.data = input.data;
     // The thread's first message in this process asks the agent for a task it left waiting (once).
-    const look = taskId === undefined && !lookedUp.has(key);
+    const look = policy.continueInterrupted && taskId === undefined && !lookedUp.has(key);
     if (look) {
       if (lookedUp.size >= maxThreads) lookedUp.clear(); // bounded: a thread asked again costs one ListTasks
       lookedUp.add(key);
@@ -138,35 +127,39 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       return rest$.pipe(remembered(input, key, { contextId }));
     });
 
-  /** `run` after the input is checked (a check's error comes after `start`, as a turn's does). */
+  /**
+   * `run` after the input is checked (a check's error comes after `start`, as a turn's does), its
+   * subscriber counted among the running ones while it runs (`close({ detach: true })` ends them).
+   * One object per turn: the check and the count in one subscribe.
+   */
   const checked = (check: () => string, run: (key: string) => Observable<TurnEvent>): Observable<TurnEvent> =>
-    defer(() => {
-      let key: string;
+    new Observable<TurnEvent>((subscriber) => {
+      let turn$: Observable<TurnEvent>;
       try {
-        key = check();
+        turn$ = run(check());
       } catch (error) {
-        return concat(
-          of<TurnEvent>({ type: 'start' }),
-          throwError(() => error),
-        );
+        subscriber.next({ type: 'start' });
+        subscriber.error(error);
+        return undefined;
       }
-      return run(key);
+      running.add(subscriber);
+      const subscription = turn$.subscribe(subscriber);
+      return () => {
+        running.delete(subscriber);
+        subscription.unsubscribe();
+      };
     });
 
   return {
     turn: (input) =>
-      counted(
-        checked(
-          () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
-          (key) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId)),
-        ),
+      checked(
+        () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
+        (key) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId)),
       ),
     resume: (input) =>
-      counted(
-        checked(
-          () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
-          (key) => withContextId(input, key, (contextId) => threadResume(input, key, contextId)),
-        ),
+      checked(
+        () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
+        (key) => withContextId(input, key, (contextId) => threadResume(input, key, contextId)),
       ),
     card: (agent) =>
       ports(agent)
