@@ -146,58 +146,41 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
   }
 
   it('a truly different JSON-RPC id stays an error', async () => {
-    const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
-    const server = await startRawAgent((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      res.end(sseFrame('someone-else', { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } }));
-    });
-    try {
-      const endpoint = `${server.url}rpc`;
-      const read$ = readStream(
-        { fetch: http.fetch, maxEventChars: 2 ** 20 },
-        { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
-        { operation: 'stream', agent: endpoint },
-        { map: (r) => r },
-      );
-      await expect(lastValueFrom(read$)).rejects.toMatchObject({
-        kind: 'protocol',
-        message: expect.stringContaining('another JSON-RPC call'),
-      });
-    } finally {
-      await server.close();
-    }
+    const error = await readerError(http, sseFrame('someone-else', { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } }));
+    expect(error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('another JSON-RPC call') });
+  });
+
+  it('a bare CloudEvent (no JSON-RPC at all) is said to be one, not a frame of another JSON-RPC call', async () => {
+    const event = { specversion: '1.0', id: 'evt-1', source: '/agent', type: 'task.status', data: { state: 'working' } };
+    const error = await readerError(http, `data: ${JSON.stringify(event)}\n\n`);
+    expect(error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('not a JSON-RPC response but a CloudEvent') });
+    expect(error.message).not.toContain('another JSON-RPC call');
   });
 });
 
-describe('frames that are not JSON-RPC', () => {
-  it('a bare CloudEvent is said to be one, not a frame of another JSON-RPC call', async () => {
-    const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
-    const http = createNodeFetch();
-    const server = await startRawAgent((_req, res) => {
-      res.writeHead(200, { 'content-type': 'text/event-stream' });
-      const event = { specversion: '1.0', id: 'evt-1', source: '/agent', type: 'task.status', data: { state: 'working' } };
-      res.end(`data: ${JSON.stringify(event)}\n\n`);
-    });
-    try {
-      const endpoint = `${server.url}rpc`;
-      const read$ = readStream(
-        { fetch: http.fetch, maxEventChars: 2 ** 20 },
-        { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
-        { operation: 'stream', agent: endpoint },
-        { map: (r) => r },
-      );
-      const error = await lastValueFrom(read$).then(
-        () => undefined,
-        (e: unknown) => e as A2AError,
-      );
-      expect(error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('not a JSON-RPC response but a CloudEvent') });
-      expect(error?.message).not.toContain('another JSON-RPC call');
-    } finally {
-      await server.close();
-      await http.close();
-    }
+/** The error our reader gives for a stream whose only bytes are `body`. */
+async function readerError(http: NodeFetch, body: string): Promise<A2AError> {
+  const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
+  const server = await startRawAgent((_req, res) => {
+    res.writeHead(200, { 'content-type': 'text/event-stream' });
+    res.end(body);
   });
-});
+  try {
+    const endpoint = `${server.url}rpc`;
+    const read$ = readStream(
+      { fetch: http.fetch, maxEventChars: 2 ** 20 },
+      { endpoint, method: 'SendStreamingMessage', params: {}, version: '1.0' },
+      { operation: 'stream', agent: endpoint },
+      { map: (r) => r },
+    );
+    return await lastValueFrom(read$).then(
+      () => expect.unreachable('the stream was read without an error') as never,
+      (error: unknown) => error as A2AError,
+    );
+  } finally {
+    await server.close();
+  }
+}
 
 describe('liveness: SSE comments while the agent thinks', () => {
   it("keep our reader's idle clock from running out: no reconnect; the SDK's reader (which drops comments) reconnects", async () => {
