@@ -113,7 +113,8 @@ describe('a reply or a question that outlives the process that showed it, with t
   });
 
   it('a4h resume shows the whole reply of a send that was killed mid-reply', async () => {
-    const slowAgent = await startDemoAgent({ memoryFile: join(dir, 'slow-memory.json'), chunkDelayMs: 60 });
+    // A reply of some 25 words over ~4 s: it outlives two process starts on a busy machine.
+    const slowAgent = await startDemoAgent({ memoryFile: join(dir, 'slow-memory.json'), chunkDelayMs: 150 });
     try {
       const sending = startCli(['send', slowAgent.url, '--json', '--thread', 'outlives-kill', 'tell me something']);
       await sending.waitFor(/"type":"text"/);

@@ -10,7 +10,8 @@ import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runResume } from '../../src/turn/turn.js';
 import { collect, endOf, FAST, folded } from './harness.js';
 
-const TIMING = { tickMs: 40, slowTotalMs: 480 };
+// Twelve ticks over 1.2 s: room for a busy machine to find the task still running after the first process died.
+const TIMING = { tickMs: 100, slowTotalMs: 1_200 };
 const SLOW_REPLY = Array.from({ length: 12 }, (_, i) => tickText(i + 1)).join('');
 
 /**
@@ -62,7 +63,7 @@ async function dyingTurn(agent: FixtureAgent, http: NodeFetch, contextId?: strin
   }
 }
 
-/** One v1.0 and one v0.3 fixture agent (their `slow` task ticks 12 times in 480 ms) for every test here. */
+/** One v1.0 and one v0.3 fixture agent (their `slow` task ticks 12 times in 1.2 s) for every test here. */
 let v1: FixtureAgent;
 let v03: FixtureAgent;
 let http: NodeFetch;
