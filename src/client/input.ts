@@ -1,6 +1,6 @@
 import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
-import { checkRequest } from '../turn/turn.js';
+import { checkIds, checkRequest } from '../turn/turn.js';
 import type { ResumeInput, TurnInput } from './types.js';
 
 /**
@@ -28,12 +28,7 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
 export function checkResumeInput(input: ResumeInput): string {
   const cardUrl = cardUrlOf(input.agent);
   checkNames(input);
-  for (const key of ['taskId', 'contextId'] as const) {
-    const value = input[key];
-    if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} must be a non-empty string when given` });
-    }
-  }
+  checkIds(input);
   const from = input.from;
   if (
     from !== undefined &&

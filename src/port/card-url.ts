@@ -38,8 +38,12 @@ function parseCardUrl(agent: string): string {
   try {
     url = new URL(agent);
   } catch (cause) {
-    const shown = agent.slice(0, 200).replace(/\?.*$/s, '?…');
-    throw new A2AError({ kind: 'input', operation: 'card', message: `not a URL: ${JSON.stringify(shown)}`, cause });
+    throw new A2AError({
+      kind: 'input',
+      operation: 'card',
+      message: `not a URL: ${JSON.stringify(redactQuery(agent.slice(0, 200)))}`,
+      cause,
+    });
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
     throw new A2AError({ kind: 'input', operation: 'card', message: `the agent URL must be http or https, not ${url.protocol}` });

@@ -1,4 +1,5 @@
-import type { Observable } from 'rxjs';
+import { throwError, type Observable } from 'rxjs';
+import { A2AError } from '../errors.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from './types.js';
 
 /**
@@ -48,3 +49,11 @@ export interface PortTurn {
 
 /** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers). */
 export type PortFactory = (agent: string, turn?: PortTurn) => A2APort;
+
+/** `port.listTasks`, or an `unsupported` error for a port that has none. */
+export function listTasksOf(port: A2APort, contextId: string, options?: ListTasksOptions): Observable<Task[]> {
+  if (port.listTasks === undefined) {
+    return throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'the port has no ListTasks' }));
+  }
+  return port.listTasks(contextId, options);
+}

@@ -1,6 +1,4 @@
-type Json = Record<string, unknown>;
-
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+import { isObject, rebuilt } from './reader/replies.js';
 
 /**
  * A stream call answered with one JSON body instead of an event stream (servers that answer
@@ -17,23 +15,15 @@ export async function jsonAsStream(init: RequestInit | undefined, response: Resp
   try {
     answer = JSON.parse(text);
   } catch {
-    return withBody(response, text, type);
+    return rebuilt(response, text);
   }
   const jsonRpc = typeof init?.body === 'string' && init.body.includes('"jsonrpc"');
   const carries = isObject(answer) && (jsonRpc ? 'result' in answer : !('error' in answer));
-  if (!carries) return withBody(response, text, type);
+  if (!carries) return rebuilt(response, text);
   // One line: JSON.stringify writes no line breaks, so the event is one `data:` line whatever the body's layout.
-  return withBody(response, `data: ${JSON.stringify(answer)}\n\n`, 'text/event-stream');
+  return rebuilt(response, `data: ${JSON.stringify(answer)}\n\n`, 'text/event-stream');
 }
 
 function asksForStream(init: RequestInit | undefined): boolean {
   return new Headers(init?.headers).get('accept')?.toLowerCase().includes('text/event-stream') === true;
-}
-
-/** The same answer with `body` and `type` (its length may have changed). */
-function withBody(response: Response, body: string, type: string): Response {
-  const headers = new Headers(response.headers);
-  headers.delete('content-length');
-  headers.set('content-type', type);
-  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }

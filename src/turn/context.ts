@@ -1,7 +1,7 @@
-import { filter, Observable, tap, throwError, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
-import { A2AError, isA2AError } from '../errors.js';
+import { filter, Observable, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import type { A2APort, ListTasksOptions } from '../port/port.js';
+import { listTasksOf, type A2APort, type ListTasksOptions } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { TurnPolicy } from './policy.js';
 import type { TurnTask } from './task.js';
@@ -60,11 +60,7 @@ class TrackedPort implements A2APort {
     return this.port.cancel(taskId);
   }
   listTasks(contextId: string, options?: ListTasksOptions): Observable<Task[]> {
-    const { port } = this;
-    if (port.listTasks === undefined) {
-      return throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'the port has no ListTasks' }));
-    }
-    return port.listTasks(contextId, options);
+    return listTasksOf(this.port, contextId, options);
   }
 }
 

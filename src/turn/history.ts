@@ -1,8 +1,8 @@
-import { catchError, EMPTY, filter, map, type Observable } from 'rxjs';
+import { catchError, EMPTY, filter, type Observable } from 'rxjs';
 import { toA2AError } from '../errors.js';
-import type { AgentEvent, Task } from '../port/types.js';
+import type { AgentEvent } from '../port/types.js';
 import type { LadderContext } from './context.js';
-import { within } from './watchdog.js';
+import { pollOnce } from './live.js';
 
 /** Messages of history asked for: enough to hold the agent's last message after the user's. */
 export const HISTORY_FOR_REPLY = 10;
@@ -17,10 +17,8 @@ export const HISTORY_FOR_REPLY = 10;
 export function replyFromHistory(ctx: LadderContext, nothingShown: () => boolean): Observable<AgentEvent> {
   const { taskId, state, messageOnly } = ctx.task;
   if (taskId === undefined || state !== 'completed' || messageOnly || !nothingShown()) return EMPTY;
-  return ctx.port.getTask(taskId, HISTORY_FOR_REPLY).pipe(
-    within<Task>(ctx.policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
-    filter((task) => task.history !== undefined && task.history.length > 0),
-    map((task): AgentEvent => ({ kind: 'task', task })),
+  return pollOnce(ctx, taskId, HISTORY_FOR_REPLY).pipe(
+    filter((event) => event.kind === 'task' && event.task.history !== undefined && event.task.history.length > 0),
     catchError((error: unknown) => {
       ctx.logger.warn(
         { taskId, error: toA2AError(error, 'get-task').message },

@@ -180,8 +180,9 @@ function closedEarly(ctx: LadderContext, operation: 'stream' | 'resubscribe'): O
   return throwError(() => streamClosed(operation));
 }
 
-function pollOnce(ctx: LadderContext, taskId: string): Observable<AgentEvent> {
-  return defer(() => ctx.port.getTask(taskId)).pipe(
+/** One `GetTask` of the turn's task (with `historyLength` messages of history when given), bounded like a poll. */
+export function pollOnce(ctx: LadderContext, taskId: string, historyLength?: number): Observable<AgentEvent> {
+  return defer(() => ctx.port.getTask(taskId, historyLength)).pipe(
     within<Task>(ctx.policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
     map((task): AgentEvent => ({ kind: 'task', task })),
   );

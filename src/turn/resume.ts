@@ -1,20 +1,12 @@
-import { asyncScheduler, concat, defer, map, of, skip, switchMap, throwError, type Observable } from 'rxjs';
-import { A2AError } from '../errors.js';
+import { concat, defer, of, skip, switchMap, throwError, type Observable } from 'rxjs';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
-import { isTerminal, type Task } from '../port/types.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
-import { RECENT_MS } from './waiting.js';
-import { within } from './watchdog.js';
+import { newestUnfinished, type RecentBounds } from './waiting.js';
 
 /** How far back a thread's unfinished task is looked for, and how many of its tasks are read. */
-export interface ThreadResumeBounds {
-  /** Only tasks whose status changed this recently. Default one day ({@link RECENT_MS}). */
-  windowMs?: number;
-  /** One page of at most this many tasks, newest first. Default 20. */
-  pageSize?: number;
-}
+export type ThreadResumeBounds = RecentBounds;
 
 /**
  * Resumes a conversation's reply in flight: one `ListTasks` page of the conversation (`contextId`),
@@ -35,15 +27,8 @@ export function resumeThread(port: A2APort, contextId: string, options: LadderOp
         throwError(() => error),
       );
     }
-    const since = new Date(asyncScheduler.now() - (options.windowMs ?? RECENT_MS)).toISOString();
-    const listed$ =
-      port.listTasks === undefined
-        ? throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'the port has no ListTasks' }))
-        : port.listTasks(contextId, { statusTimestampAfter: since, pageSize: options.pageSize ?? 20 });
     const nothing: TurnEvent = { type: 'end', outcome: 'none', text: '', contextId };
-    const follow$ = listed$.pipe(
-      within<Task[]>(policy.poll.requestTimeoutMs, 'poll-request', 'list-tasks'),
-      map((tasks) => tasks.find((task) => !isTerminal(task.status.state))),
+    const follow$ = newestUnfinished(port, contextId, policy, options).pipe(
       // The resumed turn's own start is this one's: it is left out.
       switchMap((unfinished) =>
         unfinished === undefined

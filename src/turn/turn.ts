@@ -230,8 +230,13 @@ export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.P
   if (typeof request.text !== 'string' || (request.text.trim() === '' && !attached)) {
     throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
   }
+  checkIds(request);
+}
+
+/** Refuses a contextId or taskId that is given but not a non-empty string. Throws an `input` {@link A2AError}. */
+export function checkIds(ids: { contextId?: unknown; taskId?: unknown }): void {
   for (const key of ['contextId', 'taskId'] as const) {
-    const value = request[key];
+    const value = ids[key];
     if (value !== undefined && (typeof value !== 'string' || value === '')) {
       throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} must be a non-empty string when given` });
     }

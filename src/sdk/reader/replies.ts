@@ -2,7 +2,7 @@ import { withKinds } from './results.js';
 
 type Json = Record<string, unknown>;
 
-const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
+export const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
  * A JSON-RPC reply (SendMessage, GetTask, CancelTask, and v0.3's `message/send`, `tasks/get`,
@@ -47,9 +47,10 @@ function rpcRequest(body: unknown): { id: unknown; method: string } | undefined 
   }
 }
 
-/** The same answer with `body` (its length may have changed). */
-function rebuilt(response: Response, body: string): Response {
+/** The same answer with `body` (its length may have changed), and `type` as its Content-Type when given. */
+export function rebuilt(response: Response, body: string, type?: string): Response {
   const headers = new Headers(response.headers);
   headers.delete('content-length');
+  if (type !== undefined) headers.set('content-type', type);
   return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
