@@ -4,23 +4,26 @@ import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { ThreadRegistry } from '../identity/threads.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
 import { createSdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
-import { resolvePolicy } from '../turn/policy.js';
+import { resolvePolicy, type TurnPolicy } from '../turn/policy.js';
 import { afterDelivered } from '../render/position.js';
 import { resumeThread } from '../turn/resume.js';
-import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
+import { runCheckedTurn, runResume, type LadderOptions, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
 import { CancelsInFlight } from './cancels.js';
 import { agentKey, checkInput, checkResumeInput } from './input.js';
-import type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
+import type { A2AClient, A2AOptions, LeaveMode, ResumeInput, TurnInput } from './types.js';
 
-export type { A2AClient, A2AOptions, CloseOptions, ResumeInput, TurnInput } from './types.js';
+/** The ladder's options as the client sets them for a turn. */
+type Ladder = LadderOptions & { policy: TurnPolicy; logger: Logger };
+
+export type { A2AClient, A2AOptions, CloseOptions, LeaveMode, ResumeInput, TurnInput } from './types.js';
 
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {
@@ -64,7 +67,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
   /** Set by `close({ detach: true })`: the turns it ends hand their tasks over (no CancelTask). */
   let detaching = false;
-  const ladder = {
+  const ladder: Ladder = {
     policy,
     logger,
     onCancel: cancels.track,
@@ -102,7 +105,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   };
 
   /** The ladder for one thread's message, remembered by the thread. */
-  const threadTurn = (input: TurnInput, key: string, contextId: string): Observable<TurnEvent> => {
+  const threadTurn = (input: TurnInput, key: string, contextId: string, turnLadder: Ladder): Observable<TurnEvent> => {
     const interrupted = threads.takeInterrupted(key);
     const taskId = input.taskId ?? interrupted;
     const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
@@ -114,15 +117,16 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       if (lookedUp.size >= maxThreads) lookedUp.clear(); // bounded: a thread asked again costs one ListTasks
       lookedUp.add(key);
     }
-    const options = look ? { ...ladder, lookForWaitingTask: true } : ladder;
+    const options = look ? { ...turnLadder, lookForWaitingTask: true } : turnLadder;
     return onPort(input, (port) => runCheckedTurn(port, request, options).pipe(remembered(input, key, request)));
   };
 
   /** A thread's reply in flight, followed: its task by id, or found by the thread's contextId. */
-  const threadResume = (input: ResumeInput, key: string, contextId: string): Observable<TurnEvent> =>
+  const threadResume = (input: ResumeInput, key: string, contextId: string, turnLadder: Ladder): Observable<TurnEvent> =>
     onPort(input, (port) => {
       const taskId = input.from?.taskId ?? input.taskId;
-      const resumed$ = taskId === undefined ? resumeThread(port, contextId, ladder) : runResume(port, { taskId, contextId }, ladder);
+      const resumed$ =
+        taskId === undefined ? resumeThread(port, contextId, turnLadder) : runResume(port, { taskId, contextId }, turnLadder);
       const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
       return rest$.pipe(remembered(input, key, { contextId }));
     });
@@ -130,22 +134,50 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   /**
    * `run` after the input is checked (a check's error comes after `start`, as a turn's does), its
    * subscriber counted among the running ones while it runs (`close({ detach: true })` ends them).
-   * One object per turn: the check and the count in one subscribe.
+   * One object per turn: the check and the count in one subscribe. With `onLeave: 'detach'` the
+   * turn's ladder is told it is detached once its subscriber leaves before its end (not on its own
+   * error or completion, so a deadline still cancels).
    */
-  const checked = (check: () => string, run: (key: string) => Observable<TurnEvent>): Observable<TurnEvent> =>
+  const checked = (
+    input: { onLeave?: LeaveMode },
+    check: () => string,
+    run: (key: string, turnLadder: Ladder) => Observable<TurnEvent>,
+  ): Observable<TurnEvent> =>
     new Observable<TurnEvent>((subscriber) => {
+      const detachOnLeave = input.onLeave === 'detach';
+      /** The subscriber left before the turn ended (only tracked for `onLeave: 'detach'`). */
+      let left = false;
       let turn$: Observable<TurnEvent>;
       try {
-        turn$ = run(check());
+        turn$ = run(check(), detachOnLeave ? { ...ladder, detached: () => detaching || left } : ladder);
       } catch (error) {
         subscriber.next({ type: 'start' });
         subscriber.error(error);
         return undefined;
       }
       running.add(subscriber);
-      const subscription = turn$.subscribe(subscriber);
+      if (!detachOnLeave) {
+        const subscription = turn$.subscribe(subscriber);
+        return () => {
+          running.delete(subscriber);
+          subscription.unsubscribe();
+        };
+      }
+      let ended = false;
+      const subscription = turn$.subscribe({
+        next: (event) => subscriber.next(event),
+        error: (error: unknown) => {
+          ended = true;
+          subscriber.error(error);
+        },
+        complete: () => {
+          ended = true;
+          subscriber.complete();
+        },
+      });
       return () => {
         running.delete(subscriber);
+        left = !ended;
         subscription.unsubscribe();
       };
     });
@@ -153,13 +185,15 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   return {
     turn: (input) =>
       checked(
+        input,
         () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
-        (key) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId)),
+        (key, turnLadder) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId, turnLadder)),
       ),
     resume: (input) =>
       checked(
+        input,
         () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
-        (key) => withContextId(input, key, (contextId) => threadResume(input, key, contextId)),
+        (key, turnLadder) => withContextId(input, key, (contextId) => threadResume(input, key, contextId, turnLadder)),
       ),
     card: (agent) =>
       ports(agent)

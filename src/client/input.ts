@@ -21,6 +21,7 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
   );
   const cardUrl = cardUrlOf(input.agent);
   checkNames(input);
+  checkLeave(input);
   return cardUrl;
 }
 
@@ -29,6 +30,7 @@ export function checkResumeInput(input: ResumeInput): string {
   const cardUrl = cardUrlOf(input.agent);
   checkNames(input);
   checkIds(input);
+  checkLeave(input);
   const from = input.from;
   if (
     from !== undefined &&
@@ -50,6 +52,11 @@ function checkNames(input: { handle: unknown; thread: unknown }): void {
       throw new A2AError({ kind: 'input', operation: 'turn', message: `the ${field} must be a non-empty string` });
     }
   }
+}
+
+function checkLeave(input: { onLeave?: unknown }): void {
+  if (input.onLeave === undefined || input.onLeave === 'cancel' || input.onLeave === 'detach') return;
+  throw new A2AError({ kind: 'input', operation: 'turn', message: "onLeave must be 'cancel' or 'detach'" });
 }
 
 /** The agent's card URL, or undefined when `agent` is not a usable URL. */

@@ -74,6 +74,13 @@ export interface TurnInput {
    * process remembers for the thread, if any.
    */
   taskId?: string;
+  /**
+   * What leaving the turn before its end (unsubscribing) does to the agent's task: `cancel` (the
+   * default) sends CancelTask; `detach` stops reading and leaves the task running at the agent, for
+   * a later `resume` (a gateway whose browser may reconnect through any replica). A deadline or an
+   * error still cancels, as in any turn.
+   */
+  onLeave?: LeaveMode;
 }
 
 /** A thread's reply in flight to follow (after a restart, on another replica): no message is sent. */
@@ -96,7 +103,12 @@ export interface ResumeInput {
   from?: ReplyPosition;
   /** A contextId to use instead of deriving one (as in {@link TurnInput}). */
   contextId?: string;
+  /** What leaving the resumed turn does to its task (as in {@link TurnInput}); default `cancel`. */
+  onLeave?: LeaveMode;
 }
+
+/** What leaving a turn before its end does to the agent's task: send CancelTask, or hand the task over. */
+export type LeaveMode = 'cancel' | 'detach';
 
 /** How a client closes. */
 export interface CloseOptions {

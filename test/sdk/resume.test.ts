@@ -229,3 +229,64 @@ describe("a client resumes a thread's reply in flight after another process died
     await a2a.close();
   });
 });
+
+describe("leaving a turn with onLeave: 'detach' hands its task over (a gateway whose browser reconnects)", () => {
+  const SECRET = 'a shared secret of at least sixteen bytes';
+  const client = () => createA2A({ identitySecret: SECRET, ports: createSdkPorts({ fetch: http.fetch }) });
+  const cancels = (from: number) => v1.received.slice(from).filter((r) => /cancel/i.test(r.method));
+
+  for (const way of ['turn', 'resume'] as const) {
+    it(`v1.0: a ${way} left mid-reply sends no CancelTask; the task ends completed and a resume gets it whole`, async () => {
+      const thread = { agent: v1.url('/'), handle: 'bot', thread: `leave-detach-${way}` };
+      const a2a = client();
+      const before = v1.received.length;
+      if (way === 'resume') await dyingTurn(v1, http, await a2a.contextId(thread.handle, thread.thread));
+      const turn$ =
+        way === 'turn' ? a2a.turn({ ...thread, text: 'slow', onLeave: 'detach' }) : a2a.resume({ ...thread, onLeave: 'detach' });
+      const seen: TurnEvent[] = [];
+      const subscription = turn$.subscribe((event) => seen.push(event));
+      await vi.waitFor(() => expect(folded(seen)).toContain(tickText(3)), { timeout: 5_000 });
+      subscription.unsubscribe();
+      const end = await lastValueFrom(client().resume(thread));
+      expect(end).toMatchObject({ type: 'end', outcome: 'completed', text: SLOW_REPLY });
+      await a2a.close();
+      expect(cancels(before)).toEqual([]);
+    });
+  }
+
+  it("v1.0: without onLeave (or with 'cancel') leaving cancels the task, as always", async () => {
+    for (const onLeave of [undefined, 'cancel'] as const) {
+      const thread = { agent: v1.url('/'), handle: 'bot', thread: `leave-cancel-${onLeave}` };
+      const a2a = client();
+      const before = v1.received.length;
+      const seen: TurnEvent[] = [];
+      const subscription = a2a.turn({ ...thread, text: 'slow', ...(onLeave ? { onLeave } : {}) }).subscribe((event) => seen.push(event));
+      await vi.waitFor(() => expect(folded(seen)).toContain(tickText(2)), { timeout: 5_000 });
+      subscription.unsubscribe();
+      await a2a.close();
+      expect(cancels(before)).toHaveLength(1);
+    }
+  });
+
+  it("v1.0: with onLeave: 'detach' a deadline still cancels (only leaving hands over)", async () => {
+    const thread = { agent: v1.url('/'), handle: 'bot', thread: 'leave-detach-deadline' };
+    const a2a = createA2A({ identitySecret: SECRET, ports: createSdkPorts({ fetch: http.fetch }), policy: { turnTimeoutMs: 400 } });
+    const before = v1.received.length;
+    await expect(lastValueFrom(a2a.turn({ ...thread, text: 'slow', onLeave: 'detach' }))).rejects.toMatchObject({ kind: 'timeout' });
+    await a2a.close();
+    expect(cancels(before)).toHaveLength(1);
+  });
+
+  it('an onLeave that is neither is an input error before any request', async () => {
+    const a2a = client();
+    const before = v1.received.length;
+    const input = { agent: v1.url('/'), handle: 'bot', thread: 'leave-bad', onLeave: 'later' as 'detach' };
+    await expect(lastValueFrom(a2a.turn({ ...input, text: 'hi' }))).rejects.toMatchObject({
+      kind: 'input',
+      message: expect.stringContaining('onLeave'),
+    });
+    await expect(lastValueFrom(a2a.resume(input))).rejects.toMatchObject({ kind: 'input' });
+    expect(v1.received.length).toBe(before);
+    await a2a.close();
+  });
+});
