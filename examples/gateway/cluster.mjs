@@ -1,0 +1,115 @@
+/**
+ * The gateway as it runs in production, on one machine: N replica processes (gateway.mjs) sharing
+ * the identity secret and nothing else, behind haproxy. Replicas can be killed, restarted (SIGTERM:
+ * hand over, then start again on the same port) and counted; `npm run example:gateway` and the
+ * tests use it.
+ */
+import { spawn } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { startHaproxy } from './haproxy.mjs';
+
+const GATEWAY = fileURLToPath(new URL('gateway.mjs', import.meta.url));
+
+/** A free TCP port on 127.0.0.1 (the OS picks it; haproxy's configuration names ports up front). */
+export function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * Starts one replica process on `port`; resolves once it listens.
+ * @param {{ agent: string; port: number; name: string; secret: string; log?: (line: string) => void }} options
+ * @returns {Promise<import('./cluster.d.mts').Replica>}
+ */
+export function startReplica({ agent, port, name, secret, log }) {
+  const child = spawn(process.execPath, [GATEWAY, '--agent', agent, '--port', String(port), '--name', name], {
+    env: { ...process.env, A4H_IDENTITY_SECRET: secret },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  child.stderr.setEncoding('utf8').on('data', (chunk) => {
+    for (const line of chunk.split('\n')) if (line.trim() !== '') log?.(line);
+  });
+  return new Promise((resolve, reject) => {
+    let out = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk;
+      if (!out.includes(' on http')) return;
+      resolve({
+        name,
+        port,
+        pid: child.pid,
+        exited,
+        kill: async () => {
+          child.kill('SIGKILL');
+          return exited;
+        },
+        stop: async () => {
+          child.kill('SIGTERM');
+          return exited;
+        },
+      });
+    });
+    exited.then(({ code, signal }) => reject(new Error(`replica ${name} exited (${signal ?? code}) before it listened`)));
+  });
+}
+
+/**
+ * Starts `replicas` replicas (named A, B, C, …) and haproxy in front of them.
+ * @param {import('./cluster.d.mts').ClusterOptions} options
+ * @returns {Promise<import('./cluster.d.mts').Cluster>}
+ */
+export async function startCluster(options) {
+  const count = options.replicas ?? 3;
+  const names = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
+  const ports = await Promise.all(names.map(() => freePort()));
+  const start = (name, port) => startReplica({ agent: options.agent, port, name, secret: options.secret, log: options.log });
+  /** @type {Map<string, import('./cluster.d.mts').Replica>} */
+  const running = new Map();
+  try {
+    for (const replica of await Promise.all(names.map((name, i) => start(name, ports[i])))) running.set(replica.name, replica);
+    const haproxy = await startHaproxy({
+      port: options.port || (await freePort()), // 0: a free one (haproxy needs it named)
+      replicas: names.map((name, i) => ({ name, port: ports[i] })),
+      ...(options.log ? { log: (line) => options.log(`haproxy: ${line}`) } : {}),
+    });
+    const replica = (name) => {
+      const found = running.get(name);
+      if (found === undefined) throw new Error(`replica ${name} is not running`);
+      return found;
+    };
+    return {
+      url: haproxy.url,
+      config: haproxy.config,
+      names,
+      replica,
+      kill: async (name) => {
+        await replica(name).kill();
+        running.delete(name);
+      },
+      restart: async (name) => {
+        const old = running.get(name);
+        if (old !== undefined) {
+          await old.stop();
+          running.delete(name);
+        }
+        running.set(name, await start(name, ports[names.indexOf(name)]));
+      },
+      stop: async () => {
+        await haproxy.stop();
+        await Promise.all([...running.values()].map((r) => r.stop()));
+        running.clear();
+      },
+    };
+  } catch (error) {
+    await Promise.all([...running.values()].map((r) => r.kill()));
+    throw error;
+  }
+}

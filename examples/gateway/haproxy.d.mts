@@ -1,0 +1,13 @@
+/** Types of haproxy.mjs, for the TypeScript tests. */
+
+export declare const HAPROXY: string;
+export declare function haproxyConfig(options: {
+  port: number;
+  replicas: readonly { name: string; port: number }[];
+  host?: string;
+}): string;
+export declare function startHaproxy(options: {
+  port: number;
+  replicas: readonly { name: string; port: number }[];
+  log?: (line: string) => void;
+}): Promise<{ url: string; config: string; stop(): Promise<void> }>;

@@ -1,0 +1,92 @@
+/**
+ * haproxy in front of the gateway's replicas: its configuration, and the process (Debian's
+ * `haproxy`, in the foreground) started and stopped for the example and its tests.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+
+/** Where Debian installs haproxy (`apt-get install haproxy`; `sh scripts/ensure-debian.sh` does it). */
+export const HAPROXY = '/usr/sbin/haproxy';
+
+/**
+ * The configuration: round robin over the replicas, no stickiness (any replica serves any thread),
+ * a health check on `/healthz` every 500 ms (a draining replica answers 503 and gets nothing new),
+ * a failed connection retried on another replica (`option redispatch`: a killed replica's port
+ * refuses), no response buffering, and timeouts long enough for a streamed reply.
+ * @param {{ port: number; replicas: readonly { name: string; port: number }[]; host?: string }} options
+ */
+export function haproxyConfig({ port, replicas, host = '127.0.0.1' }) {
+  const servers = replicas.map((r) => `    server ${r.name} ${host}:${r.port} check inter 500ms fall 1 rise 1`);
+  return [
+    'global',
+    '    maxconn 4096',
+    '',
+    'defaults',
+    '    mode http',
+    '    option http-server-close   # a new server connection per request: nothing reused on a replica that left',
+    '    option redispatch 1        # a refused connection is retried on another replica',
+    '    retries 3',
+    '    timeout connect 1s',
+    '    timeout client 1h          # a streamed reply may be long; the gateway sends a comment every 15 s',
+    '    timeout server 1h',
+    '',
+    'frontend chat',
+    `    bind ${host}:${port}`,
+    '    default_backend replicas',
+    '',
+    'backend replicas',
+    '    balance roundrobin',
+    '    option httpchk GET /healthz',
+    ...servers,
+    '',
+  ].join('\n');
+}
+
+/**
+ * Starts haproxy with {@link haproxyConfig}; resolves once it accepts on `port` and a replica
+ * answers through it.
+ * @param {{ port: number; replicas: readonly { name: string; port: number }[]; log?: (line: string) => void }} options
+ * @returns {Promise<{ url: string; config: string; stop(): Promise<void> }>}
+ */
+export async function startHaproxy(options) {
+  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: install Debian's haproxy (sh scripts/ensure-debian.sh)`);
+  const dir = await mkdtemp(join(tmpdir(), 'a4h-haproxy-'));
+  const config = haproxyConfig(options);
+  const file = join(dir, 'haproxy.cfg');
+  await writeFile(file, config);
+  const child = spawn(HAPROXY, ['-f', file, '-db'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const output = [];
+  const keep = (chunk) => {
+    output.push(String(chunk));
+    for (const line of String(chunk).split('\n')) if (line.trim() !== '') options.log?.(line);
+  };
+  child.stdout.on('data', keep);
+  child.stderr.on('data', keep);
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  const url = `http://127.0.0.1:${options.port}/`;
+  const stop = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+    await exited;
+    await rm(dir, { recursive: true, force: true });
+  };
+  for (const deadline = Date.now() + 10_000; ;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`haproxy exited ${child.exitCode}: ${output.join('').trim()}`);
+    }
+    const healthy = await fetch(new URL('healthz', url)).then(
+      (response) => response.ok,
+      () => false,
+    );
+    if (healthy) return { url, config, stop };
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`haproxy did not serve ${url} within 10 s: ${output.join('').trim()}`);
+    }
+    await sleep(100);
+  }
+}

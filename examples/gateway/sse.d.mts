@@ -1,0 +1,5 @@
+/** Types of sse.mjs, for the TypeScript tests. */
+import type { TurnErrorEvent, TurnEvent } from '../../dist/index.js';
+
+export declare const STREAM_HEADERS: Readonly<Record<string, string>>;
+export declare function eventFrame(event: TurnEvent | TurnErrorEvent, id: string | undefined): string;

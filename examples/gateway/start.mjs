@@ -1,0 +1,60 @@
+/**
+ * `npm run example:gateway`: the demo agent, three gateway replicas sharing one identity secret, and
+ * haproxy in front of them, all on 127.0.0.1; prints haproxy's URL and what to try. Ctrl+C stops
+ * everything.
+ *
+ *     node examples/gateway/start.mjs [--port N]    (haproxy's port; default 8080)
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtemp } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+// The demo agent as `npm run build` builds it (dist/demo).
+import { startDemoAgent } from '../../dist/demo/agent.js';
+import { startCluster } from './cluster.mjs';
+
+const { values } = parseArgs({ options: { port: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
+const port = Number(values.port ?? '8080');
+if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+
+// The replicas share this secret and nothing else; set A4H_IDENTITY_SECRET to keep threads across runs.
+const secret = process.env.A4H_IDENTITY_SECRET || randomBytes(24).toString('base64url');
+const log = (line) => process.stderr.write(`${line}\n`);
+const agent = await startDemoAgent({
+  port: 0,
+  memoryFile: join(await mkdtemp(join(tmpdir(), 'a4h-gateway-example-')), 'memory.json'),
+  log: (line) => log(`agent: ${line}`),
+});
+const cluster = await startCluster({
+  agent: agent.url,
+  secret,
+  port,
+  log: (line) => (values.verbose || !line.startsWith('haproxy') ? log(line) : undefined),
+});
+
+const url = cluster.url;
+process.stdout.write(`The gateway: ${url} (haproxy → replicas ${cluster.names.join(', ')} → the demo agent at ${agent.url})
+
+Try it — a slow reply, then kill the replica that streams it (its name is in the X-Replica header):
+  node examples/gateway/client.mjs ${url} my-thread "slow tell me about replicas"
+  kill -9 <pid of that replica>     (${cluster.names.map((name) => `${name}: ${cluster.replica(name).pid}`).join(', ')})
+The client reconnects with Last-Event-ID through haproxy and prints exactly the rest.
+
+Or with curl:
+  curl -N -X POST ${url}threads/my-thread/messages -d '{"text":"hello"}'
+  curl -N ${url}threads/my-thread/events -H 'Last-Event-ID: <an id: line from above>'
+
+Ctrl+C stops everything.
+`);
+
+let stopping = false;
+const stop = async () => {
+  if (stopping) return;
+  stopping = true;
+  await cluster.stop();
+  await agent.close();
+  process.exit(0);
+};
+process.on('SIGINT', stop);
+process.on('SIGTERM', stop);
