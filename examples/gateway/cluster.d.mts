@@ -32,7 +32,7 @@ export interface Cluster {
   replica(name: string): Replica;
   /** SIGKILL one replica (it stays down). */
   kill(name: string): Promise<void>;
-  /** SIGTERM one replica, wait for it to exit, start it again on its port. */
+  /** SIGTERM one replica, wait for it to exit, start it again on its port, wait until haproxy routes to it. */
   restart(name: string): Promise<void>;
   stop(): Promise<void>;
 }

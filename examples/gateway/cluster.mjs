@@ -6,6 +6,7 @@
  */
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { startHaproxy } from './haproxy.mjs';
 
@@ -62,6 +63,21 @@ export function startReplica({ agent, port, name, secret, log }) {
 }
 
 /**
+ * Resolves once haproxy sends requests to replica `name` again (its health check passed): a rolling
+ * deploy moves to the next replica only then. Round robin reaches every live replica in turn.
+ */
+async function routedTo(url, name, timeoutMs = 10_000) {
+  for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
+    const replica = await fetch(new URL('healthz', url)).then(
+      (response) => response.json().then((body) => body.replica),
+      () => undefined,
+    );
+    if (replica === name) return;
+  }
+  throw new Error(`haproxy did not route to replica ${name} within ${timeoutMs} ms`);
+}
+
+/**
  * Starts `replicas` replicas (named A, B, C, …) and haproxy in front of them.
  * @param {import('./cluster.d.mts').ClusterOptions} options
  * @returns {Promise<import('./cluster.d.mts').Cluster>}
@@ -101,6 +117,7 @@ export async function startCluster(options) {
           running.delete(name);
         }
         running.set(name, await start(name, ports[names.indexOf(name)]));
+        await routedTo(haproxy.url, name);
       },
       stop: async () => {
         await haproxy.stop();
