@@ -4,7 +4,7 @@
  * task is left running, not cancelled), a stream for a thread whose client lost even its id, and
  * the requests it refuses.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { followTurn } from '../../examples/gateway/client.mjs';
 import { HANDLE, startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { haproxyConfig } from '../../examples/gateway/haproxy.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
 
@@ -143,5 +144,15 @@ describe('one gateway replica', { timeout: 30_000 }, () => {
     await expectRefused(fetch(new URL('threads/bad/cancel', gateway.url), { method: 'POST', body: '{}' }), 400, /taskId/);
     await expectRefused(fetch(new URL('elsewhere', gateway.url)), 404, /not found/);
     expect(agentLog.length).toBe(before);
+  });
+});
+
+describe("the README's haproxy configuration", () => {
+  it('is the one the example writes', async () => {
+    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
+    const block = /\n```\n(global\n[\s\S]*?)```/.exec(readme)?.[1];
+    const names = ['A', 'B', 'C'];
+    const replicas = names.map((name) => ({ name, port: `PORT_${name}` as unknown as number }));
+    expect(block).toBe(haproxyConfig({ port: 8080, replicas }));
   });
 });
