@@ -260,8 +260,12 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       },
     );
 
-    it('with nothing in flight: the reloaded page shows no resumed exchange, and is ready', async () => {
-      const page = pages[0]!;
+    it('with nothing in flight (the last reply completed): the reloaded page shows no resumed exchange, and is ready', async () => {
+      const { page } = await threadPage(`${THREAD}-nothing`, reloadErrors);
+      pages.push(page);
+      await send(page, 'Hello before a reload');
+      await waitForPhase(page, LAST_REPLY, 'ended');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
       await reloadUntilResumed(page, 'none');
       expect(await page.locator('.msg').count()).toBe(0);
       await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
