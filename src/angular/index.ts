@@ -12,7 +12,21 @@ import {
   type EnvironmentProviders,
   type Signal,
 } from '@angular/core';
-import { concat, defer, EMPTY, from, of, Subject, switchMap, take, type Observable, type ObservableInput } from 'rxjs';
+import {
+  concat,
+  defer,
+  EMPTY,
+  finalize,
+  from,
+  of,
+  skipWhile,
+  Subject,
+  switchMap,
+  take,
+  tap,
+  type Observable,
+  type ObservableInput,
+} from 'rxjs';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
 import type { TurnEvent } from '../port/events.js';
 import { catchTurnError, endedTurnView, initialTurnView, turnState, type TurnView } from '../render/view.js';
@@ -56,8 +70,9 @@ export interface A2AConversationOptions {
   thread: string;
   /**
    * The thread's contextId from your backend (which keeps the identity secret and calls
-   * `deriveContextId`): called, and its first value taken, inside each turn's Observable, so no app
-   * initializer is needed and a failed fetch shows as the turn's error. Without it the client derives one.
+   * `deriveContextId`): called, and its first value taken, inside each turn's Observable (and each
+   * resume's), so no app initializer is needed and a failed fetch shows as the turn's error. Without
+   * it the client derives one.
    */
   contextId?: () => ObservableInput<string>;
   /** The client; default {@link injectA2A}. */
@@ -66,8 +81,13 @@ export interface A2AConversationOptions {
 
 /** What {@link a2aConversation} returns. */
 export interface A2AConversation {
-  /** The current turn's view (see `turnState`); `undefined` before the first message. Errors show as `phase: 'error'`. */
+  /**
+   * The current turn's view (see `turnState`); `undefined` before the first message or resumed reply.
+   * Errors show as `phase: 'error'`.
+   */
   readonly view: Signal<TurnView | undefined>;
+  /** True while `resume()` is looking for a reply in flight, until one shows in `view` or none is found. */
+  readonly resuming: Signal<boolean>;
   /**
    * Runs a turn for this message, cancelling the one still running (its task gets a CancelTask).
    * On the server (`PLATFORM_ID` is `'server'`) it does nothing: no turn runs during SSR.
@@ -75,50 +95,95 @@ export interface A2AConversation {
   send(text: string, extra?: Pick<TurnInput, 'files' | 'data'>): void;
   /** Cancels the running turn, if any (its task gets a CancelTask); the view ends with outcome `canceled`. */
   cancel(): void;
+  /**
+   * Shows the thread's reply in flight, if there is one: call it once at start (a component's
+   * constructor), so a page reloaded mid-reply picks the reply up again (`client.resume` with the
+   * same contextId function as a turn). A running task becomes the current turn: `view` brings what
+   * the agent already said, then the rest live, and `cancel()` or a `send` cancels it like any turn.
+   * A question the agent is waiting on (`input-required`, `auth-required`) shows as a turn that
+   * ended so, and the next `send` answers it in its task.
+   *
+   * Best effort: nothing unfinished (outcome `none`), or a failure to look (the agent down, a v0.3
+   * agent without `ListTasks`, a failed contextId fetch), leaves `view` as it was. A `send` while it
+   * looks replaces it. On the server (`PLATFORM_ID` is `'server'`) it does nothing.
+   */
+  resume(): void;
 }
+
+/** `{ contextId }` when there is one (the inputs' `contextId` is optional, not undefined). */
+const ids = (contextId: string | undefined): { contextId?: string } => (contextId === undefined ? {} : { contextId });
+
+/** A message of {@link A2AConversation.send}. */
+type Message = Pick<TurnInput, 'text' | 'files' | 'data'>;
+
+/** What the conversation's one switchMap runs next: a turn for a message, a resume, or nothing (a cancel). */
+type Next = { message: Message } | 'resume' | 'cancel';
 
 /**
  * A conversation whose current turn is a signal: each `send` runs a turn (switchMap: the previous
- * one is cancelled), its events folded by `turnState()` into `view`. Call it in an injection
- * context; the running turn is cancelled when that context is destroyed.
+ * one is cancelled), its events folded by `turnState()` into `view`; `resume()` runs the thread's
+ * reply in flight the same way. Call it in an injection context; the running turn is cancelled when
+ * that context is destroyed.
  */
 export function a2aConversation(options: A2AConversationOptions): A2AConversation {
   const client = options.client ?? injectA2A();
   const onServer = inject(PLATFORM_ID, { optional: true }) === 'server';
   const view = signal<TurnView | undefined>(undefined);
-  const messages = new Subject<Pick<TurnInput, 'text' | 'files' | 'data'> | undefined>();
+  const resuming = signal(false);
+  const requests = new Subject<Next>();
+  const thread = { agent: options.agent, handle: options.handle, thread: options.thread };
 
-  const turn = (message: Pick<TurnInput, 'text' | 'files' | 'data'>): Observable<TurnEvent> =>
+  /** `run` with the thread's contextId from the backend, fetched when subscribed; without the option, the client derives it. */
+  const withContextId = (run: (contextId?: string) => Observable<TurnEvent>): Observable<TurnEvent> =>
+    defer(() =>
+      options.contextId === undefined
+        ? run()
+        : from(options.contextId()).pipe(
+            take(1),
+            switchMap((contextId) => run(contextId)),
+          ),
+    );
+
+  const turn = (message: Message): Observable<TurnView> =>
+    concat(
+      of(initialTurnView),
+      withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), turnState()),
+    );
+
+  // Nothing shows until the agent's task is known: a resume that finds none, or fails to look, leaves the view as it was.
+  const resumed = (): Observable<TurnView> =>
     defer(() => {
-      const input: TurnInput = { agent: options.agent, handle: options.handle, thread: options.thread, ...message };
-      if (options.contextId === undefined) return client.turn(input);
-      return from(options.contextId()).pipe(
-        take(1),
-        switchMap((contextId) => client.turn({ ...input, contextId })),
+      resuming.set(true);
+      return withContextId((contextId) => client.resume({ ...thread, ...ids(contextId) })).pipe(
+        catchTurnError(),
+        turnState(),
+        skipWhile((next) => next.taskId === undefined),
+        tap(() => resuming.set(false)),
+        finalize(() => resuming.set(false)),
       );
     });
 
-  const subscription = messages
-    .pipe(
-      switchMap((message) =>
-        message === undefined ? EMPTY : concat(of(initialTurnView), turn(message).pipe(catchTurnError(), turnState())),
-      ),
-    )
+  const subscription = requests
+    .pipe(switchMap((next) => (next === 'cancel' ? EMPTY : next === 'resume' ? resumed() : turn(next.message))))
     .subscribe((next) => view.set(next));
   inject(DestroyRef).onDestroy(() => {
     subscription.unsubscribe();
-    messages.complete();
+    requests.complete();
   });
 
   return {
     view: view.asReadonly(),
+    resuming: resuming.asReadonly(),
     send: (text, extra) => {
-      if (!onServer) messages.next({ text, ...extra });
+      if (!onServer) requests.next({ message: { text, ...extra } });
     },
     cancel: () => {
-      messages.next(undefined);
+      requests.next('cancel');
       const current = view();
       if (current?.phase === 'running') view.set(endedTurnView(current, 'canceled'));
+    },
+    resume: () => {
+      if (!onServer) requests.next('resume');
     },
   };
 }

@@ -2,7 +2,8 @@
  * The Angular chat example (examples/angular: an Angular 21 app on a4h-a2a/angular) built with
  * `ng build` and driven in headless Chromium against the demo agent: the card read at start, a reply
  * streamed into the `view` signal, the contextId asked of the backend inside each turn (the agent
- * keys its memory on it, so turn 2 quotes turn 1), and Cancel (the agent gets CancelTask).
+ * keys its memory on it, so turn 2 quotes turn 1), Cancel (the agent gets CancelTask), and a page
+ * reloaded mid-reply or on the agent's question (`resume()` picks it up again).
  *
  * Needs the example installed (`node examples/angular/setup.mjs install`, which `npm test` runs after
  * `npm run build`) and Chromium at /usr/bin/chromium. Without either it fails, saying which.
@@ -18,11 +19,13 @@ import type { Browser, Page } from 'playwright-core';
 import { startDemoAgent } from '../../demo/agent.js';
 import type { DemoAgent } from '../../demo/agent.js';
 import { NAME } from '../../demo/card.js';
+import { answeredReply, askQuestion } from '../../demo/reply.js';
 import { deriveContextId } from '../../src/index.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
 import { buildAngularExample, EXAMPLE, refreshAngularExample } from '../../examples/angular/setup.mjs';
 import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
+import { linesOf, recordReplyTexts, wholeSlowReply } from './reload.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOT = join(ROOT, 'test-output', 'angular-chat.png');
@@ -77,6 +80,24 @@ function rawStatus(base: string, target: string): Promise<number> {
 /** The current turn's bubble. */
 const reply = () => page.locator('.msg.agent.latest');
 const status = () => page.locator('[data-testid="status"]').textContent();
+const LATEST = '.msg.agent.latest';
+/** What the user column of a resumed exchange says (the page does not know the message). */
+const RESUMED = '(your message from before the page was reloaded)';
+
+/** A page of its own (a fresh profile) on `thread`, its resume at start settled. Resolves with the page and the thread's contextId prefix. */
+async function threadPage(thread: string, errors: { page: string[]; console: string[] }): Promise<{ page: Page; prefix: string }> {
+  if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
+  const own = await openPage(browser, errors);
+  await own.goto(`${server.url}?thread=${thread}`);
+  await own.waitForSelector('main[data-resuming="false"]', { timeout: 10_000 });
+  return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
+}
+
+/** Reloads `page` and waits until the app runs again and its resume at start settled. */
+async function reloadUntilResumed(page: Page): Promise<void> {
+  await page.reload();
+  await page.waitForSelector('main[data-resuming="false"]', { timeout: 10_000 });
+}
 
 describe('Angular chat example: ng build, then Chromium against the demo agent', { timeout: 30_000 }, () => {
   beforeAll(setUp, 240_000);
@@ -146,6 +167,98 @@ describe('Angular chat example: ng build, then Chromium against the demo agent',
     await page.locator('#input').blur();
     await page.screenshot({ path: SCREENSHOT });
     if (process.env['A4H_UPDATE_SCREENSHOT'] === '1') await page.screenshot({ path: README_SCREENSHOT });
+  });
+
+  describe('a page reload', () => {
+    const reloadErrors = { page: [] as string[], console: [] as string[] };
+    const pages: Page[] = [];
+    afterAll(async () => {
+      await Promise.all(pages.map((opened) => opened.context().close()));
+    });
+
+    it(
+      'mid-reply: resume() shows the reply going on, whole and once, completed; no CancelTask, one task',
+      { timeout: 45_000 },
+      async () => {
+        const { page, prefix } = await threadPage(`${THREAD}-reload`, reloadErrors);
+        pages.push(page);
+        const said = 'slow — a story to survive a reload';
+        const whole = wholeSlowReply(said);
+        await send(page, said);
+        await waitForMidStream(page, LATEST);
+        const taskId = await page.locator(LATEST).getAttribute('data-task-id');
+        const before = (await page.locator(`${LATEST} .body`).textContent()) ?? '';
+        expect(taskId).toBeTruthy();
+        expect(whole.startsWith(before)).toBe(true);
+        const shown = await recordReplyTexts(page, LATEST);
+
+        await reloadUntilResumed(page);
+        await waitForMidStream(page, LATEST);
+        expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+        expect(await page.locator('.msg.agent').count()).toBe(1);
+        expect(await page.locator(LATEST).getAttribute('data-resumed')).toBe('true');
+        expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
+        expect(await page.locator('#send').isDisabled()).toBe(true);
+        const resumedText = (await page.locator(`${LATEST} .body`).textContent()) ?? '';
+        expect(resumedText.length).toBeGreaterThanOrEqual(before.length);
+        expect(whole.startsWith(resumedText)).toBe(true);
+
+        await waitForPhase(page, LATEST, 'ended', 20_000);
+        expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('completed');
+        expect(await page.locator(`${LATEST} .body`).textContent()).toBe(whole);
+        expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
+        const texts = await shown.texts();
+        expect(texts.at(-1)).toBe(whole);
+        expect(texts.filter((text) => !whole.startsWith(text))).toEqual([]); // never a part twice
+        await expect.poll(() => page.locator('[data-testid="status"]').textContent()).toBe('Done');
+        await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+        expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1 (slow)`]); // one turn, and no cancel
+      },
+    );
+
+    it('with nothing in flight (the last reply completed): the reloaded page shows no resumed exchange, and is ready', async () => {
+      const { page } = await threadPage(`${THREAD}-nothing`, reloadErrors);
+      pages.push(page);
+      await send(page, 'Hello before a reload');
+      await waitForPhase(page, LATEST, 'ended');
+      expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('completed');
+      await reloadUntilResumed(page);
+      expect(await page.locator('.msg').count()).toBe(0);
+      await expect.poll(() => page.locator('[data-testid="status"]').textContent()).toBe(`Ready: ${NAME}`);
+      expect(await page.locator('#send').isEnabled()).toBe(true);
+    });
+
+    it("the agent's question: the reloaded page shows it again, and the answer finishes that task", async () => {
+      const { page, prefix } = await threadPage(`${THREAD}-ask`, reloadErrors);
+      pages.push(page);
+      const said = 'ask what colour the sky should be';
+      await send(page, said);
+      await waitForPhase(page, LATEST, 'ended');
+      expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('input-required');
+      const taskId = await page.locator(LATEST).getAttribute('data-task-id');
+      expect(taskId).toBeTruthy();
+
+      await reloadUntilResumed(page);
+      expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+      expect(await page.locator(LATEST).getAttribute('data-phase')).toBe('ended');
+      expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('input-required');
+      expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
+      expect(await page.locator(`${LATEST} .body`).textContent()).toBe(askQuestion(said));
+      expect(await page.locator('#send').isEnabled()).toBe(true);
+
+      await send(page, 'deep blue');
+      await waitForPhase(page, LATEST, 'ended');
+      expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('completed');
+      expect(await page.locator(`${LATEST} .body`).textContent()).toBe(answeredReply('deep blue', { turn: 2, earlier: [said] }));
+      expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
+      expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED, 'deep blue']);
+      expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1 (ask)`, `${prefix} turn 2 (answer)`]);
+    });
+
+    it('had no page errors and no console errors', () => {
+      expect(reloadErrors.page).toEqual([]);
+      expect(reloadErrors.console).toEqual([]);
+    });
   });
 
   it('the page logged no error', () => {

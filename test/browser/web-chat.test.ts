@@ -2,8 +2,9 @@
  * The web chat example (examples/web-chat) in a real headless Chromium against the demo agent:
  * the library bundled for the browser streams a reply, decodes a raw-bytes file part (the SDK's
  * `Buffer` path, with the polyfill; without it the same reply fails) and draws the demo's chart,
- * sends a file the agent echoes back as a download link, and cancels a running turn
- * (unsubscribe → CancelTask). Also the page's tiny signals, in Node.
+ * sends a file the agent echoes back as a download link, cancels a running turn
+ * (unsubscribe → CancelTask), and picks a reply in progress (or the agent's question) up again
+ * after a page reload. Also the page's tiny signals, in Node.
  *
  * Needs Chromium at /usr/bin/chromium (Debian's `chromium` package; CI installs it) and the built
  * library (`npm run build`: the example's server imports dist/index.js). Without either it fails.
@@ -19,12 +20,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoAgent } from '../../demo/agent.js';
 import type { DemoAgent } from '../../demo/agent.js';
+import { answeredReply, askQuestion } from '../../demo/reply.js';
 import { deriveContextId } from '../../src/index.js';
 import { buildWebChat } from '../../examples/web-chat/build.mjs';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
 import { computed, effect, signal } from '../../examples/web-chat/src/signals.js';
 import type { WebChatServer } from '../../examples/web-chat/server.mjs';
 import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
+import { linesOf, recordReplyTexts, wholeSlowReply } from './reload.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SCREENSHOT = join(ROOT, 'test-output', 'web-chat.png');
@@ -68,6 +71,26 @@ async function tearDown(): Promise<void> {
 
 /** The last agent bubble. */
 const lastReply = () => page.locator('.msg.agent').last();
+const LAST_REPLY = '.msg.agent:last-of-type';
+
+/** What the user column of a resumed exchange says (the page does not know the message). */
+const RESUMED = '(your message from before the page was reloaded)';
+
+/** A page of its own (a fresh profile) on `thread`, ready, its errors pushed to `errors`. Resolves with the page and the thread's contextId prefix. */
+async function threadPage(thread: string, errors: { page: string[]; console: string[] }): Promise<{ page: Page; prefix: string }> {
+  if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
+  const own = await openPage(browser, errors);
+  await own.goto(`${server.url}?thread=${thread}`);
+  await own.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
+}
+
+/** Reloads `page` and waits until the page is ready and its look for a reply in flight settled as `wanted`. */
+async function reloadUntilResumed(page: Page, wanted: string): Promise<void> {
+  await page.reload();
+  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
+  await page.waitForSelector(`body[data-resume="${wanted}"]`, { timeout: 10_000 });
+}
 
 describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   beforeAll(setUp, 60_000);
@@ -189,6 +212,117 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
     }
   });
 
+  describe('a page reload', () => {
+    const reloadErrors = { page: [] as string[], console: [] as string[] };
+    const pages: Page[] = [];
+    afterAll(async () => {
+      await Promise.all(pages.map((opened) => opened.context().close()));
+    });
+
+    it(
+      'mid-reply: the reloaded page resumes the reply and shows it whole, once, completed; no CancelTask, one task',
+      { timeout: 45_000 },
+      async () => {
+        const { page, prefix } = await threadPage(`${THREAD}-reload`, reloadErrors);
+        pages.push(page);
+        const said = 'slow — a story to survive a reload';
+        const whole = wholeSlowReply(said);
+        await send(page, said);
+        await waitForMidStream(page, LAST_REPLY);
+        const taskId = await page.locator(LAST_REPLY).getAttribute('data-task-id');
+        const before = (await page.locator(`${LAST_REPLY} .body`).textContent()) ?? '';
+        expect(taskId).toBeTruthy();
+        expect(whole.startsWith(before)).toBe(true);
+        const shown = await recordReplyTexts(page, LAST_REPLY);
+
+        await reloadUntilResumed(page, 'found');
+        // The reply in progress, as one resumed exchange: what was said already, then the rest live.
+        await waitForMidStream(page, LAST_REPLY);
+        expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+        expect(await page.locator('.msg.agent').count()).toBe(1);
+        expect(await page.locator(LAST_REPLY).getAttribute('data-resumed')).toBe('true');
+        expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
+        expect(await page.locator('#send').isDisabled()).toBe(true);
+        const resumedText = (await page.locator(`${LAST_REPLY} .body`).textContent()) ?? '';
+        expect(resumedText.length).toBeGreaterThanOrEqual(before.length);
+        expect(whole.startsWith(resumedText)).toBe(true);
+
+        await waitForPhase(page, LAST_REPLY, 'ended', 20_000);
+        expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
+        expect(await page.locator(`${LAST_REPLY} .body`).textContent()).toBe(whole);
+        expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
+        const texts = await shown.texts();
+        expect(texts.at(-1)).toBe(whole);
+        expect(texts.filter((text) => !whole.startsWith(text))).toEqual([]); // never a part twice
+        await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
+        await expect.poll(() => page.locator('#send').isEnabled()).toBe(true);
+        expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1 (slow)`]); // one turn, and no cancel
+      },
+    );
+
+    it('with nothing in flight (the last reply completed): the reloaded page shows no resumed exchange, and is ready', async () => {
+      const { page } = await threadPage(`${THREAD}-nothing`, reloadErrors);
+      pages.push(page);
+      await send(page, 'Hello before a reload');
+      await waitForPhase(page, LAST_REPLY, 'ended');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
+      await reloadUntilResumed(page, 'none');
+      expect(await page.locator('.msg').count()).toBe(0);
+      await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
+      expect(await page.locator('#send').isEnabled()).toBe(true);
+    });
+
+    it("the agent's question: the reloaded page shows it again, and the answer finishes that task", async () => {
+      const { page, prefix } = await threadPage(`${THREAD}-ask`, reloadErrors);
+      pages.push(page);
+      const said = 'ask what colour the sky should be';
+      await send(page, said);
+      await waitForPhase(page, LAST_REPLY, 'ended');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('input-required');
+      expect(await page.locator(`${LAST_REPLY} .body`).textContent()).toBe(askQuestion(said));
+      const taskId = await page.locator(LAST_REPLY).getAttribute('data-task-id');
+      expect(taskId).toBeTruthy();
+
+      await reloadUntilResumed(page, 'found');
+      expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+      expect(await page.locator(LAST_REPLY).getAttribute('data-phase')).toBe('ended');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('input-required');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
+      expect(await page.locator(`${LAST_REPLY} .body`).textContent()).toBe(askQuestion(said));
+      expect(await page.locator(`${LAST_REPLY} .note`).textContent()).toBe('Not completed: the agent needs more input.');
+      expect(await page.locator('#send').isEnabled()).toBe(true);
+
+      await send(page, 'deep blue');
+      await waitForPhase(page, LAST_REPLY, 'ended');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
+      expect(await page.locator(`${LAST_REPLY} .body`).textContent()).toBe(answeredReply('deep blue', { turn: 2, earlier: [said] }));
+      expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
+      expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1 (ask)`, `${prefix} turn 2 (answer)`]);
+    });
+
+    it('a v0.3 agent (no ListTasks): the page starts as usual, with no resumed exchange and no error', async () => {
+      const v03 = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory-v03.json'), protocol: '0.3', chunkDelayMs: 30 });
+      const old = await startWebChatServer({ port: 0, agent: v03.url, secret: SECRET });
+      const other = await openPage(browser!, reloadErrors);
+      try {
+        await other.goto(`${old.url}?thread=${THREAD}-v03`);
+        await other.waitForSelector('body[data-resume="unsupported"]', { timeout: 10_000 });
+        await expect.poll(() => other.locator('#status-text').textContent()).toBe('Ready');
+        expect(await other.locator('.msg').count()).toBe(0);
+        expect(await other.locator('#send').isEnabled()).toBe(true);
+      } finally {
+        await other.context().close();
+        await old.close();
+        await v03.close();
+      }
+    });
+
+    it('had no page errors and no console errors', () => {
+      expect(reloadErrors.page).toEqual([]);
+      expect(reloadErrors.console).toEqual([]);
+    });
+  });
+
   it('says the agent cannot be reached instead of "Ready"', async () => {
     if (browser === undefined) throw new Error('the browser did not start');
     const closed = createServer();
@@ -204,6 +338,10 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
         .poll(() => other.locator('#status-text').textContent())
         .toMatch(new RegExp(`^The agent at 127\\.0\\.0\\.1:${port} cannot be reached \\(.+\\)\\. Is it running\\?$`));
       expect(await other.locator('#status').getAttribute('data-tone')).toBe('error');
+      // The look for a reply in flight failed too, quietly: no exchange, and Send works.
+      await other.waitForSelector('body[data-resume="failed"]', { timeout: 10_000 });
+      expect(await other.locator('.msg').count()).toBe(0);
+      expect(await other.locator('#send').isEnabled()).toBe(true);
     } finally {
       await other.close();
       await down.close();

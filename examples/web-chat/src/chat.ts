@@ -1,12 +1,17 @@
 /**
  * The chat's state and actions, with no DOM: a list of exchanges (what the user said, and the
  * agent's turn folded into a `TurnView`), the one running turn, and a status line derived from it.
+ * At start it resumes the thread's reply in flight, if any (a page reloaded mid-reply).
  */
 import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a';
-import type { A2AClient, OutgoingFile, TurnView } from 'a4h-a2a';
-import type { Subscription } from 'rxjs';
+import type { A2AClient, OutgoingFile, TurnEvent, TurnView } from 'a4h-a2a';
+import type { Observable, Subscription } from 'rxjs';
+import { resumeCheckOf } from './resume.js';
+import type { ResumeCheck } from './resume.js';
 import { computed, signal } from './signals.js';
 import type { ReadonlySignal } from './signals.js';
+
+export type { ResumeCheck } from './resume.js';
 
 /** Where the page talks, from its backend (`/api/config` and `/api/context`). */
 export interface ChatConfig {
@@ -18,17 +23,33 @@ export interface ChatConfig {
   contextId: string;
 }
 
-/** One message of the user and the agent's turn in answer. */
-export interface Exchange {
+/** What every exchange has: the agent's turn. */
+interface ExchangeBase {
   id: number;
-  text: string;
-  /** The files the user sent with the text. */
-  files: readonly OutgoingFile[];
   /** The turn so far, from `turnState()`. */
   view: TurnView;
   /** The user pressed Cancel: the turn was unsubscribed, which cancelled the agent's task. */
   stopped: boolean;
 }
+
+/** One message the user sent from this page, and the agent's turn in answer. */
+export interface SentExchange extends ExchangeBase {
+  resumed: false;
+  text: string;
+  /** The files the user sent with the text. */
+  files: readonly OutgoingFile[];
+}
+
+/**
+ * The agent's turn found running (or waiting on its question) when the page started: the message
+ * it answers was sent before the page was reloaded, and this page does not know it.
+ */
+export interface ResumedExchange extends ExchangeBase {
+  resumed: true;
+}
+
+/** A message and the agent's turn in answer. */
+export type Exchange = SentExchange | ResumedExchange;
 
 /** The line under the messages: what the running turn is doing, or how the last one ended. */
 export interface Status {
@@ -44,11 +65,15 @@ export type AgentReach = { state: 'checking' } | { state: 'reachable' } | { stat
 export interface Chat {
   /** Whether the agent can be reached (the status line says so instead of "Ready"). */
   readonly reach: ReadonlySignal<AgentReach>;
+  /** The look for a reply in flight at start; `checking` until it settles. */
+  readonly resume: ReadonlySignal<ResumeCheck>;
   readonly exchanges: ReadonlySignal<readonly Exchange[]>;
-  /** True while a turn runs (Send is disabled, Cancel enabled). */
+  /** True while a turn runs (Cancel is enabled). */
   readonly busy: ReadonlySignal<boolean>;
+  /** False while a turn runs or the look for a reply in flight is still checking (Send is disabled). */
+  readonly canSend: ReadonlySignal<boolean>;
   readonly status: ReadonlySignal<Status>;
-  /** Sends `text` (and `files`) as the next turn; ignored while a turn runs or when there is neither text nor a file. */
+  /** Sends `text` (and `files`) as the next turn; ignored unless `canSend`, or when there is neither text nor a file. */
   send(text: string, files?: readonly OutgoingFile[]): void;
   /** Cancels the running turn: unsubscribing makes the library abort the stream and send CancelTask. */
   cancel(): void;
@@ -57,12 +82,18 @@ export interface Chat {
 /** The agent's handle in contextId derivation; the backend uses the same. */
 export const HANDLE = 'web';
 
+/**
+ * The chat of one thread. It starts by resuming the thread's reply in flight (`client.resume`): a
+ * running task shows as a resumed exchange that streams on, a question the agent waits on shows
+ * again (the next message answers it in its task); nothing unfinished, or a failure to look, shows
+ * no exchange. Send waits for that look.
+ */
 export function createChat(config: ChatConfig, client: A2AClient = createA2A()): Chat {
   const exchanges = signal<readonly Exchange[]>([]);
   let running: { id: number; subscription: Subscription } | undefined;
   let nextId = 1;
 
-  const patch = (id: number, change: Partial<Exchange>): void =>
+  const patch = (id: number, change: Partial<Pick<Exchange, 'view' | 'stopped'>>): void =>
     exchanges.update((list) => list.map((exchange) => (exchange.id === id ? { ...exchange, ...change } : exchange)));
 
   const last = computed(() => exchanges().at(-1));
@@ -71,7 +102,9 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     return exchange !== undefined && exchange.view.phase === 'running' && !exchange.stopped;
   });
   const reach = signal<AgentReach>({ state: 'checking' });
-  const status = computed((): Status => statusOf(last(), reach(), config.agent));
+  const resume = signal<ResumeCheck>({ state: 'checking' });
+  const canSend = computed(() => !busy() && resume().state !== 'checking');
+  const status = computed((): Status => statusOf(last(), reach(), resume(), config.agent));
   // The card, once: an agent that is down shows at once, not after the first message.
   client.card(config.agent).subscribe({
     next: () => reach.set({ state: 'reachable' }),
@@ -80,36 +113,50 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     },
   });
 
+  /** Runs the turn `turn$` as exchange `id`: each view goes to `show`; the turn is `running` until it completes. */
+  const run = (id: number, turn$: Observable<TurnEvent>, show: (view: TurnView) => void): void => {
+    const subscription = turn$.pipe(catchTurnError(), turnState()).subscribe({
+      next: (view) => {
+        if (view.outcome !== undefined) reach.set({ state: 'reachable' });
+        show(view);
+      },
+      complete: () => {
+        if (running?.id === id) running = undefined;
+      },
+    });
+    if (!subscription.closed) running = { id, subscription };
+  };
+
+  // The reply in flight, if any: the exchange appears once the agent's task is known.
+  const resumedId = nextId++;
+  const thread = { agent: config.agent, handle: HANDLE, thread: config.thread, contextId: config.contextId };
+  run(resumedId, client.resume(thread), (view) => {
+    if (resume.peek().state === 'found') {
+      patch(resumedId, { view });
+      return;
+    }
+    const check = resumeCheckOf(view);
+    if (check.state === 'found') exchanges.update((list) => [...list, { id: resumedId, resumed: true, view, stopped: false }]);
+    if (check.state !== resume.peek().state) resume.set(check);
+  });
+
   return {
     reach,
+    resume,
     exchanges,
     busy,
+    canSend,
     status,
     send(text, files = []) {
-      if (busy.peek() || (text.trim() === '' && files.length === 0)) return;
+      if (!canSend.peek() || (text.trim() === '' && files.length === 0)) return;
       const id = nextId++;
-      exchanges.update((list) => [...list, { id, text, files, view: initialTurnView, stopped: false }]);
-      const turn$ = client.turn({
-        agent: config.agent,
-        handle: HANDLE,
-        thread: config.thread,
-        text,
-        contextId: config.contextId,
-        ...(files.length > 0 ? { files } : {}),
-      });
-      const subscription = turn$.pipe(catchTurnError(), turnState()).subscribe({
-        next: (view) => {
-          if (view.outcome !== undefined) reach.set({ state: 'reachable' });
-          patch(id, { view });
-        },
-        complete: () => {
-          if (running?.id === id) running = undefined;
-        },
-      });
-      if (!subscription.closed) running = { id, subscription };
+      exchanges.update((list) => [...list, { id, resumed: false, text, files, view: initialTurnView, stopped: false }]);
+      const turn$ = client.turn({ ...thread, text, ...(files.length > 0 ? { files } : {}) });
+      run(id, turn$, (view) => patch(id, { view }));
     },
     cancel() {
-      if (running === undefined) return;
+      // While the look for a reply in flight is checking there is nothing on the page to cancel.
+      if (running === undefined || resume.peek().state === 'checking') return;
       const { id, subscription } = running;
       running = undefined;
       subscription.unsubscribe();
@@ -132,9 +179,20 @@ function idleStatus(reach: AgentReach, agent: string): Status {
   return { tone: 'idle', text: 'Ready', flags: [] };
 }
 
-function statusOf(exchange: Exchange | undefined, reach: AgentReach, agent: string): Status {
+/** The line before any exchange: the idle line, while the look for a reply in flight checks, or, quietly, why it could not. */
+function startStatus(reach: AgentReach, resume: ResumeCheck, agent: string): Status {
   const idle = idleStatus(reach, agent);
-  if (exchange === undefined) return idle;
+  if (idle.tone === 'error') return idle;
+  if (resume.state === 'checking') return { tone: 'busy', text: 'Checking for a reply in progress…', flags: [] };
+  if (resume.state === 'failed' && reach.state === 'reachable') {
+    return { tone: 'idle', text: `Ready (could not check for a reply in progress: ${resume.message})`, flags: [] };
+  }
+  return idle;
+}
+
+function statusOf(exchange: Exchange | undefined, reach: AgentReach, resume: ResumeCheck, agent: string): Status {
+  if (exchange === undefined) return startStatus(reach, resume, agent);
+  const idle = idleStatus(reach, agent);
   const { view } = exchange;
   if (exchange.stopped)
     return { tone: 'warn', text: 'Stopped: you cancelled the turn, and the agent was told to cancel its task.', flags: [] };

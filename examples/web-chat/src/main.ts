@@ -1,12 +1,14 @@
 /**
  * The web chat page: asks its backend where the agent is and which contextId this conversation has,
- * then renders the chat state (signals, see chat.ts) into the DOM with a few effects.
+ * then renders the chat state (signals, see chat.ts) into the DOM with a few effects. A reload keeps
+ * the thread, and the chat picks up a reply that was in progress.
  */
 // First, before the library: the SDK needs a global `Buffer` for raw-bytes file parts (see the file).
 import './buffer-polyfill.js';
 import { attachmentElement, fileToPart } from './attachments.js';
 import { createChat, outcomeText } from './chat.js';
 import type { Chat, Exchange } from './chat.js';
+import { RESUMED_NOTE } from './resume.js';
 import { effect } from './signals.js';
 
 /** The conversation key: `?thread=…` if given, else one kept in localStorage (so a reload continues). */
@@ -56,9 +58,14 @@ interface Row {
   note: HTMLElement;
 }
 
-function addRow(exchange: Exchange): Row {
+function userElement(exchange: Exchange): HTMLElement {
   const user = document.createElement('div');
   user.className = 'msg user';
+  if (exchange.resumed) {
+    user.classList.add('resumed');
+    user.textContent = RESUMED_NOTE;
+    return user;
+  }
   user.textContent = exchange.text;
   for (const file of exchange.files) {
     const line = document.createElement('span');
@@ -66,8 +73,14 @@ function addRow(exchange: Exchange): Row {
     line.textContent = `attached: ${file.name ?? 'file'}`;
     user.append(line);
   }
+  return user;
+}
+
+function addRow(exchange: Exchange): Row {
+  const user = userElement(exchange);
   const agent = document.createElement('div');
   agent.className = 'msg agent';
+  if (exchange.resumed) agent.dataset['resumed'] = 'true';
   const body = document.createElement('span');
   body.className = 'body';
   const attachments = document.createElement('div');
@@ -117,9 +130,11 @@ function render(chat: Chat): void {
     );
   });
   effect(() => {
-    const busy = chat.busy();
-    ui.send.disabled = busy;
-    ui.cancel.disabled = !busy;
+    ui.send.disabled = !chat.canSend();
+    ui.cancel.disabled = !chat.busy();
+  });
+  effect(() => {
+    document.body.dataset['resume'] = chat.resume().state;
   });
 
   ui.file.addEventListener('change', () => {
@@ -129,7 +144,7 @@ function render(chat: Chat): void {
     event.preventDefault();
     const text = ui.input.value;
     const picked = [...(ui.file.files ?? [])];
-    if (chat.busy.peek() || (text.trim() === '' && picked.length === 0)) return;
+    if (!chat.canSend.peek() || (text.trim() === '' && picked.length === 0)) return;
     ui.input.value = '';
     ui.file.value = '';
     ui.fileNames.textContent = '';

@@ -1,6 +1,8 @@
 /**
  * One chat thread with one agent. `a2aConversation` runs a turn per message and keeps the turn's
- * view in a signal; this component keeps the earlier exchanges, the status line and the form.
+ * view in a signal; this component keeps the earlier exchanges, the status line and the form. At
+ * start it resumes the thread, so a page reloaded mid-reply shows the reply going on (or the
+ * question the agent waits on).
  */
 import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
@@ -10,11 +12,17 @@ import { catchError, map, of, startWith } from 'rxjs';
 import { EXAMPLE_CONFIG } from './app.config';
 import { statusLine, type Reach } from './status';
 
-/** A message sent and the agent's turn for it (its last view, once the next message is sent). */
+/**
+ * A message sent and the agent's turn for it (its last view, once the next message is sent). `user`
+ * is undefined for a reply resumed at start: its message was sent before the page was reloaded.
+ */
 export interface Exchange {
-  user: string;
+  user: string | undefined;
   view: TurnView | undefined;
 }
+
+/** What the user column says for a resumed reply. */
+export const RESUMED_NOTE = '(your message from before the page was reloaded)';
 
 /** The conversation key: `?thread=…`, else the example's own. */
 function threadKey(): string {
@@ -57,18 +65,26 @@ export class ChatComponent {
 
   /** The exchanges before the latest one. */
   protected readonly earlier = signal<readonly Exchange[]>([]);
-  /** The latest message, if any. */
+  /** The latest message, if any (none, with a view, for a reply resumed at start). */
   protected readonly latest = signal<string | undefined>(undefined);
+  protected readonly resumedNote = RESUMED_NOTE;
 
   protected readonly running = computed(() => this.chat.view()?.phase === 'running');
-  protected readonly status = computed(() => statusLine(this.chat.view(), this.reach(), this.config.agent));
+  /** Send waits while a turn runs, and while the resume at start is still looking (one round trip). */
+  protected readonly canSend = computed(() => !this.running() && !this.chat.resuming());
+  protected readonly status = computed(() => statusLine(this.chat.view(), this.reach(), this.config.agent, this.chat.resuming()));
   protected readonly contextId = computed(() => this.chat.view()?.contextId);
+
+  constructor() {
+    this.chat.resume();
+  }
 
   protected send(input: HTMLInputElement): void {
     const text = input.value.trim();
-    if (text === '' || this.running()) return;
+    if (text === '' || !this.canSend()) return;
     const latest = this.latest();
-    if (latest !== undefined) this.earlier.update((list) => [...list, { user: latest, view: this.chat.view() }]);
+    const view = this.chat.view();
+    if (latest !== undefined || view !== undefined) this.earlier.update((list) => [...list, { user: latest, view }]);
     this.latest.set(text);
     input.value = '';
     this.chat.send(text);
