@@ -1,6 +1,6 @@
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
-import { lastValueFrom, of, Subject, toArray } from 'rxjs';
+import { lastValueFrom, of, Subject, throwError, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookedReply, echoReply, INPUT_QUESTION, NEW_CONTEXT_PREFIX, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
 import { createA2A } from '../src/client/create-a2a.js';
@@ -270,6 +270,32 @@ describe('thread memory', () => {
     expect(client.thread('not a url', 'h', 't')).toBeUndefined();
     await run(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'Paris' }));
     expect(port.calls.flatMap((c) => (c.method === 'stream' ? [c.message.taskId] : []))).toEqual([undefined, 'T']);
+  });
+});
+
+describe("a thread's first message and resume", () => {
+  const agent = 'http://127.0.0.1:1/';
+  it('a thread resumed to its end was looked up: its next message sends no second ListTasks', async () => {
+    const port = createFakePort({ card: () => of(testCard()), listTasks: () => of([]), stream: () => of(ev.message('hi')) });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port });
+    await run(client.resume({ agent, handle: 'h', thread: 't' }));
+    await run(client.turn({ agent, handle: 'h', thread: 't', text: 'hello' }));
+    expect(port.calls.map((c) => c.method).filter((m) => m === 'listTasks')).toHaveLength(1);
+  });
+
+  it('a resume that failed to look leaves the lookup to the next message; one by task id never counts', async () => {
+    let answers = 0;
+    const port = createFakePort({
+      card: () => of(testCard()),
+      listTasks: () => (answers++ === 0 ? throwError(() => new Error('down')) : of([])),
+      resubscribe: (taskId) => of(ev.task(taskId, 'completed')),
+      stream: () => of(ev.message('hi')),
+    });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port });
+    await run(client.resume({ agent, handle: 'h', thread: 't' })).catch(() => undefined);
+    await run(client.resume({ agent, handle: 'h', thread: 't', taskId: 'T' }));
+    await run(client.turn({ agent, handle: 'h', thread: 't', text: 'hello' }));
+    expect(port.calls.map((c) => c.method).filter((m) => m === 'listTasks')).toHaveLength(2);
   });
 });
 

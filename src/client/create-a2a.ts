@@ -1,4 +1,4 @@
-import { from, Observable, switchMap, type Subscriber } from 'rxjs';
+import { from, Observable, switchMap, tap, type Subscriber } from 'rxjs';
 import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
@@ -62,6 +62,11 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   const threads = new ThreadRegistry(maxThreads);
   /** The threads whose first message in this process asked the agent for a task it left waiting. */
   const lookedUp = new Set<string>();
+  /** Marks a thread as looked up; bounded: a thread asked again costs one ListTasks. */
+  const markLookedUp = (key: string): void => {
+    if (lookedUp.size >= maxThreads) lookedUp.clear();
+    lookedUp.add(key);
+  };
   const cancels = new CancelsInFlight();
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
@@ -113,10 +118,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
     if (input.data?.length) request.data = input.data;
     // The thread's first message in this process asks the agent for a task it left waiting (once).
     const look = policy.continueInterrupted && taskId === undefined && !lookedUp.has(key);
-    if (look) {
-      if (lookedUp.size >= maxThreads) lookedUp.clear(); // bounded: a thread asked again costs one ListTasks
-      lookedUp.add(key);
-    }
+    if (look) markLookedUp(key);
     const options = look ? { ...turnLadder, lookForWaitingTask: true } : turnLadder;
     return onPort(input, (port) => runCheckedTurn(port, request, options).pipe(remembered(input, key, request)));
   };
@@ -128,7 +130,16 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       const resumed$ =
         taskId === undefined ? resumeThread(port, contextId, turnLadder) : runResume(port, { taskId, contextId }, turnLadder);
       const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
-      return rest$.pipe(remembered(input, key, { contextId }));
+      // A thread resumed to its end was looked up: a task left waiting is remembered, so its next message need not ask.
+      const looked$ =
+        taskId === undefined
+          ? rest$.pipe(
+              tap((event) => {
+                if (event.type === 'end') markLookedUp(key);
+              }),
+            )
+          : rest$;
+      return looked$.pipe(remembered(input, key, { contextId }));
     });
 
   /**
