@@ -1,6 +1,6 @@
 import { isA2AError } from '../errors.js';
 import { notice, type Io } from './io.js';
-import { networkCause } from './network-cause.js';
+import { networkCause } from '../network-cause.js';
 
 /** Errors that mean the user asked for something impossible: exit status 2, like a usage error. */
 export function isBadInput(error: unknown): boolean {

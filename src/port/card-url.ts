@@ -38,14 +38,11 @@ function parseCardUrl(agent: string): string {
   try {
     url = new URL(agent);
   } catch (cause) {
-    throw new A2AError({
-      kind: 'input',
-      operation: 'card',
-      message: `not a URL: ${JSON.stringify(redactQuery(agent.slice(0, 200)))}`,
-      cause,
-    });
+    throw notAUrl(agent, cause);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    // `localhost:41241` parses, with `localhost:` as its scheme.
+    if (withScheme(agent) !== undefined) throw notAUrl(agent);
     throw new A2AError({ kind: 'input', operation: 'card', message: `the agent URL must be http or https, not ${url.protocol}` });
   }
   if (url.username || url.password) {
@@ -57,6 +54,30 @@ function parseCardUrl(agent: string): string {
   const card = new URL(CARD_PATH, url);
   card.search = url.search;
   return card.href;
+}
+
+/** The error for what is no URL, with the URL the user probably meant when it is a host and port. */
+function notAUrl(agent: string, cause?: unknown): A2AError {
+  const meant = withScheme(agent);
+  return new A2AError({
+    kind: 'input',
+    operation: 'card',
+    message: `not a URL: ${JSON.stringify(redactQuery(agent.slice(0, 200)))}${meant === undefined ? '' : `; did you mean ${redactQuery(meant)}?`}`,
+    ...(cause === undefined ? {} : { cause }),
+  });
+}
+
+/**
+ * `host:port` or `host/path` without a scheme, as the URL it most likely means: `http://` for a
+ * loopback host (a local agent), `https://` for any other; undefined for anything else.
+ */
+function withScheme(agent: string): string | undefined {
+  const match = /^(\[[0-9a-fA-F:.]+\]|[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*)(:\d{1,5})?([/?].*)?$/s.exec(agent);
+  if (match === null) return undefined;
+  const host = match[1]!.toLowerCase();
+  const loopback = host === 'localhost' || host === '[::1]' || /^127\.\d+\.\d+\.\d+$/.test(host);
+  if (!loopback && !host.includes('.')) return undefined;
+  return `${loopback ? 'http' : 'https'}://${agent}${match[3] === undefined ? '/' : ''}`;
 }
 
 /**

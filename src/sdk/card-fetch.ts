@@ -1,4 +1,5 @@
 import { A2AError } from '../errors.js';
+import { networkCause } from '../network-cause.js';
 import { redactQuery } from '../port/card-url.js';
 import { cardError } from './card-schema.js';
 
@@ -12,11 +13,12 @@ export interface FetchedCard {
 /** The card could not be had: the request or its body failed on the way. */
 function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
   const shown = redactQuery(cardUrl);
+  const why = networkCause(cause);
   return new A2AError({
     kind: 'card',
     operation: 'card',
     agent: shown,
-    message: `could not ${verb} the agent card from ${shown}`,
+    message: `could not ${verb} the agent card from ${shown}${why === undefined ? '' : `: ${why}`}`,
     cause,
   });
 }

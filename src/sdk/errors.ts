@@ -1,5 +1,6 @@
 import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
+import { networkCause } from '../network-cause.js';
 import { explainAuth } from './credentials/auth-error.js';
 import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
 import { wireMeaning, type WireMeaning } from './wire-errors.js';
@@ -145,11 +146,8 @@ function statusSeen(status: number | undefined, call: Call): A2AError | undefine
 function socketDrop(error: unknown, call: Call): A2AError | undefined {
   if (!(error instanceof TypeError)) return undefined;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
-  return new A2AError({
-    ...call.base,
-    kind: 'network',
-    message: `${call.what}: the connection failed (${error.message}${typeof code === 'string' ? `, ${code}` : ''})`,
-  });
+  const why = networkCause(error) ?? `${error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
+  return new A2AError({ ...call.base, kind: 'network', message: `${call.what}: the connection failed (${why})` });
 }
 
 /** Anything else (a malformed body, a thrown string): a protocol error with its text. */

@@ -150,6 +150,23 @@ describe('cardUrlOf', () => {
     expect((thrown as A2AError).message).toContain(says);
   });
 
+  it.each([
+    ['127.0.0.1:41241', 'http://127.0.0.1:41241/'],
+    ['localhost:41241', 'http://localhost:41241/'],
+    ['localhost:41241/agents/a', 'http://localhost:41241/agents/a'],
+    ['[::1]:8080', 'http://[::1]:8080/'],
+    ['agent.example.com', 'https://agent.example.com/'],
+    ['agent.example.com:8443/a2a?key=K', 'https://agent.example.com:8443/a2a?key=***'],
+  ])('%j without a scheme → "not a URL; did you mean %s?"', (input, meant) => {
+    expect(() => cardUrlOf(input)).toThrow(`; did you mean ${meant}?`);
+    expect(() => cardUrlOf(input)).toThrow(/^not a URL: /);
+  });
+
+  it('no guess for what is no host: a bare word, a sentence', () => {
+    expect(() => cardUrlOf('agent')).toThrow(/^not a URL: "agent"$/);
+    expect(() => cardUrlOf('not a url')).toThrow(/^not a URL: "not a url"$/);
+  });
+
   it('credentials in the URL → kind input, and the message does not repeat them', () => {
     let thrown: unknown;
     try {

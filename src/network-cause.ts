@@ -1,7 +1,8 @@
 /**
  * Why a request never got an answer, in a few words: found in an error's cause chain (fetch wraps
- * the real error as `TypeError: fetch failed` with a `cause`), so the one-line error says it
- * without `--verbose`.
+ * the real error as `TypeError: fetch failed` with a `cause`), so an error's message says it (and
+ * the command line's one-line error, without `--verbose`). Pure: in a browser, where fetch names
+ * no cause, it finds none.
  */
 
 /** Node's and undici's error codes, by what they mean to a person. */
