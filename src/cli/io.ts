@@ -20,3 +20,15 @@ export class UsageError extends Error {
 export function notice(io: Io, text: string): void {
   io.err.write(`${io.style.dim('a4h:')} ${text}\n`);
 }
+
+/**
+ * Calls `closed` when `out` is a pipe whose reader went away (`a4h send … | head -1`: the next write
+ * fails with EPIPE). Returns the function that stops listening.
+ */
+export function onOutClosed(io: Io, closed: () => void): () => void {
+  const listener = (error: NodeJS.ErrnoException): void => {
+    if (error.code === 'EPIPE') closed();
+  };
+  io.out.on('error', listener);
+  return () => io.out.off('error', listener);
+}

@@ -2,11 +2,11 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
-import { card, CARD_USAGE } from './commands/card.js';
-import { chat, CHAT_USAGE } from './commands/chat.js';
-import { context, CONTEXT_USAGE } from './commands/context.js';
-import { resume, RESUME_USAGE } from './commands/resume.js';
-import { send, SEND_USAGE } from './commands/send.js';
+import { card } from './commands/card.js';
+import { chat } from './commands/chat.js';
+import { context } from './commands/context.js';
+import { resume } from './commands/resume.js';
+import { send } from './commands/send.js';
 import { exitCodeForError, reportError } from './errors.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
@@ -22,17 +22,12 @@ Usage:
   a4h context <handle> <key>
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
-Options: --help for each command, --version, --verbose for error causes.
+Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 NO_COLOR turns colour off.`;
 
-const COMMANDS: Record<string, { run: (args: string[], io: Io) => Promise<number>; usage: string }> = {
-  chat: { run: chat, usage: CHAT_USAGE },
-  send: { run: send, usage: SEND_USAGE },
-  resume: { run: resume, usage: RESUME_USAGE },
-  card: { run: card, usage: CARD_USAGE },
-  context: { run: context, usage: CONTEXT_USAGE },
-};
+/** The commands; each prints its own usage for `--help`. */
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, card, context };
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -50,19 +45,18 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.out.write(`${version()}\n`);
     return 0;
   }
-  const entry = COMMANDS[command];
-  if (entry === undefined) {
-    notice(io, io.style.red(`unknown command "${command}"`));
-    io.err.write(`${USAGE}\n`);
+  const run = COMMANDS[command];
+  if (run === undefined) {
+    notice(io, `${io.style.red(`error: unknown command "${command}"`)} (a4h --help lists the commands)`);
     return 2;
   }
   try {
     if (!args.includes('--help') && !args.includes('-h')) checkIdentitySecret(io.env);
-    return await entry.run(args, io);
+    return await run(args, io);
   } catch (error) {
     if (error instanceof UsageError) {
-      notice(io, io.style.red(error.message));
-      io.err.write(`${entry.usage}\n`);
+      // One line and where the options are, not the whole usage.
+      notice(io, `${io.style.red(`error: ${error.message}`)} (a4h ${command} --help for its options)`);
       return 2;
     }
     reportError(io, error, args.includes('--verbose') || args.includes('-v'));
@@ -81,6 +75,10 @@ function isEntry(): boolean {
 }
 
 if (isEntry()) {
+  // A closed stdout (`a4h send … | head -1`) is no crash: the commands see it (onOutClosed) and end quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error;
+  });
   const io: Io = {
     out: process.stdout,
     err: process.stderr,

@@ -27,8 +27,19 @@ export function parse<O extends Options>(args: string[], options: O): { values: 
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: values as Flags<O>, positionals };
   } catch (error) {
-    throw new UsageError((error as Error).message);
+    throw new UsageError(parseProblem(error as Error & { code?: string }));
   }
+}
+
+/** Node's parse error in a few words: `unknown option --x`, `--thread needs a value`, `--json takes no value`. */
+function parseProblem(error: Error & { code?: string }): string {
+  const option = /'(-[^' ]+)/.exec(error.message)?.[1];
+  if (option !== undefined) {
+    if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
+    if (/argument missing/.test(error.message)) return `${option} needs a value`;
+    if (/does not take an argument/.test(error.message)) return `${option} takes no value`;
+  }
+  return error.message;
 }
 
 /** A flag value that must not be empty when given. */

@@ -3,7 +3,7 @@ import type { Observable } from 'rxjs';
 import type { EndEvent, TurnEvent } from '../port/events.js';
 import { saveAttachments } from './attachments.js';
 import { describeError, exitCodeForError, reportError } from './errors.js';
-import { notice, type Io } from './io.js';
+import { notice, onOutClosed, type Io } from './io.js';
 import { errorLine, eventLine } from './json.js';
 import { exitCodeFor } from './options.js';
 import { TurnPrinter } from './printer.js';
@@ -23,7 +23,8 @@ const CANCELLED = 'cancelled; the agent was asked to stop';
 
 /**
  * Runs one turn (`send`'s or `resume`'s) to its end and shows it: the reply (or JSON lines), the
- * files saved, a cancel on SIGINT/SIGTERM, the error. Resolves to the command's exit status.
+ * files saved, a cancel on SIGINT/SIGTERM or a closed stdout, the error. Resolves to the command's
+ * exit status (0 when stdout was closed: the reader had what it wanted, as `yes | head` ends).
  */
 export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: ReportOptions): Promise<number> {
   const printer = new TurnPrinter(io);
@@ -36,6 +37,12 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
   const interrupt = () => turn.cancel();
   process.once('SIGINT', interrupt);
   process.once('SIGTERM', interrupt);
+  // Whoever read the reply left (`| head -1`): the turn is cancelled at the agent and the command ends quietly, 0.
+  let outClosed = false;
+  const stopWatching = onOutClosed(io, () => {
+    outClosed = true;
+    turn.cancel();
+  });
   try {
     const result = await turn.result;
     if ('outcome' in result) {
@@ -45,6 +52,7 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
       }
       return exitCodeFor(result.outcome);
     }
+    if (outClosed) return 0;
     printer.abandon(!options.json);
     if ('cancelled' in result) {
       if (options.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
@@ -60,5 +68,6 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
+    stopWatching();
   }
 }

@@ -9,7 +9,8 @@ import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
-import { networkCause } from '../../src/cli/network-cause.js';
+import { networkCause } from '../../src/network-cause.js';
+import { eventually } from '../eventually.js';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
 const TLS = new URL('../../fixtures/tls/', import.meta.url);
@@ -136,5 +137,65 @@ describe('input and the secret', () => {
     expect(stderr).toBe(
       'a4h: warning: No identity secret is set (A4H_IDENTITY_SECRET), so a random key is used for this process: conversations will not continue after a restart.\n',
     );
+  });
+});
+
+describe('the command as the issue found it (a closed pipe, slash commands, usage mistakes)', () => {
+  const cancels = () => v1.received.filter((r) => r.method === 'CancelTask').length;
+  /** The texts of the messages the fixture agent received on `thread`'s turns since `from`. */
+  const sentTexts = (from: number) =>
+    v1.received
+      .slice(from)
+      .filter((r) => /SendStreamingMessage|SendMessage/.test(r.method))
+      .map((r) => (r.params as { message: { parts: { text?: string }[] } }).message.parts.map((p) => p.text ?? '').join(''));
+
+  it('send --json … | head -1: a closed stdout ends it quietly, exit 0, and the turn is cancelled at the agent', async () => {
+    const before = cancels();
+    const run = startCli(['send', v1.url('/'), '--json', '--thread', 'epipe', 'slow']);
+    await run.waitFor(/"type":"text"/);
+    run.child.stdout!.destroy(); // the reader left, as head does after its line
+    const { code, stderr } = await run.result;
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    await eventually(() => cancels() === before + 1, 5_000);
+  });
+
+  it('chat: /help lists the commands; an unknown /word is refused with a hint, not sent; //text sends a leading slash', async () => {
+    const from = v1.received.length;
+    const { code, stderr } = await runCli(['chat', v1.url('/'), '--thread', 'slashes'], {
+      input: '/help\n/frobnicate now\n//etc is a path\n',
+    });
+    expect(code).toBe(0);
+    expect(stderr).toContain('/attach PATH');
+    expect(stderr).toContain('//text');
+    expect(stderr).toMatch(/unknown command \/frobnicate: \/help lists them; \/\/frobnicate now sends the line as it is/);
+    expect(sentTexts(from)).toEqual(['/etc is a path']);
+  });
+
+  it('an agent URL without its scheme: one line that says which URL was meant', async () => {
+    const { code, stderr } = await runCli(['send', '127.0.0.1:41241', 'hi']);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe('a4h: error: not a URL: "127.0.0.1:41241"; did you mean http://127.0.0.1:41241/?');
+  });
+
+  it.each([
+    [['send', v1?.url('/') ?? '', '--bogus', 'hi'], 'a4h: error: unknown option --bogus (a4h send --help for its options)'],
+    [['chat', v1?.url('/') ?? '', '--thread'], 'a4h: error: --thread needs a value (a4h chat --help for its options)'],
+    [['card', v1?.url('/') ?? '', '--json=yes'], 'a4h: error: --json takes no value (a4h card --help for its options)'],
+    [
+      ['send', v1?.url('/') ?? '', ''],
+      'a4h: error: the message is empty: say something after the agent URL (a4h send --help for its options)',
+    ],
+    [['frobnicate'], 'a4h: error: unknown command "frobnicate" (a4h --help lists the commands)'],
+  ])('a usage mistake is one line and a hint, exit 2: %j', async (args, line) => {
+    const { code, stderr } = await runCli(args);
+    expect(code).toBe(2);
+    expect(oneLine(stderr)).toBe(line);
+  });
+
+  it("a4h --help says where each command's options are", async () => {
+    const { code, stdout } = await runCli(['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('a4h <command> --help (e.g. a4h send --help)');
   });
 });

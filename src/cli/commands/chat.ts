@@ -6,7 +6,7 @@ import type { OutgoingFile } from '../../port/types.js';
 import { attachmentLine, readAttachment } from '../attachments.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { exitCodeForError, reportError } from '../errors.js';
-import { notice, UsageError, type Io } from '../io.js';
+import { notice, onOutClosed, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { isFailure } from '../outcome.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
@@ -19,9 +19,18 @@ An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply can
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
 conversation; a reply still in progress on the thread, or a question the agent is waiting on, is shown
-first. --task ID: your first line continues that task. /attach PATH sends a file with your next message. The agent's files and data parts
+first. --task ID: your first line continues that task. /attach PATH sends a file with your next message;
+/help lists the chat's commands (//text sends a line that starts with a slash). The agent's files and data parts
 show as one line each ([file] name (mediaType, N bytes)). -H and --bearer-env give the agent
 credentials, as for send. The identity secret comes from A4H_IDENTITY_SECRET.`;
+
+/** What `/help` shows: the chat's own commands. */
+const CHAT_COMMANDS = `Commands:
+  /attach PATH   send a file with your next message
+  /help          this list
+  /quit, /exit   leave (so do Ctrl-C at the prompt and the end of input)
+  //text         send a line that starts with a slash ("/text")
+Ctrl-C during a reply cancels it (the agent is asked to stop).`;
 
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
@@ -88,9 +97,13 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
       else if (tty) lines.prompt();
       return;
     }
-    const text = line.trim();
+    let text = line.trim();
     if (text === '/quit' || text === '/exit') return leave(failures > 0 ? 1 : 0);
     if (text === '') return next();
+    if (text === '/help') {
+      io.err.write(`${CHAT_COMMANDS}\n`);
+      return next();
+    }
     if (text === '/attach' || text.startsWith('/attach ')) {
       const path = text.slice('/attach'.length).trim();
       if (path === '') {
@@ -110,6 +123,13 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
           next();
         });
       return;
+    }
+    if (text.startsWith('//')) {
+      text = text.slice(1); // `//text` sends `/text`
+    } else if (text.startsWith('/')) {
+      const word = text.split(/\s/, 1)[0]!;
+      notice(io, io.style.yellow(`unknown command ${word}: /help lists them; //${text.slice(1)} sends the line as it is`));
+      return next();
     }
     const files = pending.splice(0);
     const taskId = firstTask;
@@ -151,6 +171,8 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   });
   lines.on('SIGINT', interrupt);
   process.on('SIGINT', interrupt);
+  // Whoever read the chat left (`a4h chat … | head`): leave too; the running turn is cancelled below.
+  const stopWatching = onOutClosed(io, () => leave(0));
   // A reply still in flight on this thread (a chat that was left, a process that died) comes first,
   // or the question the agent is waiting on; lines typed meanwhile wait for it.
   if (firstTask === undefined) {
@@ -168,6 +190,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
 
   const code = await left;
   process.off('SIGINT', interrupt);
+  stopWatching();
   running?.cancel();
   lines.close();
   if (tty) io.out.write('\n');
