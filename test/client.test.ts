@@ -300,6 +300,32 @@ describe("a thread's first message and resume", () => {
 });
 
 describe('close()', () => {
+  for (const onLeave of [undefined, 'detach'] as const) {
+    it(`ends a turn still running (onLeave ${onLeave ?? 'unset'}): aborted, its task cancelled, close resolves once that is answered`, async () => {
+      const stream = new Subject<AgentEvent>();
+      const cancelled = new Subject<Task>();
+      const port = createFakePort({ card: () => of(testCard()), stream: () => stream, cancel: () => cancelled });
+      const client = createA2A({ identitySecret: SECRET, ports: () => port, policy: { cancelTimeoutMs: 5_000 } });
+      const ended = new Promise<unknown>((resolve) =>
+        client
+          .turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'hi', contextId: 'C', ...(onLeave ? { onLeave } : {}) })
+          .subscribe({ error: resolve, complete: () => resolve('completed') }),
+      );
+      await Promise.resolve();
+      stream.next(ev.task('T', 'working'));
+      let closedYet = false;
+      const closing = client.close().then(() => (closedYet = true));
+      expect(await ended).toMatchObject({ kind: 'aborted', message: expect.stringContaining('its task was cancelled') });
+      expect(stream.observed).toBe(false);
+      expect(port.calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
+      await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(closedYet).toBe(false);
+      cancelled.next(task('T', 'canceled'));
+      cancelled.complete();
+      await closing;
+    });
+  }
+
   it('waits for a turn left before its task was named: the stream read on, then the CancelTask it starts', async () => {
     const stream = new Subject<AgentEvent>();
     const cancelled = new Subject<Task>();

@@ -72,6 +72,8 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
   /** Set by `close({ detach: true })`: the turns it ends hand their tasks over (no CancelTask). */
   let detaching = false;
+  /** Set by `close()`: a turn it ends is abandoned (cancelled) even with `onLeave: 'detach'`, unless it detaches. */
+  let closed = false;
   const ladder: Ladder = {
     policy,
     logger,
@@ -160,7 +162,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       let left = false;
       let turn$: Observable<TurnEvent>;
       try {
-        turn$ = run(check(), detachOnLeave ? { ...ladder, detached: () => detaching || left } : ladder);
+        turn$ = run(check(), detachOnLeave ? { ...ladder, detached: () => detaching || (left && !closed) } : ladder);
       } catch (error) {
         subscriber.next({ type: 'start' });
         subscriber.error(error);
@@ -216,15 +218,17 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       return url === undefined ? undefined : threads.get(ThreadRegistry.key(url, handle, thread));
     },
     close: async (closing = {}) => {
-      if (closing.detach === true) {
-        detaching = true;
-        const handedOver = new A2AError({
-          kind: 'aborted',
-          operation: 'turn',
-          message: 'the client closed to hand its turns over: the task goes on at the agent; resume it from another process',
-        });
-        for (const subscriber of [...running]) subscriber.error(handedOver);
-      }
+      if (closing.detach === true) detaching = true;
+      closed = true;
+      // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's.
+      const ended = new A2AError({
+        kind: 'aborted',
+        operation: 'turn',
+        message: detaching
+          ? 'the client closed to hand its turns over: the task goes on at the agent; resume it from another process'
+          : 'the client closed while the turn ran: its task was cancelled',
+      });
+      for (const subscriber of [...running]) subscriber.error(ended);
       await cancels.settled();
       await platform.owned?.close();
     },

@@ -135,11 +135,12 @@ export interface A2AClient {
   /** What this process remembers of a thread (an adopted contextId, an interrupted task), if anything. */
   thread(agent: string, handle: string, thread: string): Readonly<ThreadMemory> | undefined;
   /**
-   * Waits for the CancelTasks of abandoned turns to be answered (each bounded), then releases what
-   * the client owns (the Node entry's connection pool). With `detach` (a replica shutting down for a
-   * deploy), the client first hands its turns over instead: every turn still running stops reading
-   * and fails with an `aborted` error, and no CancelTask goes out for it, so another process can
-   * `resume` it. Without it, a turn left running is cancelled when its subscriber leaves, as always.
+   * Ends the turns still running: each fails with an `aborted` error and its task gets CancelTask,
+   * as a turn left before its end does. Then waits for the CancelTasks of abandoned turns to be
+   * answered (each bounded), and releases what the client owns (the Node entry's connection pool).
+   * With `detach` (a replica shutting down for a deploy), the running turns are handed over instead:
+   * they stop reading and fail with `aborted`, and no CancelTask goes out, so another process can
+   * `resume` them.
    */
   close(options?: CloseOptions): Promise<void>;
 }
