@@ -1,4 +1,4 @@
-/** What the README's generated tables are made of: contender labels, number formats, Markdown tables. */
+/** What the generated performance tables (docs/performance.md) are made of: contender labels, number formats, Markdown tables. */
 import type { Summary } from './stats.js';
 
 /** How each contender is named in the tables. */

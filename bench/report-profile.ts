@@ -1,4 +1,4 @@
-/** The README's "Where the CPU goes" tables and the "In this run" readings under them. */
+/** docs/performance.md's "Where the CPU goes" tables and the "In this run" readings under them. */
 import { CONTENDERS, type Contender } from './drivers/types.js';
 import { n, shortLabel, table } from './report-format.js';
 import type { Results } from './results.js';

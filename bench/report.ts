@@ -1,4 +1,4 @@
-/** The README's generated performance tables, written between `<!-- bench:start -->` and `<!-- bench:end -->`. */
+/** The generated performance tables of docs/performance.md, written between `<!-- bench:start -->` and `<!-- bench:end -->`. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { label, n, s, table, x } from './report-format.js';
 import { profileSection, readings } from './report-profile.js';
@@ -179,8 +179,8 @@ const IDENTITY_LABELS: Record<string, string> = {
   'node-hmac': 'node:crypto `createHmac` (reference)',
 };
 
-/** Rewrites the README between the markers; false when the markers are missing. */
-export function writeReadme(path: string, results: Results): boolean {
+/** Rewrites the page (docs/performance.md) between the markers; false when the markers are missing. */
+export function writePerformancePage(path: string, results: Results): boolean {
   const text = readFileSync(path, 'utf8');
   const start = text.indexOf(START);
   const end = text.indexOf(END);

@@ -190,7 +190,7 @@ function gatewayRows(gw: GatewayResults | undefined): Target[] {
   ];
 }
 
-/** A target's verdict as the README and the progress log say it. */
+/** A target's verdict as docs/performance.md and the progress log say it. */
 export function verdict(target: Target): string {
   if (target.informational) return 'reported';
   if (target.met) return 'met';

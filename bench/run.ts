@@ -1,6 +1,6 @@
 /**
  * `npm run bench`: every benchmark, contenders alternating in fresh processes against the replay
- * agent on 127.0.0.1; writes `bench/results.json` and the README's performance table.
+ * agent on 127.0.0.1; writes `bench/results.json` and the performance tables of docs/performance.md.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
@@ -13,7 +13,7 @@ import { runGateway } from './gateway-run.js';
 import { IDENTITY_KINDS } from './identity.js';
 import { runProfiles } from './profile-run.js';
 import { startReplayServer } from './replay-server.js';
-import { writeReadme } from './report.js';
+import { writePerformancePage } from './report.js';
 import { runChild, runRounds } from './rounds.js';
 import { median, ratio, summarize, type Summary } from './stats.js';
 import { targetsOf, verdict, type Results } from './results.js';
@@ -21,7 +21,7 @@ import { verifyReplay } from './verify-replay.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(ROOT, 'bench/results.json');
-const README = join(ROOT, 'README.md');
+const PERFORMANCE = join(ROOT, 'docs', 'performance.md');
 
 /** Rounds and sizes: chosen so the whole run takes under ten minutes on 2 cores (the gateway two of them). */
 const PLAN = {
@@ -249,8 +249,8 @@ async function main(): Promise<void> {
     results.targets = targetsOf(results);
     writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
     say(`wrote ${RESULTS}`);
-    if (writeReadme(README, results)) say(`rewrote the performance table in ${README}`);
-    else say(`README.md has no <!-- bench:start --> / <!-- bench:end --> markers; left it alone`);
+    if (writePerformancePage(PERFORMANCE, results)) say(`rewrote the performance table in ${PERFORMANCE}`);
+    else say(`docs/performance.md has no <!-- bench:start --> / <!-- bench:end --> markers; left it alone`);
     for (const target of results.targets)
       say(`${verdict(target).toUpperCase().padEnd(12)} ${target.name}: ${target.value} (target ${target.target})`);
   } finally {

@@ -7,9 +7,9 @@ import { backoffDelay, DEFAULT_POLICY, resolvePolicy, type TurnPolicyInput } fro
 import { runTurn } from '../src/turn/turn.js';
 
 describe('the policy', () => {
-  it('the README documents exactly the defaults', () => {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const section = readme.slice(readme.indexOf('## Options and their defaults'));
+  it('the client page (docs/client.md) documents exactly the defaults', () => {
+    const page = readFileSync(new URL('../docs/client.md', import.meta.url), 'utf8');
+    const section = page.slice(page.indexOf('## The policy'));
     const documented = new Map<string, (number | boolean)[]>();
     for (const [, names, values] of section.matchAll(/^\| `([^|]+)` \| ([\d ,.]+|true|false) \|/gm)) {
       documented.set(
@@ -32,7 +32,7 @@ describe('the policy', () => {
       ).toEqual(values);
       for (const k of keys) actual.delete(k);
     }
-    expect([...actual.keys()], 'options missing from the README table').toEqual([]);
+    expect([...actual.keys()], 'options missing from the docs/client.md table').toEqual([]);
   });
 
   it('keeps the defaults of what a partial nested option leaves out', () => {

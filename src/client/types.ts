@@ -21,7 +21,7 @@ export interface A2AOptions {
   capabilities?: { outputModes?: readonly string[] };
   /** pino- or console-shaped; silent by default. */
   logger?: Logger;
-  /** Bounds and backoffs of every turn (see the README). */
+  /** Bounds and backoffs of every turn (see docs/client.md). */
   policy?: TurnPolicyInput;
   /** The fetch for every request; default the global fetch (the Node entry passes an undici one). */
   fetch?: typeof fetch;
@@ -42,7 +42,7 @@ export interface A2AOptions {
   random?: () => number;
   /**
    * OpenTelemetry: a span per turn (`a2a.turn`), the turn metrics and the span's `traceparent` on
-   * each of the turn's requests (see the README's Telemetry). Pass `otelTelemetry()` from
+   * each of the turn's requests (see docs/telemetry.md). Pass `otelTelemetry()` from
    * `a4h-a2a/telemetry`, or a tracer and a meter of your own `@opentelemetry/api`. None by default:
    * then a turn does no telemetry work at all.
    */

@@ -147,10 +147,10 @@ describe('one gateway replica', { timeout: 30_000 }, () => {
   });
 });
 
-describe("the README's haproxy configuration", () => {
+describe("docs/replicas.md's haproxy configuration", () => {
   it('is the one the example writes', async () => {
-    const readme = await readFile(new URL('../../README.md', import.meta.url), 'utf8');
-    const block = /\n```\n(global\n[\s\S]*?)```/.exec(readme)?.[1];
+    const page = await readFile(new URL('../../docs/replicas.md', import.meta.url), 'utf8');
+    const block = /\n```\n(global\n[\s\S]*?)```/.exec(page)?.[1];
     const names = ['A', 'B', 'C'];
     const replicas = names.map((name) => ({ name, port: `PORT_${name}` as unknown as number }));
     expect(block).toBe(haproxyConfig({ port: 8080, replicas }));

@@ -1,0 +1,68 @@
+/**
+ * The README is the door and docs/ the rest: the README stays short with a table of contents, every
+ * relative link of the README and of docs/ reaches a file of the repository (and a heading, for a
+ * `#fragment`), and no page points at what is not in the repository.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const ROOT = fileURLToPath(new URL('../', import.meta.url));
+const DOCS = join(ROOT, 'docs');
+const pages = [
+  join(ROOT, 'README.md'),
+  ...readdirSync(DOCS)
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => join(DOCS, f)),
+];
+const read = (path: string) => readFileSync(path, 'utf8');
+/** Markdown outside code blocks and code spans: links written in code are examples, not links. */
+const prose = (text: string) => text.replace(/```[\s\S]*?```/g, '').replace(/`[^`\n]*`/g, '');
+/** GitHub's anchor of a heading: lower case, punctuation dropped, spaces as hyphens. */
+const anchor = (heading: string) =>
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N} _-]/gu, '')
+    .replace(/ /g, '-');
+const anchorsOf = (text: string) => new Set([...prose(text).matchAll(/^#{1,6} (.+)$/gm)].map((m) => anchor(m[1]!)));
+
+describe('the README and docs/', () => {
+  it('the README is at most 250 lines, with a table of contents', () => {
+    const readme = read(join(ROOT, 'README.md'));
+    expect(readme.split('\n').length).toBeLessThanOrEqual(250);
+    expect(readme).toMatch(/^## Contents$/m);
+  });
+
+  it('every docs/ page is linked from the README and says who needs it', () => {
+    const readme = read(join(ROOT, 'README.md'));
+    for (const page of pages.slice(1)) {
+      expect(readme, relative(ROOT, page)).toContain(`](docs/${relative(DOCS, page)})`);
+      expect(read(page).split('\n')[2], relative(ROOT, page)).toMatch(/^\*For .+\*$/);
+    }
+  });
+
+  it('every relative link reaches a file of the repository, and its #fragment a heading', () => {
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = read(page);
+      for (const [, target] of prose(text).matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue; // https:, mailto:
+        const [path, fragment] = target!.split('#') as [string, string | undefined];
+        const file = path === '' ? page : join(dirname(page), path);
+        if (!existsSync(file)) broken.push(`${relative(ROOT, page)}: ${target} (no such file)`);
+        else if (fragment !== undefined && file.endsWith('.md') && !anchorsOf(read(file)).has(fragment))
+          broken.push(`${relative(ROOT, page)}: ${target} (no such heading)`);
+      }
+    }
+    expect(broken).toEqual([]);
+  });
+
+  it('no page points at what is not in the repository, or tells history', () => {
+    for (const page of pages) {
+      const text = read(page);
+      expect(text, relative(ROOT, page)).not.toMatch(/shared\/research|SPEC §|\bas before\b/);
+    }
+  });
+});
