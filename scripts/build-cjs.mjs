@@ -10,7 +10,8 @@
  * so TypeScript reads them as CommonJS declarations. Run after `tsc -p tsconfig.build.json`.
  *
  * The official SDK's own CommonJS build requires `jose`, which is ESM only: Jest's CommonJS runtime
- * cannot load it. So this build carries the SDK (the four entries the library uses) and jose bundled
+ * cannot load it. So this build carries the SDK (the four entries the library uses) and jose (which the
+ * library also imports itself, to check card signatures) bundled
  * into one CommonJS file, `dist/cjs/vendor/a2a-sdk.js`, with their licenses beside it, and the
  * library's CommonJS modules require the SDK from there. rxjs, undici and zod ship CommonJS and are
  * required from the consumer's node_modules as usual.
@@ -32,6 +33,7 @@ const VENDORED = {
   '@a2a-js/sdk/client': 'client',
   '@a2a-js/sdk/compat/v0_3': 'compat',
   '@a2a-js/sdk/errors': 'errors',
+  jose: 'jose',
 };
 
 /**
@@ -76,7 +78,7 @@ await build({
 });
 writeFileSync(join(OUT, 'package.json'), '{ "type": "commonjs" }\n');
 
-// The SDK and jose, one CommonJS file; a stand-in per SDK entry; the licenses.
+// The SDK and jose, one CommonJS file; a stand-in per entry; the licenses.
 const versionOf = (name) => JSON.parse(readFileSync(join(ROOT, 'node_modules', name, 'package.json'), 'utf8')).version;
 await build({
   stdin: {

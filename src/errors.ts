@@ -1,7 +1,10 @@
+import type { CardSignature } from './port/types.js';
+
 /**
  * What went wrong, as a small discriminant the ladder reads (never the message text).
  *
- * - `card`: the agent card could not be fetched or is not usable.
+ * - `card`: the agent card could not be fetched or is not usable (its signature too, when a signed
+ *   card is required: `signature` in the error says why).
  * - `network`: the connection failed or dropped (socket reset, DNS, refused).
  * - `stream-closed`: a stream ended cleanly before the task settled (a break, like a drop).
  * - `timeout`: a bound ran out; `phase` in the details says which.
@@ -60,6 +63,8 @@ export interface A2AErrorInit {
   phase?: TimeoutPhase;
   /** On `auth` errors: the scheme the card declares, what was sent, the challenge. */
   auth?: AuthDetails;
+  /** On `card` errors for a required signature: the verdict on the card's signatures (unsigned or invalid, and why). */
+  signature?: CardSignature;
   cause?: unknown;
 }
 
@@ -91,6 +96,7 @@ export class A2AError extends Error {
   readonly code?: number;
   readonly phase?: TimeoutPhase;
   readonly auth?: AuthDetails;
+  readonly signature?: CardSignature;
 
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -102,6 +108,7 @@ export class A2AError extends Error {
     if (init.code !== undefined) this.code = init.code;
     if (init.phase !== undefined) this.phase = init.phase;
     if (init.auth !== undefined) this.auth = init.auth;
+    if (init.signature !== undefined) this.signature = init.signature;
   }
 }
 Object.defineProperty(A2AError.prototype, BRAND, { value: true });
@@ -141,6 +148,7 @@ export function naming(error: A2AError, agent: string, operation: A2AOperation):
     ...(error.code === undefined ? {} : { code: error.code }),
     ...(error.phase === undefined ? {} : { phase: error.phase }),
     ...(error.auth === undefined ? {} : { auth: error.auth }),
+    ...(error.signature === undefined ? {} : { signature: error.signature }),
     ...(error.cause === undefined ? {} : { cause: error.cause }),
     message: `${op} to ${agent}: ${error.message}`,
   });

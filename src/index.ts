@@ -28,12 +28,15 @@ export type {
   CredentialsFunction,
   CredentialsOption,
 } from './sdk/credentials/options.js';
+export type { TrustOption } from './sdk/trust/options.js';
+export type { Jwk, Jwks } from './sdk/trust/jwks.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type {
   AgentEvent,
   AgentMessage,
   Artifact,
+  CardSignature,
   CardSummary,
   DataPart,
   FilePart,
@@ -44,6 +47,7 @@ export type {
   Role,
   SecuritySchemeInfo,
   SendResult,
+  SignatureProblem,
   Task,
   TaskState,
   TaskStatus,

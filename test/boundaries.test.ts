@@ -57,6 +57,16 @@ describe('import boundaries of src/', () => {
     ).toEqual([]);
   });
 
+  it('only src/sdk/ imports jose (card signatures are checked there)', () => {
+    expect(
+      offenders(
+        (folder) => folder === 'sdk',
+        (_, s) => s === 'jose' || s.startsWith('jose/'),
+      ),
+    ).toEqual([]);
+    expect(files.find((f) => f.file === 'sdk/trust/verify-card.ts')?.imports).toContain('jose');
+  });
+
   it('only src/sdk/ and src/node/ import undici', () => {
     expect(
       offenders(
@@ -124,8 +134,8 @@ describe('import boundaries of src/', () => {
     expect(found).toEqual([]);
   });
 
-  it('the client reaches the adapter only for its default factory and the credentials option; the port types come from the contract', () => {
-    const allowed = new Set(['../sdk/ports.js', '../sdk/credentials/options.js']);
+  it('the client reaches the adapter only for its default factory and the credentials and trust options; the port types come from the contract', () => {
+    const allowed = new Set(['../sdk/ports.js', '../sdk/credentials/options.js', '../sdk/trust/options.js']);
     expect(
       files.flatMap(({ file, folder, imports }) =>
         folder === 'client' ? imports.filter((s) => reaches(file, s, 'sdk') && !allowed.has(s)).map((s) => `${file} imports ${s}`) : [],

@@ -56,6 +56,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
       ...(options.credentials ? { credentials: options.credentials } : {}),
+      ...(options.trust ? { trust: options.trust } : {}),
       logger,
     });
   const maxThreads = options.maxThreads ?? 10_000;

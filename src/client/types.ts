@@ -5,6 +5,7 @@ import type { TurnEvent } from '../port/events.js';
 import type { ReplyPosition } from '../render/position.js';
 import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
+import type { TrustOption } from '../sdk/trust/options.js';
 import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
@@ -34,6 +35,15 @@ export interface A2AOptions {
    * line or an error, and a bad entry is a `config` error here. Ignored with `ports`.
    */
   credentials?: CredentialsOption;
+  /**
+   * Signed agent cards (A2A §8.4): the keys the client trusts (JWKS inline, or at JWKS URLs that are
+   * also the only ones a signature's `jku` may name) and the agents that must have a card signed by
+   * one of them (`requireSignedCard`, by origin or URL prefix): for those an unsigned or badly signed
+   * card is a `card` error and nothing is sent. Other cards with a bad signature are used, with one
+   * warning each. The verdict is in `card(agent).signature`. A bad entry is a `config` error here.
+   * Ignored with `ports`.
+   */
+  trust?: TrustOption;
   /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
   ports?: PortFactory;
   /** Threads remembered at most (the least recently used go first). Default 10,000. */

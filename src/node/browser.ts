@@ -20,4 +20,6 @@ export * from '../index.js';
 /** Never reached: the module throws when it loads. */
 export const createNodeFetch = refuse;
 /** Never reached: the module throws when it loads. */
+export const readJwksFile = refuse;
+/** Never reached: the module throws when it loads. */
 export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';

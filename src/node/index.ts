@@ -7,4 +7,5 @@ export * from '../index.js';
 export { createNodeFetch } from './fetch.js';
 export type { NodeFetch, NodeFetchOptions } from './fetch.js';
 export { createA2A, IDENTITY_SECRET_ENV } from './create-a2a.js';
+export { readJwksFile } from './jwks-file.js';
 export type { NodeA2AOptions } from './create-a2a.js';

@@ -46,7 +46,7 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   }
   let text: string;
   try {
-    text = await readLimited(response, maxBytes, cardUrl);
+    text = await readLimited(response, maxBytes, () => cardError(cardUrl, `the agent card is larger than ${maxBytes} bytes`));
   } catch (cause) {
     if (cause instanceof A2AError) throw cause;
     // The connection broke while the body arrived: the card could not be fetched, as above.
@@ -61,9 +61,9 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   return { json, maxAgeMs: maxAgeOf(response.headers.get('cache-control')) };
 }
 
-async function readLimited(response: Response, maxBytes: number, cardUrl: string): Promise<string> {
+/** The body as text, refused with `tooLarge()` past `maxBytes` (declared or read), without reading the rest. */
+export async function readLimited(response: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
   const declared = Number(response.headers.get('content-length'));
-  const tooLarge = () => cardError(cardUrl, `the agent card is larger than ${maxBytes} bytes`);
   if (declared > maxBytes) {
     await response.body?.cancel().catch(() => undefined);
     throw tooLarge();

@@ -14,6 +14,7 @@ import { classifySdkError } from './errors.js';
 import { resolveAgent, sdkFactory, type AgentLink, type ResolvedAgent } from './resolve-agent.js';
 import { chooseTransport } from './transports/choose.js';
 import type { StreamReader } from './transports/transport.js';
+import type { CardTrust } from './trust/trust.js';
 
 /** What loading an agent needs: the fetches, the factory that reads cards, the credentials, the bounds, how its calls go. */
 export interface AgentLoader {
@@ -24,6 +25,8 @@ export interface AgentLoader {
   /** The factory that normalises cards. */
   factory: ClientFactory;
   credentials: Credentials;
+  /** The keys cards are checked with, and which agents must have a signed card. */
+  trust: CardTrust;
   cardMaxBytes: number;
   logger: Logger;
   /** `acceptedOutputModes` of every send. */
@@ -35,7 +38,9 @@ export interface AgentLoader {
 }
 
 /**
- * Fetches, checks and resolves the agent at `cardUrl`. Its calls get a fetch of their own (the
+ * Fetches, checks and resolves the agent at `cardUrl`. The card's signatures are checked against the
+ * trusted keys before anything else is done with it: an agent that must have a signed card and has
+ * none that verifies fails here, so nothing is ever sent to it. Its calls get a fetch of their own (the
  * agent's credentials on its origin, 401/403 as `auth` errors). When the card offers an
  * authenticated extended card and credentials go to the agent, that card is fetched with them and
  * wins (its interfaces, skills and schemes); an extended card refused for auth fails the load, any
@@ -50,6 +55,7 @@ export async function loadAgent(
   const cardFetch = agentFetch(loader.baseFetch, cardPlan ? { plan: cardPlan } : {});
   const fetched = await fetchCard(cardFetch, cardUrl, loader.cardMaxBytes, signal);
   const checked = checkCard(fetched.json, cardUrl);
+  const signature = await loader.trust.check(fetched.json as Record<string, unknown>, checked.shape, cardUrl, signal);
   const connect = (summary: CardSummary): AgentLink => {
     const schemes = summary.securitySchemes ?? [];
     const plan = loader.credentials.forAgent(cardUrl, summary);
@@ -73,12 +79,16 @@ export async function loadAgent(
       "the agent card names an unspecified address (a server's bind address); calling the host the card came from",
     );
   };
-  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, { moved });
+  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, { moved, signature });
   if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return { value: resolved, maxAgeMs: fetched.maxAgeMs };
   let extended: ResolvedAgent;
   try {
     const card = await resolved.client.getAgentCard({ signal });
-    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, { extended: true, moved });
+    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, {
+      extended: true,
+      moved,
+      signature,
+    });
   } catch (error) {
     const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });
     if (signal.aborted || classified.kind === 'auth') throw classified;

@@ -9,6 +9,8 @@ import type { PortFactory } from '../port/port.js';
 import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import type { AgentLoader } from './load-agent.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
+import type { TrustOption } from './trust/options.js';
+import { CardTrust } from './trust/trust.js';
 
 /** How the SDK-backed ports reach agents. */
 export interface SdkPortOptions {
@@ -29,10 +31,16 @@ export interface SdkPortOptions {
   cardTtlMs?: number;
   /** The longest a card is cached, whatever the server says. Default 1 hour. */
   cardMaxTtlMs?: number;
-  /** The clock of the card cache's expiry, in milliseconds. Default `Date.now`; tests pass a fake one. */
+  /** The clock of the card and JWKS caches' expiry and of keys' `exp`, in milliseconds. Default `Date.now`; tests pass a fake one. */
   clock?: () => number;
   /** Credentials per agent (an origin or URL prefix): checked here, a bad entry throws a `config` error. */
   credentials?: CredentialsOption;
+  /**
+   * The keys agent cards are checked with (JWKS inline or at trusted URLs) and which agents must have
+   * a signed card; checked here, a bad entry throws a `config` error. Without keys, signatures are
+   * not checked (a signed card's verdict is `unchecked`).
+   */
+  trust?: TrustOption;
   /** Hears what the ports decide once (credentials not sent to another origin, an extended card refused). Silent by default. */
   logger?: Logger;
 }
@@ -50,6 +58,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     watch,
     factory: sdkFactory(watch.fetch),
     credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
+    trust: new CardTrust(options.trust, baseFetch, options.logger ?? silentLogger, options.clock),
     cardMaxBytes: options.cardMaxBytes ?? 1024 * 1024,
     logger: options.logger ?? silentLogger,
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],

@@ -3,7 +3,7 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestT
 import type { CheckedCard } from './card-schema.js';
 import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
 import type { AuthDetails } from '../errors.js';
-import type { CardSummary } from '../port/types.js';
+import type { CardSignature, CardSummary } from '../port/types.js';
 import { securitySchemesOf } from './credentials/security.js';
 import type { AgentWire, Transport } from './transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
@@ -70,6 +70,8 @@ export interface ResolveOptions {
   extended?: boolean;
   /** Hears that the chosen interface names an unspecified address and which URL is called instead. */
   moved?: (named: string, called: string) => void;
+  /** The verdict on the (public) card's signatures, for the summary. */
+  signature?: CardSignature;
 }
 
 /**
@@ -99,6 +101,7 @@ export async function resolveAgent(
   const link = connect(summary);
   if (link.credentials) summary.credentials = link.credentials;
   if (options.extended) summary.extended = true;
+  if (options.signature) summary.signature = options.signature;
 
   /** The agent in one generation: a client made for its wire, and the transport on it. */
   const generation = async (inLegacy: boolean, wireVersion: string, other: () => Promise<ResolvedAgent>): Promise<ResolvedAgent> => {

@@ -1,0 +1,101 @@
+import { Observable, timeout } from 'rxjs';
+import { redactQuery } from '../../port/card-url.js';
+import { CardCache } from '../card-cache.js';
+import { maxAgeOf, readLimited } from '../card-fetch.js';
+import { readJwks, type TrustedKey } from './jwks.js';
+import type { CheckedTrust } from './options.js';
+
+/**
+ * The keys at the trusted JWKS URLs, fetched with the client's fetch when a signature needs them:
+ * bounded in size and time, kept for the server's `max-age` up to `jwksCacheMs` (one entry per
+ * trusted URL, the only URLs ever fetched); concurrent checks share one fetch, a failed one is not kept.
+ */
+export class JwksSource {
+  private readonly cache: CardCache<TrustedKey[]>;
+
+  constructor(
+    private readonly fetchImpl: typeof fetch,
+    private readonly trust: CheckedTrust,
+    clock?: () => number,
+  ) {
+    const ttl = { defaultTtlMs: trust.cacheMs, maxTtlMs: trust.cacheMs, maxEntries: Math.max(trust.urls.length, 1) };
+    this.cache = new CardCache<TrustedKey[]>(ttl, clock);
+  }
+
+  /** The keys at `url` (a trusted JWKS URL); rejects with an `Error` naming the URL and what went wrong. */
+  keysAt(url: string, signal: AbortSignal): Promise<TrustedKey[]> {
+    const { timeoutMs, maxBytes } = this.trust;
+    const load = () =>
+      new Observable<{ value: TrustedKey[]; maxAgeMs: number | undefined }>((subscriber) => {
+        const controller = new AbortController();
+        fetchJwks(this.fetchImpl, url, maxBytes, controller.signal).then(
+          (loaded) => {
+            subscriber.next(loaded);
+            subscriber.complete();
+          },
+          (error: unknown) => subscriber.error(error),
+        );
+        return () => controller.abort();
+      }).pipe(timeout({ first: timeoutMs, with: () => failure(url, new Error(`no answer within ${timeoutMs} ms`)) }));
+    return firstValueUntil(this.cache.get(url, load), signal);
+  }
+}
+
+function failure(url: string, cause: unknown): Observable<never> {
+  return new Observable((subscriber) => subscriber.error(jwksError(url, cause)));
+}
+
+/** The error of a JWKS that could not be had: the URL (its query redacted) and why, with the cause. */
+function jwksError(url: string, cause: unknown): Error {
+  const why = cause instanceof Error ? cause.message : String(cause);
+  return new Error(`the JWKS at ${redactQuery(url)} could not be had: ${why}`, { cause });
+}
+
+/** Fetches and reads one JWKS: the keys and how long the server lets them be kept. */
+async function fetchJwks(
+  fetchImpl: typeof fetch,
+  url: string,
+  maxBytes: number,
+  signal: AbortSignal,
+): Promise<{ value: TrustedKey[]; maxAgeMs: number | undefined }> {
+  try {
+    const response = await fetchImpl(url, { headers: { Accept: 'application/jwk-set+json, application/json' }, signal });
+    if (!response.ok) {
+      await response.body?.cancel().catch(() => undefined);
+      throw new Error(`HTTP ${response.status}`);
+    }
+    const text = await readLimited(response, maxBytes, () => new Error(`it is larger than ${maxBytes} bytes`));
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new Error('it is not JSON');
+    }
+    return { value: readJwks(json, url), maxAgeMs: maxAgeOf(response.headers.get('cache-control')) };
+  } catch (error) {
+    throw jwksError(url, error);
+  }
+}
+
+/** The first value of `source$`, or its error; leaving it (and rejecting) when `signal` aborts. */
+function firstValueUntil<T>(source$: Observable<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      subscription.unsubscribe();
+      reject(signal.reason);
+    };
+    const subscription = source$.subscribe({
+      next: (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+        queueMicrotask(() => subscription.unsubscribe());
+      },
+      error: (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    });
+    signal.addEventListener('abort', onAbort, { once: true });
+  });
+}

@@ -1,0 +1,71 @@
+import * as z from 'zod/mini';
+import { describeIssue, issuePath } from '../../validation.js';
+
+/** One JSON Web Key (RFC 7517) as a JWKS lists it: `kty` and the key's members; only public ones are used. */
+export interface Jwk {
+  kty: string;
+  kid?: string;
+  alg?: string;
+  use?: string;
+  key_ops?: string[];
+  /** Not in RFC 7517: when the key stops being good for verification, in seconds since the epoch (as JWT's `exp`). */
+  exp?: number;
+  [member: string]: unknown;
+}
+
+/** A JSON Web Key Set (RFC 7517 §5): the public keys a card's signature may be checked with. */
+export interface Jwks {
+  keys: Jwk[];
+}
+
+/** A key the client trusts, as a signature is checked against it. */
+export interface TrustedKey {
+  kid: string | undefined;
+  /** The key's public members only (a private key given by mistake is never used as one). */
+  jwk: Jwk;
+  /** When the key expires, in ms since the epoch (its JWK's `exp`). */
+  expiresAt: number | undefined;
+  /** The JWKS URL it came from; undefined for a key given inline. */
+  jwksUrl: string | undefined;
+}
+
+/** The most keys read from one JWKS. */
+export const MAX_KEYS = 100;
+
+/** The public members of the asymmetric key types; `oct` (a shared secret) is never trusted. */
+const PUBLIC_MEMBERS: Readonly<Record<string, readonly string[]>> = {
+  EC: ['crv', 'x', 'y'],
+  RSA: ['n', 'e'],
+  OKP: ['crv', 'x'],
+};
+const COMMON = ['kty', 'kid', 'alg', 'use', 'key_ops'] as const;
+
+const short = z.string().check(z.maxLength(2_000));
+const jwkSchema = z.looseObject({
+  kty: z.string().check(z.minLength(1), z.maxLength(20)),
+  kid: z.optional(short),
+  alg: z.optional(short),
+  use: z.optional(short),
+  key_ops: z.optional(z.array(short).check(z.maxLength(20))),
+  exp: z.optional(z.number()),
+});
+const jwksSchema = z.looseObject({ keys: z.array(jwkSchema).check(z.maxLength(MAX_KEYS)) });
+
+/**
+ * Reads a JWKS: the keys the client can verify with (EC, RSA and OKP keys, their public members
+ * only; others are skipped), or throws an `Error` saying which field is wrong (never a key's value).
+ */
+export function readJwks(json: unknown, jwksUrl?: string): TrustedKey[] {
+  const result = jwksSchema.safeParse(json);
+  if (!result.success) {
+    const issue = result.error.issues[0];
+    throw new Error(`not a JWKS: its field ${issuePath(issue, '(the document)')} ${describeIssue(issue)}`);
+  }
+  return result.data.keys.flatMap((raw): TrustedKey[] => {
+    const members = PUBLIC_MEMBERS[raw.kty];
+    if (members === undefined) return [];
+    const jwk = {} as Jwk;
+    for (const name of [...COMMON, ...members]) if (raw[name] !== undefined) jwk[name] = raw[name];
+    return [{ kid: raw.kid, jwk, expiresAt: raw.exp === undefined ? undefined : raw.exp * 1000, jwksUrl }];
+  });
+}
