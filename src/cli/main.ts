@@ -15,13 +15,15 @@ import { styleFor } from './style.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [credentials]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [credentials] <text…>
-  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [credentials]
-  a4h card <agent-url> [--json] [credentials]
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [credentials] [signed cards]
+  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [credentials] [signed cards] <text…>
+  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [credentials] [signed cards]
+  a4h card <agent-url> [--json] [credentials] [signed cards]
   a4h context <handle> <key>
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
+Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
+an agent whose card none of them signed (chat, send, resume, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 NO_COLOR turns colour off.`;

@@ -6,18 +6,23 @@ import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
+import { describeSignature, TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
+                [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
 streaming, tenant, skills, output modes, the security schemes the card declares and whether
-credentials are configured for it. With credentials and an agent that offers an authenticated
-extended card, that card is fetched with them and shown.`;
+credentials are configured for it, and the verdict on its signature (verified by KID, unsigned,
+invalid: why, or not checked without --trust-jwks). With credentials and an agent that offers an
+authenticated extended card, that card is fetched with them and shown.
+${TRUST_USAGE}`;
 
 /** `a4h card`: the resolved card. */
 export async function card(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...CREDENTIAL_OPTIONS,
+    ...TRUST_OPTIONS,
     json: { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
     help: { type: 'boolean', short: 'h' },
@@ -29,8 +34,13 @@ export async function card(args: string[], io: Io): Promise<number> {
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('card needs exactly one agent URL');
   const credentials = credentialsFrom(values, agent, io.env);
+  const trust = await trustFrom(values);
   // The card needs no identity: a throwaway secret keeps the no-secret warning away.
-  const client = createA2A({ identitySecret: globalThis.crypto.randomUUID(), ...(credentials ? { credentials } : {}) });
+  const client = createA2A({
+    identitySecret: globalThis.crypto.randomUUID(),
+    ...(credentials ? { credentials } : {}),
+    ...(trust ? { trust } : {}),
+  });
   try {
     const summary = await lastValueFrom(client.card(agent));
     if (values.json) {
@@ -48,6 +58,7 @@ export async function card(args: string[], io: Io): Promise<number> {
     if (summary.description) rows.splice(1, 0, ['description', summary.description]);
     if (summary.extended) rows.push(['card', 'the authenticated extended card']);
     rows.push(...securityRows(summary), ['credentials', credentialsRow(summary, credentials !== undefined)]);
+    if (summary.signature) rows.push(['signature', describeSignature(summary.signature)]);
     for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${value}\n`);
     const skills = summary.skills ?? [];
     io.out.write(`${'skills'.padEnd(13)} ${skills.length === 0 ? '(none)' : ''}\n`);

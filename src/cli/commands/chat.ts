@@ -5,6 +5,7 @@ import type { TurnEvent } from '../../port/events.js';
 import type { OutgoingFile } from '../../port/types.js';
 import { attachmentLine, readAttachment } from '../attachments.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { notice, onOutClosed, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -14,6 +15,7 @@ import { TurnPrinter } from '../printer.js';
 import { startTurn, type RunningTurn } from '../turn-runner.js';
 
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [-H 'Name: value']… [--bearer-env VAR]
+                [--trust-jwks FILE|URL]… [--require-signed-card]
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
@@ -22,7 +24,8 @@ conversation; a reply still in progress on the thread, or a question the agent i
 first. --task ID: your first line continues that task. /attach PATH sends a file with your next message;
 /help lists the chat's commands (//text sends a line that starts with a slash). The agent's files and data parts
 show as one line each ([file] name (mediaType, N bytes)). -H and --bearer-env give the agent
-credentials, as for send. The identity secret comes from A4H_IDENTITY_SECRET.`;
+credentials, as for send. The identity secret comes from A4H_IDENTITY_SECRET.
+${TRUST_USAGE}`;
 
 /** What `/help` shows: the chat's own commands. */
 const CHAT_COMMANDS = `Commands:
@@ -34,7 +37,7 @@ Ctrl-C during a reply cancels it (the agent is asked to stop).`;
 
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, ...CREDENTIAL_OPTIONS, task: { type: 'string' } });
+  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, ...CREDENTIAL_OPTIONS, ...TRUST_OPTIONS, task: { type: 'string' } });
   if (values.help) {
     io.out.write(`${CHAT_USAGE}\n`);
     return 0;
@@ -45,7 +48,8 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   const handle = nonEmpty('handle', values.handle, DEFAULT_HANDLE);
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);
-  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}) });
+  const trust = await trustFrom(values);
+  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}), ...(trust ? { trust } : {}) });
 
   try {
     const card = await lastValueFrom(client.card(agent));

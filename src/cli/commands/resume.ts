@@ -1,24 +1,28 @@
 import { tap } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
 export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [-H 'Name: value']… [--bearer-env VAR]
+                [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:
 a reply another process started (a chat that was left, a gateway that died), or the question the
 agent is waiting on. The thread's task is found with ListTasks (A2A v1.0 agents); --task ID follows
 that task instead (any version). With nothing in flight it says so and exits 0. Output, --json and
-the exit status are send's; Ctrl-C cancels the task at the agent.`;
+the exit status are send's; Ctrl-C cancels the task at the agent.
+${TRUST_USAGE}`;
 
 /** `a4h resume`: one resumed turn. */
 export async function resume(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...THREAD_OPTIONS,
     ...CREDENTIAL_OPTIONS,
+    ...TRUST_OPTIONS,
     json: { type: 'boolean' },
     task: { type: 'string' },
   });
@@ -36,7 +40,8 @@ export async function resume(args: string[], io: Io): Promise<number> {
   };
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);
-  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}) });
+  const trust = await trustFrom(values);
+  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}), ...(trust ? { trust } : {}) });
   try {
     let nothing = false;
     const turn$ = client.resume(input).pipe(tap((event) => (nothing ||= event.type === 'end' && event.outcome === 'none')));

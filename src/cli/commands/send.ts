@@ -2,13 +2,15 @@ import { createA2A } from '../../node/create-a2a.js';
 import { readAttachment } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS]
-                [--attach PATH]… [--save DIR] [-H 'Name: value']… [--bearer-env VAR] <text…>
+                [--attach PATH]… [--save DIR] [-H 'Name: value']… [--bearer-env VAR]
+                [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
 cancelled), then one line per file or data part the agent sent ([file] name (mediaType, N bytes)).
@@ -21,13 +23,15 @@ With --json, one JSON object per turn event per line (file bytes in base64); the
 reads a bearer token from an environment variable (keeps it out of shell history). --task continues
 that task (one the agent left waiting for an answer), as a later line of a chat would.
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
-1 failed/rejected/canceled/error, 2 bad usage. The identity secret comes from A4H_IDENTITY_SECRET.`;
+1 failed/rejected/canceled/error, 2 bad usage. The identity secret comes from A4H_IDENTITY_SECRET.
+${TRUST_USAGE}`;
 
 /** `a4h send`: one turn. */
 export async function send(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...THREAD_OPTIONS,
     ...CREDENTIAL_OPTIONS,
+    ...TRUST_OPTIONS,
     json: { type: 'boolean' },
     timeout: { type: 'string' },
     attach: { type: 'string', multiple: true },
@@ -64,10 +68,12 @@ export async function send(args: string[], io: Io): Promise<number> {
   };
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);
+  const trust = await trustFrom(values);
   const client = createA2A({
     logger: stderrLogger(io, verbose),
     ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}),
     ...(credentials ? { credentials } : {}),
+    ...(trust ? { trust } : {}),
   });
   try {
     const json = values.json === true;
