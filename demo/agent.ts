@@ -9,7 +9,8 @@
  * ```
  *
  * v1.0 (the default) runs on @a2a-js/sdk 1.3 with JSON-RPC and HTTP+JSON endpoints; `protocol: '0.3'`
- * runs a genuine v0.3 agent on @a2a-js/sdk 0.3.14 (`sdk03`) with JSON-RPC.
+ * runs a genuine v0.3 agent on @a2a-js/sdk 0.3.14 (`sdk03`) with JSON-RPC. `signCard` (v1.0 only) signs
+ * its card with a key made at start, whose JWKS it writes to a file (see signed-card.ts).
  */
 import { PATHS, startHost } from '../fixtures/http-host.js';
 import { mountV03 } from '../fixtures/mount-v03.js';
@@ -19,6 +20,7 @@ import { cardV03, cardV1 } from './card.js';
 import { cors } from './cors.js';
 import { defaultMemoryFile } from './memory-file.js';
 import { Memory } from './memory.js';
+import { defaultJwksFile, signCardWithNewKey } from './signed-card.js';
 
 /** Options for {@link startDemoAgent}. */
 export interface DemoAgentOptions {
@@ -34,12 +36,18 @@ export interface DemoAgentOptions {
   chunkDelayMs?: number;
   /** Gets one short line per turn (contextId prefix and turn number); the agent logs nothing otherwise. */
   log?: (line: string) => void;
+  /** Sign the card (v1.0 only) with a key made at start; its JWKS goes to `jwksFile`. */
+  signCard?: boolean;
+  /** Where the JWKS of a signed card goes; default `<the memory file's folder>/jwks-<port>.json`. */
+  jwksFile?: string;
 }
 
 /** A running demo agent. */
 export interface DemoAgent {
   /** Base URL with a trailing slash, e.g. `http://127.0.0.1:41241/`. */
   url: string;
+  /** With `signCard`: the key's id and the file holding its JWKS. */
+  signature?: { kid: string; jwksFile: string };
   /** Stops running turns, closes the server and every connection, and writes memory to disk. */
   close(): Promise<void>;
 }
@@ -53,6 +61,7 @@ const SLOW_CHUNK_DELAY_MS = 300;
 /** Starts the demo agent; resolves once it listens (rejects if the port is taken). */
 export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<DemoAgent> {
   const protocol = options.protocol ?? '1.0';
+  if (options.signCard && protocol !== '1.0') throw new Error('--sign-card works with v1.0 only: the SDK signs v1.0 cards');
   const memory = await Memory.open(options.memoryFile ?? DEFAULT_MEMORY_FILE);
   // A long-running agent keeps no request log: `record: false`.
   const host = await startHost({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, record: false, before: [cors] });
@@ -62,8 +71,21 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     slowChunkDelayMs: SLOW_CHUNK_DELAY_MS,
     ...(options.log ? { log: options.log } : {}),
   });
+  const signing = options.signCard
+    ? await signCardWithNewKey(options.jwksFile ?? defaultJwksFile(Number(new URL(host.baseUrl).port))).catch(async (error: unknown) => {
+        await host.agent.close();
+        throw error;
+      })
+    : undefined;
   if (protocol === '0.3') mountV03(host, { mount: '/', card: cardV03(host), script });
-  else mountV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'] });
+  else
+    mountV1(host, {
+      mount: '/',
+      card: cardV1(host),
+      script,
+      bindings: ['JSONRPC', 'HTTP+JSON'],
+      ...(signing ? { sign: signing.sign } : {}),
+    });
   const url = host.url('/');
   host.mount('/', (router) => {
     router.get('/', (_req, res) => {
@@ -74,6 +96,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   let closing: Promise<void> | undefined;
   return {
     url,
+    ...(signing ? { signature: { kid: signing.kid, jwksFile: signing.jwksFile } } : {}),
     close() {
       closing ??= (async () => {
         await host.agent.close(); // stops running turns first

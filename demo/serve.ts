@@ -1,7 +1,7 @@
 /**
  * Runs the a4h demo agent on its own, so any A2A client can be pointed at it:
  *
- *     node dist/demo/serve.js [--port 41241] [--host 127.0.0.1] [--v03] [--memory FILE]
+ *     node dist/demo/serve.js [--port 41241] [--host 127.0.0.1] [--v03] [--memory FILE] [--sign-card [--jwks FILE]]
  *
  * Prints the agent's URL on stdout, one short line per turn on stderr, and runs until Ctrl+C
  * (SIGINT) or SIGTERM, then closes cleanly and exits 0.
@@ -15,7 +15,7 @@ import type { DemoAgent, DemoAgentOptions } from './agent.js';
 /** The port used when `--port` is not given. */
 export const DEFAULT_PORT = 41241;
 
-const USAGE = `Usage: serve [--port N] [--host ADDRESS] [--v03] [--memory FILE]
+const USAGE = `Usage: serve [--port N] [--host ADDRESS] [--v03] [--memory FILE] [--sign-card [--jwks FILE]]
 
 Runs the a4h demo agent: a real A2A agent that streams its answers word by word and
 remembers each conversation (by contextId) in a file. Say "slow …" for a slow answer
@@ -27,6 +27,11 @@ to wipe the conversation.
   --v03           speak A2A v0.3 (JSON-RPC) instead of v1.0
   --memory FILE   where conversations are remembered
                   (default ${DEFAULT_MEMORY_FILE})
+  --sign-card     sign the card (v1.0) with a key made at start; its public key goes
+                  to a JWKS file, named on start, for clients to trust:
+                  a4h card URL --trust-jwks FILE --require-signed-card
+  --jwks FILE     where --sign-card writes the JWKS
+                  (default jwks-<port>.json beside the default memory file)
   --help          show this help
 `;
 
@@ -51,6 +56,8 @@ export function parseServeArgs(argv: readonly string[]): ServeCommand {
       host: { type: 'string' },
       v03: { type: 'boolean' },
       memory: { type: 'string' },
+      'sign-card': { type: 'boolean' },
+      jwks: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
     strict: true,
@@ -68,6 +75,12 @@ export function parseServeArgs(argv: readonly string[]): ServeCommand {
   }
   const options: ServeOptions = { port, host, protocol: values.v03 ? '0.3' : '1.0' };
   if (values.memory !== undefined) options.memoryFile = values.memory;
+  if (values.jwks !== undefined && !values['sign-card']) throw new Error('--jwks goes with --sign-card');
+  if (values['sign-card']) {
+    if (values.v03) throw new Error('--sign-card works with v1.0 only: the SDK signs v1.0 cards');
+    options.signCard = true;
+    if (values.jwks !== undefined) options.jwksFile = values.jwks;
+  }
   return { help: false, options };
 }
 
@@ -102,6 +115,11 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     return 1;
   }
   process.stdout.write(`a4h demo agent (A2A v${options.protocol}) listening on ${agent.url}\n`);
+  if (agent.signature) {
+    const { kid, jwksFile } = agent.signature;
+    process.stdout.write(`its card is signed by key ${kid}; the public key (JWKS) is in ${jwksFile}\n`);
+    process.stdout.write(`check it: a4h card ${agent.url} --trust-jwks ${jwksFile} --require-signed-card\n`);
+  }
 
   // After the first signal the handlers are gone, so a second Ctrl+C stops the process at once.
   const signal = await new Promise<NodeJS.Signals>((resolve) => {
