@@ -128,6 +128,18 @@ describe('requireSignedCard: the card error says why, and nothing is sent to the
     expect(error.message).toContain('could not be had: no answer within 200 ms');
   });
 
+  it('a JWKS that never answers is bounded by the card deadline too (a timeout, nothing sent)', async () => {
+    const from = fixtures.agent.received.length;
+    const trust = { jwksUrls: [fixtures.stallJwksUrl], requireSignedCard: true };
+    const a2a = createA2A({ identitySecret: SECRET, policy: { ...FAST.policy, cardTimeoutMs: 300 }, trust });
+    try {
+      expect(await turn(a2a, SIGNED_MOUNTS.signed)).toMatchObject({ kind: 'timeout', phase: 'card' });
+    } finally {
+      await a2a.close();
+    }
+    expect(requests(fixtures.agent, SIGNED_MOUNTS.signed, from).calls).toEqual([]);
+  });
+
   it('a JWKS larger than jwksMaxBytes: keys unavailable', async () => {
     const error = await refused(SIGNED_MOUNTS.signed, { jwksUrls: [fixtures.trustedJwksUrl], requireSignedCard: true, jwksMaxBytes: 64 });
     expect(error.message).toContain('could not be had: it is larger than 64 bytes');

@@ -1,4 +1,4 @@
-import { Observable, timeout } from 'rxjs';
+import { Observable, take, timeout } from 'rxjs';
 import { redactQuery } from '../../port/card-url.js';
 import { CardCache } from '../card-cache.js';
 import { maxAgeOf, readLimited } from '../card-fetch.js';
@@ -81,21 +81,18 @@ async function fetchJwks(
 function firstValueUntil<T>(source$: Observable<T>, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     if (signal.aborted) return reject(signal.reason);
-    const onAbort = () => {
-      subscription.unsubscribe();
-      reject(signal.reason);
-    };
-    const subscription = source$.subscribe({
-      next: (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-        queueMicrotask(() => subscription.unsubscribe());
-      },
+    const subscription = source$.pipe(take(1)).subscribe({
+      next: resolve,
       error: (error: unknown) => {
         signal.removeEventListener('abort', onAbort);
         reject(error);
       },
+      complete: () => signal.removeEventListener('abort', onAbort),
     });
-    signal.addEventListener('abort', onAbort, { once: true });
+    function onAbort(): void {
+      subscription.unsubscribe();
+      reject(signal.reason);
+    }
+    if (!subscription.closed) signal.addEventListener('abort', onAbort, { once: true });
   });
 }
