@@ -1,5 +1,6 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary } from '../../port/types.js';
+import { scopeOf, type UrlScope } from '../url-scope.js';
 
 /** Header names and values to add to a request. */
 export type CredentialHeaders = Record<string, string>;
@@ -43,12 +44,9 @@ export interface AgentCredentials {
 export type CredentialsOption = Readonly<Record<string, AgentCredentials | CredentialsFunction>>;
 
 /** One checked entry: where it applies and what it sends. */
-export interface CredentialEntry {
+export interface CredentialEntry extends UrlScope {
   /** The key as written, for messages (never a value). */
   key: string;
-  origin: string;
-  /** The path prefix without a trailing slash; `''` matches the whole origin. */
-  path: string;
   bearer?: string;
   apiKey?: ApiKeyCredential;
   headers?: CredentialHeaders;
@@ -85,16 +83,10 @@ export function checkHeaders(key: string, field: string, headers: unknown): Cred
   return out;
 }
 
-function where(key: string, value: string): { origin: string; path: string } {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw invalid(key, 'the key must be an http(s) origin or URL prefix');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw invalid(key, 'the key must be an http(s) origin or URL prefix');
-  if (url.username || url.password || url.search || url.hash) throw invalid(key, 'the key must carry no user, password, query or fragment');
-  return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+function where(key: string): UrlScope {
+  const scope = scopeOf(key);
+  if (typeof scope === 'string') throw invalid(key, scope);
+  return scope;
 }
 
 /** Checks the `credentials` option once; a bad entry is a `config` error naming the key and field, never a value. */
@@ -104,7 +96,7 @@ export function checkCredentials(option: CredentialsOption | undefined): Credent
   return Object.entries(option).map(([key, raw]) => {
     const value = typeof raw === 'function' ? { headers: raw } : raw;
     if (typeof value !== 'object' || value === null) throw invalid(key, 'must be an object or a function');
-    const entry: CredentialEntry = { key, ...where(key, key), card: value.card === true };
+    const entry: CredentialEntry = { key, ...where(key), card: value.card === true };
     if (value.bearer !== undefined) entry.bearer = secret(key, 'bearer', value.bearer);
     if (value.apiKey !== undefined) entry.apiKey = apiKeyOf(key, value.apiKey);
     if (typeof value.headers === 'function') entry.headersFn = value.headers;
@@ -130,21 +122,4 @@ function apiKeyOf(key: string, raw: string | ApiKeyCredential): ApiKeyCredential
     out.name = raw.name;
   }
   return out;
-}
-
-/** The entry for a URL: same origin, and the longest path prefix (on segment boundaries) of its path. */
-export function entryFor(entries: readonly CredentialEntry[], url: string): CredentialEntry | undefined {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    return undefined;
-  }
-  let best: CredentialEntry | undefined;
-  for (const entry of entries) {
-    if (entry.origin !== parsed.origin) continue;
-    const inside = entry.path === '' || parsed.pathname === entry.path || parsed.pathname.startsWith(`${entry.path}/`);
-    if (inside && (best === undefined || entry.path.length > best.path.length)) best = entry;
-  }
-  return best;
 }

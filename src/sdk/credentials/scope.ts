@@ -1,7 +1,8 @@
 import type { Logger } from '../../logger.js';
 import { redactQuery } from '../../port/card-url.js';
 import type { CardSummary } from '../../port/types.js';
-import { checkCredentials, entryFor, type CredentialEntry, type CredentialsOption } from './options.js';
+import { entryFor } from '../url-scope.js';
+import { checkCredentials, type CredentialEntry, type CredentialsOption } from './options.js';
 import { planFor, type CredentialPlan } from './plan.js';
 
 /** The most (agent, origin) pairs remembered for "logged once". */
