@@ -11,7 +11,9 @@
  * - `task-not-found`: the server does not know the task (-32001).
  * - `aborted`: the caller gave up (an external abort signal).
  * - `config`: an option is out of range.
- * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O.
+ * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O; or an
+ *   extension the agent requires is not activated (its card marks it `required`, found before any
+ *   message is sent, or the agent's ExtensionSupportRequired, -32008): `extensions` names it.
  * - `auth`: the agent refused the credentials (HTTP 401/403, or the JSON-RPC errors agents send for
  *   them), or none could be made; never retryable. `auth` in the error says what was sent (never a value).
  */
@@ -60,6 +62,8 @@ export interface A2AErrorInit {
   phase?: TimeoutPhase;
   /** On `auth` errors: the scheme the card declares, what was sent, the challenge. */
   auth?: AuthDetails;
+  /** The extension URIs the agent requires and the call did not activate, when known. */
+  extensions?: readonly string[];
   cause?: unknown;
 }
 
@@ -91,6 +95,8 @@ export class A2AError extends Error {
   readonly code?: number;
   readonly phase?: TimeoutPhase;
   readonly auth?: AuthDetails;
+  /** The extension URIs the agent requires and the call did not activate, when known (`input` errors). */
+  readonly extensions?: readonly string[];
 
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -102,6 +108,7 @@ export class A2AError extends Error {
     if (init.code !== undefined) this.code = init.code;
     if (init.phase !== undefined) this.phase = init.phase;
     if (init.auth !== undefined) this.auth = init.auth;
+    if (init.extensions !== undefined) this.extensions = init.extensions;
   }
 }
 Object.defineProperty(A2AError.prototype, BRAND, { value: true });
@@ -141,6 +148,7 @@ export function naming(error: A2AError, agent: string, operation: A2AOperation):
     ...(error.code === undefined ? {} : { code: error.code }),
     ...(error.phase === undefined ? {} : { phase: error.phase }),
     ...(error.auth === undefined ? {} : { auth: error.auth }),
+    ...(error.extensions === undefined ? {} : { extensions: error.extensions }),
     ...(error.cause === undefined ? {} : { cause: error.cause }),
     message: `${op} to ${agent}: ${error.message}`,
   });

@@ -28,12 +28,14 @@ export type {
   CredentialsFunction,
   CredentialsOption,
 } from './sdk/credentials/options.js';
+export type { ExtensionsOption } from './port/extensions.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type {
   AgentEvent,
   AgentMessage,
   Artifact,
+  CardExtension,
   CardSummary,
   DataPart,
   FilePart,

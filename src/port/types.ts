@@ -128,6 +128,19 @@ export interface CardSummary {
   credentials?: string;
   /** The summary comes from the agent's authenticated extended card, fetched with the credentials. */
   extended?: boolean;
+  /** The extensions the card declares (`capabilities.extensions`), when it declares any. */
+  extensions?: CardExtension[];
+}
+
+/** One extension a card declares: a turn that does not activate a `required` one is refused before anything is sent. */
+export interface CardExtension {
+  /** What identifies the extension, and what a call sends in `A2A-Extensions` to activate it. */
+  uri: string;
+  description?: string;
+  /** The agent requires clients to activate it. */
+  required: boolean;
+  /** The extension's own configuration, as the card gives it. */
+  params?: Record<string, unknown>;
 }
 
 /** One security scheme of a card (v1.0 `securitySchemes` or the v0.3 OpenAPI-style ones), without secrets (cards carry none). */

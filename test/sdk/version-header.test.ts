@@ -1,22 +1,12 @@
 import { lastValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
-import { startV03Agent, V03_MOUNTS, type ReceivedRequest } from '../../fixtures/index.js';
+import type { ReceivedRequest } from '../../fixtures/index.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
-import { collect, endOf, FAST, rig, TARGETS, type Rig, type Target } from './harness.js';
+import { collect, endOf, FAST, rig, TARGETS, V03_REST, type Rig } from './harness.js';
 
 const CARD = 'GET /.well-known/agent-card.json';
-
-/** The v0.3 agent's HTTP+JSON interface, beside the harness's JSON-RPC ones. */
-const V03_REST: Target = {
-  name: 'v0.3 HTTP+JSON',
-  start: () => startV03Agent(),
-  main: V03_MOUNTS.rest,
-  is: () => false,
-  historyLength: 1,
-  keepsAuthOpen: false,
-};
 
 /**
  * Every request of every binding names the protocol version it speaks: `A2A-Version: 1.0` to a v1.0
