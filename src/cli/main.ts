@@ -15,9 +15,9 @@ import { styleFor } from './style.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [credentials]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [credentials] <text…>
-  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [credentials]
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]… [credentials]
+  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [--extension URI]… [credentials] <text…>
+  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--extension URI]… [credentials]
   a4h card <agent-url> [--json] [credentials]
   a4h context <handle> <key>
 

@@ -3,22 +3,24 @@ import { createA2A } from '../../node/create-a2a.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
-export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [-H 'Name: value']… [--bearer-env VAR]
+export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--extension URI]…
+                  [-H 'Name: value']… [--bearer-env VAR]
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:
 a reply another process started (a chat that was left, a gateway that died), or the question the
 agent is waiting on. The thread's task is found with ListTasks (A2A v1.0 agents); --task ID follows
-that task instead (any version). With nothing in flight it says so and exits 0. Output, --json and
-the exit status are send's; Ctrl-C cancels the task at the agent.`;
+that task instead (any version). With nothing in flight it says so and exits 0. Output, --json,
+--extension and the exit status are send's; Ctrl-C cancels the task at the agent.`;
 
 /** `a4h resume`: one resumed turn. */
 export async function resume(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...THREAD_OPTIONS,
     ...CREDENTIAL_OPTIONS,
+    ...EXTENSION_OPTIONS,
     json: { type: 'boolean' },
     task: { type: 'string' },
   });
@@ -33,6 +35,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
     ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
+    ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);
