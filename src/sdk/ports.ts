@@ -3,6 +3,7 @@ import { checkExtensionUris } from '../port/extensions.js';
 import { AgentExtensions, type ExtensionsOption } from './agent-extensions.js';
 import { ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
+import type { CardValidators } from './card-fetch.js';
 import { cardUrlOf } from '../port/card-url.js';
 import type { CredentialsOption } from './credentials/options.js';
 import { Credentials } from './credentials/scope.js';
@@ -64,7 +65,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     movedWarned: new Set(),
   };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
-  const shared: PortShared = { cache: new CardCache<ResolvedAgent>(ttl, options.clock), loader };
+  const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };
   const extensions = new AgentExtensions(options.extensions);
 
   return (agent, turn) => {

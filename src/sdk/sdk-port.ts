@@ -7,6 +7,7 @@ import type { A2APort, ListTasksOptions } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { unaryCall } from './calls.js';
 import type { CardCache } from './card-cache.js';
+import type { CardValidators } from './card-fetch.js';
 import { loadAgent, type AgentLoader } from './load-agent.js';
 import type { ResolvedAgent } from './resolve-agent.js';
 import { extensionHeaders } from './extension-headers.js';
@@ -15,7 +16,7 @@ import type { TurnHeaders } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
 export interface PortShared {
-  cache: CardCache<ResolvedAgent>;
+  cache: CardCache<ResolvedAgent, CardValidators>;
   loader: AgentLoader;
 }
 
@@ -96,8 +97,8 @@ export class SdkPort implements A2APort {
       if (typeof url !== 'string') throw url;
       const { cache, loader } = this.shared;
       return cache
-        .get(url, () =>
-          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) => loadAgent(loader, url, signal)),
+        .get(url, (stale) =>
+          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) => loadAgent(loader, url, signal, stale)),
         )
         .pipe(tap((resolved) => (this.current = resolved)));
     });
