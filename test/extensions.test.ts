@@ -91,6 +91,22 @@ describe("a turn's extensions, checked before any I/O", () => {
     expect(fetched).toEqual([]);
   });
 
+  it('checked by the client itself, so an injected port factory never sees them', async () => {
+    const made: unknown[] = [];
+    const a2a = createA2A({
+      identitySecret: SECRET,
+      ports: (agent, turn) => {
+        made.push(turn);
+        return createSdkPorts()(agent, turn);
+      },
+    });
+    const error = await lastValueFrom(
+      a2a.turn({ agent: 'http://127.0.0.1:9/', handle: 'h', thread: 't', text: 'hi', extensions: ['https://x.example/a b'] }),
+    ).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'input', operation: 'turn', message: expect.stringContaining('extensions') });
+    expect(made).toEqual([]);
+  });
+
   it('a port made with bad extensions fails every call with the input error (nothing fetched)', async () => {
     const fetched: string[] = [];
     const fetch = (async (input: string | URL | Request) => {
