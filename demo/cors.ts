@@ -4,8 +4,17 @@
  */
 import type { RequestHandler } from 'express';
 
-/** The headers a browser may send to the agent. */
-const ALLOWED_HEADERS = ['Content-Type', 'A2A-Version', 'A2A-Extensions', 'X-A2A-Extensions', 'Authorization'];
+/** The headers a browser may send to the agent (the last three: a card revalidated after its max-age). */
+const ALLOWED_HEADERS = [
+  'Content-Type',
+  'A2A-Version',
+  'A2A-Extensions',
+  'X-A2A-Extensions',
+  'Authorization',
+  'If-None-Match',
+  'If-Modified-Since',
+  'Cache-Control',
+];
 
 /** Answers CORS preflights with 204 and marks every response as readable from any origin. */
 export const cors: RequestHandler = (req, res, next) => {

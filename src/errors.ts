@@ -14,7 +14,9 @@ import type { CardSignature } from './port/types.js';
  * - `task-not-found`: the server does not know the task (-32001).
  * - `aborted`: the caller gave up (an external abort signal).
  * - `config`: an option is out of range.
- * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O.
+ * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O; or an
+ *   extension the agent requires is not activated (its card marks it `required`, found before any
+ *   message is sent, or the agent's ExtensionSupportRequired, -32008): `extensions` names it.
  * - `auth`: the agent refused the credentials (HTTP 401/403, or the JSON-RPC errors agents send for
  *   them), or none could be made; never retryable. `auth` in the error says what was sent (never a value).
  */
@@ -65,6 +67,8 @@ export interface A2AErrorInit {
   auth?: AuthDetails;
   /** On `card` errors for a required signature: the verdict on the card's signatures (unsigned or invalid, and why). */
   signature?: CardSignature;
+  /** The extension URIs the agent requires and the call did not activate, when known. */
+  extensions?: readonly string[];
   cause?: unknown;
 }
 
@@ -97,6 +101,8 @@ export class A2AError extends Error {
   readonly phase?: TimeoutPhase;
   readonly auth?: AuthDetails;
   readonly signature?: CardSignature;
+  /** The extension URIs the agent requires and the call did not activate, when known (`input` errors). */
+  readonly extensions?: readonly string[];
 
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
@@ -109,6 +115,7 @@ export class A2AError extends Error {
     if (init.phase !== undefined) this.phase = init.phase;
     if (init.auth !== undefined) this.auth = init.auth;
     if (init.signature !== undefined) this.signature = init.signature;
+    if (init.extensions !== undefined) this.extensions = init.extensions;
   }
 }
 Object.defineProperty(A2AError.prototype, BRAND, { value: true });
@@ -149,6 +156,7 @@ export function naming(error: A2AError, agent: string, operation: A2AOperation):
     ...(error.phase === undefined ? {} : { phase: error.phase }),
     ...(error.auth === undefined ? {} : { auth: error.auth }),
     ...(error.signature === undefined ? {} : { signature: error.signature }),
+    ...(error.extensions === undefined ? {} : { extensions: error.extensions }),
     ...(error.cause === undefined ? {} : { cause: error.cause }),
     message: `${op} to ${agent}: ${error.message}`,
   });

@@ -30,6 +30,7 @@ export type {
 } from './sdk/credentials/options.js';
 export type { TrustOption } from './sdk/trust/options.js';
 export type { Jwk, Jwks } from './sdk/trust/jwks.js';
+export type { ExtensionsOption } from './port/extensions.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type {
@@ -37,6 +38,7 @@ export type {
   AgentMessage,
   Artifact,
   CardSignature,
+  CardExtension,
   CardSummary,
   DataPart,
   FilePart,

@@ -2,7 +2,10 @@ import { isA2AError } from '../errors.js';
 import { notice, type Io } from './io.js';
 import { networkCause } from '../network-cause.js';
 
-/** Errors that mean the user asked for something impossible: exit status 2, like a usage error. */
+/**
+ * Errors that mean the user asked for something impossible: exit status 2, like a usage error. An
+ * extension the agent requires and the command did not activate (`--extension`) is one.
+ */
 export function isBadInput(error: unknown): boolean {
   return isA2AError(error, 'input', 'config');
 }
@@ -23,6 +26,10 @@ export function describeError(error: unknown): string {
 /** One clear line on stderr; with `--verbose`, the cause chain under it. */
 export function reportError(io: Io, error: unknown, verbose: boolean): void {
   notice(io, io.style.red(`error: ${describeError(error)}`));
+  // An extension the agent requires: the flag that activates it.
+  if (isA2AError(error, 'input') && error.extensions?.length) {
+    notice(io, io.style.dim(`activate it with ${error.extensions.map((uri) => `--extension ${uri}`).join(' ')}`));
+  }
   if (!verbose) return;
   for (let cause = (error as { cause?: unknown })?.cause, depth = 0; cause !== undefined && depth < 8; depth++) {
     const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : JSON.stringify(cause);

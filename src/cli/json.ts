@@ -23,16 +23,17 @@ export function eventLine(event: TurnEvent | { type: 'error'; error: unknown }):
 
 /**
  * The last line of `send --json` when the turn has no `end`: `{"type":"error","kind","message"}`
- * (plus `retryable` and `status` when known), for an error, a timeout (kind `timeout`) or a cancel
+ * (plus `retryable`, `status` and the `extensions` the agent requires, when known), for an error, a timeout (kind `timeout`) or a cancel
  * (kind `aborted`).
  */
 export function errorLine(kind: string, message: string, error?: unknown): string {
-  const detail = error as { retryable?: boolean; status?: number } | undefined;
+  const detail = error as { retryable?: boolean; status?: number; extensions?: readonly string[] } | undefined;
   return JSON.stringify({
     type: 'error',
     kind,
     message,
     ...(detail?.retryable === undefined ? {} : { retryable: detail.retryable }),
     ...(detail?.status === undefined ? {} : { status: detail.status }),
+    ...(detail?.extensions === undefined ? {} : { extensions: detail.extensions }),
   });
 }

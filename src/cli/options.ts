@@ -1,5 +1,7 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { isA2AError } from '../errors.js';
 import type { TurnOutcome } from '../port/events.js';
+import { checkExtensionUris } from '../port/extensions.js';
 import { UsageError } from './io.js';
 
 /** The thread and handle a command uses when none is given, so a restart continues the same conversation. */
@@ -15,6 +17,22 @@ export const THREAD_OPTIONS = {
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
+
+/** The flag that activates an extension on every call of the command's turns (repeatable). */
+export const EXTENSION_OPTIONS = {
+  extension: { type: 'string', multiple: true },
+} as const satisfies Options;
+
+/** The turns' `extensions` from `--extension URI`…, checked (a bad URI is a usage error); nothing when none is given. */
+export function extensionsFrom(values: { extension?: string[] | undefined }): { extensions?: readonly string[] } {
+  const given = values.extension;
+  if (given === undefined || given.length === 0) return {};
+  try {
+    return { extensions: checkExtensionUris(given, '--extension', 'input', 'turn') };
+  } catch (error) {
+    throw isA2AError(error) ? new UsageError(error.message) : error;
+  }
+}
 
 /** The parsed flags: booleans for boolean options, strings for the rest (lists for repeatable ones); absent when not given. */
 export type Flags<O extends Options> = {

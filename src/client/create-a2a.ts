@@ -57,6 +57,7 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
       ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
       ...(options.credentials ? { credentials: options.credentials } : {}),
       ...(options.trust ? { trust: options.trust } : {}),
+      ...(options.extensions ? { extensions: options.extensions } : {}),
       logger,
     });
   const maxThreads = options.maxThreads ?? 10_000;
@@ -84,11 +85,19 @@ export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {
   };
   /** The subscribers of the turns running now, so `close({ detach: true })` can end them. */
   const running = new Set<Subscriber<TurnEvent>>();
-  /** A thread's turn on the agent's port: traced when the client has telemetry. */
-  const onPort = (input: { agent: string; handle: string }, run: (port: A2APort) => Observable<TurnEvent>): Observable<TurnEvent> =>
-    telemetry === undefined
-      ? run(ports(input.agent))
-      : telemetry.turn(input.agent, input.handle, (headers, traced) => run(traced(ports(input.agent, headers && { headers }))));
+  /** A thread's turn on the agent's port (with the turn's extensions): traced when the client has telemetry. */
+  const onPort = (
+    input: { agent: string; handle: string; extensions?: readonly string[] },
+    run: (port: A2APort) => Observable<TurnEvent>,
+  ): Observable<TurnEvent> => {
+    const extensions = input.extensions?.length ? input.extensions : undefined;
+    if (telemetry === undefined) return run(ports(input.agent, extensions && { extensions }));
+    return telemetry.turn(input.agent, input.handle, (headers, traced) =>
+      run(
+        traced(ports(input.agent, headers || extensions ? { ...(headers && { headers }), ...(extensions && { extensions }) } : undefined)),
+      ),
+    );
+  };
 
   /** What a thread remembers of a turn (see {@link rememberThread}); an adopted contextId is logged once. */
   const remembered = (input: { agent: string; handle: string }, key: string, sent: { contextId: string; taskId?: string }) =>

@@ -1,5 +1,6 @@
 import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
+import { checkExtensionUris } from '../port/extensions.js';
 import { checkIds, checkRequest } from '../turn/turn.js';
 import type { ResumeInput, TurnInput } from './types.js';
 
@@ -22,6 +23,7 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
   const cardUrl = cardUrlOf(input.agent);
   checkNames(input);
   checkLeave(input);
+  checkExtensions(input);
   return cardUrl;
 }
 
@@ -31,6 +33,7 @@ export function checkResumeInput(input: ResumeInput): string {
   checkNames(input);
   checkIds(input);
   checkLeave(input);
+  checkExtensions(input);
   const from = input.from;
   if (
     from !== undefined &&
@@ -57,6 +60,10 @@ function checkNames(input: { handle: unknown; thread: unknown }): void {
 function checkLeave(input: { onLeave?: unknown }): void {
   if (input.onLeave === undefined || input.onLeave === 'cancel' || input.onLeave === 'detach') return;
   throw new A2AError({ kind: 'input', operation: 'turn', message: "onLeave must be 'cancel' or 'detach'" });
+}
+
+function checkExtensions(input: { extensions?: unknown }): void {
+  if (input.extensions !== undefined) checkExtensionUris(input.extensions, 'extensions', 'input', 'turn');
 }
 
 /** The agent's card URL, or undefined when `agent` is not a usable URL. */

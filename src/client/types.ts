@@ -4,6 +4,7 @@ import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { ReplyPosition } from '../render/position.js';
 import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
+import type { ExtensionsOption } from '../port/extensions.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
 import type { TrustOption } from '../sdk/trust/options.js';
 import type { PortFactory } from '../port/port.js';
@@ -44,6 +45,13 @@ export interface A2AOptions {
    * Ignored with `ports`.
    */
   trust?: TrustOption;
+  /**
+   * Extensions per agent, keyed by origin or URL prefix (the longest prefix of the agent's card URL
+   * wins, as for credentials): the extension URIs every call to the agent activates, sent as
+   * `A2A-Extensions` (v0.3 agents: `X-A2A-Extensions`, and `A2A-Extensions` too). A turn's own
+   * `extensions` are added. A bad entry is a `config` error here. Ignored with `ports`.
+   */
+  extensions?: ExtensionsOption;
   /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
   ports?: PortFactory;
   /** Threads remembered at most (the least recently used go first). Default 10,000. */
@@ -91,6 +99,13 @@ export interface TurnInput {
    * error still cancels, as in any turn.
    */
   onLeave?: LeaveMode;
+  /**
+   * Extension URIs this turn activates on each of its calls (send or stream, resubscribe, GetTask,
+   * CancelTask, ListTasks), besides the agent's from the `extensions` option. A card that marks an
+   * extension `required` which neither activates fails the turn with an `input` error naming it,
+   * before the message is sent.
+   */
+  extensions?: readonly string[];
 }
 
 /** A thread's reply in flight to follow (after a restart, on another replica): no message is sent. */
@@ -115,6 +130,8 @@ export interface ResumeInput {
   contextId?: string;
   /** What leaving the resumed turn does to its task (as in {@link TurnInput}); default `cancel`. */
   onLeave?: LeaveMode;
+  /** Extension URIs the resumed turn's calls activate (as in {@link TurnInput}). */
+  extensions?: readonly string[];
 }
 
 /** What leaving a turn before its end does to the agent's task: send CancelTask, or hand the task over. */

@@ -12,6 +12,8 @@ export const INVALID_PARAMS = -32602;
 export const TASK_NOT_FOUND = -32001;
 /** A2A's UnsupportedOperationError: the agent does not do that (a resubscribe to a finished task, say). */
 export const UNSUPPORTED_OPERATION = -32004;
+/** A2A v1.0's ExtensionSupportRequiredError: the call did not activate an extension the agent requires. */
+export const EXTENSION_SUPPORT_REQUIRED = -32008;
 /** The code agents send for missing or rejected credentials (a2a-go, a2a-rs): unauthenticated. */
 export const UNAUTHENTICATED = -31401;
 /** The same for credentials that are not allowed this call: unauthorized. */

@@ -45,9 +45,14 @@ export interface ListTasksOptions {
 export interface PortTurn {
   /** Headers on each of the port's calls but the card's (the turn's trace context, with telemetry). */
   headers?: Readonly<Record<string, string>>;
+  /**
+   * Extension URIs each of the port's calls but the card's activates (`A2A-Extensions`), besides the
+   * ones the port factory activates for the agent. Checked by the caller (the client checks a turn's).
+   */
+  extensions?: readonly string[];
 }
 
-/** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers). */
+/** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers and extensions). */
 export type PortFactory = (agent: string, turn?: PortTurn) => A2APort;
 
 /** `port.listTasks`, or an `unsupported` error for a port that has none. */

@@ -133,6 +133,19 @@ export interface CardSummary {
    * (the `trust` option). Set by the SDK ports for every card; a port of your own may leave it out.
    */
   signature?: CardSignature;
+  /** The extensions the card declares (`capabilities.extensions`), when it declares any. */
+  extensions?: CardExtension[];
+}
+
+/** One extension a card declares: a turn that does not activate a `required` one is refused before anything is sent. */
+export interface CardExtension {
+  /** What identifies the extension, and what a call sends in `A2A-Extensions` to activate it. */
+  uri: string;
+  description?: string;
+  /** The agent requires clients to activate it. */
+  required: boolean;
+  /** The extension's own configuration, as the card gives it. */
+  params?: Record<string, unknown>;
 }
 
 /**

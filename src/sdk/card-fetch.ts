@@ -3,11 +3,28 @@ import { networkCause } from '../network-cause.js';
 import { redactQuery } from '../port/card-url.js';
 import { cardError } from './card-schema.js';
 
-/** What a card fetch brought back: the parsed JSON and how long it may be cached. */
+/** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
   json: unknown;
   /** From `Cache-Control`: `max-age` in ms, 0 for `no-store`/`no-cache`, undefined when absent. */
   maxAgeMs: number | undefined;
+  /** Its `ETag` and `Last-Modified`, when it has either and may be stored (not `no-store`). */
+  validators?: CardValidators;
+}
+
+/** What makes a card's revalidation conditional: its `ETag` and `Last-Modified`, as the server sent them. */
+export interface CardValidators {
+  etag?: string;
+  lastModified?: string;
+}
+
+/** A revalidation's answer: 304, the card held is still the agent's. */
+export interface NotModified {
+  notModified: true;
+  /** The 304's own `max-age` in ms, undefined when it sends no `Cache-Control` (the stored one stands). */
+  maxAgeMs: number | undefined;
+  /** The validators to revalidate with next time: the 304's where it sends them, else those sent. */
+  validators: CardValidators;
 }
 
 /** The card could not be had: the request or its body failed on the way. */
@@ -23,15 +40,36 @@ function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A
   });
 }
 
-/** Fetches and parses a card, refusing bodies over `maxBytes`. Aborts with `signal`. */
-export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxBytes: number, signal: AbortSignal): Promise<FetchedCard> {
+/**
+ * Fetches and parses a card, refusing bodies over `maxBytes`. Aborts with `signal`. With the
+ * `validators` of a card held, the request is conditional (`If-None-Match`, `If-Modified-Since`) and
+ * a 304 answers {@link NotModified}.
+ */
+export async function fetchCard(
+  fetchImpl: typeof fetch,
+  cardUrl: string,
+  maxBytes: number,
+  signal: AbortSignal,
+  validators?: CardValidators,
+): Promise<FetchedCard | NotModified> {
   let response: Response;
   try {
-    response = await fetchImpl(cardUrl, { headers: { Accept: 'application/json', 'A2A-Version': '1.0' }, signal });
+    response = await fetchImpl(cardUrl, { headers: cardHeaders(validators), signal });
   } catch (cause) {
     // Ours (the card is behind authentication: an `auth` error) says it better than "could not fetch".
     if (cause instanceof A2AError) throw cause;
+    // A revalidation that got no answer at all is asked once more without its conditions: in a
+    // browser, a CORS preflight that does not allow If-None-Match fails the request that way.
+    if (validators !== undefined && !signal.aborted) return fetchCard(fetchImpl, cardUrl, maxBytes, signal);
     throw unreachable(cardUrl, 'fetch', cause);
+  }
+  if (response.status === 304 && validators !== undefined) {
+    await response.body?.cancel().catch(() => undefined);
+    return {
+      notModified: true,
+      maxAgeMs: maxAgeOf(response.headers.get('cache-control')),
+      validators: validatorsOf(response) ?? validators,
+    };
   }
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
@@ -58,8 +96,42 @@ export async function fetchCard(fetchImpl: typeof fetch, cardUrl: string, maxByt
   } catch (cause) {
     throw cardError(cardUrl, 'the agent card is not JSON', cause);
   }
-  return { json, maxAgeMs: maxAgeOf(response.headers.get('cache-control')) };
+  const cacheControl = response.headers.get('cache-control');
+  const fetched: FetchedCard = { json, maxAgeMs: maxAgeOf(cacheControl) };
+  const kept = cacheControl !== null && NO_STORE.test(cacheControl) ? undefined : validatorsOf(response);
+  if (kept !== undefined) fetched.validators = kept;
+  return fetched;
 }
+
+/**
+ * The card request's headers: JSON, the v1.0 card, and the conditions of a revalidation. A
+ * conditional request says `Cache-Control: max-age=0` (a browser's revalidation): without it, fetch
+ * adds `Cache-Control: no-cache` to any request carrying a condition (the Fetch standard), and
+ * servers that honour that (express's `fresh`, so the SDK's card handler) never answer 304.
+ */
+function cardHeaders(validators: CardValidators | undefined): Record<string, string> {
+  const headers: Record<string, string> = { Accept: 'application/json', 'A2A-Version': '1.0' };
+  if (validators === undefined) return headers;
+  if (validators.etag !== undefined) headers['If-None-Match'] = validators.etag;
+  if (validators.lastModified !== undefined) headers['If-Modified-Since'] = validators.lastModified;
+  headers['Cache-Control'] = 'max-age=0';
+  return headers;
+}
+
+/** The most characters of a validator kept: a server's ETag is short; a longer one is not sent back. */
+const MAX_VALIDATOR_CHARS = 1_024;
+
+/** A response's `ETag` and `Last-Modified`, when it has either (of a sane length). */
+function validatorsOf(response: Response): CardValidators | undefined {
+  const etag = response.headers.get('etag');
+  const lastModified = response.headers.get('last-modified');
+  const validators: CardValidators = {};
+  if (etag !== null && etag !== '' && etag.length <= MAX_VALIDATOR_CHARS) validators.etag = etag;
+  if (lastModified !== null && lastModified !== '' && lastModified.length <= MAX_VALIDATOR_CHARS) validators.lastModified = lastModified;
+  return validators.etag === undefined && validators.lastModified === undefined ? undefined : validators;
+}
+
+const NO_STORE = /(^|,)\s*no-store\s*(,|$)/i;
 
 /** The body as text, refused with `tooLarge()` past `maxBytes` (declared or read), without reading the rest. */
 export async function readLimited(response: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {

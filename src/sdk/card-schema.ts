@@ -28,7 +28,17 @@ const modes = list(upTo(200), 100);
 const skills = z.optional(
   list(z.looseObject({ id: text, name: text, description: z.optional(text), inputModes: z.optional(modes) }), 1_000),
 );
-const capabilities = z.looseObject({ streaming: z.optional(z.boolean()) });
+/** The extensions a card declares: what the client reads of each (whether it is required above all). */
+const extensions = list(
+  z.looseObject({
+    uri: between(1, 2_048),
+    description: z.optional(text),
+    required: z.optional(z.boolean()),
+    params: z.optional(z.unknown()),
+  }),
+  100,
+);
+const capabilities = z.looseObject({ streaming: z.optional(z.boolean()), extensions: z.optional(extensions) });
 
 const common = {
   name: between(1, 1_000),

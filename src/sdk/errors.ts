@@ -1,8 +1,9 @@
-import { A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
 import { networkCause } from '../network-cause.js';
 import { explainAuth } from './credentials/auth-error.js';
-import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
+import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
+import { extensionRefusal } from './extension-refusal.js';
 import { wireMeaning, type WireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
@@ -43,7 +44,7 @@ function classify(error: unknown, context: CallContext): A2AError {
     what: `${context.operation} to ${context.agent}`,
   };
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
-    const found = ours(link, context) ?? typedSdkError(link, call) ?? sdkError(link, call, context.status);
+    const found = ours(link, context) ?? typedSdkError(link, call, context.status) ?? sdkError(link, call, context.status);
     if (found !== undefined) return found;
   }
   return statusSeen(context.status, call) ?? socketDrop(error, call) ?? anythingElse(error, call);
@@ -65,11 +66,15 @@ function ours(link: Error, context: CallContext): A2AError | undefined {
 function standsFor(link: Error): number | undefined {
   if (link instanceof TaskNotFoundError) return TASK_NOT_FOUND;
   if (link instanceof UnsupportedOperationError) return UNSUPPORTED_OPERATION;
+  if (link instanceof ExtensionSupportRequiredError) return EXTENSION_SUPPORT_REQUIRED;
   return codeOf(link) === METHOD_NOT_FOUND ? METHOD_NOT_FOUND : undefined;
 }
 
-/** A typed SDK error whose code means the agent does not know the task or does not do the operation. */
-function typedSdkError(link: Error, call: Call): A2AError | undefined {
+/**
+ * A typed SDK error whose code means the agent does not know the task, does not do the operation, or
+ * requires an extension the call did not activate (named when the agent's words or data name it).
+ */
+function typedSdkError(link: Error, call: Call, seen: number | undefined): A2AError | undefined {
   const code = standsFor(link);
   const meaning = wireMeaning('json-rpc', code);
   switch (meaning?.kind) {
@@ -90,6 +95,19 @@ function typedSdkError(link: Error, call: Call): A2AError | undefined {
         code: codeOf(link) ?? code,
         message: `${call.what} is not supported by the agent (${link.message})`,
       });
+    case 'input': {
+      const status = statusOf(link) ?? seen;
+      const refusal = extensionRefusal(link.message, (link as { data?: unknown }).data ?? (link as { metadata?: unknown }).metadata);
+      return new A2AError({
+        ...call.base,
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        ...(status === undefined ? {} : { status }),
+        ...(refusal.extensions ? { extensions: refusal.extensions } : {}),
+        message: `${call.what}: ${refusal.message}`,
+      });
+    }
     default:
       return undefined;
   }

@@ -2,7 +2,8 @@ import { AgentCard } from '@a2a-js/sdk';
 import type { ClientFactory } from '@a2a-js/sdk/client';
 import type { Logger } from '../logger.js';
 import type { CardSummary } from '../port/types.js';
-import { fetchCard } from './card-fetch.js';
+import type { Loaded, Stale } from './card-cache.js';
+import { fetchCard, type CardValidators } from './card-fetch.js';
 import { checkCard, type CheckedCard } from './card-schema.js';
 import { agentFetch } from './credentials/agent-fetch.js';
 import { authDetails } from './credentials/auth-error.js';
@@ -38,9 +39,10 @@ export interface AgentLoader {
 }
 
 /**
- * Fetches, checks and resolves the agent at `cardUrl`. The card's signatures are checked against the
- * trusted keys before anything else is done with it: an agent that must have a signed card and has
- * none that verifies fails here, so nothing is ever sent to it. Its calls get a fetch of their own (the
+ * Fetches, checks and resolves the agent at `cardUrl`; with a `stale` agent whose card had validators,
+ * revalidates it instead (a 304 keeps it). The card's signatures are checked against the trusted keys
+ * before anything else is done with it: an agent that must have a signed card and has none that
+ * verifies fails here, so nothing is ever sent to it. Its calls get a fetch of their own (the
  * agent's credentials on its origin, 401/403 as `auth` errors). When the card offers an
  * authenticated extended card and credentials go to the agent, that card is fetched with them and
  * wins (its interfaces, skills and schemes); an extended card refused for auth fails the load, any
@@ -50,12 +52,22 @@ export async function loadAgent(
   loader: AgentLoader,
   cardUrl: string,
   signal: AbortSignal,
-): Promise<{ value: ResolvedAgent; maxAgeMs: number | undefined }> {
+  stale?: Stale<ResolvedAgent, CardValidators>,
+): Promise<Loaded<ResolvedAgent, CardValidators>> {
   const cardPlan = loader.credentials.forCard(cardUrl);
   const cardFetch = agentFetch(loader.baseFetch, cardPlan ? { plan: cardPlan } : {});
-  const fetched = await fetchCard(cardFetch, cardUrl, loader.cardMaxBytes, signal);
+  const fetched = await fetchCard(cardFetch, cardUrl, loader.cardMaxBytes, signal, stale?.validators);
+  // 304 (only ever the answer to a revalidation): the agent as it was resolved stands, for the 304's max-age or the one it had.
+  if ('notModified' in fetched && stale !== undefined) {
+    return { value: stale.value, maxAgeMs: fetched.maxAgeMs ?? stale.maxAgeMs, validators: fetched.validators };
+  }
+  if ('notModified' in fetched) throw new Error('a 304 to a card request that was not conditional');
   const checked = checkCard(fetched.json, cardUrl);
   const signature = await loader.trust.check(fetched.json as Record<string, unknown>, checked.shape, cardUrl, signal);
+  const loaded = (value: ResolvedAgent): Loaded<ResolvedAgent, CardValidators> =>
+    fetched.validators === undefined
+      ? { value, maxAgeMs: fetched.maxAgeMs }
+      : { value, maxAgeMs: fetched.maxAgeMs, validators: fetched.validators };
   const connect = (summary: CardSummary): AgentLink => {
     const schemes = summary.securitySchemes ?? [];
     const plan = loader.credentials.forAgent(cardUrl, summary);
@@ -80,7 +92,7 @@ export async function loadAgent(
     );
   };
   const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, { moved, signature });
-  if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return { value: resolved, maxAgeMs: fetched.maxAgeMs };
+  if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return loaded(resolved);
   let extended: ResolvedAgent;
   try {
     const card = await resolved.client.getAgentCard({ signal });
@@ -96,9 +108,9 @@ export async function loadAgent(
       { agent: redactQuery(cardUrl), error: classified.message },
       'the authenticated extended card could not be had; using the public card',
     );
-    return { value: resolved, maxAgeMs: fetched.maxAgeMs };
+    return loaded(resolved);
   }
-  return { value: extended, maxAgeMs: fetched.maxAgeMs };
+  return loaded(extended);
 }
 
 /** v1.0 `capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`. */

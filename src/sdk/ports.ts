@@ -1,6 +1,9 @@
 import type { A2AError } from '../errors.js';
+import { checkExtensionUris } from '../port/extensions.js';
+import { AgentExtensions, type ExtensionsOption } from './agent-extensions.js';
 import { ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
+import type { CardValidators } from './card-fetch.js';
 import { cardUrlOf } from '../port/card-url.js';
 import type { CredentialsOption } from './credentials/options.js';
 import { Credentials } from './credentials/scope.js';
@@ -41,6 +44,11 @@ export interface SdkPortOptions {
    * not checked (a signed card's verdict is `unchecked`).
    */
   trust?: TrustOption;
+  /**
+   * Extensions per agent (an origin or URL prefix → the extension URIs its calls activate, sent as
+   * `A2A-Extensions`); a turn's own are added. Checked here: a bad entry throws a `config` error.
+   */
+  extensions?: ExtensionsOption;
   /** Hears what the ports decide once (credentials not sent to another origin, an extended card refused). Silent by default. */
   logger?: Logger;
 }
@@ -66,7 +74,8 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     movedWarned: new Set(),
   };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
-  const shared: PortShared = { cache: new CardCache<ResolvedAgent>(ttl, options.clock), loader };
+  const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };
+  const extensions = new AgentExtensions(options.extensions);
 
   return (agent, turn) => {
     let cardUrl: string | A2AError;
@@ -75,6 +84,15 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     } catch (error) {
       cardUrl = error as A2AError;
     }
-    return new SdkPort(shared, cardUrl, turn?.headers);
+    const own = turn?.extensions;
+    if (own !== undefined && typeof cardUrl === 'string') {
+      try {
+        checkExtensionUris(own, "the turn's extensions", 'input', 'turn');
+      } catch (error) {
+        cardUrl = error as A2AError;
+      }
+    }
+    const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
+    return new SdkPort(shared, cardUrl, turn?.headers, activated);
   };
 }

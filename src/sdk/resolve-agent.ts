@@ -3,8 +3,9 @@ import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestT
 import type { CheckedCard } from './card-schema.js';
 import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
 import type { AuthDetails } from '../errors.js';
-import type { CardSignature, CardSummary } from '../port/types.js';
+import type { CardExtension, CardSignature, CardSummary } from '../port/types.js';
 import { securitySchemesOf } from './credentials/security.js';
+import { withBothExtensionNames } from './extension-headers.js';
 import type { AgentWire, Transport } from './transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
 
@@ -15,6 +16,8 @@ export interface ResolvedAgent {
   readonly client: Client;
   /** How the port's calls reach the agent. */
   readonly transport: Transport;
+  /** Its calls speak A2A v0.3 (the extensions header's name, among others, depends on it). */
+  readonly legacy: boolean;
   /** What an `auth` error of its calls says: the card's schemes and what kind of credential is sent. */
   readonly auth: AuthDetails;
   /**
@@ -26,9 +29,11 @@ export interface ResolvedAgent {
 
 /**
  * Builds the SDK's factory with the v0.3 compatibility switched on for both the card resolver and
- * the transports (half of it gives confusing errors), every request going through `fetchImpl`.
+ * the transports (half of it gives confusing errors), every request going through `fetch` (a v0.3
+ * call's extensions under both header names: see {@link withBothExtensionNames}).
  */
-export function sdkFactory(fetchImpl: typeof fetch): ClientFactory {
+export function sdkFactory(fetch: typeof globalThis.fetch): ClientFactory {
+  const fetchImpl = withBothExtensionNames(fetch);
   const legacyCompat = { enabled: true };
   return new ClientFactory({
     transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
@@ -115,7 +120,7 @@ export async function resolveAgent(
       throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
     }
     const wire = { endpoint: chosen.url, agent: summary.url, binding: chosen.protocolBinding, tenant: summary.tenant, legacy: inLegacy };
-    return { summary, client, transport: link.transport(wire, client), auth: link.auth, otherGeneration: other };
+    return { summary, client, transport: link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
   };
   const resolved = await generation(legacy, legacy ? '0.3' : protocolVersion, () =>
     generation(!legacy, legacy ? '1.0' : '0.3', async () => resolved),
@@ -146,7 +151,20 @@ function summaryOf(normalized: SdkAgentCard, chosen: AgentInterface, protocolVer
   if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
   const schemes = securitySchemesOf(checked.card);
   if (schemes.length) summary.securitySchemes = schemes;
+  const extensions = extensionsOf(checked);
+  if (extensions.length) summary.extensions = extensions;
   return summary;
+}
+
+/** The extensions the card declares, as it declares them (the SDK's v0.3 translation is not needed for them: both shapes agree). */
+function extensionsOf(checked: CheckedCard): CardExtension[] {
+  return (checked.card.capabilities?.extensions ?? []).map((declared) => {
+    const extension: CardExtension = { uri: declared.uri, required: declared.required === true };
+    if (declared.description) extension.description = declared.description;
+    const params = declared.params;
+    if (typeof params === 'object' && params !== null && !Array.isArray(params)) extension.params = params as Record<string, unknown>;
+    return extension;
+  });
 }
 
 /** The interface as it is called: on the card's host when it names an unspecified address. */

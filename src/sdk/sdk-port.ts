@@ -1,18 +1,22 @@
-import { defer, from, map, Observable, switchMap, tap, type MonoTypeOperatorFunction } from 'rxjs';
-import { A2AError, isA2AError } from '../errors.js';
+import { defer, from, map, Observable, switchMap, tap, throwError, type MonoTypeOperatorFunction } from 'rxjs';
+import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
+import { NO_EXTENSIONS } from '../port/extensions.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
 import { redactQuery } from '../port/card-url.js';
 import type { A2APort, ListTasksOptions } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { unaryCall } from './calls.js';
 import type { CardCache } from './card-cache.js';
+import type { CardValidators } from './card-fetch.js';
 import { loadAgent, type AgentLoader } from './load-agent.js';
 import type { ResolvedAgent } from './resolve-agent.js';
-import type { Transport } from './transports/transport.js';
+import { extensionHeaders } from './extension-headers.js';
+import { missingExtensions } from './required-extensions.js';
+import type { TurnHeaders } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
 export interface PortShared {
-  cache: CardCache<ResolvedAgent>;
+  cache: CardCache<ResolvedAgent, CardValidators>;
   loader: AgentLoader;
 }
 
@@ -33,14 +37,19 @@ export class SdkPort implements A2APort {
    */
   private current: ResolvedAgent | undefined;
 
+  /** The turn's headers in each generation, with its extensions' (made at the first call of each). */
+  private readonly turnHeaders: { modern?: TurnHeaders; legacy?: TurnHeaders } = {};
+
   /**
    * `cardUrl`, or the `input` error the agent's URL gave (every call fails with it); `headers`, the
-   * turn's own headers on each call but the card's (its trace context, with telemetry).
+   * turn's own headers on each call but the card's (its trace context, with telemetry);
+   * `extensions`, the URIs each of those calls activates (the agent's and the turn's, checked).
    */
   constructor(
     private readonly shared: PortShared,
     private readonly cardUrl: string | A2AError,
     private readonly headers?: Readonly<Record<string, string>>,
+    private readonly extensions: readonly string[] = NO_EXTENSIONS,
   ) {}
 
   card(): Observable<CardSummary> {
@@ -48,27 +57,37 @@ export class SdkPort implements A2APort {
   }
 
   send(message: OutgoingMessage): Observable<SendResult> {
-    return this.firstCall((transport) => transport.send(message, this.headers));
+    return this.firstCall('send', (resolved) => resolved.transport.send(message, this.headersOf(resolved)));
   }
 
   stream(message: OutgoingMessage): Observable<AgentEvent> {
-    return this.firstCall((transport) => transport.stream(message, this.headers));
+    return this.firstCall('stream', (resolved) => resolved.transport.stream(message, this.headersOf(resolved)));
   }
 
   resubscribe(taskId: string): Observable<AgentEvent> {
-    return this.withAgent((resolved) => resolved.transport.resubscribe(taskId, this.headers));
+    return this.withAgent('resubscribe', (resolved) => resolved.transport.resubscribe(taskId, this.headersOf(resolved)));
   }
 
   getTask(taskId: string, historyLength?: number): Observable<Task> {
-    return this.withAgent((resolved) => resolved.transport.getTask(taskId, this.headers, historyLength));
+    return this.withAgent('get-task', (resolved) => resolved.transport.getTask(taskId, this.headersOf(resolved), historyLength));
   }
 
   cancel(taskId: string): Observable<Task> {
-    return this.withAgent((resolved) => resolved.transport.cancel(taskId, this.headers));
+    return this.withAgent('cancel', (resolved) => resolved.transport.cancel(taskId, this.headersOf(resolved)));
   }
 
   listTasks(contextId: string, options: ListTasksOptions = {}): Observable<Task[]> {
-    return this.withAgent((resolved) => resolved.transport.listTasks(contextId, options, this.headers));
+    return this.withAgent('list-tasks', (resolved) => resolved.transport.listTasks(contextId, options, this.headersOf(resolved)));
+  }
+
+  /**
+   * The headers of a call to `resolved`: the turn's, with the extensions header of its generation.
+   * Made once per generation for the turn (a port is a turn's), the same object on every call after.
+   */
+  private headersOf(resolved: ResolvedAgent): TurnHeaders {
+    if (this.extensions.length === 0) return this.headers;
+    const slot = resolved.legacy ? 'legacy' : 'modern';
+    return (this.turnHeaders[slot] ??= { ...this.headers, ...extensionHeaders(this.extensions, resolved.legacy) });
   }
 
   /** The agent from the shared card cache (one load for concurrent turns), remembered as this port's. */
@@ -78,8 +97,8 @@ export class SdkPort implements A2APort {
       if (typeof url !== 'string') throw url;
       const { cache, loader } = this.shared;
       return cache
-        .get(url, () =>
-          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) => loadAgent(loader, url, signal)),
+        .get(url, (stale) =>
+          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) => loadAgent(loader, url, signal, stale)),
         )
         .pipe(tap((resolved) => (this.current = resolved)));
     });
@@ -88,10 +107,16 @@ export class SdkPort implements A2APort {
   /**
    * `use` with the agent this port's calls use. A turn starts with card(); its stream, resubscribe,
    * polls and CancelTask use that card (at once, with no operator in between), so a `no-cache` card is
-   * fetched once per turn and a card endpoint failing mid-turn stops nothing.
+   * fetched once per turn and a card endpoint failing mid-turn stops nothing. A card that requires an
+   * extension the turn does not activate fails the call with an `input` error naming it, before anything
+   * is sent (the agent would refuse it).
    */
-  private withAgent<T>(use: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
-    return defer(() => (this.current === undefined ? this.resolve().pipe(switchMap(use)) : use(this.current)));
+  private withAgent<T>(operation: A2AOperation, use: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
+    const checked = (resolved: ResolvedAgent): Observable<T> => {
+      const missing = missingExtensions(resolved.summary, this.extensions, operation);
+      return missing === undefined ? use(resolved) : throwError(() => missing);
+    };
+    return defer(() => (this.current === undefined ? this.resolve().pipe(switchMap(checked)) : checked(this.current)));
   }
 
   /**
@@ -100,9 +125,9 @@ export class SdkPort implements A2APort {
    * an answer there makes that generation this port's and, in the card cache, the agent's (for as
    * long as its card is cached).
    */
-  private firstCall<T>(call: (transport: Transport) => Observable<T>): Observable<T> {
-    return this.withAgent((resolved) =>
-      call(resolved.transport).pipe(
+  private firstCall<T>(operation: A2AOperation, call: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
+    return this.withAgent(operation, (resolved) =>
+      call(resolved).pipe(
         orOtherGeneration(resolved, call, (other) => {
           this.current = other;
           if (typeof this.cardUrl === 'string') this.shared.cache.replace(this.cardUrl, resolved, other);
@@ -119,7 +144,7 @@ export class SdkPort implements A2APort {
  */
 function orOtherGeneration<T>(
   resolved: ResolvedAgent,
-  call: (transport: Transport) => Observable<T>,
+  call: (resolved: ResolvedAgent) => Observable<T>,
   answered: (other: ResolvedAgent) => void,
 ): MonoTypeOperatorFunction<T> {
   return (source) =>
@@ -134,7 +159,7 @@ function orOtherGeneration<T>(
           if (spoke || !isA2AError(error, 'unsupported') || error.code !== METHOD_NOT_FOUND) return subscriber.error(error);
           // The retry is added to `subscriber`, so the consumer's leaving ends it too.
           from(resolved.otherGeneration())
-            .pipe(switchMap((other) => call(other.transport).pipe(tap(whenAnswered(() => answered(other))))))
+            .pipe(switchMap((other) => call(other).pipe(tap(whenAnswered(() => answered(other))))))
             .subscribe(subscriber);
         },
         complete: () => subscriber.complete(),

@@ -1,12 +1,19 @@
 import type { A2AErrorKind } from '../errors.js';
-import { METHOD_NOT_FOUND, TASK_NOT_FOUND, UNAUTHENTICATED, UNAUTHORIZED, UNSUPPORTED_OPERATION } from '../port/codes.js';
+import {
+  EXTENSION_SUPPORT_REQUIRED,
+  METHOD_NOT_FOUND,
+  TASK_NOT_FOUND,
+  UNAUTHENTICATED,
+  UNAUTHORIZED,
+  UNSUPPORTED_OPERATION,
+} from '../port/codes.js';
 
 /** Where a code was seen: a JSON-RPC error's `code`, or the HTTP status of the answer. A gRPC transport adds its own wire. */
 export type Wire = 'json-rpc' | 'http';
 
 /** What one code of one wire means to the ladder. */
 export interface WireMeaning {
-  readonly kind: Extract<A2AErrorKind, 'task-not-found' | 'unsupported' | 'auth' | 'http'>;
+  readonly kind: Extract<A2AErrorKind, 'task-not-found' | 'unsupported' | 'auth' | 'http' | 'input'>;
   /** Whether the ladder may try again after it. */
   readonly retryable: boolean;
 }
@@ -24,6 +31,8 @@ const unsupported: WireMeaning = { kind: 'unsupported', retryable: false };
 // Another try with the same credentials would be refused the same way.
 const auth: WireMeaning = { kind: 'auth', retryable: false };
 const transient: WireMeaning = { kind: 'http', retryable: true };
+// The caller must activate the extension: the same call again would be refused the same way.
+const extensionRequired: WireMeaning = { kind: 'input', retryable: false };
 
 /**
  * What the codes of each wire mean, a row per code. A code that is not here means no more than its
@@ -35,6 +44,8 @@ export const WIRE_ERRORS: readonly WireError[] = [
   { wire: 'json-rpc', code: TASK_NOT_FOUND, name: 'TaskNotFoundError', ...taskNotFound },
   { wire: 'json-rpc', code: UNSUPPORTED_OPERATION, name: 'UnsupportedOperationError', ...unsupported },
   { wire: 'json-rpc', code: METHOD_NOT_FOUND, name: 'Method not found', ...unsupported },
+  // HTTP+JSON says it with a 400 whose ErrorInfo reason is EXTENSION_SUPPORT_REQUIRED: the SDK's typed error, which stands for this code.
+  { wire: 'json-rpc', code: EXTENSION_SUPPORT_REQUIRED, name: 'ExtensionSupportRequiredError', ...extensionRequired },
   { wire: 'json-rpc', code: UNAUTHENTICATED, name: 'Unauthenticated', ...auth },
   { wire: 'json-rpc', code: UNAUTHORIZED, name: 'Unauthorized', ...auth },
   { wire: 'http', code: 401, name: 'Unauthorized', ...auth },

@@ -1,10 +1,10 @@
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
-import { startV03Agent, startV1Agent, type FixtureAgent, type ReceivedRequest } from '../../fixtures/index.js';
+import { startV03Agent, startV1Agent, V03_MOUNTS, type FixtureAgent, type ReceivedRequest } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import type { TurnEvent, EndEvent } from '../../src/port/events.js';
 import type { LadderOptions } from '../../src/turn/turn.js';
 import type { PortFactory } from '../../src/port/port.js';
-import { createSdkPorts } from '../../src/sdk/ports.js';
+import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
 
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';
 
@@ -47,6 +47,14 @@ const REST: Record<Call, RegExp> = {
   cancel: /^POST \/tasks\/[^/]+:cancel$/,
 };
 
+const REST_V03: Record<Call, RegExp> = {
+  send: /^POST \/v1\/message:send$/,
+  stream: /^POST \/v1\/message:stream$/,
+  resubscribe: /^(GET|POST) \/v1\/tasks\/[^/]+:subscribe$/,
+  get: /^GET \/v1\/tasks\/[^/:?]+(\?.*)?$/,
+  cancel: /^POST \/v1\/tasks\/[^/]+:cancel$/,
+};
+
 export const TARGETS: Target[] = [
   {
     name: 'v1.0 JSON-RPC',
@@ -78,6 +86,16 @@ export const TARGETS: Target[] = [
   },
 ];
 
+/** The v0.3 agent's HTTP+JSON interface (the SDK's v0.3 REST client drops `append`, so it is not one of the cells). */
+export const V03_REST: Target = {
+  name: 'v0.3 HTTP+JSON',
+  start: () => startV03Agent(),
+  main: V03_MOUNTS.rest,
+  is: (call, r) => REST_V03[call].test(r.method),
+  historyLength: 1,
+  keepsAuthOpen: false,
+};
+
 /** The same cells read by the SDK's own transport: the two readers must agree (the differential run). */
 TARGETS.push(
   ...TARGETS.filter((t) => t.name.includes('JSON-RPC')).map((t): Target => ({ ...t, name: `${t.name}, SDK reader`, reader: 'sdk' })),
@@ -103,10 +121,14 @@ export interface Rig {
   close(): Promise<void>;
 }
 
-export async function rig(target: Target, outputModes?: string[]): Promise<Rig> {
+/** More options of the rig's ports, given the running fixture (an option keyed by its origin, say). */
+export type RigOptions = (agent: FixtureAgent) => Omit<SdkPortOptions, 'fetch'>;
+
+export async function rig(target: Target, outputModes?: string[], options?: RigOptions): Promise<Rig> {
   const agent = await target.start();
   const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
   const ports = createSdkPorts({
+    ...options?.(agent),
     fetch: http.fetch,
     ...(outputModes ? { outputModes } : {}),
     ...(target.reader ? { reader: target.reader } : {}),

@@ -1,4 +1,4 @@
-import { fromJsonRpcErrorResponse } from '@a2a-js/sdk/errors';
+import { fromJsonRpcErrorResponse, fromRestErrorBody } from '@a2a-js/sdk/errors';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
@@ -14,6 +14,7 @@ const RPC: [code: number, kind: string][] = [
   [-32001, 'task-not-found'],
   [-32004, 'unsupported'],
   [-32601, 'unsupported'],
+  [-32008, 'input'],
   [-31401, 'auth'],
   [-31403, 'auth'],
 ];
@@ -80,6 +81,62 @@ describe('each JSON-RPC row, as the SDK error classifier and the stream reader r
     );
     expect(classified).toMatchObject({ kind: 'protocol', code: -32002 });
     expect(await frameError(-32002)).toMatchObject({ kind: 'protocol', code: -32002 });
+  });
+});
+
+describe('ExtensionSupportRequired (-32008): the extension URI the agent names', () => {
+  const URI = 'https://extensions.example/secure-passport/v1';
+  const errorInfo = [
+    {
+      '@type': 'type.googleapis.com/google.rpc.ErrorInfo',
+      reason: 'EXTENSION_SUPPORT_REQUIRED',
+      domain: 'a2a-protocol.org',
+      metadata: { extensions: `${URI},urn:example:other` },
+    },
+  ];
+  const rpc = (message: string, data?: Record<string, unknown>[]) => ({
+    jsonrpc: '2.0' as const,
+    id: 1,
+    error: { code: -32008, message, ...(data ? { data } : {}) },
+  });
+  const frame = (message: string, data?: Record<string, unknown>[]) =>
+    readerError(200, `data: ${JSON.stringify(rpc(message, data))}\n\n`, 'text/event-stream');
+
+  it("in the agent's message: named in the error's extensions and message, on both paths", async () => {
+    const said = `Client must declare support for required extensions: ${URI}.`;
+    for (const error of [classifySdkError(fromJsonRpcErrorResponse(rpc(said)), ctx(200)), await frame(said)]) {
+      expect(error).toMatchObject({ kind: 'input', code: -32008, retryable: false, extensions: [URI] });
+      expect(error.message).toContain(`requires the extension ${URI}`);
+    }
+  });
+
+  it("in the error's data (the ErrorInfo's metadata), on both paths", async () => {
+    for (const error of [
+      classifySdkError(fromJsonRpcErrorResponse(rpc('Extension support required', errorInfo)), ctx(200)),
+      await frame('Extension support required', errorInfo),
+    ]) {
+      expect(error).toMatchObject({ kind: 'input', code: -32008, extensions: [URI, 'urn:example:other'] });
+    }
+  });
+
+  it("HTTP+JSON: the SDK's error for a 400 with reason EXTENSION_SUPPORT_REQUIRED, the URI in its metadata", () => {
+    const rest = fromRestErrorBody(
+      { code: 400, status: 'FAILED_PRECONDITION', message: 'Extension support required', details: errorInfo },
+      { statusCode: 400 },
+    );
+    expect(classifySdkError(rest, ctx(400))).toMatchObject({
+      kind: 'input',
+      code: -32008,
+      status: 400,
+      extensions: [URI, 'urn:example:other'],
+    });
+  });
+
+  it("named nowhere: still an input error, with the agent's words and no extensions", async () => {
+    const error = await frame('Extension support required');
+    expect(error).toMatchObject({ kind: 'input', code: -32008 });
+    expect(error.extensions).toBeUndefined();
+    expect(error.message).toContain('Extension support required');
   });
 });
 

@@ -12,10 +12,11 @@ export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value
                 [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
-streaming, tenant, skills, output modes, the security schemes the card declares and whether
-credentials are configured for it, and the verdict on its signature (verified by KID, unsigned,
-invalid: why, or not checked without --trust-jwks). With credentials and an agent that offers an
-authenticated extended card, that card is fetched with them and shown.
+streaming, tenant, skills, output modes, the extensions the card declares (a required one must be
+activated with --extension on send, chat and resume), the security schemes the card declares and
+whether credentials are configured for it, and the verdict on its signature (verified by KID,
+unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
+offers an authenticated extended card, that card is fetched with them and shown.
 ${TRUST_USAGE}`;
 
 /** `a4h card`: the resolved card. */
@@ -57,7 +58,7 @@ export async function card(args: string[], io: Io): Promise<number> {
     ];
     if (summary.description) rows.splice(1, 0, ['description', summary.description]);
     if (summary.extended) rows.push(['card', 'the authenticated extended card']);
-    rows.push(...securityRows(summary), ['credentials', credentialsRow(summary, credentials !== undefined)]);
+    rows.push(...extensionRows(summary), ...securityRows(summary), ['credentials', credentialsRow(summary, credentials !== undefined)]);
     if (summary.signature) rows.push(['signature', describeSignature(summary.signature)]);
     for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${value}\n`);
     const skills = summary.skills ?? [];
@@ -70,6 +71,16 @@ export async function card(args: string[], io: Io): Promise<number> {
   } finally {
     await client.close();
   }
+}
+
+/** One row per extension the card declares: its URI, whether it is required, what it is for. */
+function extensionRows(summary: CardSummary): [string, string][] {
+  const extensions = summary.extensions ?? [];
+  if (extensions.length === 0) return [['extensions', '(none declared)']];
+  return extensions.map((extension, n) => [
+    n === 0 ? 'extensions' : '',
+    `${extension.uri} (${extension.required ? 'required' : 'optional'})${extension.description ? `: ${extension.description}` : ''}`,
+  ]);
 }
 
 /** One row per security scheme the card declares. */

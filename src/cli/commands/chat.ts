@@ -10,12 +10,12 @@ import { exitCodeForError, reportError } from '../errors.js';
 import { notice, onOutClosed, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { isFailure } from '../outcome.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { TurnPrinter } from '../printer.js';
 import { startTurn, type RunningTurn } from '../turn-runner.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [-H 'Name: value']… [--bearer-env VAR]
-                [--trust-jwks FILE|URL]… [--require-signed-card]
+export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]…
+                [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
@@ -24,7 +24,8 @@ conversation; a reply still in progress on the thread, or a question the agent i
 first. --task ID: your first line continues that task. /attach PATH sends a file with your next message;
 /help lists the chat's commands (//text sends a line that starts with a slash). The agent's files and data parts
 show as one line each ([file] name (mediaType, N bytes)). -H and --bearer-env give the agent
-credentials, as for send. The identity secret comes from A4H_IDENTITY_SECRET.
+credentials, --extension activates an extension on every turn, as for send. The identity secret
+comes from A4H_IDENTITY_SECRET.
 ${TRUST_USAGE}`;
 
 /** What `/help` shows: the chat's own commands. */
@@ -37,7 +38,13 @@ Ctrl-C during a reply cancels it (the agent is asked to stop).`;
 
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, { ...THREAD_OPTIONS, ...CREDENTIAL_OPTIONS, ...TRUST_OPTIONS, task: { type: 'string' } });
+  const { values, positionals } = parse(args, {
+    ...THREAD_OPTIONS,
+    ...CREDENTIAL_OPTIONS,
+    ...TRUST_OPTIONS,
+    ...EXTENSION_OPTIONS,
+    task: { type: 'string' },
+  });
   if (values.help) {
     io.out.write(`${CHAT_USAGE}\n`);
     return 0;
@@ -46,6 +53,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   if (agent === undefined || rest.length > 0) throw new UsageError('chat needs exactly one agent URL');
   const thread = nonEmpty('thread', values.thread, DEFAULT_THREAD);
   const handle = nonEmpty('handle', values.handle, DEFAULT_HANDLE);
+  const extensions = extensionsFrom(values);
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);
   const trust = await trustFrom(values);
@@ -58,6 +66,15 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
       io,
       `chatting with ${io.style.bold(card.name)} (${how}) on thread "${thread}"${values.thread ? '' : ' (--thread KEY for another)'}`,
     );
+    const missing = (card.extensions ?? []).filter((e) => e.required && !extensions.extensions?.includes(e.uri)).map((e) => e.uri);
+    if (missing.length > 0) {
+      notice(
+        io,
+        io.style.yellow(
+          `the agent requires ${missing.join(', ')}: its turns are refused without ${missing.map((uri) => `--extension ${uri}`).join(' ')}`,
+        ),
+      );
+    }
     if (input.isTTY) notice(io, io.style.dim('Ctrl-C cancels a reply; Ctrl-C at the prompt or /quit leaves'));
   } catch (error) {
     reportError(io, error, verbose);
@@ -138,7 +155,15 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     const files = pending.splice(0);
     const taskId = firstTask;
     firstTask = undefined;
-    const message = { agent, handle, thread, text, ...(files.length > 0 ? { files } : {}), ...(taskId === undefined ? {} : { taskId }) };
+    const message = {
+      agent,
+      handle,
+      thread,
+      text,
+      ...(files.length > 0 ? { files } : {}),
+      ...(taskId === undefined ? {} : { taskId }),
+      ...extensions,
+    };
     const turn = startTurn(client.turn(message), show);
     running = turn;
     void turn.result.then((result) => {
@@ -180,7 +205,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   // A reply still in flight on this thread (a chat that was left, a process that died) comes first,
   // or the question the agent is waiting on; lines typed meanwhile wait for it.
   if (firstTask === undefined) {
-    const resumed = startTurn(client.resume({ agent, handle, thread }), show);
+    const resumed = startTurn(client.resume({ agent, handle, thread, ...extensions }), show);
     running = resumed;
     void resumed.result.then((result) => {
       running = undefined;

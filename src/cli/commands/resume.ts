@@ -4,17 +4,17 @@ import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
-export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [-H 'Name: value']… [--bearer-env VAR]
-                [--trust-jwks FILE|URL]… [--require-signed-card]
+export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--extension URI]…
+                  [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:
 a reply another process started (a chat that was left, a gateway that died), or the question the
 agent is waiting on. The thread's task is found with ListTasks (A2A v1.0 agents); --task ID follows
-that task instead (any version). With nothing in flight it says so and exits 0. Output, --json and
-the exit status are send's; Ctrl-C cancels the task at the agent.
+that task instead (any version). With nothing in flight it says so and exits 0. Output, --json,
+--extension and the exit status are send's; Ctrl-C cancels the task at the agent.
 ${TRUST_USAGE}`;
 
 /** `a4h resume`: one resumed turn. */
@@ -23,6 +23,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...THREAD_OPTIONS,
     ...CREDENTIAL_OPTIONS,
     ...TRUST_OPTIONS,
+    ...EXTENSION_OPTIONS,
     json: { type: 'boolean' },
     task: { type: 'string' },
   });
@@ -37,6 +38,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
     ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
+    ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);

@@ -5,11 +5,11 @@ import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
 import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS]
-                [--attach PATH]… [--save DIR] [-H 'Name: value']… [--bearer-env VAR]
+                [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                 [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
@@ -22,8 +22,10 @@ With --json, one JSON object per turn event per line (file bytes in base64); the
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
 reads a bearer token from an environment variable (keeps it out of shell history). --task continues
 that task (one the agent left waiting for an answer), as a later line of a chat would.
+--extension activates an A2A extension on every request of the turn (repeatable; sent as
+A2A-Extensions); an agent whose card requires one that is not given is refused before anything is sent.
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
-1 failed/rejected/canceled/error, 2 bad usage. The identity secret comes from A4H_IDENTITY_SECRET.
+1 failed/rejected/canceled/error, 2 bad usage (an extension the agent requires missing too). The identity secret comes from A4H_IDENTITY_SECRET.
 ${TRUST_USAGE}`;
 
 /** `a4h send`: one turn. */
@@ -32,6 +34,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...THREAD_OPTIONS,
     ...CREDENTIAL_OPTIONS,
     ...TRUST_OPTIONS,
+    ...EXTENSION_OPTIONS,
     json: { type: 'boolean' },
     timeout: { type: 'string' },
     attach: { type: 'string', multiple: true },
@@ -65,6 +68,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
     ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
+    ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
   const credentials = credentialsFrom(values, agent, io.env);

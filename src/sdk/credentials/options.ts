@@ -1,6 +1,6 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary } from '../../port/types.js';
-import { longestMatch, parseScope, type UrlScope } from '../url-scope.js';
+import { parseScope, type UrlScope } from '../url-scope.js';
 
 /** Header names and values to add to a request. */
 export type CredentialHeaders = Record<string, string>;
@@ -122,9 +122,4 @@ function apiKeyOf(key: string, raw: string | ApiKeyCredential): ApiKeyCredential
     out.name = raw.name;
   }
   return out;
-}
-
-/** The entry for a URL: same origin, and the longest path prefix (on segment boundaries) of its path. */
-export function entryFor(entries: readonly CredentialEntry[], url: string): CredentialEntry | undefined {
-  return longestMatch(entries, url);
 }

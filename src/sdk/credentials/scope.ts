@@ -1,7 +1,8 @@
 import type { Logger } from '../../logger.js';
 import { redactQuery } from '../../port/card-url.js';
 import type { CardSummary } from '../../port/types.js';
-import { checkCredentials, entryFor, type CredentialEntry, type CredentialsOption } from './options.js';
+import { longestMatch } from '../url-scope.js';
+import { checkCredentials, type CredentialEntry, type CredentialsOption } from './options.js';
 import { planFor, type CredentialPlan } from './plan.js';
 
 /** The most (agent, origin) pairs remembered for "logged once". */
@@ -26,16 +27,16 @@ export class Credentials {
 
   /** The plan for the card fetch of `cardUrl`: only when its entry asks for it (`card: true`). */
   forCard(cardUrl: string): CredentialPlan | undefined {
-    const entry = entryFor(this.entries, cardUrl);
+    const entry = longestMatch(this.entries, cardUrl);
     return entry?.card ? planFor(entry, cardUrl, undefined) : undefined;
   }
 
   /** The plan for the calls of the agent at `cardUrl`, whose chosen interface is `card.url`. */
   forAgent(cardUrl: string, card: CardSummary): CredentialPlan | undefined {
-    const own = entryFor(this.entries, cardUrl);
+    const own = longestMatch(this.entries, cardUrl);
     const target = new URL(card.url).origin;
     if (own !== undefined && own.origin === target) return planFor(own, cardUrl, card);
-    const there = entryFor(this.entries, card.url);
+    const there = longestMatch(this.entries, card.url);
     if (there !== undefined) return planFor(there, cardUrl, card);
     if (own !== undefined) this.noteOnce(cardUrl, own.key, target);
     return undefined;

@@ -1,4 +1,5 @@
 import { A2AError } from '../../errors.js';
+import { extensionRefusal } from '../extension-refusal.js';
 import { wireMeaning } from '../wire-errors.js';
 
 /** The JSON in `text`, or undefined when it is none. */
@@ -17,7 +18,7 @@ export function isError(envelope: unknown): envelope is { error: { code?: unknow
 }
 
 /** A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are (`errors.ts`). */
-export function rpcError(error: { code?: unknown; message?: unknown }): A2AError {
+export function rpcError(error: { code?: unknown; message?: unknown; data?: unknown }): A2AError {
   const code = typeof error.code === 'number' ? error.code : undefined;
   const said = typeof error.message === 'string' ? error.message : 'no message';
   const meaning = wireMeaning('json-rpc', code);
@@ -39,6 +40,16 @@ export function rpcError(error: { code?: unknown; message?: unknown }): A2AError
       });
     case 'unsupported':
       return new A2AError({ kind: meaning.kind, retryable: meaning.retryable, code, message: `not supported by the agent (${said})` });
+    case 'input': {
+      const refusal = extensionRefusal(said, error.data);
+      return new A2AError({
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        ...(refusal.extensions ? { extensions: refusal.extensions } : {}),
+        message: refusal.message,
+      });
+    }
     default:
       return new A2AError({
         kind: 'protocol',
