@@ -68,10 +68,13 @@ export function startReplica({ agent, port, name, secret, log }) {
  */
 async function routedTo(url, name, timeoutMs = 10_000) {
   for (const deadline = Date.now() + timeoutMs; Date.now() < deadline; await sleep(100)) {
-    const replica = await fetch(new URL('healthz', url)).then(
-      (response) => response.json().then((body) => body.replica),
-      () => undefined,
-    );
+    // haproxy answers an HTML page (503) while no replica is up: that is not yet, like a refused connection.
+    const replica = await fetch(new URL('healthz', url))
+      .then((response) => response.json())
+      .then(
+        (body) => body?.replica,
+        () => undefined,
+      );
     if (replica === name) return;
   }
   throw new Error(`haproxy did not route to replica ${name} within ${timeoutMs} ms`);

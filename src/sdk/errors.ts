@@ -164,7 +164,7 @@ function statusSeen(status: number | undefined, call: Call): A2AError | undefine
 function socketDrop(error: unknown, call: Call): A2AError | undefined {
   if (!(error instanceof TypeError)) return undefined;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
-  const why = networkCause(error) ?? `${error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
+  const why = `${networkCause(error) ?? error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
   return new A2AError({ ...call.base, kind: 'network', message: `${call.what}: the connection failed (${why})` });
 }
 

@@ -109,7 +109,7 @@ for (const version of VERSIONS) {
       r.proxy.plan({ on: 'card', fault: editCard(pointElsewhere(version, url)) });
       const result = await r.turn('artifacts');
       const error = expectError(result, 'network', { operation: 'stream' });
-      expect(error.message).toMatch(/the connection failed \(connection refused: nothing listens on that port\)/);
+      expect(error.message).toMatch(/the connection failed \(connection refused: nothing listens on that port, ECONNREFUSED\)/);
       expect(r.reached('stream') + r.reached('send')).toBe(0);
     });
 
