@@ -107,8 +107,11 @@ describe('a piped plain send keeps what arrived', () => {
     expect(stdout).toMatch(/^tick 1.*\n$/s);
   });
   it('before Ctrl-C', async () => {
+    const from = v1.received.length;
     const run = startCli(['send', v1.url('/'), '--thread', 'piped-cancel', 'slow']);
-    await new Promise((resolve) => setTimeout(resolve, 700));
+    // The message reached the agent (the command listens for Ctrl-C by then); a few ticks (100 ms each) follow.
+    await eventually(() => v1.received.slice(from).some((r) => r.method === 'SendStreamingMessage'), 10_000);
+    await new Promise((resolve) => setTimeout(resolve, 350));
     run.child.kill('SIGINT');
     const { code, stdout, stderr } = await run.result;
     expect(code).toBe(1);
