@@ -50,11 +50,15 @@ export interface AuthDetails {
   challenge?: string;
 }
 
+/** What an {@link A2AError} is made from: its fields, its message and its cause. */
 export interface A2AErrorInit {
+  /** What went wrong. */
   kind: A2AErrorKind;
+  /** The error's message. */
   message: string;
   /** Whether the ladder may try again (resubscribe or poll) after this error. Defaults by kind. */
   retryable?: boolean;
+  /** The operation that failed. */
   operation?: A2AOperation;
   /** The agent's URL (never with credentials). */
   agent?: string;
@@ -62,6 +66,7 @@ export interface A2AErrorInit {
   status?: number;
   /** JSON-RPC / A2A error code, when one was seen. */
   code?: number;
+  /** On `timeout` errors: which bound ran out. */
   phase?: TimeoutPhase;
   /** On `auth` errors: the scheme the card declares, what was sent, the challenge. */
   auth?: AuthDetails;
@@ -69,6 +74,7 @@ export interface A2AErrorInit {
   signature?: CardSignature;
   /** The extension URIs the agent requires and the call did not activate, when known. */
   extensions?: readonly string[];
+  /** The underlying error, as the error's `cause`. */
   cause?: unknown;
 }
 
@@ -91,19 +97,29 @@ export class A2AError extends Error {
     return Function.prototype[Symbol.hasInstance].call(this, value) || (this === A2AError && isBranded(value));
   }
 
+  /** Always `A2AError`. */
   override readonly name = 'A2AError';
+  /** What went wrong. */
   readonly kind: A2AErrorKind;
+  /** Whether the ladder may try again (resubscribe or poll) after this error. */
   readonly retryable: boolean;
+  /** The operation that failed. */
   readonly operation?: A2AOperation;
+  /** The agent's URL (never with credentials). */
   readonly agent?: string;
+  /** HTTP status, when one was seen. */
   readonly status?: number;
+  /** JSON-RPC / A2A error code, when one was seen. */
   readonly code?: number;
+  /** On `timeout` errors: which bound ran out. */
   readonly phase?: TimeoutPhase;
+  /** On `auth` errors: what the card asks for, what was sent, the challenge. */
   readonly auth?: AuthDetails;
   readonly signature?: CardSignature;
   /** The extension URIs the agent requires and the call did not activate, when known (`input` errors). */
   readonly extensions?: readonly string[];
 
+  /** An error of `init.kind`; `retryable` defaults by kind (`network`, `stream-closed` and `timeout` are). */
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;

@@ -1,6 +1,8 @@
 /**
- * a4h-a2a: the browser-safe core. A turn is a cold Observable of events over an {@link A2APort};
+ * `a4h-a2a`: the browser-safe core. A turn is a cold Observable of events over an {@link a4h-a2a#A2APort};
  * this entry imports no Node built-in.
+ *
+ * @packageDocumentation
  */
 export { A2AError, isA2AError, toA2AError } from './errors.js';
 export type { A2AErrorInit, A2AErrorKind, A2AOperation, AuthDetails, TimeoutPhase } from './errors.js';
@@ -73,6 +75,7 @@ export type {
   DataAttachment,
   FileAttachment,
   ContextAdoptedEvent,
+  ContextRefusedEvent,
   EndEvent,
   TurnErrorEvent,
   FallbackEvent,

@@ -1,6 +1,8 @@
 /**
  * `a4h-a2a/angular`: the client as an Angular provider, and a conversation whose turn is a signal.
  * Plain functions over `@angular/core` (no decorators, nothing for the Angular compiler), ESM only.
+ *
+ * @packageDocumentation
  */
 import {
   DestroyRef,

@@ -32,14 +32,24 @@ export interface ClientPlatform {
 }
 
 /**
+ * The client: each turn derives its thread's contextId, runs the ladder and remembers the thread
+ * (a contextId the agent replaced, a task it left waiting for the thread's next message).
+ * `close()` lets the CancelTasks of abandoned turns reach their agents. On Node, the `createA2A` of
+ * `a4h-a2a/node` adds the identity secret from the environment and a pooled HTTP client.
+ */
+export function createA2A(options: A2AOptions = {}): A2AClient {
+  return createClient(options);
+}
+
+/**
  * The client facade: derive each thread's contextId → run the ladder → remember the thread.
  *
  * What the thread remembers lives in a bounded in-memory registry: a contextId the agent replaced
  * ours with (the guard) and an interrupted task, whose id goes on the thread's next message (a
- * finished one never does); see {@link rememberThread}. `close()` lets the CancelTasks of abandoned
- * turns reach their agents.
+ * finished one never does); see `rememberThread`. `close()` lets the CancelTasks of abandoned
+ * turns reach their agents. A platform entry (the Node one) passes what it adds in `platform`.
  */
-export function createA2A(options: A2AOptions = {}, platform: ClientPlatform = {}): A2AClient {
+export function createClient(options: A2AOptions = {}, platform: ClientPlatform = {}): A2AClient {
   const logger = options.logger ?? silentLogger;
   const derive = warnOnDerive(
     options.identitySecret,

@@ -46,9 +46,9 @@ const HEX = Array.from({ length: 256 }, (_, byte) => byte.toString(16).padStart(
 /**
  * Derives the context id of one conversation with one agent handle.
  *
- * @param secret the deployment's identity secret, at least 16 bytes (a string is measured in UTF-8 bytes).
- * @param handle the agent handle, e.g. `travel` (non-empty).
- * @param conversationKey the chat platform's conversation key, e.g. `slack:T1:C2:1700000000.000100` (non-empty).
+ * @param secret - the deployment's identity secret, at least 16 bytes (a string is measured in UTF-8 bytes).
+ * @param handle - the agent handle, e.g. `travel` (non-empty).
+ * @param conversationKey - the chat platform's conversation key, e.g. `slack:T1:C2:1700000000.000100` (non-empty).
  * @returns a lowercase UUID (version 8, variant 10), the first 16 bytes of
  *   HMAC-SHA256(secret, "a4h-context-v1" 0x00 len32(handle) handle len32(key) key).
  * @throws A2AError `kind: 'config'` for an unusable secret, `kind: 'input'` for an unusable

@@ -1,4 +1,4 @@
-import { createA2A as createCoreA2A, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
+import { createClient, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
 import { nodeContextIdDeriver } from './context-id.js';
 import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 
@@ -7,6 +7,7 @@ export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';
 
 /** Node options: the core's, plus the HTTP client's timeouts and pooling. */
 export interface NodeA2AOptions extends A2AOptions {
+  /** The HTTP client's timeouts and pooling (not used when `fetch` or `ports` is given). */
   http?: NodeFetchOptions;
 }
 
@@ -20,7 +21,7 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   const identitySecret = options.identitySecret ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   const http = options.fetch === undefined && options.ports === undefined ? createNodeFetch(options.http) : undefined;
   const { http: _http, ...core } = options;
-  return createCoreA2A(
+  return createClient(
     {
       ...core,
       ...(identitySecret === undefined ? {} : { identitySecret }),

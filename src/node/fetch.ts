@@ -22,6 +22,7 @@ export interface NodeFetchOptions {
 
 /** A fetch on an undici `Agent` of its own, with `close()` to release its sockets. */
 export interface NodeFetch {
+  /** The fetch, to pass as the client's `fetch` option. */
   fetch: typeof fetch;
   /** Closes the pool: open requests finish, idle sockets close. */
   close(): Promise<void>;

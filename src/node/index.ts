@@ -2,6 +2,8 @@
  * `a4h-a2a/node`: the Node entry. Everything in the core, plus the pieces that need Node: the
  * undici-based fetch with timeouts and pooling, and a `createA2A` that reads the identity secret
  * from `A4H_IDENTITY_SECRET`.
+ *
+ * @packageDocumentation
  */
 export * from '../index.js';
 export { createNodeFetch } from './fetch.js';

@@ -1,16 +1,17 @@
 import type { A2AError } from '../errors.js';
 import type { AgentMessage, TaskState } from './types.js';
 
-/** How a turn ended, as the agent decided it. Agent failures are outcomes, not errors. */
 /**
  * How a turn ended: the agent's task state at its end, or `none` for a resume that found nothing
- * unfinished to follow (no task was read).
+ * unfinished to follow (no task was read). Agent failures are outcomes, not errors.
  */
 export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none';
 
 /** Emitted first, always, before any I/O. */
 export interface StartEvent {
+  /** Discriminant. */
   type: 'start';
+  /** The contextId the turn sends, when it has one. */
   contextId?: string;
   /** The interrupted task this turn continues, if any. */
   taskId?: string;
@@ -18,15 +19,21 @@ export interface StartEvent {
 
 /** The agent created (or continued) a task: from here on the turn can reconnect and cancel. */
 export interface TaskEvent {
+  /** Discriminant. */
   type: 'task';
+  /** The agent's task id. */
   taskId: string;
+  /** The task's contextId, when the agent named it. */
   contextId?: string;
 }
 
 /** The task's state or its progress text changed. `text` is the preview: it replaces the previous one. */
 export interface StatusEvent {
+  /** Discriminant. */
   type: 'status';
+  /** The task's state. */
   state: TaskState;
+  /** The agent's progress text (its status message), when it sent one. */
   text?: string;
 }
 
@@ -35,8 +42,11 @@ export interface StatusEvent {
  * `replace: true` replaces the whole reply with `text`. Folding these gives the `end` event's text.
  */
 export interface TextEvent {
+  /** Discriminant. */
   type: 'text';
+  /** Text to append, or the whole reply so far when `replace` is true. */
   text: string;
+  /** True: `text` replaces the reply so far; false: it is appended. */
   replace: boolean;
 }
 
@@ -45,18 +55,27 @@ export interface TextEvent {
  * URI to fetch it from, with its name, media type and size (the byte count, when the bytes came).
  */
 export interface FileAttachment {
+  /** Discriminant. */
   kind: 'file';
+  /** The file's name, when the agent gave one. */
   name?: string;
+  /** The file's media type, when the agent gave one. */
   mediaType?: string;
+  /** The length of `bytes`; absent for a file sent by URI. */
   size?: number;
+  /** The file's content, when the agent sent it inline. */
   bytes?: Uint8Array;
+  /** Where to fetch the file, when the agent sent a URI instead of bytes. */
   uri?: string;
 }
 
 /** Structured data the agent sent (a data part): the JSON value and its media type when named. */
 export interface DataAttachment {
+  /** Discriminant. */
   kind: 'data';
+  /** The JSON value. */
   data: unknown;
+  /** Its media type, when the agent named one. */
   mediaType?: string;
 }
 
@@ -68,7 +87,9 @@ export type Attachment = FileAttachment | DataAttachment;
  * (chunks, replaces, snapshots). The `end` event lists them all again.
  */
 export interface AttachmentEvent {
+  /** Discriminant. */
   type: 'attachment';
+  /** The file or data part. */
   attachment: Attachment;
 }
 
@@ -77,33 +98,41 @@ export interface AttachmentEvent {
  * kagent's typed data parts): what the agent is doing, for a display, never part of the reply.
  */
 export interface ActivityEvent {
+  /** Discriminant. */
   type: 'activity';
   /** The record's type, e.g. `function_call`, `function_response`. */
   kind: string;
   /** The tool's name, when the record names one. */
   name?: string;
+  /** The record's data, as the agent sent it. */
   data: unknown;
 }
 
 /** The agent needs the user to sign in out of band; the turn keeps listening (under the auth-wait bound). */
 export interface AuthRequiredEvent {
+  /** Discriminant. */
   type: 'auth-required';
   /** The agent's message text, e.g. a sign-in link. */
   text?: string;
+  /** The agent's whole status message, when it sent one. */
   message?: AgentMessage;
 }
 
 /** The stream broke after the task was known; the ladder resubscribes after `delayMs`. */
 export interface ReconnectingEvent {
+  /** Discriminant. */
   type: 'reconnecting';
   /** 1 for the first resubscribe after a break. */
   attempt: number;
+  /** The wait before resubscribing, in milliseconds. */
   delayMs: number;
+  /** The error that broke the stream. */
   cause: A2AError;
 }
 
 /** The ladder now polls `GetTask` until the task settles. */
 export interface PollingEvent {
+  /** Discriminant. */
   type: 'polling';
   /**
    * `resubscribe-failed`: resubscribing after a break failed for good (refused, or out of attempts
@@ -111,21 +140,29 @@ export interface PollingEvent {
    * task settled.
    */
   reason: 'resubscribe-failed' | 'send-returned-early';
+  /** The last error, for `resubscribe-failed`. */
   cause?: A2AError;
 }
 
 /** The agent refused the streaming send before any event; the ladder sends once, blocking. */
 export interface FallbackEvent {
+  /** Discriminant. */
   type: 'fallback';
+  /** The streaming send was refused. */
   from: 'stream';
+  /** A blocking send goes instead. */
   to: 'send';
+  /** The refusal. */
   cause: A2AError;
 }
 
 /** A follow-up named a task the agent no longer has (gone, or finished): the message is sent once more with the contextId only. */
 export interface TaskGoneEvent {
+  /** Discriminant. */
   type: 'task-gone';
+  /** The task the follow-up named. */
   taskId: string;
+  /** The agent's refusal: the task is not found, or finished. */
   cause: A2AError;
 }
 
@@ -135,8 +172,11 @@ export interface TaskGoneEvent {
  * adopts the contextId the agent gives it. Such an agent keeps a thread only within a process.
  */
 export interface ContextRefusedEvent {
+  /** Discriminant. */
   type: 'context-refused';
+  /** The contextId the agent refused. */
   contextId: string;
+  /** The agent's refusal. */
   cause: A2AError;
 }
 
@@ -146,8 +186,11 @@ export interface ContextRefusedEvent {
  * artifacts, which are the truth, and the reply is corrected from them.
  */
 export interface ReconcileEvent {
+  /** Discriminant. */
   type: 'reconcile';
+  /** The task read again. */
   taskId: string;
+  /** Why: the resubscription opened without a task snapshot. */
   reason: 'resubscribed-without-snapshot';
 }
 
@@ -156,19 +199,27 @@ export interface ReconcileEvent {
  * The client adopts the agent's id for the thread's next turns. Emitted by the client facade.
  */
 export interface ContextAdoptedEvent {
+  /** Discriminant. */
   type: 'context-adopted';
+  /** The contextId the turn sent. */
   sent: string;
+  /** The agent's contextId, which the thread uses from now on. */
   adopted: string;
 }
 
 /** The last event of every turn that did not error: the outcome and the final reply text, exactly once. */
 export interface EndEvent {
+  /** Discriminant. */
   type: 'end';
+  /** How the turn ended. */
   outcome: TurnOutcome;
+  /** The final reply: the `text` events folded. */
   text: string;
   /** The answer's files and data parts (every `attachment` event's), when it had any. */
   attachments?: Attachment[];
+  /** The conversation's contextId, when known. */
   contextId?: string;
+  /** The turn's task, when it had one (a message-only answer has none). */
   taskId?: string;
 }
 
@@ -195,6 +246,8 @@ export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | Task
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
 export interface TurnErrorEvent {
+  /** Discriminant. */
   type: 'error';
+  /** The turn's error. */
   error: A2AError;
 }

@@ -7,6 +7,7 @@
 export type TaskState =
   'submitted' | 'working' | 'input-required' | 'auth-required' | 'completed' | 'failed' | 'canceled' | 'rejected' | 'unknown';
 
+/** Who sent a message. */
 export type Role = 'user' | 'agent';
 
 /**
@@ -15,17 +16,25 @@ export type Role = 'user' | 'agent';
  */
 export type Part = TextPart | DataPart | FilePart;
 
+/** Plain text. */
 export interface TextPart {
+  /** Discriminant. */
   kind: 'text';
+  /** The text. */
   text: string;
+  /** The part's metadata, as the agent sent it. */
   metadata?: Record<string, unknown>;
 }
 
 /** Structured data: any JSON value, with its media type when the agent named one (v1.0 only). */
 export interface DataPart {
+  /** Discriminant. */
   kind: 'data';
+  /** The JSON value. */
   data: unknown;
+  /** Its media type, when the agent named one. */
   mediaType?: string;
+  /** The part's metadata, as the agent sent it. */
   metadata?: Record<string, unknown>;
 }
 
@@ -34,41 +43,69 @@ export interface DataPart {
  * copied afterwards) or a URI (v1.0 `url`, v0.3 `file.uri`), with its name and media type.
  */
 export interface FilePart {
+  /** Discriminant. */
   kind: 'file';
+  /** The file's media type, when named. */
   mediaType?: string;
+  /** The file's name, when named. */
   name?: string;
+  /** Where to fetch the file, when it came by URI. */
   uri?: string;
+  /** The file's content, when it came inline. */
   bytes?: Uint8Array;
+  /** The part's metadata, as the agent sent it. */
   metadata?: Record<string, unknown>;
 }
 
+/** A message of the conversation, the agent's or the user's. */
 export interface AgentMessage {
+  /** Who sent it. */
   role: Role;
+  /** Its content, in order. */
   parts: Part[];
+  /** Its id, when it has one. */
   messageId?: string;
+  /** The conversation it belongs to, when named. */
   contextId?: string;
+  /** The task it belongs to, when named. */
   taskId?: string;
+  /** The message's metadata, as sent. */
   metadata?: Record<string, unknown>;
 }
 
+/** A task's state and the message that came with it. */
 export interface TaskStatus {
+  /** The state. */
   state: TaskState;
+  /** The agent's status message (progress text, a question, the final answer), when any. */
   message?: AgentMessage;
 }
 
+/** An output of a task (the reply, a file): parts that may come in chunks. */
 export interface Artifact {
+  /** Its id within the task; chunks of one artifact share it. */
   artifactId: string;
+  /** Its name, when the agent gave one. */
   name?: string;
+  /** Its content, in order. */
   parts: Part[];
+  /** The artifact's metadata, as the agent sent it. */
   metadata?: Record<string, unknown>;
 }
 
+/** A task as the agent reports it in a snapshot (SendMessage, GetTask, ListTasks). */
 export interface Task {
+  /** The task's id. */
   id: string;
+  /** The conversation it belongs to, when named. */
   contextId?: string;
+  /** Its current state. */
   status: TaskStatus;
+  /** Its outputs so far. */
   artifacts: Artifact[];
+  /** The messages of the task, when the agent sent them. */
   history?: AgentMessage[];
+  /** The task's metadata, as the agent sent it. */
   metadata?: Record<string, unknown>;
 }
 
@@ -107,6 +144,7 @@ export type SendResult = Extract<AgentEvent, { kind: 'task' } | { kind: 'message
 
 /** The few facts of a resolved agent card that the ladder and the CLI need. */
 export interface CardSummary {
+  /** The agent's name. */
   name: string;
   /** Whether the chosen interface allows `SendStreamingMessage`. */
   streaming: boolean;
@@ -116,11 +154,15 @@ export interface CardSummary {
   transport: string;
   /** The URL of the chosen interface (without any credentials it carried). */
   url: string;
+  /** The tenant of the chosen interface (v1.0), when it names one. */
   tenant?: string;
+  /** The agent's description. */
   description?: string;
+  /** The agent's skills as the card lists them. */
   skills?: { id: string; name: string; description?: string; inputModes?: string[] }[];
   /** The media types the agent takes by default (a skill may take more: its `inputModes`). */
   defaultInputModes?: string[];
+  /** The media types the agent answers in by default. */
   defaultOutputModes?: string[];
   /** The security schemes the card declares (none when it declares none). */
   securitySchemes?: SecuritySchemeInfo[];
@@ -179,6 +221,7 @@ export type SignatureProblem = 'unknown-key' | 'untrusted-jku' | 'keys-unavailab
 export interface SecuritySchemeInfo {
   /** Its name on the card (the key in `securitySchemes`). */
   name: string;
+  /** The scheme's type; `unknown` for one this client does not know. */
   type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS' | 'unknown';
   /** Listed in the card's security requirements (`securityRequirements`, v0.3 `security`). */
   required: boolean;
@@ -192,12 +235,15 @@ export interface SecuritySchemeInfo {
   tokenUrl?: string;
   /** oauth2 (RFC 8414 metadata) or openIdConnect (discovery): where the provider describes itself. */
   metadataUrl?: string;
+  /** The scheme's description on the card. */
   description?: string;
 }
 
 /** A file the user sends: its bytes or a URI, with its media type (checked against the card's input modes) and name. */
 export interface OutgoingFile {
+  /** The file's media type. */
   mediaType: string;
+  /** The file's name. */
   name?: string;
   /** The content, sent as v1.0 `raw` / v0.3 `file.bytes` (base64 on the wire). */
   bytes?: Uint8Array;
@@ -207,7 +253,9 @@ export interface OutgoingFile {
 
 /** Structured data the user sends (a data part): any JSON value; its media type defaults to `application/json`. */
 export interface OutgoingData {
+  /** Any JSON value. */
   data: unknown;
+  /** Default `application/json`. */
   mediaType?: string;
 }
 
@@ -219,6 +267,7 @@ export interface OutgoingMessage {
   files?: readonly OutgoingFile[];
   /** Data parts after the files. */
   data?: readonly OutgoingData[];
+  /** The thread's contextId. */
   contextId?: string;
   /** Set to continue an interrupted task (input-required, auth-required). */
   taskId?: string;

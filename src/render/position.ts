@@ -8,6 +8,7 @@ import type { TurnEvent } from '../port/events.js';
  * resumes the task from there with nothing stored but that id.
  */
 export interface ReplyPosition {
+  /** The agent's task. */
   taskId: string;
   /** Characters of the reply delivered. */
   delivered: number;

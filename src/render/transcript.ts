@@ -4,17 +4,21 @@ import { catchTurnError, initialTurnView, reduceTurn, type TurnView } from './vi
 
 /** One exchange of a thread: what the user said and the turn's view. */
 export interface TranscriptTurn {
+  /** The user's message. */
   user: string;
+  /** The turn's view, as {@link turnState} folds it. */
   view: TurnView;
 }
 
 /** A thread as a UI shows it: every exchange so far, the running one last. */
 export interface Transcript {
+  /** Every exchange so far, in order. */
   turns: readonly TranscriptTurn[];
   /** A turn is running. */
   busy: boolean;
 }
 
+/** The transcript before the first message. */
 export const emptyTranscript: Transcript = { turns: [], busy: false };
 
 /** The pure fold behind {@link threadTranscript}: turn number `index` (from 0) of message `user` saw `event`. */

@@ -15,9 +15,13 @@ export interface TurnView {
   attachments?: readonly Attachment[];
   /** What the agent is doing, from its latest framework record (a tool call); cleared at the end. */
   activity?: { kind: string; name?: string };
+  /** The task's latest state. */
   state?: TaskState;
+  /** How the turn ended; set by the `end` event. */
   outcome?: TurnOutcome;
+  /** The conversation's contextId, once known. */
   contextId?: string;
+  /** The agent's task, once known. */
   taskId?: string;
   /** True between a `reconnecting` event and the next event from the agent. */
   reconnecting: boolean;
@@ -25,6 +29,7 @@ export interface TurnView {
   polling: boolean;
   /** The agent's sign-in request while the task is AUTH_REQUIRED. */
   authRequired?: { text?: string };
+  /** The turn's error, when `phase` is `error`. */
   error?: A2AError;
 }
 

@@ -1,6 +1,8 @@
 /**
- * a4h-a2a/telemetry: the `telemetry` option from `@opentelemetry/api` (an optional peer dependency:
+ * `a4h-a2a/telemetry`: the `telemetry` option from `@opentelemetry/api` (an optional peer dependency:
  * only this entry imports it).
+ *
+ * @packageDocumentation
  */
 import { context, metrics, propagation, trace, type MeterProvider, type Span, type TracerProvider } from '@opentelemetry/api';
 import type { A2ATelemetry } from './types.js';

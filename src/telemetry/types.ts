@@ -15,16 +15,21 @@ export interface TelemetrySpanContext {
   spanId: string;
   /** W3C trace flags (1: sampled). */
   traceFlags: number;
+  /** W3C trace state, sent as `tracestate` when it serializes to anything. */
   traceState?: { serialize(): string };
 }
 
 /** The members of OpenTelemetry's `Span` the client calls. */
 export interface TelemetrySpan {
+  /** The span's identity, for `traceparent`. */
   spanContext(): TelemetrySpanContext;
+  /** Sets one attribute. */
   setAttribute(key: string, value: string | number | boolean): unknown;
+  /** Records an event on the span (a reconnect, a fallback…). */
   addEvent(name: string, attributes?: TelemetryAttributes): unknown;
   /** `code` as OpenTelemetry's `SpanStatusCode`: 2 is ERROR. */
   setStatus(status: { code: number; message?: string }): unknown;
+  /** Ends the span, when the turn ends. */
   end(): void;
 }
 
@@ -36,17 +41,21 @@ export interface TelemetryTracer {
 
 /** The member of OpenTelemetry's `Counter` the client calls. */
 export interface TelemetryCounter {
+  /** Adds `value` to the count. */
   add(value: number, attributes?: TelemetryAttributes): void;
 }
 
 /** The member of OpenTelemetry's `Histogram` the client calls. */
 export interface TelemetryHistogram {
+  /** Records one measurement. */
   record(value: number, attributes?: TelemetryAttributes): void;
 }
 
 /** The members of OpenTelemetry's `Meter` the client calls (once per client, never per turn). */
 export interface TelemetryMeter {
+  /** Makes a counter. */
   createCounter(name: string, options?: { description?: string; unit?: string }): TelemetryCounter;
+  /** Makes a histogram. */
   createHistogram(name: string, options?: { description?: string; unit?: string }): TelemetryHistogram;
 }
 

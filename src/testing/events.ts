@@ -20,12 +20,9 @@ export function task(id: string, state: TaskState, extra: { message?: string; ar
   return snapshot;
 }
 
-type TaskSnapshotEvent = Extract<AgentEvent, { kind: 'task' }>;
-type MessageEvent = Extract<AgentEvent, { kind: 'message' }>;
-
 /** Builders for agent events, terse enough for marble value maps. */
 export const ev = {
-  task: (id: string, state: TaskState = 'submitted', extra: Parameters<typeof task>[2] = {}): TaskSnapshotEvent => ({
+  task: (id: string, state: TaskState = 'submitted', extra: Parameters<typeof task>[2] = {}): Extract<AgentEvent, { kind: 'task' }> => ({
     kind: 'task',
     task: task(id, state, extra),
   }),
@@ -47,7 +44,7 @@ export const ev = {
     append: flags.append ?? false,
     lastChunk: flags.lastChunk ?? false,
   }),
-  message: (value: string, role: 'agent' | 'user' = 'agent'): MessageEvent => ({
+  message: (value: string, role: 'agent' | 'user' = 'agent'): Extract<AgentEvent, { kind: 'message' }> => ({
     kind: 'message',
     message: agentMessage(value, role),
   }),

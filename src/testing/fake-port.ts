@@ -16,22 +16,30 @@ export type FakePortCall =
  * number for that method (1-based), so a test can answer the second resubscribe differently.
  */
 export interface FakePortScript {
+  /** Answers `card()`: the agent card's summary. */
   card?: (call: number) => Observable<CardSummary>;
+  /** Answers a blocking send. */
   send?: (message: OutgoingMessage, call: number) => Observable<SendResult>;
+  /** Answers a streaming send: the agent's events. */
   stream?: (message: OutgoingMessage, call: number) => Observable<AgentEvent>;
+  /** Answers a resubscribe to a task's stream. */
   resubscribe?: (taskId: string, call: number) => Observable<AgentEvent>;
+  /** Answers a GetTask. */
   getTask?: (taskId: string, call: number) => Observable<Task>;
+  /** Answers a CancelTask. */
   cancel?: (taskId: string, call: number) => Observable<Task>;
+  /** Answers a ListTasks of a conversation. */
   listTasks?: (contextId: string, call: number) => Observable<Task[]>;
 }
 
 /** A port whose calls are scripted by the test (e.g. with `cold()` diagrams) and recorded in `calls`. */
 export interface FakePort extends A2APort {
+  /** Every call, in the order subscribed. */
   readonly calls: FakePortCall[];
 }
 
 /**
- * A fake {@link A2APort} for tests of code built on the ladder. Each method is cold: the script is
+ * A fake {@link a4h-a2a#A2APort} for tests of code built on the ladder. Each method is cold: the script is
  * asked, and the call recorded, when the Observable is subscribed. An unscripted method errors.
  */
 export function createFakePort(script: FakePortScript): FakePort {

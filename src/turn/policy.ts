@@ -88,9 +88,13 @@ export type TurnPolicyInput = z.input<typeof turnPolicySchema>;
 
 /** The backoff settings shared by reconnect and poll. */
 export interface Backoff {
+  /** The delay before the first retry, in milliseconds. */
   initialDelayMs: number;
+  /** What each next delay is multiplied by. */
   factor: number;
+  /** The longest delay, in milliseconds. */
   maxDelayMs: number;
+  /** The fraction of each delay taken off at random: 0 none, 1 full jitter. */
   jitter: number;
 }
 

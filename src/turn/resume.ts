@@ -3,10 +3,9 @@ import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
-import { newestUnfinished, type RecentBounds } from './waiting.js';
+import { newestUnfinished, type ThreadResumeBounds } from './waiting.js';
 
-/** How far back a thread's unfinished task is looked for, and how many of its tasks are read. */
-export type ThreadResumeBounds = RecentBounds;
+export type { ThreadResumeBounds } from './waiting.js';
 
 /**
  * Resumes a conversation's reply in flight: one `ListTasks` page of the conversation (`contextId`),

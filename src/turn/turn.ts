@@ -126,7 +126,9 @@ export function runCheckedTurn(
 
 /** A task to follow without sending anything: its id, and the conversation it belongs to when known. */
 export interface ResumeRequest {
+  /** The task to follow. */
   taskId: string;
+  /** Its conversation, when known. */
   contextId?: string;
 }
 

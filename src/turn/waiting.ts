@@ -10,8 +10,8 @@ import { within } from './watchdog.js';
 export const RECENT_MS = 24 * 60 * 60 * 1000;
 
 /** How far back a conversation's unfinished task is looked for, and how many of its tasks are read. */
-export interface RecentBounds {
-  /** Only tasks whose status changed this recently. Default one day ({@link RECENT_MS}). */
+export interface ThreadResumeBounds {
+  /** Only tasks whose status changed this recently. Default one day. */
   windowMs?: number;
   /** One page of at most this many tasks, newest first. Default 20. */
   pageSize?: number;
@@ -26,7 +26,7 @@ export function newestUnfinished(
   port: A2APort,
   contextId: string,
   policy: TurnPolicy,
-  bounds: RecentBounds = {},
+  bounds: ThreadResumeBounds = {},
 ): Observable<Task | undefined> {
   const since = new Date(asyncScheduler.now() - (bounds.windowMs ?? RECENT_MS)).toISOString();
   return listTasksOf(port, contextId, { statusTimestampAfter: since, pageSize: bounds.pageSize ?? 20 }).pipe(

@@ -15,6 +15,7 @@ export type CredentialsFunction = (agent: string, card: CardSummary | undefined)
 
 /** An API key, and optionally where it goes when the card does not say (or says several places). */
 export interface ApiKeyCredential {
+  /** The key. */
   value: string;
   /** The card's apiKey scheme to use, by its name in `securitySchemes`, when it declares several. */
   scheme?: string;
