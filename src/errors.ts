@@ -115,6 +115,7 @@ export class A2AError extends Error {
   readonly phase?: TimeoutPhase;
   /** On `auth` errors: what the card asks for, what was sent, the challenge. */
   readonly auth?: AuthDetails;
+  /** On `card` errors for a required signature: the verdict on the card's signatures. */
   readonly signature?: CardSignature;
   /** The extension URIs the agent requires and the call did not activate, when known (`input` errors). */
   readonly extensions?: readonly string[];

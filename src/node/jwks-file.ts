@@ -6,9 +6,9 @@ import { readJwks, type Jwks } from '../sdk/trust/jwks.js';
 const MAX_BYTES = 1024 * 1024;
 
 /**
- * Reads a JWKS (RFC 7517) from a file, for the `trust` option's `jwks`: `createA2A({ trust: { jwks:
- * await readJwksFile('keys.json') } })`. A file that cannot be read, is larger than 1 MiB or holds
- * no JWKS is a `config` error naming the file and what is wrong (never a key).
+ * Reads a JWKS (RFC 7517) from a file, for the `trust` option's `jwks`:
+ * `createA2A({ trust: { jwks: await readJwksFile('keys.json') } })`. A file that cannot be read, is
+ * larger than 1 MiB or holds no JWKS is a `config` error naming the file and what is wrong (never a key).
  */
 export async function readJwksFile(path: string): Promise<Jwks> {
   const fail = (what: string, cause?: unknown) =>

@@ -183,6 +183,7 @@ export interface CardSummary {
 export interface CardExtension {
   /** What identifies the extension, and what a call sends in `A2A-Extensions` to activate it. */
   uri: string;
+  /** What the card says it does. */
   description?: string;
   /** The agent requires clients to activate it. */
   required: boolean;

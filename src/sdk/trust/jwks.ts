@@ -3,18 +3,25 @@ import { describeIssue, issuePath } from '../../validation.js';
 
 /** One JSON Web Key (RFC 7517) as a JWKS lists it: `kty` and the key's members; only public ones are used. */
 export interface Jwk {
+  /** The key type, e.g. `EC`, `RSA`, `OKP`. */
   kty: string;
+  /** The key id, which a signature's header names. */
   kid?: string;
+  /** The algorithm the key is for, e.g. `ES256`. */
   alg?: string;
+  /** What the key is for: `sig` for signatures. */
   use?: string;
+  /** The operations the key is for, e.g. `verify`. */
   key_ops?: string[];
   /** Not in RFC 7517: when the key stops being good for verification, in seconds since the epoch (as JWT's `exp`). */
   exp?: number;
+  /** The key type's own members (`crv`, `x`, `y`, `n`, `e`…). */
   [member: string]: unknown;
 }
 
 /** A JSON Web Key Set (RFC 7517 §5): the public keys a card's signature may be checked with. */
 export interface Jwks {
+  /** The keys. */
   keys: Jwk[];
 }
 
