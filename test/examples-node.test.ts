@@ -1,0 +1,164 @@
+/**
+ * The Node examples (examples/node), each run as a program of its own against the demo agent, from
+ * their folder: they import `a4h-a2a/node` by the package's name, which Node resolves to this
+ * checkout through the package's `exports` (a self-reference), so the built library is needed
+ * (`npm run build`).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent } from '../demo/agent.js';
+import type { DemoAgent } from '../demo/agent.js';
+import { ROOT } from './packed.js';
+
+const EXAMPLES = join(ROOT, 'examples', 'node');
+const SECRET = 'node-examples-test-secret-0123456789';
+const NO_SECRET = /No identity secret is set \(A4H_IDENTITY_SECRET\)/;
+
+let dir = '';
+let agent: DemoAgent;
+
+beforeAll(async () => {
+  if (!existsSync(join(ROOT, 'dist', 'node', 'index.js'))) throw new Error('dist/node/index.js is missing: run `npm run build` first');
+  dir = await mkdtemp(join(tmpdir(), 'a4h-node-examples-'));
+  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 20 });
+});
+
+afterAll(async () => {
+  await agent?.close();
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  /** stdout as it came, one string per chunk read. */
+  chunks: string[];
+}
+
+/** Runs `examples/node/<file> ...args` from its folder with only PATH and the given environment. */
+function run(file: string, args: string[], env: Record<string, string> = { A4H_IDENTITY_SECRET: SECRET }): Promise<Run> {
+  const child = spawn(process.execPath, [file, ...args], { cwd: EXAMPLES, env: { PATH: process.env.PATH ?? '', ...env } });
+  const result: Run = { code: null, stdout: '', stderr: '', chunks: [] };
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+    result.stdout += chunk;
+    result.chunks.push(chunk);
+  });
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (result.stderr += chunk));
+  const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+  return new Promise((resolve) =>
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      resolve({ ...result, code });
+    }),
+  );
+}
+
+/** A loopback URL where nothing listens: a port just freed. */
+async function closedUrl(): Promise<string> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return `http://127.0.0.1:${port}/`;
+}
+
+describe('examples/node/turn.mjs', () => {
+  it("prints the agent's reply as it streams in, then the outcome, and exits 0", async () => {
+    const result = await run('turn.mjs', [agent.url, 'hi from the example']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^Hello! This is turn 1 of our conversation\. .*same thread\.\n\[completed\]\n$/);
+    // Word by word: the reply came in many writes, not one at the end.
+    expect(result.chunks.length).toBeGreaterThan(5);
+    expect(result.chunks[0]).not.toContain('[completed]');
+  });
+
+  it('without A4H_IDENTITY_SECRET it still answers, and the client warns once that the thread will not survive a restart', async () => {
+    const result = await run('turn.mjs', [agent.url], {});
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('This is turn 1 of our conversation');
+    expect(result.stderr.match(new RegExp(NO_SECRET, 'g'))).toHaveLength(1);
+  });
+
+  it('an agent that cannot be reached: one error line, exit code 1', async () => {
+    const url = await closedUrl();
+    const result = await run('turn.mjs', [url]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toMatch(/^error: could not fetch the agent card from http:\/\/127\.0\.0\.1:\d+\/.*connection refused.*\n$/);
+  });
+});
+
+describe('examples/node/store.mjs', () => {
+  /** The printed views: phase, task id (8 characters), state, outcome, the reply as JSON. */
+  const views = (stdout: string) =>
+    stdout
+      .trimEnd()
+      .split('\n')
+      .map((line) => {
+        const [phase, taskId, state, outcome] = line.split(/\s+/);
+        return { phase, taskId, state, outcome, reply: JSON.parse(line.slice(line.indexOf('"'))) as string };
+      });
+
+  it("prints every view the store takes: running while the reply grows, then ended with the agent's outcome", async () => {
+    const result = await run('store.mjs', [agent.url]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const seen = views(result.stdout);
+    expect(seen[0]).toEqual({ phase: 'running', taskId: '-', state: '-', outcome: '-', reply: '' });
+    const last = seen.at(-1)!;
+    expect(last).toMatchObject({ phase: 'ended', state: 'completed', outcome: 'completed' });
+    expect(last.reply).toMatch(/^Hello! This is turn 1 of our conversation\./);
+    const running = seen.slice(0, -1);
+    expect(running.every((view) => view.phase === 'running' && view.outcome === '-')).toBe(true);
+    expect(running.map((view) => view.state)).toContain('working');
+    expect(running.every((view) => last.reply.startsWith(view.reply))).toBe(true);
+    expect(new Set(running.map((view) => view.reply)).size).toBeGreaterThan(5);
+    expect(last.taskId).toMatch(/^[\w-]{8}$/);
+  });
+
+  it("an agent that cannot be reached: the store's last view has phase error, exit code 1", async () => {
+    const result = await run('store.mjs', [await closedUrl()]);
+    expect(result.code).toBe(1);
+    expect(views(result.stdout).at(-1)).toMatchObject({ phase: 'error', reply: '' });
+    expect(result.stderr).toMatch(/^error: could not fetch the agent card .*connection refused/);
+  });
+});
+
+describe('examples/node/thread.mjs', () => {
+  it('three turns in one thread: the agent counts turns 1, 2, 3 and quotes the earlier messages', async () => {
+    const result = await run('thread.mjs', [agent.url]);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('you › '))).toEqual([
+      'you › My name is Ada.',
+      'you › I like tea.',
+      'you › What did I tell you?',
+    ]);
+    const replies = lines.filter((line) => line.startsWith('agent › '));
+    expect(replies.map((line) => /turn (\d+) of our conversation/.exec(line)?.[1])).toEqual(['1', '2', '3']);
+    expect(replies[2]).toContain('earlier you said: “My name is Ada.”, “I like tea.”');
+  });
+
+  it('run again with the same secret, the conversation goes on: turns 4, 5, 6', async () => {
+    const result = await run('thread.mjs', [agent.url]);
+    expect(result.code).toBe(0);
+    const turns = [...result.stdout.matchAll(/turn (\d+) of our conversation/g)].map((match) => match[1]);
+    expect(turns).toEqual(['4', '5', '6']);
+  });
+
+  it('an agent that cannot be reached: one error line after the first message, exit code 1', async () => {
+    const result = await run('thread.mjs', [await closedUrl()]);
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('you › My name is Ada.\n');
+    expect(result.stderr).toMatch(/^error: could not fetch the agent card .*connection refused.*\n$/);
+  });
+});
