@@ -66,3 +66,11 @@ describe('the README and docs/', () => {
     }
   });
 });
+
+describe("the README's first program", () => {
+  it('is examples/node/turn.mjs verbatim (which a test runs against the demo agent)', () => {
+    const readme = read(join(ROOT, 'README.md'));
+    const block = /## A first program[\s\S]*?```js\n([\s\S]*?)```/.exec(readme)?.[1];
+    expect(block).toBe(read(join(ROOT, 'examples', 'node', 'turn.mjs')));
+  });
+});
