@@ -66,6 +66,8 @@ export interface A2AErrorInit {
   status?: number;
   /** JSON-RPC / A2A error code, when one was seen. */
   code?: number;
+  /** gRPC status code (0–16), when a gRPC call ended with one. */
+  grpcCode?: number;
   /** On `timeout` errors: which bound ran out. */
   phase?: TimeoutPhase;
   /** On `auth` errors: the scheme the card declares, what was sent, the challenge. */
@@ -111,6 +113,8 @@ export class A2AError extends Error {
   readonly status?: number;
   /** JSON-RPC / A2A error code, when one was seen. */
   readonly code?: number;
+  /** The gRPC status code (0–16) a gRPC call ended with, when one was seen. */
+  readonly grpcCode?: number;
   /** On `timeout` errors: which bound ran out. */
   readonly phase?: TimeoutPhase;
   /** On `auth` errors: what the card asks for, what was sent, the challenge. */
@@ -129,6 +133,7 @@ export class A2AError extends Error {
     if (init.agent !== undefined) this.agent = init.agent;
     if (init.status !== undefined) this.status = init.status;
     if (init.code !== undefined) this.code = init.code;
+    if (init.grpcCode !== undefined) this.grpcCode = init.grpcCode;
     if (init.phase !== undefined) this.phase = init.phase;
     if (init.auth !== undefined) this.auth = init.auth;
     if (init.signature !== undefined) this.signature = init.signature;
@@ -170,6 +175,7 @@ export function naming(error: A2AError, agent: string, operation: A2AOperation):
     agent,
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.grpcCode === undefined ? {} : { grpcCode: error.grpcCode }),
     ...(error.phase === undefined ? {} : { phase: error.phase }),
     ...(error.auth === undefined ? {} : { auth: error.auth }),
     ...(error.signature === undefined ? {} : { signature: error.signature }),

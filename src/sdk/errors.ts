@@ -4,7 +4,7 @@ import { networkCause } from '../network-cause.js';
 import { explainAuth } from './credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
 import { extensionRefusal } from './extension-refusal.js';
-import { wireMeaning, type WireMeaning } from './wire-errors.js';
+import { grpcStatusName, wireMeaning, type WireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -44,7 +44,8 @@ function classify(error: unknown, context: CallContext): A2AError {
     what: `${context.operation} to ${context.agent}`,
   };
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
-    const found = ours(link, context) ?? typedSdkError(link, call, context.status) ?? sdkError(link, call, context.status);
+    const found =
+      ours(link, context) ?? typedSdkError(link, call, context.status) ?? grpcStatus(link, call) ?? sdkError(link, call, context.status);
     if (found !== undefined) return found;
   }
   return statusSeen(context.status, call) ?? socketDrop(error, call) ?? anythingElse(error, call);
@@ -111,6 +112,40 @@ function typedSdkError(link: Error, call: Call, seen: number | undefined): A2AEr
     default:
       return undefined;
   }
+}
+
+/**
+ * An SDK error of its gRPC transport, by the status the call ended with: a status without an A2A
+ * reason through the wire table's gRPC rows (UNAVAILABLE a retryable break, NOT_FOUND a task the
+ * agent does not know, UNAUTHENTICATED an `auth` error, …), one with a reason the ladder has no rung
+ * for (InvalidAgentResponse, VersionNotSupported, …) a protocol error.
+ */
+function grpcStatus(link: Error, call: Call): A2AError | undefined {
+  const { transport, status } = link as { transport?: unknown; status?: unknown };
+  if (transport !== 'grpc' || typeof status !== 'number') return undefined;
+  const said = `gRPC ${grpcStatusName(status)}`;
+  // A reason the SDK read from the status's ErrorInfo (its typed errors carry their own name).
+  const meaning = link.name === 'A2AError' ? wireMeaning('grpc', status) : undefined;
+  if (meaning?.kind === 'auth') {
+    // As for HTTP: neither the agent's words nor the SDK's error quoting them go in.
+    return new A2AError({
+      operation: call.base.operation,
+      agent: call.base.agent,
+      kind: 'auth',
+      grpcCode: status,
+      message: `${call.what}: the agent refused the credentials (${said})`,
+    });
+  }
+  const base = { ...call.base, grpcCode: status };
+  if (meaning === undefined)
+    return new A2AError({ ...base, kind: 'protocol', message: `${call.what} failed with ${said}: ${link.message}` });
+  const what =
+    meaning.kind === 'task-not-found'
+      ? `${call.what}: the agent does not know the task (${said}: ${link.message})`
+      : meaning.kind === 'unsupported'
+        ? `${call.what} is not supported by the agent (${said}: ${link.message})`
+        : `${call.what} failed with ${said}: ${link.message}`;
+  return new A2AError({ ...base, kind: meaning.kind, retryable: meaning.retryable, message: what });
 }
 
 /** Any other SDK error, read by the HTTP status it carries (or the port saw) and its JSON-RPC code. */

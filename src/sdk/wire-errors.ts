@@ -8,12 +8,12 @@ import {
   UNSUPPORTED_OPERATION,
 } from '../port/codes.js';
 
-/** Where a code was seen: a JSON-RPC error's `code`, or the HTTP status of the answer. A gRPC transport adds its own wire. */
-export type Wire = 'json-rpc' | 'http';
+/** Where a code was seen: a JSON-RPC error's `code`, the HTTP status of the answer, or the status a gRPC call ended with. */
+export type Wire = 'json-rpc' | 'http' | 'grpc';
 
 /** What one code of one wire means to the ladder. */
 export interface WireMeaning {
-  readonly kind: Extract<A2AErrorKind, 'task-not-found' | 'unsupported' | 'auth' | 'http' | 'input'>;
+  readonly kind: Extract<A2AErrorKind, 'task-not-found' | 'unsupported' | 'auth' | 'http' | 'input' | 'network' | 'timeout'>;
   /** Whether the ladder may try again after it. */
   readonly retryable: boolean;
 }
@@ -33,12 +33,16 @@ const auth: WireMeaning = { kind: 'auth', retryable: false };
 const transient: WireMeaning = { kind: 'http', retryable: true };
 // The caller must activate the extension: the same call again would be refused the same way.
 const extensionRequired: WireMeaning = { kind: 'input', retryable: false };
+// A call that broke on its way (a dropped connection, a reset stream, a server going away): resubscribe.
+const broken: WireMeaning = { kind: 'network', retryable: true };
 
 /**
  * What the codes of each wire mean, a row per code. A code that is not here means no more than its
- * class: another JSON-RPC error (A2A's TaskNotCancelable -32002 among them) is a protocol error, and
- * another HTTP status from 400 up an HTTP failure that is not worth another try. The SDK's typed errors
- * stand for their codes (a TaskNotFoundError for -32001, whichever transport threw it).
+ * class: another JSON-RPC error (A2A's TaskNotCancelable -32002 among them) is a protocol error,
+ * another HTTP status from 400 up an HTTP failure that is not worth another try, and another gRPC
+ * status (UNKNOWN, INVALID_ARGUMENT, RESOURCE_EXHAUSTED, …) a protocol error. The SDK's typed errors
+ * stand for their codes (a TaskNotFoundError for -32001, HTTP 404 or gRPC NOT_FOUND with its
+ * ErrorInfo, whichever transport threw it); the gRPC rows read a status that came without one.
  */
 export const WIRE_ERRORS: readonly WireError[] = [
   { wire: 'json-rpc', code: TASK_NOT_FOUND, name: 'TaskNotFoundError', ...taskNotFound },
@@ -61,13 +65,51 @@ export const WIRE_ERRORS: readonly WireError[] = [
   { wire: 'http', code: 502, name: 'Bad Gateway', ...transient },
   { wire: 'http', code: 503, name: 'Service Unavailable', ...transient },
   { wire: 'http', code: 504, name: 'Gateway Timeout', ...transient },
+  // gRPC (A2A §10): a status the SDK could not read an A2A error from.
+  { wire: 'grpc', code: 1, name: 'CANCELLED', ...broken },
+  { wire: 'grpc', code: 4, name: 'DEADLINE_EXCEEDED', kind: 'timeout', retryable: true },
+  { wire: 'grpc', code: 5, name: 'NOT_FOUND', ...taskNotFound },
+  { wire: 'grpc', code: 7, name: 'PERMISSION_DENIED', ...auth },
+  // A2A's UnsupportedOperation and VersionNotSupported, and a finished task's resubscribe, without their ErrorInfo.
+  { wire: 'grpc', code: 9, name: 'FAILED_PRECONDITION', ...unsupported },
+  { wire: 'grpc', code: 12, name: 'UNIMPLEMENTED', ...unsupported },
+  // @grpc/grpc-js reports a reset stream (RST_STREAM) as INTERNAL.
+  { wire: 'grpc', code: 13, name: 'INTERNAL', ...broken },
+  { wire: 'grpc', code: 14, name: 'UNAVAILABLE', ...broken },
+  { wire: 'grpc', code: 16, name: 'UNAUTHENTICATED', ...auth },
 ];
 
 /** The table by wire and code, built once: a lookup is one map read. */
 const BY_WIRE: Readonly<Record<Wire, ReadonlyMap<number, WireMeaning>>> = {
   'json-rpc': byCode('json-rpc'),
   http: byCode('http'),
+  grpc: byCode('grpc'),
 };
+
+/** A gRPC status code's name (`UNAVAILABLE`), or its number for a code gRPC does not define. */
+export function grpcStatusName(code: number): string {
+  return GRPC_NAMES[code] ?? String(code);
+}
+
+const GRPC_NAMES: readonly string[] = [
+  'OK',
+  'CANCELLED',
+  'UNKNOWN',
+  'INVALID_ARGUMENT',
+  'DEADLINE_EXCEEDED',
+  'NOT_FOUND',
+  'ALREADY_EXISTS',
+  'PERMISSION_DENIED',
+  'RESOURCE_EXHAUSTED',
+  'FAILED_PRECONDITION',
+  'ABORTED',
+  'OUT_OF_RANGE',
+  'UNIMPLEMENTED',
+  'INTERNAL',
+  'UNAVAILABLE',
+  'DATA_LOSS',
+  'UNAUTHENTICATED',
+];
 
 function byCode(wire: Wire): ReadonlyMap<number, WireMeaning> {
   return new Map(WIRE_ERRORS.filter((row) => row.wire === wire).map((row) => [row.code, row]));

@@ -1,4 +1,6 @@
 import { fromJsonRpcErrorResponse, fromRestErrorBody } from '@a2a-js/sdk/errors';
+import { encodeGrpcStatusDetails, fromGrpcError, GRPC_STATUS_DETAILS_BIN } from '@a2a-js/sdk/errors/grpc';
+import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
@@ -32,6 +34,25 @@ const HTTP: [status: number, kind: string, retryable: boolean][] = [
   [504, 'http', true],
 ];
 
+const GRPC: [code: number, kind: string, retryable: boolean][] = [
+  [1, 'network', true], // CANCELLED (by the server or a proxy: ours is never classified)
+  [4, 'timeout', true], // DEADLINE_EXCEEDED
+  [5, 'task-not-found', false], // NOT_FOUND
+  [7, 'auth', false], // PERMISSION_DENIED
+  [9, 'unsupported', false], // FAILED_PRECONDITION
+  [12, 'unsupported', false], // UNIMPLEMENTED
+  [13, 'network', true], // INTERNAL (a reset stream)
+  [14, 'network', true], // UNAVAILABLE
+  [16, 'auth', false], // UNAUTHENTICATED
+];
+
+/** What the SDK's gRPC transport throws for a call that ended with `code` (and an A2A `reason` in its details, if given). */
+function grpcFailure(code: number, details: string, reason?: string): Error {
+  const metadata = new Metadata();
+  if (reason !== undefined) metadata.set(GRPC_STATUS_DETAILS_BIN, encodeGrpcStatusDetails(code, details, reason));
+  return fromGrpcError(Object.assign(new Error(details), { code, details, metadata }) as ServiceError, 'getTask');
+}
+
 /** The reader's error for one answer, from a fetch that gives it without a server. */
 async function readerError(status: number, body: string, type: string): Promise<A2AError> {
   const fetch = (async () => new Response(body, { status, headers: { 'content-type': type } })) as unknown as typeof globalThis.fetch;
@@ -56,12 +77,14 @@ describe('the wire table', () => {
     const rows = (wire: Wire) => WIRE_ERRORS.filter((row) => row.wire === wire).map(({ code, kind, retryable }) => [code, kind, retryable]);
     expect(rows('json-rpc')).toEqual(RPC.map(([code, kind]) => [code, kind, false]));
     expect(rows('http')).toEqual(HTTP);
+    expect(rows('grpc')).toEqual(GRPC);
   });
 
   it('a code without a row means nothing of its own', () => {
     expect(wireMeaning('json-rpc', -32002)).toBeUndefined();
     expect(wireMeaning('http', 400)).toBeUndefined();
     expect(wireMeaning('http', undefined)).toBeUndefined();
+    expect(wireMeaning('grpc', 2)).toBeUndefined();
   });
 });
 
@@ -166,5 +189,35 @@ describe('each HTTP row, as the SDK error classifier and the stream reader read 
       code: -32603,
       retryable: false,
     });
+  });
+});
+
+describe('each gRPC row, as the SDK error classifier reads what its gRPC transport threw', () => {
+  for (const [code, kind, retryable] of GRPC) {
+    it(`status ${code} → ${kind}${retryable ? ', retryable' : ', not retryable'}, keeping the code`, () => {
+      const classified = classifySdkError(grpcFailure(code, 'the agent said: Bearer s3cret'), ctx());
+      expect(classified).toMatchObject({ kind, retryable, grpcCode: code, operation: 'stream', agent: AGENT });
+      // An auth error repeats none of the agent's words (they could echo a credential).
+      if (kind === 'auth') expect(classified.message).not.toContain('s3cret');
+    });
+  }
+
+  it('another status (UNKNOWN, INVALID_ARGUMENT, RESOURCE_EXHAUSTED) → protocol, not retryable', () => {
+    for (const code of [2, 3, 8]) {
+      expect(classifySdkError(grpcFailure(code, 'said'), ctx())).toMatchObject({ kind: 'protocol', retryable: false, grpcCode: code });
+    }
+  });
+
+  it("a status with A2A's ErrorInfo is its typed error, whatever the status: TaskNotFound, UnsupportedOperation; another reason is protocol", () => {
+    expect(classifySdkError(grpcFailure(5, 'no such task', 'TASK_NOT_FOUND'), ctx())).toMatchObject({
+      kind: 'task-not-found',
+      code: -32001,
+    });
+    expect(classifySdkError(grpcFailure(9, 'finished', 'UNSUPPORTED_OPERATION'), ctx())).toMatchObject({
+      kind: 'unsupported',
+      code: -32004,
+    });
+    // INTERNAL alone is a reset stream (retryable); with the reason it is the agent's answer, final.
+    expect(classifySdkError(grpcFailure(13, 'bad', 'INVALID_AGENT_RESPONSE'), ctx())).toMatchObject({ kind: 'protocol', retryable: false });
   });
 });

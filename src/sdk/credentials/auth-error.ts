@@ -39,6 +39,7 @@ export function explainAuth(error: A2AError, details: AuthDetails | undefined): 
     ...(error.agent === undefined ? {} : { agent: error.agent }),
     ...(error.status === undefined ? {} : { status: error.status }),
     ...(error.code === undefined ? {} : { code: error.code }),
+    ...(error.grpcCode === undefined ? {} : { grpcCode: error.grpcCode }),
     ...(error.cause === undefined ? {} : { cause: error.cause }),
   });
 }
