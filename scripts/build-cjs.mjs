@@ -14,7 +14,10 @@
  * library also imports itself, to check card signatures) bundled
  * into one CommonJS file, `dist/cjs/vendor/a2a-sdk.js`, with their licenses beside it, and the
  * library's CommonJS modules require the SDK from there. rxjs, undici and zod ship CommonJS and are
- * required from the consumer's node_modules as usual.
+ * required from the consumer's node_modules as usual. The SDK's gRPC client is bundled apart, into
+ * `dist/cjs/vendor/a2a-sdk-grpc.js`, required only when a gRPC interface is chosen; its own imports of
+ * `@grpc/grpc-js` and `@bufbuild/protobuf` (optional peer dependencies) stay requires of the
+ * consumer's node_modules.
  */
 import { build } from 'esbuild';
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,6 +39,14 @@ const VENDORED = {
   jose: 'jose',
 };
 
+/** SDK entries loaded on demand (a dynamic import), each bundled into a vendor file of its own. */
+const VENDORED_APART = {
+  '@a2a-js/sdk/client/grpc': 'a2a-sdk-grpc',
+};
+
+/** What the apart-vendored SDK entries import but never carry: the optional peer dependencies. */
+const PEERS_APART = ['@grpc/grpc-js', '@bufbuild/protobuf'];
+
 /**
  * Each module is its own entry: every import but the entry stays a `require`, and an SDK entry's
  * becomes the vendored stand-in's, relative to the requiring module.
@@ -45,7 +56,7 @@ const requireVendored = {
   setup(build) {
     build.onResolve({ filter: /.*/ }, (args) => {
       if (args.kind === 'entry-point') return undefined;
-      const stand = VENDORED[args.path];
+      const stand = VENDORED[args.path] ?? VENDORED_APART[args.path];
       if (stand === undefined && /^(@a2a-js\/sdk|jose)(\/|$)/.test(args.path)) {
         throw new Error(`${args.path} (in ${args.importer}) is not vendored: add it to VENDORED`);
       }
@@ -73,6 +84,8 @@ await build({
   sourcemap: true,
   sourcesContent: false,
   bundle: true,
+  // A dynamic import (the gRPC support's) becomes a require: Jest's CommonJS runtime has no import().
+  supported: { 'dynamic-import': false },
   plugins: [requireVendored],
   logLevel: 'warning',
 });
@@ -99,6 +112,21 @@ await build({
   },
   logLevel: 'warning',
 });
+for (const [entry, file] of Object.entries(VENDORED_APART)) {
+  await build({
+    entryPoints: [entry],
+    absWorkingDir: ROOT,
+    outfile: join(VENDOR, `${file}.js`),
+    bundle: true,
+    format: 'cjs',
+    platform: 'node',
+    target: 'es2022',
+    external: PEERS_APART.flatMap((peer) => [peer, `${peer}/*`]),
+    legalComments: 'eof',
+    banner: { js: `/* ${entry} of @a2a-js/sdk ${versionOf('@a2a-js/sdk')} (Apache-2.0, a2a-js-sdk.LICENSE), bundled for CommonJS. */` },
+    logLevel: 'warning',
+  });
+}
 for (const stand of Object.values(VENDORED)) {
   writeFileSync(join(VENDOR, `${stand}.js`), `'use strict';\nmodule.exports = require('./a2a-sdk.js').${stand};\n`);
 }

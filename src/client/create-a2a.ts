@@ -9,7 +9,7 @@ import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
-import { createSdkPorts } from '../sdk/ports.js';
+import { createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { resolvePolicy, type TurnPolicy } from '../turn/policy.js';
 import { afterDelivered } from '../render/position.js';
@@ -28,6 +28,8 @@ export type { A2AClient, A2AOptions, CloseOptions, LeaveMode, ResumeInput, TurnI
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {
   owned?: { close(): Promise<void> };
+  /** gRPC support (the Node entry's): gRPC interfaces are chosen only with it. */
+  grpc?: GrpcSupport;
   deriver?: (secret: string | Uint8Array) => (handle: string, conversationKey: string) => string | Promise<string>;
 }
 
@@ -59,17 +61,21 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
   const policy = resolvePolicy(options.policy);
   // A port per turn: making one costs about a microsecond (a URL parse), and the card cache behind
   // every port of this factory is shared, so no port cache.
-  const ports =
-    options.ports ??
-    createSdkPorts({
-      ...(options.fetch ? { fetch: options.fetch } : {}),
-      ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
-      ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
-      ...(options.credentials ? { credentials: options.credentials } : {}),
-      ...(options.trust ? { trust: options.trust } : {}),
-      ...(options.extensions ? { extensions: options.extensions } : {}),
-      logger,
-    });
+  const sdkPorts =
+    options.ports === undefined
+      ? createSdkPorts({
+          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
+          ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+          ...(options.credentials ? { credentials: options.credentials } : {}),
+          ...(options.trust ? { trust: options.trust } : {}),
+          ...(options.extensions ? { extensions: options.extensions } : {}),
+          ...(options.bindings ? { bindings: options.bindings } : {}),
+          ...(platform.grpc ? { grpc: platform.grpc } : {}),
+          logger,
+        })
+      : undefined;
+  const ports = options.ports ?? sdkPorts!;
   const maxThreads = options.maxThreads ?? 10_000;
   const threads = new ThreadRegistry(maxThreads);
   /** The threads whose first message in this process asked the agent for a task it left waiting. */
@@ -250,6 +256,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       });
       for (const subscriber of [...running]) subscriber.error(ended);
       await cancels.settled();
+      await sdkPorts?.close();
       await platform.owned?.close();
     },
   };

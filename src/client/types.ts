@@ -7,6 +7,7 @@ import type { CardSummary, OutgoingData, OutgoingFile } from '../port/types.js';
 import type { ExtensionsOption } from '../port/extensions.js';
 import type { CredentialsOption } from '../sdk/credentials/options.js';
 import type { TrustOption } from '../sdk/trust/options.js';
+import type { BindingsOption } from '../sdk/ports.js';
 import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
@@ -52,6 +53,14 @@ export interface A2AOptions {
    * `extensions` are added. A bad entry is a `config` error here. Ignored with `ports`.
    */
   extensions?: ExtensionsOption;
+  /**
+   * The protocol binding per agent, keyed like `credentials` (an origin or a URL prefix of the card
+   * URL, the longest wins): `'JSONRPC'`, `'HTTP+JSON'` or `'GRPC'` (Node). Such an agent is called on
+   * an interface of that binding only; a card without one is a `card` error. Without an entry the
+   * choice is the newest protocol version, then JSON-RPC, HTTP+JSON, gRPC, then the card's order.
+   * Ignored with `ports`.
+   */
+  bindings?: BindingsOption;
   /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
   ports?: PortFactory;
   /** Threads remembered at most (the least recently used go first). Default 10,000. */

@@ -21,5 +21,6 @@ export * from '../index.js';
 export const createNodeFetch = refuse;
 /** Never reached: the module throws when it loads. */
 export const readJwksFile = refuse;
+export const grpcSupport = refuse;
 /** Never reached: the module throws when it loads. */
 export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';

@@ -1,6 +1,7 @@
 import { createClient, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
 import { nodeContextIdDeriver } from './context-id.js';
 import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
+import { grpcSupport } from './grpc.js';
 
 /** The environment variable the Node entry reads the identity secret from. */
 export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';
@@ -13,8 +14,10 @@ export interface NodeA2AOptions extends A2AOptions {
 
 /**
  * The client for Node: the identity secret from `A4H_IDENTITY_SECRET` unless one is passed (unset
- * or empty: a random per-process key and one warning), and HTTP through undici with timeouts and
- * pooling. `close()` releases the pool.
+ * or empty: a random per-process key and one warning), HTTP through undici with timeouts and
+ * pooling, and gRPC agents through the SDK's gRPC transport (`@grpc/grpc-js`, an optional peer
+ * dependency, loaded only when an agent's chosen interface is gRPC). `close()` releases the pool and
+ * the gRPC channels.
  */
 export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   const fromEnv = process.env[IDENTITY_SECRET_ENV];
@@ -27,6 +30,6 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
       ...(identitySecret === undefined ? {} : { identitySecret }),
       ...(http ? { fetch: http.fetch } : {}),
     },
-    { ...(http ? { owned: http } : {}), deriver: nodeContextIdDeriver },
+    { ...(http ? { owned: http } : {}), deriver: nodeContextIdDeriver, grpc: grpcSupport() },
   );
 }

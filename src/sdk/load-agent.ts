@@ -1,5 +1,5 @@
 import { AgentCard } from '@a2a-js/sdk';
-import type { ClientFactory } from '@a2a-js/sdk/client';
+import { ClientFactory } from '@a2a-js/sdk/client';
 import type { Logger } from '../logger.js';
 import type { CardSummary } from '../port/types.js';
 import type { Loaded, Stale } from './card-cache.js';
@@ -7,12 +7,17 @@ import { fetchCard, type CardValidators } from './card-fetch.js';
 import { checkCard, type CheckedCard } from './card-schema.js';
 import { agentFetch } from './credentials/agent-fetch.js';
 import { authDetails } from './credentials/auth-error.js';
+import type { CredentialPlan } from './credentials/plan.js';
 import type { Credentials } from './credentials/scope.js';
 import { redactQuery } from '../port/card-url.js';
 import { withAgentQuery } from './agent-query.js';
 import type { ResponseWatch } from './calls.js';
 import { classifySdkError } from './errors.js';
-import { resolveAgent, sdkFactory, type AgentLink, type ResolvedAgent } from './resolve-agent.js';
+import type { Bindings } from './bindings.js';
+import type { GrpcChannels } from './grpc/channels.js';
+import { credentialsAsMetadata } from './grpc/metadata.js';
+import type { GrpcSupport } from './grpc/support.js';
+import { resolveAgent, sdkFactory, type AgentLink, type GrpcRoute, type ResolvedAgent } from './resolve-agent.js';
 import { chooseTransport } from './transports/choose.js';
 import type { StreamReader } from './transports/transport.js';
 import type { CardTrust } from './trust/trust.js';
@@ -36,6 +41,10 @@ export interface AgentLoader {
   reader: StreamReader;
   /** The card URLs whose unspecified interface address was logged already: once per agent. */
   movedWarned: Set<string>;
+  /** The binding forced per agent (the `bindings` option). */
+  bindings: Bindings;
+  /** gRPC support (the Node entry's), and the gRPC channels of these ports. */
+  grpc?: { support: GrpcSupport; channels: GrpcChannels };
 }
 
 /**
@@ -68,15 +77,15 @@ export async function loadAgent(
     fetched.validators === undefined
       ? { value, maxAgeMs: fetched.maxAgeMs }
       : { value, maxAgeMs: fetched.maxAgeMs, validators: fetched.validators };
-  const connect = (summary: CardSummary): AgentLink => {
+  const connect = (summary: CardSummary, grpc?: GrpcRoute): AgentLink => {
     const schemes = summary.securitySchemes ?? [];
-    const plan = loader.credentials.forAgent(cardUrl, summary);
+    const plan = loader.credentials.forAgent(cardUrl, summary, grpc?.address.origin);
     const fetch = withAgentQuery(agentFetch(loader.watch.fetch, { schemes, ...(plan ? { plan } : {}) }), cardUrl);
     const auth = authDetails(schemes, plan?.description ?? 'none');
     const { watch, outputModes, reader } = loader;
     return {
       fetch,
-      factory: sdkFactory(fetch),
+      factory: grpc && loader.grpc ? grpcFactory(loader.grpc.channels, grpc, plan) : sdkFactory(fetch),
       auth,
       ...(plan ? { credentials: plan.description } : {}),
       transport: (wire, client) => chooseTransport({ ...wire, fetch, auth, watch, outputModes }, client, reader),
@@ -91,15 +100,15 @@ export async function loadAgent(
       "the agent card names an unspecified address (a server's bind address); calling the host the card came from",
     );
   };
-  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, { moved, signature });
+  const choice = { moved, signature, binding: loader.bindings.forAgent(cardUrl), grpc: loader.grpc?.support };
+  const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, choice);
   if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return loaded(resolved);
   let extended: ResolvedAgent;
   try {
     const card = await resolved.client.getAgentCard({ signal });
     extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, {
+      ...choice,
       extended: true,
-      moved,
-      signature,
     });
   } catch (error) {
     const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });
@@ -111,6 +120,15 @@ export async function loadAgent(
     return loaded(resolved);
   }
   return loaded(extended);
+}
+
+/** The SDK's factory of a gRPC agent's clients: the pooled gRPC transport, the credentials as each call's metadata. */
+function grpcFactory(channels: GrpcChannels, route: GrpcRoute, plan: CredentialPlan | undefined): ClientFactory {
+  return new ClientFactory({
+    transports: [channels.factoryFor(route.modules, route.address)],
+    preferredTransports: ['GRPC'],
+    ...(plan ? { clientConfig: { interceptors: [credentialsAsMetadata(plan, route.address)] } } : {}),
+  });
 }
 
 /** v1.0 `capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`. */

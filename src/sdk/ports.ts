@@ -9,6 +9,9 @@ import type { CredentialsOption } from './credentials/options.js';
 import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
+import { Bindings, type BindingsOption } from './bindings.js';
+import { GrpcChannels } from './grpc/channels.js';
+import type { GrpcSupport } from './grpc/support.js';
 import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import type { AgentLoader } from './load-agent.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
@@ -51,14 +54,32 @@ export interface SdkPortOptions {
   extensions?: ExtensionsOption;
   /** Hears what the ports decide once (credentials not sent to another origin, an extended card refused). Silent by default. */
   logger?: Logger;
+  /** The binding to use per agent (origin or URL prefix), instead of the usual choice; a bad entry throws a `config` error. */
+  bindings?: BindingsOption;
+  /**
+   * gRPC support: `grpcSupport()` from `a4h-a2a/node` (the Node `createA2A` passes it). Without it,
+   * as in a browser, gRPC interfaces are never chosen, and a card that offers only gRPC is a `card`
+   * error saying gRPC is Node-only.
+   */
+  grpc?: GrpcSupport;
+}
+
+export type { BindingsOption, ProtocolBinding } from './bindings.js';
+export type { GrpcSupport } from './grpc/support.js';
+
+/** SDK-backed ports: a {@link PortFactory}, and `close()` for the gRPC channels they opened. */
+export interface SdkPorts extends PortFactory {
+  /** Closes the gRPC channels these ports opened (HTTP goes through the given fetch, which its owner closes). */
+  close(): Promise<void>;
 }
 
 /**
- * Ports backed by the official `@a2a-js/sdk` client: v1.0 and v0.3 agents, JSON-RPC preferred,
- * HTTP+JSON when it is the only binding. Ports made by one factory share one card cache, so
- * concurrent turns to an agent share one card fetch.
+ * Ports backed by the official `@a2a-js/sdk` client: v1.0 and v0.3 agents over JSON-RPC, HTTP+JSON
+ * and (with `grpc`) gRPC; the newest protocol version first, then JSON-RPC, HTTP+JSON, gRPC, then the
+ * card's order. Ports made by one factory share one card cache, so concurrent turns to an agent
+ * share one card fetch (and one gRPC channel).
  */
-export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
+export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const watch = new ResponseWatch(baseFetch, options.maxResponseBytes ?? 64 * 2 ** 20);
   const loader: AgentLoader = {
@@ -72,12 +93,15 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],
     reader: options.reader ?? 'a4h',
     movedWarned: new Set(),
+    bindings: new Bindings(options.bindings),
   };
+  const channels = new GrpcChannels();
+  if (options.grpc) loader.grpc = { support: options.grpc, channels };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };
   const extensions = new AgentExtensions(options.extensions);
 
-  return (agent, turn) => {
+  const ports: PortFactory = (agent, turn) => {
     let cardUrl: string | A2AError;
     try {
       cardUrl = cardUrlOf(agent);
@@ -95,4 +119,5 @@ export function createSdkPorts(options: SdkPortOptions = {}): PortFactory {
     const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
     return new SdkPort(shared, cardUrl, turn?.headers, activated);
   };
+  return Object.assign(ports, { close: () => channels.close() });
 }

@@ -1,7 +1,11 @@
 import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { ProtocolBinding } from './bindings.js';
 import type { CheckedCard } from './card-schema.js';
 import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
+import { chooseInterface } from './choose-interface.js';
+import { onHost, parseGrpcAddress, type GrpcAddress } from './grpc/address.js';
+import { GRPC_NODE_ONLY, type GrpcModules, type GrpcSupport } from './grpc/support.js';
 import type { AuthDetails } from '../errors.js';
 import type { CardExtension, CardSignature, CardSummary } from '../port/types.js';
 import { securitySchemesOf } from './credentials/security.js';
@@ -44,23 +48,16 @@ export function sdkFactory(fetch: typeof globalThis.fetch): ClientFactory {
 
 const major = (version: string): number => Number.parseInt(version, 10);
 
-/**
- * Picks the interface to talk to: JSON-RPC before HTTP+JSON, and within a binding the newest
- * protocol version. A card with no `protocolVersion` is a v0.3 card.
- */
-export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: string): AgentInterface {
-  for (const binding of SPOKEN_BINDINGS) {
-    const candidates = interfaces.filter((i) => i.protocolBinding.toUpperCase() === binding);
-    candidates.sort((a, b) => major(b.protocolVersion || '0.3') - major(a.protocolVersion || '0.3'));
-    if (candidates[0]) return candidates[0];
-  }
-  const offered = [...new Set(interfaces.map((i) => i.protocolBinding))].join(', ') || 'none';
-  throw cardError(cardUrl, `the agent card offers no interface this client speaks (JSONRPC or HTTP+JSON); it offers: ${offered}`);
+/** A chosen gRPC interface: where it is, and the loaded gRPC support its client is made with. */
+export interface GrpcRoute {
+  address: GrpcAddress;
+  modules: GrpcModules;
 }
 
 /** How an agent's calls reach it, once its summary is known: a fetch with its credentials, an SDK factory on it. */
 export interface AgentLink {
   fetch: typeof fetch;
+  /** The SDK's factory of the agent's clients (for a gRPC interface, one with the gRPC transport and the credentials as metadata). */
   factory: ClientFactory;
   auth: AuthDetails;
   /** What kind of credential is sent (for the summary), when any. */
@@ -77,6 +74,10 @@ export interface ResolveOptions {
   moved?: (named: string, called: string) => void;
   /** The verdict on the (public) card's signatures, for the summary. */
   signature?: CardSignature;
+  /** The binding the `bindings` option forces for this agent. */
+  binding?: ProtocolBinding | undefined;
+  /** gRPC support (the Node entry's); without it a gRPC interface is never chosen. */
+  grpc?: GrpcSupport | undefined;
 }
 
 /**
@@ -88,7 +89,7 @@ export async function resolveAgent(
   factory: ClientFactory,
   checked: CheckedCard,
   cardUrl: string,
-  connect: (summary: CardSummary) => AgentLink,
+  connect: (summary: CardSummary, grpc?: GrpcRoute) => AgentLink,
   options: ResolveOptions = {},
 ): Promise<ResolvedAgent> {
   const resolver = factory.options.cardResolver;
@@ -98,12 +99,12 @@ export async function resolveAgent(
   } catch (cause) {
     throw cardError(cardUrl, `the agent card could not be read: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
   }
-  const chosen = reachable(chooseInterface(normalized.supportedInterfaces ?? [], cardUrl), cardUrl, options.moved);
+  const { chosen, grpc } = await choose(normalized.supportedInterfaces ?? [], cardUrl, options);
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
-  const summary = summaryOf(normalized, chosen, protocolVersion, checked);
-  const link = connect(summary);
+  const summary = summaryOf(normalized, chosen, protocolVersion, checked, grpc?.address);
+  const link = connect(summary, grpc);
   if (link.credentials) summary.credentials = link.credentials;
   if (options.extended) summary.extended = true;
   if (options.signature) summary.signature = options.signature;
@@ -114,7 +115,7 @@ export async function resolveAgent(
     try {
       client = await link.factory.createFromAgentCard({
         ...normalized,
-        supportedInterfaces: [{ ...chosen, protocolVersion: wireVersion }],
+        supportedInterfaces: [{ ...chosen, ...(grpc ? { url: grpc.address.target } : {}), protocolVersion: wireVersion }],
       });
     } catch (cause) {
       throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
@@ -128,14 +129,46 @@ export async function resolveAgent(
   return resolved;
 }
 
+/**
+ * The interface to call (on the card's host when it names an unspecified address) and, when it is
+ * gRPC, the gRPC support loaded for it. gRPC is loaded only once a gRPC interface wins; when it
+ * cannot be, the choice is made again without gRPC, and a card with nothing else is a `card` error
+ * saying why.
+ */
+async function choose(
+  interfaces: readonly AgentInterface[],
+  cardUrl: string,
+  options: ResolveOptions,
+): Promise<{ chosen: AgentInterface; grpc?: GrpcRoute }> {
+  const forced = options.binding;
+  let picked = chooseInterface(interfaces, cardUrl, { forced, grpc: options.grpc ? true : GRPC_NODE_ONLY });
+  if (picked.protocolBinding.toUpperCase() !== 'GRPC') return { chosen: reachable(picked, cardUrl, options.moved) };
+  let modules: GrpcModules;
+  try {
+    modules = await options.grpc!.load();
+  } catch (cause) {
+    const why = cause instanceof Error ? cause.message : String(cause);
+    picked = chooseInterface(interfaces, cardUrl, { forced, grpc: why, cause });
+    return { chosen: reachable(picked, cardUrl, options.moved) };
+  }
+  const chosen = reachableGrpc(picked, cardUrl, options.moved);
+  return { chosen, grpc: { address: parseGrpcAddress(chosen.url)!, modules } };
+}
+
 /** What the ladder and the CLI read of a card, on its chosen interface. */
-function summaryOf(normalized: SdkAgentCard, chosen: AgentInterface, protocolVersion: string, checked: CheckedCard): CardSummary {
+function summaryOf(
+  normalized: SdkAgentCard,
+  chosen: AgentInterface,
+  protocolVersion: string,
+  checked: CheckedCard,
+  grpc: GrpcAddress | undefined,
+): CardSummary {
   const summary: CardSummary = {
     name: normalized.name,
     streaming: normalized.capabilities?.streaming === true,
     protocolVersion,
     transport: chosen.protocolBinding,
-    url: withoutCredentials(chosen.url),
+    url: grpc ? grpc.url : withoutCredentials(chosen.url),
   };
   if (chosen.tenant) summary.tenant = chosen.tenant;
   if (normalized.description) summary.description = normalized.description;
@@ -173,6 +206,16 @@ function reachable(chosen: AgentInterface, cardUrl: string, moved: ResolveOption
   if (called === undefined) return chosen;
   moved?.(withoutCredentials(chosen.url), withoutCredentials(called));
   return { ...chosen, url: called };
+}
+
+/** A gRPC interface as it is called: on the card's host when its address is an unspecified one. */
+function reachableGrpc(chosen: AgentInterface, cardUrl: string, moved: ResolveOptions['moved']): AgentInterface {
+  const address = parseGrpcAddress(chosen.url)!;
+  const called = hostOfCard(address.url, cardUrl);
+  if (called === undefined) return chosen;
+  const url = onHost(chosen.url, address, new URL(called).hostname);
+  moved?.(address.url, parseGrpcAddress(url)?.url ?? url);
+  return { ...chosen, url };
 }
 
 /** A URL as the summary and error messages show it: never with a user or password. */

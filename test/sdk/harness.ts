@@ -1,10 +1,12 @@
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
+import { startGrpcAgent } from '../../fixtures/agent-grpc.js';
 import { startV03Agent, startV1Agent, V03_MOUNTS, type FixtureAgent, type ReceivedRequest } from '../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import { grpcSupport } from '../../src/node/grpc.js';
 import type { TurnEvent, EndEvent } from '../../src/port/events.js';
 import type { LadderOptions } from '../../src/turn/turn.js';
 import type { PortFactory } from '../../src/port/port.js';
-import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
+import { createSdkPorts, type SdkPortOptions, type SdkPorts } from '../../src/sdk/ports.js';
 
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';
 
@@ -54,6 +56,10 @@ const REST_V03: Record<Call, RegExp> = {
   get: /^GET \/v1\/tasks\/[^/:?]+(\?.*)?$/,
   cancel: /^POST \/v1\/tasks\/[^/]+:cancel$/,
 };
+/** gRPC methods, the last segment of a call's path (`/lf.a2a.v1.A2AService/GetTask`); v0.3 resubscribes with `TaskSubscription`. */
+const GRPC_V1: Record<Call, string> = { ...JSONRPC_V1 };
+const GRPC_V03: Record<Call, string> = { ...JSONRPC_V1, resubscribe: 'TaskSubscription' };
+const isGrpc = (r: ReceivedRequest): boolean => /^\/(lf\.)?a2a\.v1\.A2AService\//.test(r.path);
 
 export const TARGETS: Target[] = [
   {
@@ -81,6 +87,26 @@ export const TARGETS: Target[] = [
     nostream: '/nostream/',
     noresub: '/noresub/',
     is: (call, r) => r.method === JSONRPC_V03[call],
+    historyLength: 1,
+    keepsAuthOpen: false,
+  },
+  {
+    name: 'v1.0 gRPC',
+    start: () => startGrpcAgent(),
+    main: '/',
+    nostream: '/nostream/',
+    noresub: '/noresub/',
+    is: (call, r) => isGrpc(r) && r.method === GRPC_V1[call],
+    historyLength: 0,
+    keepsAuthOpen: true,
+  },
+  {
+    name: 'v0.3 gRPC',
+    start: () => startGrpcAgent({ version: '0.3' }),
+    main: '/',
+    nostream: '/nostream/',
+    noresub: '/noresub/',
+    is: (call, r) => isGrpc(r) && r.method === GRPC_V03[call],
     historyLength: 1,
     keepsAuthOpen: false,
   },
@@ -116,7 +142,7 @@ export const FAST: LadderOptions = {
 /** A fixture server and SDK ports over a Node fetch of their own, all closed by `close()`. */
 export interface Rig {
   agent: FixtureAgent;
-  ports: PortFactory;
+  ports: SdkPorts;
   http: NodeFetch;
   close(): Promise<void>;
 }
@@ -130,6 +156,7 @@ export async function rig(target: Target, outputModes?: string[], options?: RigO
   const ports = createSdkPorts({
     ...options?.(agent),
     fetch: http.fetch,
+    grpc: grpcSupport(),
     ...(outputModes ? { outputModes } : {}),
     ...(target.reader ? { reader: target.reader } : {}),
   });
@@ -138,6 +165,7 @@ export async function rig(target: Target, outputModes?: string[], options?: RigO
     ports,
     http,
     close: async () => {
+      await ports.close();
       await http.close();
       await agent.close();
     },

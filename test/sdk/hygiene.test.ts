@@ -1,5 +1,6 @@
 import { lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
+import { GRPC_MOUNTS, startGrpcAgent } from '../../fixtures/agent-grpc.js';
 import { startV1Agent, V1_TENANT } from '../../fixtures/index.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { calls, FAST, rig, TARGETS, type Rig } from './harness.js';
@@ -47,19 +48,23 @@ describe('v1.0: the tenant of the chosen interface is on every request', () => {
   let r: Rig;
   afterEach(() => r.close());
 
-  it('send, resubscribe, get and cancel all carry it', async () => {
-    r = await rig({ ...TARGETS[0]!, start: startV1Agent, main: '/tenant/' });
-    const port = r.ports(r.agent.url('/tenant/'));
-    const end = await lastValueFrom(runTurn(port, { text: 'drop' }, FAST));
-    expect(end).toMatchObject({ type: 'end', outcome: 'completed' });
-    const taskId = (end as { taskId: string }).taskId;
-    await lastValueFrom(port.getTask(taskId));
-    await lastValueFrom(port.cancel(taskId)).catch(() => undefined); // a completed task cannot be canceled; the request still counts
-    expect((await lastValueFrom(port.card())).tenant).toBe(V1_TENANT);
-    const rpc = r.agent.received.filter((request) => request.mount === '/tenant/' && !request.method.startsWith('GET '));
-    expect(rpc.map((request) => request.method)).toEqual(
-      expect.arrayContaining(['SendStreamingMessage', 'SubscribeToTask', 'GetTask', 'CancelTask']),
-    );
-    for (const request of rpc) expect((request.params as Params).tenant, request.method).toBe(V1_TENANT);
-  });
+  for (const [binding, start] of [
+    ['JSON-RPC', startV1Agent],
+    ['gRPC', startGrpcAgent],
+  ] as const)
+    it(`send, resubscribe, get and cancel all carry it (${binding})`, async () => {
+      r = await rig({ ...TARGETS[0]!, start, main: GRPC_MOUNTS.tenant });
+      const port = r.ports(r.agent.url('/tenant/'));
+      const end = await lastValueFrom(runTurn(port, { text: 'drop' }, FAST));
+      expect(end).toMatchObject({ type: 'end', outcome: 'completed' });
+      const taskId = (end as { taskId: string }).taskId;
+      await lastValueFrom(port.getTask(taskId));
+      await lastValueFrom(port.cancel(taskId)).catch(() => undefined); // a completed task cannot be canceled; the request still counts
+      expect((await lastValueFrom(port.card())).tenant).toBe(V1_TENANT);
+      const rpc = r.agent.received.filter((request) => request.mount === '/tenant/' && !request.method.startsWith('GET '));
+      expect(rpc.map((request) => request.method)).toEqual(
+        expect.arrayContaining(['SendStreamingMessage', 'SubscribeToTask', 'GetTask', 'CancelTask']),
+      );
+      for (const request of rpc) expect((request.params as Params).tenant, request.method).toBe(V1_TENANT);
+    });
 });

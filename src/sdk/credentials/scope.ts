@@ -31,12 +31,15 @@ export class Credentials {
     return entry?.card ? planFor(entry, cardUrl, undefined) : undefined;
   }
 
-  /** The plan for the calls of the agent at `cardUrl`, whose chosen interface is `card.url`. */
-  forAgent(cardUrl: string, card: CardSummary): CredentialPlan | undefined {
+  /**
+   * The plan for the calls of the agent at `cardUrl`, whose chosen interface is `card.url` (or, for
+   * an interface that is no http(s) URL, a gRPC one, `interfaceUrl`: the http(s) origin it stands for).
+   */
+  forAgent(cardUrl: string, card: CardSummary, interfaceUrl: string = card.url): CredentialPlan | undefined {
     const own = longestMatch(this.entries, cardUrl);
-    const target = new URL(card.url).origin;
+    const target = new URL(interfaceUrl).origin;
     if (own !== undefined && own.origin === target) return planFor(own, cardUrl, card);
-    const there = longestMatch(this.entries, card.url);
+    const there = longestMatch(this.entries, interfaceUrl);
     if (there !== undefined) return planFor(there, cardUrl, card);
     if (own !== undefined) this.noteOnce(cardUrl, own.key, target);
     return undefined;
