@@ -19,6 +19,8 @@ describe('the core entry in a browser bundle', () => {
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
     expect(inputs.filter((path) => /^node:|\/node\/|undici/.test(path))).toEqual([]);
+    // gRPC is Node-only: neither @grpc/grpc-js, @bufbuild/protobuf, the SDK's gRPC client nor our loader of them.
+    expect(inputs.filter((path) => /@grpc|@bufbuild|transports\/grpc|sdk\/grpc\/node/.test(path))).toEqual([]);
     const code = result.outputFiles[0]!.text;
     expect(code).not.toMatch(/require\(["']node:|from ?["']node:/);
   });

@@ -1,0 +1,198 @@
+/**
+ * What only a gRPC agent shows (every ladder rung runs on gRPC in the shared cells: shapes, recovery,
+ * cancel, hygiene, leaks): the server sees an abandoned call cancelled, the metadata every call
+ * carries (`a2a-version`, the turn's `traceparent`, the credentials), a gRPC interface chosen only
+ * when it wins and loaded only then, the `bindings` option, the errors of a client without gRPC.
+ */
+import { firstValueFrom, lastValueFrom } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { AgentInterface } from '@a2a-js/sdk';
+import { startGrpcAgent, type GrpcFixtureAgent } from '../../fixtures/agent-grpc.js';
+import { FIXTURE_SCRIPT, fixtureSkill } from '../../fixtures/behaviours.js';
+import { grpcInterface, v1Card } from '../../fixtures/cards.js';
+import { PATHS, startHost } from '../../fixtures/http-host.js';
+import { REPLY, type FixtureAgent } from '../../fixtures/index.js';
+import { mountGrpcV1 } from '../../fixtures/mount-grpc.js';
+import { createA2A } from '../../src/node/create-a2a.js';
+import { grpcSupport } from '../../src/node/grpc.js';
+import { loadGrpcWith } from '../../src/sdk/grpc/node.js';
+import type { GrpcSupport } from '../../src/sdk/grpc/support.js';
+import { createSdkPorts, type SdkPortOptions, type SdkPorts } from '../../src/sdk/ports.js';
+import { runTurn } from '../../src/turn/turn.js';
+import { eventually } from '../eventually.js';
+import { collect, endOf, FAST, folded } from './harness.js';
+
+const closers: Array<() => Promise<void>> = [];
+afterEach(async () => {
+  await Promise.all(closers.splice(0).map((close) => close()));
+});
+
+async function grpcAgent(version: '1.0' | '0.3' = '1.0'): Promise<GrpcFixtureAgent> {
+  const agent = await startGrpcAgent({ version });
+  closers.push(() => agent.close());
+  return agent;
+}
+
+function ports(options: SdkPortOptions = {}): SdkPorts {
+  const made = createSdkPorts({ grpc: grpcSupport(), ...options });
+  closers.push(() => made.close());
+  return made;
+}
+
+/** The agent's gRPC calls of one method (the last segment of the call's path). */
+const grpcCalls = (agent: FixtureAgent, method: string) => agent.received.filter((r) => r.path.endsWith(`A2AService/${method}`));
+
+/** A v1.0 agent whose card lists a JSON-RPC interface first and its gRPC one second (only gRPC is served). */
+async function twoInterfaceAgent(): Promise<FixtureAgent> {
+  const host = await startHost();
+  closers.push(() => host.agent.close());
+  const info = { name: 'both', description: 'JSON-RPC and gRPC', version: '1.0.0', streaming: true, skills: [fixtureSkill()] };
+  const jsonRpc: AgentInterface = { url: host.url('/', PATHS.jsonRpc), protocolBinding: 'JSONRPC', protocolVersion: '1.0', tenant: '' };
+  await mountGrpcV1(host, { mount: '/', script: FIXTURE_SCRIPT, card: (target) => v1Card(info, [jsonRpc, grpcInterface(target)]) });
+  return host.agent;
+}
+
+/** gRPC support that counts its loads. */
+function counted(): GrpcSupport & { loads: number } {
+  const real = grpcSupport();
+  const support = { loads: 0, load: () => (support.loads++, real.load()) };
+  return support;
+}
+
+for (const version of ['1.0', '0.3'] as const) {
+  describe(`v${version} gRPC: an abandoned turn`, () => {
+    it('the server sees the stream cancelled, and CancelTask arrives once', async () => {
+      const agent = await grpcAgent(version);
+      // An agent slow to answer CancelTask (its stream would otherwise end, canceled, before the client's
+      // cancel reaches it) and a stream that goes quiet after the first text (so only the cancel ends it).
+      agent.faults('/').plan({ on: 'cancel', fault: { type: 'hang' } });
+      agent.faults('/').plan({ on: 'stream', fault: { type: 'stall', afterEvents: 3, ms: 60_000 } });
+      const port = ports()(agent.url('/'));
+      await new Promise<void>((resolve, reject) => {
+        const subscription = runTurn(port, { text: 'slow' }, FAST).subscribe({
+          next: (event) => {
+            if (event.type !== 'text') return;
+            subscription.unsubscribe();
+            resolve();
+          },
+          error: reject,
+        });
+      });
+      await eventually(
+        () => grpcCalls(agent, 'CancelTask').length === 1 && grpcCalls(agent, 'SendStreamingMessage')[0]?.cancelled === true,
+      );
+      expect(grpcCalls(agent, 'SendStreamingMessage')).toMatchObject([{ cancelled: true }]);
+    });
+
+    it('at the turn deadline too: the stream cancelled, CancelTask once, a timeout', async () => {
+      const agent = await grpcAgent(version);
+      agent.faults('/').plan({ on: 'cancel', fault: { type: 'hang' } });
+      const turn$ = runTurn(ports()(agent.url('/')), { text: 'slow' }, { policy: { ...FAST.policy, turnTimeoutMs: 400 } });
+      await expect(lastValueFrom(turn$)).rejects.toMatchObject({ kind: 'timeout', phase: 'turn' });
+      await eventually(() => grpcCalls(agent, 'CancelTask').length === 1);
+      expect(grpcCalls(agent, 'SendStreamingMessage')).toMatchObject([{ cancelled: true }]);
+    });
+
+    it('a completed stream is not cancelled', async () => {
+      const agent = await grpcAgent(version);
+      expect(endOf(await collect(runTurn(ports()(agent.url('/')), { text: 'artifacts' }, FAST)))).toMatchObject({ text: REPLY.artifacts });
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(grpcCalls(agent, 'SendStreamingMessage')[0]?.cancelled).toBeUndefined();
+      expect(grpcCalls(agent, 'CancelTask')).toEqual([]);
+    });
+  });
+
+  describe(`v${version} gRPC: metadata on every call`, () => {
+    it("a2a-version, the turn's traceparent, and the credentials configured for the gRPC interface's origin", async () => {
+      const agent = await grpcAgent(version);
+      const traceparent = '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01';
+      const made = ports({ credentials: { [`http://${agent.target('/')}`]: { bearer: 'grpc-token', headers: { 'X-Api-Token': 'k1' } } } });
+      const events = await collect(runTurn(made(agent.url('/'), { headers: { traceparent } }), { text: 'drop' }, FAST));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.drop });
+      const calls = agent.received.filter((r) => r.path.includes('A2AService/'));
+      expect(calls.map((r) => r.method)).toEqual(
+        expect.arrayContaining(['SendStreamingMessage', version === '1.0' ? 'SubscribeToTask' : 'TaskSubscription']),
+      );
+      for (const call of calls) {
+        expect(call.headers).toMatchObject({
+          'a2a-version': version,
+          traceparent,
+          authorization: 'Bearer grpc-token',
+          'x-api-token': 'k1',
+        });
+      }
+    });
+
+    it("credentials of the card's origin do not go to a gRPC interface on another origin (another port)", async () => {
+      const agent = await grpcAgent(version);
+      const made = ports({ credentials: { [agent.baseUrl]: { bearer: 'card-origin-token' } } });
+      await collect(runTurn(made(agent.url('/')), { text: 'artifacts' }, FAST));
+      for (const call of agent.received) expect(call.headers['authorization']).toBeUndefined();
+    });
+  });
+}
+
+describe('gRPC chosen, loaded, forced', () => {
+  it('a card listing JSON-RPC and gRPC at one version: JSON-RPC is chosen and gRPC never loaded', async () => {
+    const agent = await twoInterfaceAgent();
+    const support = counted();
+    const made = ports({ grpc: support });
+    expect(await firstValueFrom(made(agent.url('/')).card())).toMatchObject({ transport: 'JSONRPC' });
+    expect(support.loads).toBe(0);
+  });
+
+  it("the bindings option forces gRPC for the agent: its turn goes over gRPC, the summary says GRPC and the interface's grpc:// address", async () => {
+    const agent = await twoInterfaceAgent();
+    const made = ports({ bindings: { [agent.url('/')]: 'GRPC' } });
+    const port = made(agent.url('/'));
+    const card = await firstValueFrom(port.card());
+    expect(card).toMatchObject({ transport: 'GRPC', protocolVersion: '1.0' });
+    expect(card.url).toMatch(/^grpc:\/\/127\.0\.0\.1:\d+$/);
+    const events = await collect(runTurn(port, { text: 'artifacts' }, FAST));
+    expect(folded(events)).toBe(REPLY.artifacts);
+    expect(grpcCalls(agent, 'SendStreamingMessage')).toHaveLength(1);
+  });
+
+  it('a gRPC-only card without gRPC support (the core entry, as in a browser) is a card error saying gRPC is Node-only', async () => {
+    const agent = await grpcAgent();
+    const port = createSdkPorts()(agent.url('/'));
+    await expect(firstValueFrom(port.card())).rejects.toMatchObject({
+      kind: 'card',
+      message: expect.stringContaining('gRPC is Node-only'),
+    });
+  });
+
+  it('a gRPC-only card when @grpc/grpc-js is not installed: a card error naming the packages to install; nothing is called', async () => {
+    const agent = await grpcAgent();
+    const missing = Object.assign(new Error("Cannot find package '@grpc/grpc-js' imported from …"), { code: 'ERR_MODULE_NOT_FOUND' });
+    const port = ports({ grpc: loadGrpcWith(() => Promise.reject(missing)) })(agent.url('/'));
+    const error = await lastValueFrom(runTurn(port, { text: 'artifacts' }, FAST)).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'card', message: expect.stringContaining('npm install @grpc/grpc-js @bufbuild/protobuf') });
+    expect((error as Error).cause).toMatchObject({ cause: missing });
+    expect(agent.received.filter((r) => r.path.includes('A2AService/'))).toEqual([]);
+  });
+
+  it("a card naming its gRPC server's bind address (0.0.0.0) is called on the card's host", async () => {
+    const host = await startHost();
+    closers.push(() => host.agent.close());
+    const info = { name: 'bound', description: 'd', version: '1.0.0', streaming: true, skills: [fixtureSkill()] };
+    await mountGrpcV1(host, {
+      mount: '/',
+      script: FIXTURE_SCRIPT,
+      card: (target) => v1Card(info, [grpcInterface(target.replace('127.0.0.1', '0.0.0.0'))]),
+    });
+    const port = ports()(host.agent.url('/'));
+    expect((await firstValueFrom(port.card())).url).toMatch(/^grpc:\/\/127\.0\.0\.1:\d+$/);
+    expect(folded(await collect(runTurn(port, { text: 'message' }, FAST)))).toBe(REPLY.message);
+  });
+});
+
+describe('createA2A (Node) and gRPC', () => {
+  it('speaks to a gRPC-only agent with no option, and close() closes its channels', async () => {
+    const agent = await grpcAgent();
+    const a2a = createA2A({ identitySecret: 'a-secret-of-at-least-16-bytes', policy: FAST.policy });
+    const events = await collect(a2a.turn({ agent: agent.url('/'), handle: 'h', thread: 't', text: 'status' }));
+    expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.status });
+    await a2a.close();
+  });
+});
