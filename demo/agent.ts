@@ -11,12 +11,15 @@
  * v1.0 (the default) runs on @a2a-js/sdk 1.3 with JSON-RPC and HTTP+JSON endpoints; `protocol: '0.3'`
  * runs a genuine v0.3 agent on @a2a-js/sdk 0.3.14 (`sdk03`) with JSON-RPC. `signCard` (v1.0 only) signs
  * its card with a key made at start, whose JWKS it writes to a file (see signed-card.ts).
+ * With `grpc: true` either serves gRPC instead (the SDK's gRPC server on a free port beside the HTTP
+ * one, which serves the card), and the card names only the gRPC interface.
  */
 import { PATHS, startHost } from '../fixtures/http-host.js';
+import { mountGrpcV03, mountGrpcV1 } from '../fixtures/mount-grpc.js';
 import { mountV03 } from '../fixtures/mount-v03.js';
 import { mountV1 } from '../fixtures/mount-v1.js';
 import { demoScript } from './behaviour.js';
-import { cardV03, cardV1 } from './card.js';
+import { cardV03, cardV03Grpc, cardV1, cardV1Grpc } from './card.js';
 import { cors } from './cors.js';
 import { defaultMemoryFile } from './memory-file.js';
 import { Memory } from './memory.js';
@@ -32,6 +35,8 @@ export interface DemoAgentOptions {
   memoryFile?: string;
   /** A2A protocol version to speak; default `'1.0'`. */
   protocol?: '1.0' | '0.3';
+  /** Serve gRPC only (on a free port on the same address); the card, over HTTP, names only the gRPC interface. */
+  grpc?: boolean;
   /** Pause before each streamed word, in ms; default 40 (`slow` answers use 300). */
   chunkDelayMs?: number;
   /** Gets one short line per turn (contextId prefix and turn number); the agent logs nothing otherwise. */
@@ -77,19 +82,18 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
         throw error;
       })
     : undefined;
-  if (protocol === '0.3') mountV03(host, { mount: '/', card: cardV03(host), script });
-  else
-    mountV1(host, {
-      mount: '/',
-      card: cardV1(host),
-      script,
-      bindings: ['JSONRPC', 'HTTP+JSON'],
-      ...(signing ? { sign: signing.sign } : {}),
-    });
+  const sign = signing ? { sign: signing.sign } : {};
+  const grpc = { mount: '/', script, record: false, host: options.host ?? '127.0.0.1' };
+  if (options.grpc && protocol === '0.3') await mountGrpcV03(host, { ...grpc, card: (target) => cardV03Grpc(host, target) });
+  else if (options.grpc) await mountGrpcV1(host, { ...grpc, ...sign, card: cardV1Grpc });
+  else if (protocol === '0.3') mountV03(host, { mount: '/', card: cardV03(host), script });
+  else mountV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'], ...sign });
   const url = host.url('/');
   host.mount('/', (router) => {
     router.get('/', (_req, res) => {
-      res.type('text/plain').send(`a4h demo agent (A2A v${protocol}). Agent card: ${url}${PATHS.card.slice(1)}\n`);
+      res
+        .type('text/plain')
+        .send(`a4h demo agent (A2A v${protocol}${options.grpc ? ', gRPC' : ''}). Agent card: ${url}${PATHS.card.slice(1)}\n`);
     });
   });
 

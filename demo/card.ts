@@ -4,7 +4,7 @@
  */
 import type { AgentCard as CardV1 } from '@a2a-js/sdk';
 import type { AgentCard as CardV03 } from 'sdk03';
-import { v03Card, v1Card, v1Interfaces } from '../fixtures/cards.js';
+import { grpcInterface, v03Card, v1Card, v1Interfaces } from '../fixtures/cards.js';
 import type { CardInfo } from '../fixtures/cards.js';
 import type { Host } from '../fixtures/http-host.js';
 
@@ -75,4 +75,14 @@ export function cardV1(host: Pick<Host, 'url'>): CardV1 {
 /** The v0.3 card of the agent at the host's root: one JSON-RPC endpoint in `url`. */
 export function cardV03(host: Pick<Host, 'url'>): CardV03 {
   return v03Card(info('0.3.0'), host, '/');
+}
+
+/** The v1.0 card of the agent served over gRPC only, at `target` (`host:port`). */
+export function cardV1Grpc(target: string): CardV1 {
+  return v1Card(info('1.0.0'), [grpcInterface(target)]);
+}
+
+/** The v0.3 card of the agent served over gRPC only, at `target` (`host:port`). */
+export function cardV03Grpc(host: Pick<Host, 'url'>, target: string): CardV03 {
+  return { ...v03Card(info('0.3.0'), host, '/'), url: target, preferredTransport: 'GRPC' };
 }

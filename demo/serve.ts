@@ -1,7 +1,7 @@
 /**
  * Runs the a4h demo agent on its own, so any A2A client can be pointed at it:
  *
- *     node dist/demo/serve.js [--port 41241] [--host 127.0.0.1] [--v03] [--memory FILE] [--sign-card [--jwks FILE]]
+ *     node dist/demo/serve.js [--port 41241] [--host 127.0.0.1] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
  *
  * Prints the agent's URL on stdout, one short line per turn on stderr, and runs until Ctrl+C
  * (SIGINT) or SIGTERM, then closes cleanly and exits 0.
@@ -15,7 +15,7 @@ import type { DemoAgent, DemoAgentOptions } from './agent.js';
 /** The port used when `--port` is not given. */
 export const DEFAULT_PORT = 41241;
 
-const USAGE = `Usage: serve [--port N] [--host ADDRESS] [--v03] [--memory FILE] [--sign-card [--jwks FILE]]
+const USAGE = `Usage: serve [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
 Runs the a4h demo agent: a real A2A agent that streams its answers word by word and
 remembers each conversation (by contextId) in a file. Say "slow …" for a slow answer
@@ -25,6 +25,8 @@ to wipe the conversation.
   --port N        port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDRESS  loopback address to listen on (default 127.0.0.1)
   --v03           speak A2A v0.3 (JSON-RPC) instead of v1.0
+  --grpc          serve gRPC only, on a free port beside the HTTP one (which keeps
+                  serving the card, naming only the gRPC interface)
   --memory FILE   where conversations are remembered
                   (default ${DEFAULT_MEMORY_FILE})
   --sign-card     sign the card (v1.0) with a key made at start; its public key goes
@@ -55,6 +57,7 @@ export function parseServeArgs(argv: readonly string[]): ServeCommand {
       port: { type: 'string' },
       host: { type: 'string' },
       v03: { type: 'boolean' },
+      grpc: { type: 'boolean' },
       memory: { type: 'string' },
       'sign-card': { type: 'boolean' },
       jwks: { type: 'string' },
@@ -74,6 +77,7 @@ export function parseServeArgs(argv: readonly string[]): ServeCommand {
     throw new Error(`--host must be a loopback address (127.0.0.1, ::1 or localhost), not "${host}": ${why}`);
   }
   const options: ServeOptions = { port, host, protocol: values.v03 ? '0.3' : '1.0' };
+  if (values.grpc) options.grpc = true;
   if (values.memory !== undefined) options.memoryFile = values.memory;
   if (values.jwks !== undefined && !values['sign-card']) throw new Error('--jwks goes with --sign-card');
   if (values['sign-card']) {
@@ -114,7 +118,7 @@ export async function main(argv: readonly string[] = process.argv.slice(2)): Pro
     process.stderr.write(`a4h demo agent: ${explain(error, options)}\n`);
     return 1;
   }
-  process.stdout.write(`a4h demo agent (A2A v${options.protocol}) listening on ${agent.url}\n`);
+  process.stdout.write(`a4h demo agent (A2A v${options.protocol}${options.grpc ? ', gRPC' : ''}) listening on ${agent.url}\n`);
   if (agent.signature) {
     const { kid, jwksFile } = agent.signature;
     process.stdout.write(`its card is signed by key ${kid}; the public key (JWKS) is in ${jwksFile}\n`);

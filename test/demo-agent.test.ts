@@ -348,6 +348,10 @@ describe('serve flags', () => {
       help: false,
       options: { port: 0, host: '::1', protocol: '0.3', memoryFile: 'memory/m.json' },
     });
+    expect(parseServeArgs(['--grpc', '--v03'])).toEqual({
+      help: false,
+      options: { port: 41241, host: '127.0.0.1', protocol: '0.3', grpc: true },
+    });
     expect(parseServeArgs(['--help'])).toEqual({ help: true });
     expect(() => parseServeArgs(['--host', '0.0.0.0'])).toThrow(/loopback/);
     expect(() => parseServeArgs(['--port', 'abc'])).toThrow(/--port/);

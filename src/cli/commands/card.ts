@@ -92,7 +92,13 @@ function securityRows(summary: CardSummary): [string, string][] {
 
 /** Whether credentials go to the agent, and which kind (never a value). */
 function credentialsRow(summary: CardSummary, configured: boolean): string {
-  if (summary.credentials) return `${summary.credentials}, sent to ${new URL(summary.url).origin}`;
-  if (configured) return `configured, but not sent: the interface is on another origin (${new URL(summary.url).origin})`;
+  if (summary.credentials) return `${summary.credentials}, sent to ${originOf(summary.url)}`;
+  if (configured) return `configured, but not sent: the interface is on another origin (${originOf(summary.url)})`;
   return 'none configured (-H, --bearer-env)';
+}
+
+/** The origin credentials are scoped by: a gRPC interface's (`grpcs://h:p`, `grpc://h:p`) is its https or http one. */
+function originOf(url: string): string {
+  const grpc = /^grpc(s?):\/\/(.*)$/.exec(url);
+  return grpc ? `http${grpc[1]}://${grpc[2]}` : new URL(url).origin;
 }

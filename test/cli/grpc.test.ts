@@ -1,0 +1,55 @@
+/**
+ * The command against the demo agent serving gRPC only (`serve --grpc`, v1.0 and v0.3): `a4h card`
+ * shows the gRPC interface, `a4h send` and `a4h chat` reach the agent over it.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { jsonLines, runCli } from './run-cli.js';
+
+let dir: string;
+const agents: Record<'1.0' | '0.3', DemoAgent | undefined> = { '1.0': undefined, '0.3': undefined };
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'a4h-grpc-cli-'));
+  for (const protocol of ['1.0', '0.3'] as const) {
+    agents[protocol] = await startDemoAgent({ protocol, grpc: true, memoryFile: join(dir, `memory-${protocol}.json`), chunkDelayMs: 1 });
+  }
+});
+afterAll(async () => {
+  await Promise.all(Object.values(agents).map((agent) => agent?.close()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+for (const protocol of ['1.0', '0.3'] as const) {
+  describe(`the demo agent over gRPC only (A2A ${protocol})`, () => {
+    const url = () => agents[protocol]!.url;
+
+    it('a4h card shows the gRPC interface', async () => {
+      const { code, stdout } = await runCli(['card', url()]);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(new RegExp(`protocol +A2A ${protocol.replace('.', '\\.')}`));
+      expect(stdout).toMatch(/transport +GRPC grpc:\/\/127\.0\.0\.1:\d+\n/);
+      const json = JSON.parse((await runCli(['card', url(), '--json'])).stdout) as { transport: string; url: string };
+      expect(json).toMatchObject({ transport: 'GRPC', url: expect.stringMatching(/^grpc:\/\/127\.0\.0\.1:\d+$/) });
+    });
+
+    it('a4h send: the reply over gRPC, the same thread remembered on the next turn', async () => {
+      const first = jsonLines((await runCli(['send', url(), '--json', '--thread', 'grpc-1', 'my name is Ada'])).stdout).at(-1);
+      const second = await runCli(['send', url(), '--json', '--thread', 'grpc-1', 'what is my name?']);
+      expect(second.code).toBe(0);
+      const end = jsonLines(second.stdout).at(-1);
+      expect(first).toMatchObject({ type: 'end', outcome: 'completed' });
+      expect(end).toMatchObject({ type: 'end', outcome: 'completed', contextId: first!['contextId'] });
+      expect(String(end!['text'])).toContain('my name is Ada');
+    });
+
+    it('a4h chat: each line answered over gRPC', async () => {
+      const { code, stdout, stderr } = await runCli(['chat', url(), '--thread', 'grpc-chat'], { input: 'hello\nforget\n' });
+      expect(code).toBe(0);
+      expect(stderr).toMatch(new RegExp(`A2A ${protocol.replace('.', '\\.')}(\\.0)?, GRPC, streaming`));
+      expect(stdout.trim().split('\n').length).toBeGreaterThanOrEqual(2);
+    });
+  });
+}
