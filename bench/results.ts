@@ -49,6 +49,8 @@ export interface Results {
   plan: object;
   replay: ReplayCheck;
   throughput: { n: number; contenders: ByContender; ratios: Ratios };
+  /** a4h-a2a against the SDK's own gRPC client on the gRPC bench agent (absent from runs before gRPC). */
+  grpcThroughput?: { n: number; contenders: ByContender; ratios: Ratios };
   firstEvent: { contenders: ByContender; ratios: Ratios; a4hMinusSdkWarmMs: number };
   concurrency: {
     turns: number;

@@ -16,7 +16,7 @@ export type ChildResult = Record<string, unknown> & { connections: number };
 /** Runs one job in a fresh `node --expose-gc` process with `nodeArgs` and returns its JSON line; killed after `timeoutMs`. */
 export function runChild(
   job: Job,
-  server: ReplayServer,
+  server: Pick<ReplayServer, 'connections'>,
   nodeArgs: readonly string[] = [],
   timeoutMs: number = CHILD_TIMEOUT_MS,
 ): Promise<ChildResult> {
@@ -55,7 +55,10 @@ export interface RoundsPlan<C extends string> {
 }
 
 /** Kept results per contender, in round order (so index i of two contenders is one round: a pair). */
-export async function runRounds<C extends string>(plan: RoundsPlan<C>, server: ReplayServer): Promise<Record<C, ChildResult[]>> {
+export async function runRounds<C extends string>(
+  plan: RoundsPlan<C>,
+  server: Pick<ReplayServer, 'connections'>,
+): Promise<Record<C, ChildResult[]>> {
   const kept = Object.fromEntries(plan.contenders.map((c) => [c, [] as ChildResult[]])) as Record<C, ChildResult[]>;
   const total = plan.warmupRounds + plan.rounds;
   for (let round = 0; round < total; round++) {

@@ -8,7 +8,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { byContender, num, ratios } from './aggregate.js';
 import { ASSEMBLY_VARIANTS, SETUP_KINDS } from './assembly.js';
-import { CONTENDERS } from './drivers/types.js';
+import { CONTENDERS, GRPC_CONTENDERS } from './drivers/types.js';
+import { startGrpcBenchAgent } from './grpc-agent.js';
 import { runGateway } from './gateway-run.js';
 import { IDENTITY_KINDS } from './identity.js';
 import { runProfiles } from './profile-run.js';
@@ -26,6 +27,7 @@ const PERFORMANCE = join(ROOT, 'docs', 'performance.md');
 /** Rounds and sizes: chosen so the whole run takes under ten minutes on 2 cores (the gateway two of them). */
 const PLAN = {
   throughput: { n: 20_000, warm: 2, measured: 3, rounds: 5, warmupRounds: 1 },
+  grpcThroughput: { n: 20_000, warm: 2, measured: 3, rounds: 3, warmupRounds: 1 },
   firstEvent: { warm: 5, samples: 40, rounds: 5, warmupRounds: 1 },
   concurrency: { turns: 1_000, n: 100, rounds: 2, warmupRounds: 0 },
   assembly: { sizes: [1_000, 10_000, 100_000], rounds: 5, minChunks: 200_000 },
@@ -62,6 +64,27 @@ async function main(): Promise<void> {
       server,
     );
     const throughputKeys = ['eventsPerSec', 'cpuMsPer1kEvents', 'drainEventsPerSec', 'ttfeMs', 'peakRssMb', 'connections'];
+
+    // 1b. Event throughput over gRPC: a4h-a2a against the SDK's own gRPC client, on the gRPC bench agent.
+    const g = PLAN.grpcThroughput;
+    const grpcAgent = await startGrpcBenchAgent();
+    let grpcRuns: Awaited<ReturnType<typeof runRounds<(typeof GRPC_CONTENDERS)[number]>>>;
+    try {
+      grpcRuns = await runRounds(
+        {
+          label: 'gRPC throughput',
+          contenders: GRPC_CONTENDERS,
+          rounds: g.rounds,
+          warmupRounds: g.warmupRounds,
+          job: (contender) => ({ scenario: 'throughput', contender, agent: grpcAgent.url, n: g.n, warm: g.warm, measured: g.measured }),
+          describe: (r) => `${Math.round(num(r, 'eventsPerSec'))} events/s, ${num(r, 'cpuMsPer1kEvents').toFixed(2)} ms CPU/1k`,
+        },
+        grpcAgent,
+      );
+    } finally {
+      await grpcAgent.close();
+    }
+    const grpcKeys = ['eventsPerSec', 'cpuMsPer1kEvents', 'drainEventsPerSec', 'ttfeMs', 'peakRssMb'];
 
     // 2. Time to first event.
     const f = PLAN.firstEvent;
@@ -212,6 +235,11 @@ async function main(): Promise<void> {
         n: t.n,
         contenders: byContender(throughputRuns, throughputKeys),
         ratios: ratios(throughputRuns, throughputKeys, 'sdk'),
+      },
+      grpcThroughput: {
+        n: g.n,
+        contenders: byContender(grpcRuns, grpcKeys),
+        ratios: ratios(grpcRuns, grpcKeys, 'sdk-grpc'),
       },
       firstEvent: {
         contenders: byContender(firstRuns, ['warmMs', 'warmP90Ms', 'coldMs', 'firstOfThreadMs']),

@@ -14,5 +14,9 @@ export async function loadDriver(contender: Contender, connections: number = CON
       return (await import('./sdk.js')).sdkDriver(connections);
     case 'floor':
       return (await import('./floor.js')).floorDriver(connections);
+    case 'a4h-grpc':
+      return (await import('./grpc.js')).a4hGrpcDriver();
+    case 'sdk-grpc':
+      return (await import('./grpc.js')).sdkGrpcDriver();
   }
 }
