@@ -188,6 +188,27 @@ for (const version of ['1.0', '0.3'] as const) {
       await expectCancels(r, 0);
     });
 
+    it('a GetTask never answered → poll-request timeout, tried again: the whole reply', async () => {
+      const r = rig();
+      r.plan({ on: 'stream', fault: { type: 'cut', afterEvents: 3, mode: 'drop' } });
+      r.plan({ on: 'resubscribe', fault: { type: 'status', code: status.UNIMPLEMENTED }, times: Infinity });
+      r.plan({ on: 'get', fault: { type: 'hang' } });
+      const options = { ...POLICY, policy: { ...POLICY.policy, poll: { ...POLICY.policy!.poll, requestTimeoutMs: 200 } } };
+      const result = await r.turn('slow', options);
+      expectReply(result, SLOW_REPLY);
+      await eventually(() => r.agent.received.find((c) => c.method === 'GetTask')?.cancelled === true);
+      await expectCancels(r, 0);
+    });
+
+    it('CancelTask refused (UNAVAILABLE) at the turn deadline: sent once, the error is the timeout only', async () => {
+      const r = rig();
+      r.plan({ on: 'stream', fault: { type: 'stall', afterEvents: 3, ms: 60_000 } });
+      r.plan({ on: 'cancel', fault: { type: 'status', code: status.UNAVAILABLE } });
+      const options = { ...POLICY, policy: { ...POLICY.policy, idleTimeoutMs: 5_000, turnTimeoutMs: 500 } };
+      expectError(await r.turn('slow', options), 'timeout', { phase: 'turn' });
+      await expectCancels(r, 1);
+    });
+
     it('resubscribe and GetTask answer NOT_FOUND (the agent lost the task) → task-not-found error, no CancelTask', async () => {
       const r = rig();
       r.plan({ on: 'stream', fault: { type: 'cut', afterEvents: 3, mode: 'drop' } });

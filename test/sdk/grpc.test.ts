@@ -123,6 +123,30 @@ for (const version of ['1.0', '0.3'] as const) {
       }
     });
 
+    it('a credentials function is called for every call: its fresh headers go as metadata', async () => {
+      const agent = await grpcAgent(version);
+      let n = 0;
+      const made = ports({ credentials: { [`http://${agent.target('/')}`]: () => ({ Authorization: `Bearer token-${++n}` }) } });
+      await collect(runTurn(made(agent.url('/')), { text: 'drop' }, FAST));
+      const tokens = agent.received.filter((r) => r.path.includes('A2AService/')).map((r) => r.headers['authorization']);
+      expect(tokens.length).toBeGreaterThanOrEqual(2);
+      expect(new Set(tokens).size).toBe(tokens.length);
+    });
+
+    it('credentials that cannot be gRPC metadata (an API key in the query, a header name that is no key) fail the call with an auth error, no value shown', async () => {
+      const agent = await grpcAgent(version);
+      for (const entry of [{ apiKey: { value: 'k-s3cret', in: 'query', name: 'key' } }, { headers: { 'X!Key': 'k-s3cret' } }] as const) {
+        const made = ports({ credentials: { [`http://${agent.target('/')}`]: entry } });
+        const error = (await lastValueFrom(runTurn(made(agent.url('/')), { text: 'artifacts' }, FAST)).then(
+          () => undefined,
+          (e: unknown) => e,
+        )) as Error;
+        expect(error).toMatchObject({ kind: 'auth', retryable: false });
+        expect(JSON.stringify(error) + error.message).not.toContain('s3cret');
+      }
+      expect(agent.received.filter((r) => r.path.includes('A2AService/'))).toEqual([]);
+    });
+
     it("credentials of the card's origin do not go to a gRPC interface on another origin (another port)", async () => {
       const agent = await grpcAgent(version);
       const made = ports({ credentials: { [agent.baseUrl]: { bearer: 'card-origin-token' } } });
@@ -195,4 +219,46 @@ describe('createA2A (Node) and gRPC', () => {
     expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.status });
     await a2a.close();
   });
+});
+
+describe('resuming over gRPC (a task left running by another process)', () => {
+  const TIMING = { tickMs: 50, slowTotalMs: 600 };
+  const SLOW = Array.from({ length: 12 }, (_, i) => `tick ${i + 1}`).join('');
+
+  for (const [version, byList] of [
+    ['1.0', false],
+    ['1.0', true],
+    ['0.3', false],
+  ] as const) {
+    it(`v${version}: ${byList ? 'found with ListTasks by the thread' : 'by its id'}; the whole reply once, nothing cancelled`, async () => {
+      const agent = await startGrpcAgent({ version, timing: TIMING });
+      closers.push(() => agent.close());
+      const options = { identitySecret: 'a-secret-of-at-least-16-bytes', policy: FAST.policy };
+      const first = createA2A(options);
+      const thread = { agent: agent.url('/'), handle: 'h', thread: `resume-${version}-${byList}` };
+      let taskId = '';
+      await new Promise<void>((resolve, reject) => {
+        const subscription = first.turn({ ...thread, text: 'slow', onLeave: 'detach' }).subscribe({
+          next: (event) => {
+            if (event.type === 'task') taskId = event.taskId;
+            if (event.type !== 'text') return;
+            subscription.unsubscribe();
+            resolve();
+          },
+          error: reject,
+        });
+      });
+      await first.close();
+      const second = createA2A(options);
+      try {
+        const events = await collect(second.resume(byList ? thread : { ...thread, taskId }));
+        expect(endOf(events)).toMatchObject({ outcome: 'completed', text: SLOW, taskId });
+        expect(folded(events)).toBe(SLOW);
+      } finally {
+        await second.close();
+      }
+      expect(grpcCalls(agent, 'CancelTask')).toEqual([]);
+      if (byList) expect(grpcCalls(agent, 'ListTasks').length).toBeGreaterThanOrEqual(1);
+    });
+  }
 });
