@@ -14,11 +14,13 @@ import {
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
 import { lastValueFrom, Observable, of, throwError, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startGrpcAgent } from '../fixtures/agent-grpc.js';
 import { startFaultProxy, type FaultProxy } from '../fixtures/fault-proxy.js';
 import { FAIL_MESSAGE, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
 import { A2AError } from '../src/errors.js';
 import { createA2A, type A2AClient, type A2AOptions } from '../src/client/create-a2a.js';
 import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
+import { grpcSupport } from '../src/node/grpc.js';
 import type { TurnEvent } from '../src/port/events.js';
 import { createSdkPorts } from '../src/sdk/ports.js';
 import { otelTelemetry } from '../src/telemetry/index.js';
@@ -121,6 +123,27 @@ describe('a span per turn', () => {
     expect(spanId).toBe(span!.spanContext().spanId);
     // The card is loaded once for every turn (cached): it carries no turn's context.
     expect(agent.received.filter((r) => r.method.includes('agent-card')).map((r) => r.headers['traceparent'])).toEqual([undefined]);
+  });
+
+  it("over gRPC: the traceparent goes as the calls' metadata, the span says a2a.transport GRPC", async () => {
+    const grpcAgent = await startGrpcAgent();
+    const traced = createA2A(
+      { identitySecret: SECRET, policy: POLICY.policy!, telemetry: otelTelemetry({ tracerProvider, meterProvider }) },
+      { grpc: grpcSupport() },
+    );
+    try {
+      await lastValueFrom(
+        traced.turn({ agent: grpcAgent.url('/'), handle: 'travel', thread: 't-grpc', text: 'artifacts' }).pipe(toArray()),
+      );
+    } finally {
+      await traced.close();
+      await grpcAgent.close();
+    }
+    const [span] = finished();
+    expect(span!.attributes).toMatchObject({ 'a2a.transport': 'GRPC', 'a2a.outcome': 'completed' });
+    const sent = grpcAgent.received.filter((r) => r.method === 'SendStreamingMessage').map((r) => r.headers['traceparent']);
+    expect(sent).toHaveLength(1);
+    expect(TRACEPARENT.exec(sent[0] ?? '')?.slice(1)).toEqual([span!.spanContext().traceId, span!.spanContext().spanId]);
   });
 
   it('an agent failure is an outcome (status unset), each turn its own trace', async () => {

@@ -16,7 +16,11 @@ const upTo = (max: number) => z.string().check(z.maxLength(max));
 /** An interface's address before its binding is known: gRPC interfaces give `host:port`, not a URL. */
 const address = upTo(2_000);
 
-/** The bindings this client speaks, in order of preference (the SDK's v0.3 HTTP+JSON path drops `append`). */
+/**
+ * The HTTP bindings, in order of preference (the SDK's v0.3 HTTP+JSON path drops `append`): their
+ * interfaces' addresses must be http(s) URLs. gRPC's are read apart (`grpc/address.ts`), and the
+ * choice among all bindings is `choose-interface.ts`'s.
+ */
 export const SPOKEN_BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
 const spoken = (binding: string | undefined): boolean =>
   binding === undefined || (SPOKEN_BINDINGS as readonly string[]).includes(binding.toUpperCase());
@@ -120,8 +124,9 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
 }
 
 /**
- * The addresses of the interfaces this client would speak, by field: each must be an http(s) URL.
- * Others (a gRPC `host:port`) are only skipped, so a card that also offers gRPC stays usable.
+ * The addresses of the HTTP interfaces, by field: each must be an http(s) URL. Others (gRPC's
+ * `host:port`) are read when an interface is chosen: one the client cannot read is skipped, so a
+ * card that also offers something else stays usable.
  */
 function spokenAddresses(checked: CheckedCard): [string, string][] {
   if (checked.shape === '1.0') {

@@ -10,9 +10,9 @@ import { userMessage } from '../user-message.js';
 import type { AgentWire, Transport, TurnHeaders } from './transport.js';
 
 /**
- * Every call through the official SDK's client: its HTTP+JSON transport, its JSON-RPC one (with the
- * `reader: 'sdk'` option), each in v1.0 or, through the SDK's compatibility layer, v0.3, as the client
- * was made. The SDK's promises and async iterables become cold Observables ({@link unaryCall},
+ * Every call through the official SDK's client: its HTTP+JSON transport, its gRPC one (Node), its
+ * JSON-RPC one (with the `reader: 'sdk'` option), each in v1.0 or, through the SDK's compatibility
+ * layer, v0.3, as the client was made. On gRPC the turn's headers become the call's metadata. The SDK's promises and async iterables become cold Observables ({@link unaryCall},
  * {@link streamCall}); its results are mapped to the port's types.
  */
 export class SdkClientTransport implements Transport {

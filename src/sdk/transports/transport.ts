@@ -30,11 +30,11 @@ export interface Transport {
 
 /** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */
 export interface AgentWire {
-  /** The chosen interface's URL, where its calls go. */
+  /** The chosen interface's URL (a gRPC one's `host:port`), where its calls go. */
   readonly endpoint: string;
   /** The agent as errors name it: the interface's URL without credentials. */
   readonly agent: string;
-  /** The chosen interface's binding, e.g. `JSONRPC` or `HTTP+JSON`. */
+  /** The chosen interface's binding: `JSONRPC`, `HTTP+JSON` or `GRPC`. */
   readonly binding: string;
   /** The interface's tenant, when it has one. */
   readonly tenant: string | undefined;
