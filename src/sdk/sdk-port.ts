@@ -20,6 +20,9 @@ export interface PortShared {
   loader: AgentLoader;
 }
 
+/** gRPC's status for a method the server does not have: each generation's service has its own name, so the other generation's calls meet it. */
+const UNIMPLEMENTED = 12;
+
 /** A sign of life is no answer: it neither settles the generation nor proves the other one. */
 const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';
 
@@ -120,7 +123,7 @@ export class SdkPort implements A2APort {
   }
 
   /**
-   * A turn's first call. A -32601 (method not found) before any answer means the agent speaks the
+   * A turn's first call. A -32601 (method not found; gRPC UNIMPLEMENTED) before any answer means the agent speaks the
    * other protocol generation than its card says: the call is made once more in the other one, and
    * an answer there makes that generation this port's and, in the card cache, the agent's (for as
    * long as its card is cached).
@@ -138,9 +141,9 @@ export class SdkPort implements A2APort {
 }
 
 /**
- * A -32601 before any answer (a sign of life is none): the call once more in the agent's other
- * protocol generation; `answered` hears of the other one at its first answer. One hop on the way of
- * every event of a turn's first call.
+ * A -32601 (on gRPC, UNIMPLEMENTED) before any answer (a sign of life is none): the call once more in
+ * the agent's other protocol generation; `answered` hears of the other one at its first answer. One
+ * hop on the way of every event of a turn's first call.
  */
 function orOtherGeneration<T>(
   resolved: ResolvedAgent,
@@ -156,7 +159,9 @@ function orOtherGeneration<T>(
           subscriber.next(value);
         },
         error: (error: unknown) => {
-          if (spoke || !isA2AError(error, 'unsupported') || error.code !== METHOD_NOT_FOUND) return subscriber.error(error);
+          if (spoke || !isA2AError(error, 'unsupported') || !(error.code === METHOD_NOT_FOUND || error.grpcCode === UNIMPLEMENTED)) {
+            return subscriber.error(error);
+          }
           // The retry is added to `subscriber`, so the consumer's leaving ends it too.
           from(resolved.otherGeneration())
             .pipe(switchMap((other) => call(other).pipe(tap(whenAnswered(() => answered(other))))))

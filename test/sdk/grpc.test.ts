@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AgentInterface } from '@a2a-js/sdk';
 import { startGrpcAgent, type GrpcFixtureAgent } from '../../fixtures/agent-grpc.js';
 import { FIXTURE_SCRIPT, fixtureSkill } from '../../fixtures/behaviours.js';
-import { grpcInterface, v1Card } from '../../fixtures/cards.js';
+import { grpcInterface, v03Card, v1Card } from '../../fixtures/cards.js';
 import { PATHS, startHost } from '../../fixtures/http-host.js';
 import { REPLY, type FixtureAgent } from '../../fixtures/index.js';
-import { mountGrpcV1 } from '../../fixtures/mount-grpc.js';
+import { mountGrpcV03, mountGrpcV1 } from '../../fixtures/mount-grpc.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import { grpcSupport } from '../../src/node/grpc.js';
 import { loadGrpcWith } from '../../src/sdk/grpc/node.js';
@@ -208,6 +208,25 @@ describe('gRPC chosen, loaded, forced', () => {
     const port = ports()(host.agent.url('/'));
     expect((await firstValueFrom(port.card())).url).toMatch(/^grpc:\/\/127\.0\.0\.1:\d+$/);
     expect(folded(await collect(runTurn(port, { text: 'message' }, FAST)))).toBe(REPLY.message);
+  });
+});
+
+describe('a card naming the wrong generation, over gRPC', () => {
+  it('a v0.3 gRPC agent whose card says 1.0: UNIMPLEMENTED on the first call, once more in v0.3, the whole reply', async () => {
+    const host = await startHost();
+    closers.push(() => host.agent.close());
+    const info = { name: 'mislabeled', description: 'd', version: '0.3.14', streaming: true, skills: [fixtureSkill()] };
+    await mountGrpcV03(host, {
+      mount: '/',
+      script: FIXTURE_SCRIPT,
+      card: (target) => ({ ...v03Card(info, host, '/'), url: target, preferredTransport: 'GRPC', protocolVersion: '1.0' }),
+    });
+    const port = ports()(host.agent.url('/'));
+    expect(await firstValueFrom(port.card())).toMatchObject({ transport: 'GRPC', protocolVersion: '1.0' });
+    const events = await collect(runTurn(port, { text: 'artifacts' }, FAST));
+    expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+    expect(events.filter((e) => e.type === 'fallback')).toEqual([]);
+    expect(grpcCalls(host.agent, 'SendStreamingMessage')).toHaveLength(1);
   });
 });
 
