@@ -2,11 +2,17 @@
  * The command against the demo agent serving gRPC only (`serve --grpc`, v1.0 and v0.3): `a4h card`
  * shows the gRPC interface, `a4h send` and `a4h chat` reach the agent over it.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { FIXTURE_SCRIPT, fixtureSkill } from '../../fixtures/behaviours.js';
+import { v1Card } from '../../fixtures/cards.js';
+import { startHost } from '../../fixtures/http-host.js';
+import { mountGrpcV1 } from '../../fixtures/mount-grpc.js';
+import { REPLY } from '../../fixtures/texts.js';
 import { jsonLines, runCli } from './run-cli.js';
 
 let dir: string;
@@ -53,3 +59,31 @@ for (const protocol of ['1.0', '0.3'] as const) {
     });
   });
 }
+
+describe('a gRPC interface at an https:// address', () => {
+  const CERT = fileURLToPath(new URL('../../fixtures/tls/self-signed.crt', import.meta.url));
+  const KEY = fileURLToPath(new URL('../../fixtures/tls/self-signed.key', import.meta.url));
+
+  it("is called over TLS (the server speaks only TLS; its certificate trusted through @grpc/grpc-js's roots file)", async () => {
+    const host = await startHost();
+    try {
+      const info = { name: 'tls', description: 'gRPC over TLS', version: '1.0.0', streaming: true, skills: [fixtureSkill()] };
+      await mountGrpcV1(host, {
+        mount: '/',
+        script: FIXTURE_SCRIPT,
+        tls: { key: readFileSync(KEY), cert: readFileSync(CERT) },
+        card: (target) => v1Card(info, [{ url: `https://${target}`, protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }]),
+      });
+      const env = { GRPC_DEFAULT_SSL_ROOTS_FILE_PATH: CERT };
+      const card = await runCli(['card', host.agent.url('/')], { env });
+      expect(card.stdout).toMatch(/transport +GRPC grpcs:\/\/127\.0\.0\.1:\d+\n/);
+      const sent = await runCli(['send', host.agent.url('/'), '--json', 'artifacts'], { env });
+      expect(jsonLines(sent.stdout).at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: REPLY.artifacts });
+      // Without trusting the certificate, the TLS handshake fails: a network error, exit 1.
+      const untrusted = await runCli(['send', host.agent.url('/'), 'artifacts']);
+      expect(untrusted.code).toBe(1);
+    } finally {
+      await host.agent.close();
+    }
+  });
+});
