@@ -1,3 +1,5 @@
+import type { CallInterceptor } from '@a2a-js/sdk/client';
+
 /** The extensions header of A2A v1.0 (§3.2.6): the URIs a request activates, comma-separated. */
 export const EXTENSIONS_HEADER = 'A2A-Extensions';
 /** Its v0.3 name (v1.0 dropped the `X-`). */
@@ -29,3 +31,18 @@ export function withBothExtensionNames(fetch: typeof globalThis.fetch): typeof g
     return fetch(input, { ...init, headers: { ...headers, [EXTENSIONS_HEADER]: value } });
   };
 }
+
+/**
+ * The same for a gRPC call, whose service parameters become its metadata: an interceptor on the
+ * SDK's client that puts a v0.3 call's `X-A2A-Extensions` back under `A2A-Extensions` too, after
+ * the client kept only one name.
+ */
+export const bothExtensionNamesOnGrpc: CallInterceptor = {
+  before: async (args) => {
+    const parameters = args.options?.serviceParameters;
+    const value = parameters?.[LEGACY_EXTENSIONS_HEADER];
+    if (parameters !== undefined && value !== undefined && parameters[EXTENSIONS_HEADER] === undefined)
+      parameters[EXTENSIONS_HEADER] = value;
+  },
+  after: async () => undefined,
+};

@@ -15,6 +15,7 @@ import type { ResponseWatch } from './calls.js';
 import { classifySdkError } from './errors.js';
 import type { Bindings } from './bindings.js';
 import type { GrpcChannels } from './grpc/channels.js';
+import { bothExtensionNamesOnGrpc } from './extension-headers.js';
 import { credentialsAsMetadata } from './grpc/metadata.js';
 import type { GrpcSupport } from './grpc/support.js';
 import { resolveAgent, sdkFactory, type AgentLink, type GrpcRoute, type ResolvedAgent } from './resolve-agent.js';
@@ -122,12 +123,15 @@ export async function loadAgent(
   return loaded(extended);
 }
 
-/** The SDK's factory of a gRPC agent's clients: the pooled gRPC transport, the credentials as each call's metadata. */
+/**
+ * The SDK's factory of a gRPC agent's clients: the pooled gRPC transport; the credentials, and a v0.3
+ * call's extensions under both names, as each call's metadata.
+ */
 function grpcFactory(channels: GrpcChannels, route: GrpcRoute, plan: CredentialPlan | undefined): ClientFactory {
   return new ClientFactory({
     transports: [channels.factoryFor(route.modules, route.address)],
     preferredTransports: ['GRPC'],
-    ...(plan ? { clientConfig: { interceptors: [credentialsAsMetadata(plan, route.address)] } } : {}),
+    clientConfig: { interceptors: [bothExtensionNamesOnGrpc, ...(plan ? [credentialsAsMetadata(plan, route.address)] : [])] },
   });
 }
 

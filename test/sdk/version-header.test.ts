@@ -36,7 +36,7 @@ for (const target of [...TARGETS, V03_REST]) {
       const methods = received.map((request) => request.method);
       // The calls named above all reached the agent (the drop's resubscribe too).
       expect(methods.filter((m) => m !== CARD).length).toBeGreaterThanOrEqual(version === '1.0' ? 5 : 4);
-      expect(methods.some((m) => /resubscribe|SubscribeToTask|:subscribe/.test(m))).toBe(true);
+      expect(methods.some((m) => /resubscribe|SubscribeToTask|TaskSubscription|:subscribe/.test(m))).toBe(true);
       for (const request of received) expect(versionOf(request), request.method).toBe(request.method === CARD ? '1.0' : version);
     });
   });
