@@ -18,7 +18,7 @@ import { startGrpcAgent } from '../fixtures/agent-grpc.js';
 import { startFaultProxy, type FaultProxy } from '../fixtures/fault-proxy.js';
 import { FAIL_MESSAGE, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
 import { A2AError } from '../src/errors.js';
-import { createA2A, type A2AClient, type A2AOptions } from '../src/client/create-a2a.js';
+import { createA2A, createClient, type A2AClient, type A2AOptions } from '../src/client/create-a2a.js';
 import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
 import { grpcSupport } from '../src/node/grpc.js';
 import type { TurnEvent } from '../src/port/events.js';
@@ -127,7 +127,7 @@ describe('a span per turn', () => {
 
   it("over gRPC: the traceparent goes as the calls' metadata, the span says a2a.transport GRPC", async () => {
     const grpcAgent = await startGrpcAgent();
-    const traced = createA2A(
+    const traced = createClient(
       { identitySecret: SECRET, policy: POLICY.policy!, telemetry: otelTelemetry({ tracerProvider, meterProvider }) },
       { grpc: grpcSupport() },
     );

@@ -1,11 +1,11 @@
 import { A2AError } from '../errors.js';
 import { longestMatch, parseScope, type UrlScope } from './url-scope.js';
 
-/** The protocol bindings this client speaks, in its order of preference (the SDK's v0.3 HTTP+JSON path drops `append`; gRPC needs Node). */
-export const BINDING_PREFERENCE = ['JSONRPC', 'HTTP+JSON', 'GRPC'] as const;
+/** A protocol binding this client speaks, as cards name it. */
+export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
 
-/** A protocol binding, as cards name it. */
-export type ProtocolBinding = (typeof BINDING_PREFERENCE)[number];
+/** The protocol bindings in the client's order of preference (the SDK's v0.3 HTTP+JSON path drops `append`; gRPC needs Node). */
+export const BINDING_PREFERENCE: readonly ProtocolBinding[] = ['JSONRPC', 'HTTP+JSON', 'GRPC'];
 
 /**
  * The binding to use per agent, keyed like `credentials`: an origin (`https://agent.example`) or a URL

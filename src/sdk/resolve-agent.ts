@@ -5,7 +5,7 @@ import type { CheckedCard } from './card-schema.js';
 import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
 import { chooseInterface } from './choose-interface.js';
 import { onHost, parseGrpcAddress, type GrpcAddress } from './grpc/address.js';
-import { GRPC_NODE_ONLY, type GrpcModules, type GrpcSupport } from './grpc/support.js';
+import { GRPC_NODE_ONLY, loadGrpc, type GrpcModules, type GrpcSupport } from './grpc/support.js';
 import type { AuthDetails } from '../errors.js';
 import type { CardExtension, CardSignature, CardSummary } from '../port/types.js';
 import { securitySchemesOf } from './credentials/security.js';
@@ -145,7 +145,7 @@ async function choose(
   if (picked.protocolBinding.toUpperCase() !== 'GRPC') return { chosen: reachable(picked, cardUrl, options.moved) };
   let modules: GrpcModules;
   try {
-    modules = await options.grpc!.load();
+    modules = await loadGrpc(options.grpc!);
   } catch (cause) {
     const why = cause instanceof Error ? cause.message : String(cause);
     picked = chooseInterface(interfaces, cardUrl, { forced, grpc: why, cause });

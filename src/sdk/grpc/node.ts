@@ -8,7 +8,7 @@ import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
 import { APPEND_MARK } from '../rest-append.js';
 import type { GrpcAddress } from './address.js';
-import { GRPC_PACKAGES, grpcUnavailable, type GrpcModules, type GrpcSupport } from './support.js';
+import { GRPC_PACKAGES, grpcUnavailable, type GrpcLoader, type GrpcModules } from './support.js';
 
 type GrpcJs = typeof import('@grpc/grpc-js');
 type SdkGrpc = typeof import('@a2a-js/sdk/client/grpc');
@@ -25,7 +25,7 @@ const MISSING = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
  * The modules are imported once, on the first gRPC interface chosen; a failed import is tried again
  * next time (the packages may have been installed since).
  */
-export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcSupport {
+export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcLoader {
   let loaded: Promise<GrpcModules> | undefined;
   return {
     load: () => {

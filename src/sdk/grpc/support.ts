@@ -25,12 +25,25 @@ export interface GrpcModules {
 }
 
 /**
- * gRPC support: `grpcSupport()` from `a4h-a2a/node`. Its `load` brings in the SDK's gRPC client and
- * `@grpc/grpc-js` the first time a gRPC interface is chosen; when they are not installed it rejects
- * with a `card` error naming the packages.
+ * gRPC support for `createSdkPorts({ grpc })`: `grpcSupport()` from `a4h-a2a/node` makes it (what it
+ * loads is the client's own business).
  */
 export interface GrpcSupport {
+  /**
+   * Brings in the SDK's gRPC client and `@grpc/grpc-js`, the first time a gRPC interface is chosen;
+   * rejects with a `card` error naming the packages when they are not installed.
+   */
+  load(): Promise<unknown>;
+}
+
+/** gRPC support as the Node entry makes it: what `load` resolves to. */
+export interface GrpcLoader extends GrpcSupport {
   load(): Promise<GrpcModules>;
+}
+
+/** What `support` loads: only the Node entry's `grpcSupport()` makes gRPC support, so its modules are a {@link GrpcModules}. */
+export function loadGrpc(support: GrpcSupport): Promise<GrpcModules> {
+  return support.load() as Promise<GrpcModules>;
 }
 
 /** The `card` error of a card whose chosen interface is gRPC when gRPC cannot be loaded: `why` says what to do. */
