@@ -1,27 +1,24 @@
-import { from, Observable, switchMap, tap, type Subscriber } from 'rxjs';
-import { A2AError } from '../errors.js';
+import { from, Observable, switchMap, tap } from 'rxjs';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { rememberThread } from '../identity/remember.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { ThreadRegistry } from '../identity/threads.js';
-import { silentLogger, type Logger } from '../logger.js';
+import { silentLogger } from '../logger.js';
 import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
 import { createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
-import { resolvePolicy, type TurnPolicy } from '../turn/policy.js';
+import { resolvePolicy } from '../turn/policy.js';
 import { afterDelivered } from '../render/position.js';
 import { resumeThread } from '../turn/resume.js';
-import { runCheckedTurn, runResume, type LadderOptions, type TurnRequest } from '../turn/turn.js';
+import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
 import { CancelsInFlight } from './cancels.js';
+import { TurnsInFlight, type Ladder } from './in-flight.js';
 import { agentKey, checkInput, checkResumeInput } from './input.js';
-import type { A2AClient, A2AOptions, LeaveMode, ResumeInput, TurnInput } from './types.js';
-
-/** The ladder's options as the client sets them for a turn. */
-type Ladder = LadderOptions & { policy: TurnPolicy; logger: Logger };
+import type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
 
 export type { A2AClient, A2AOptions, CloseOptions, LeaveMode, ResumeInput, TurnInput } from './types.js';
 
@@ -88,19 +85,12 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
   const cancels = new CancelsInFlight();
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
-  /** Set by `close({ detach: true })`: the turns it ends hand their tasks over (no CancelTask). */
-  let detaching = false;
-  /** Set by `close()`: a turn it ends is abandoned (cancelled) even with `onLeave: 'detach'`, unless it detaches. */
-  let closed = false;
-  const ladder: Ladder = {
+  const inFlight = new TurnsInFlight({
     policy,
     logger,
     onCancel: cancels.track,
-    detached: () => detaching,
     ...(options.random ? { random: options.random } : {}),
-  };
-  /** The subscribers of the turns running now, so `close({ detach: true })` can end them. */
-  const running = new Set<Subscriber<TurnEvent>>();
+  });
   /** A thread's turn on the agent's port (with the turn's extensions): traced when the client has telemetry. */
   const onPort = (
     input: { agent: string; handle: string; extensions?: readonly string[] },
@@ -170,66 +160,15 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       return looked$.pipe(remembered(input, key, { contextId }));
     });
 
-  /**
-   * `run` after the input is checked (a check's error comes after `start`, as a turn's does), its
-   * subscriber counted among the running ones while it runs (`close({ detach: true })` ends them).
-   * One object per turn: the check and the count in one subscribe. With `onLeave: 'detach'` the
-   * turn's ladder is told it is detached once its subscriber leaves before its end (not on its own
-   * error or completion, so a deadline still cancels).
-   */
-  const checked = (
-    input: { onLeave?: LeaveMode },
-    check: () => string,
-    run: (key: string, turnLadder: Ladder) => Observable<TurnEvent>,
-  ): Observable<TurnEvent> =>
-    new Observable<TurnEvent>((subscriber) => {
-      const detachOnLeave = input.onLeave === 'detach';
-      /** The subscriber left before the turn ended (only tracked for `onLeave: 'detach'`). */
-      let left = false;
-      let turn$: Observable<TurnEvent>;
-      try {
-        turn$ = run(check(), detachOnLeave ? { ...ladder, detached: () => detaching || (left && !closed) } : ladder);
-      } catch (error) {
-        subscriber.next({ type: 'start' });
-        subscriber.error(error);
-        return undefined;
-      }
-      running.add(subscriber);
-      if (!detachOnLeave) {
-        const subscription = turn$.subscribe(subscriber);
-        return () => {
-          running.delete(subscriber);
-          subscription.unsubscribe();
-        };
-      }
-      let ended = false;
-      const subscription = turn$.subscribe({
-        next: (event) => subscriber.next(event),
-        error: (error: unknown) => {
-          ended = true;
-          subscriber.error(error);
-        },
-        complete: () => {
-          ended = true;
-          subscriber.complete();
-        },
-      });
-      return () => {
-        running.delete(subscriber);
-        left = !ended;
-        subscription.unsubscribe();
-      };
-    });
-
   return {
     turn: (input) =>
-      checked(
+      inFlight.turn(
         input,
         () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
         (key, turnLadder) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId, turnLadder)),
       ),
     resume: (input) =>
-      checked(
+      inFlight.turn(
         input,
         () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
         (key, turnLadder) => withContextId(input, key, (contextId) => threadResume(input, key, contextId, turnLadder)),
@@ -244,17 +183,8 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       return url === undefined ? undefined : threads.get(ThreadRegistry.key(url, handle, thread));
     },
     close: async (closing = {}) => {
-      if (closing.detach === true) detaching = true;
-      closed = true;
       // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's.
-      const ended = new A2AError({
-        kind: 'aborted',
-        operation: 'turn',
-        message: detaching
-          ? 'the client closed to hand its turns over: the task goes on at the agent; resume it from another process'
-          : 'the client closed while the turn ran: its task was cancelled',
-      });
-      for (const subscriber of [...running]) subscriber.error(ended);
+      inFlight.end(closing.detach === true);
       await cancels.settled();
       await sdkPorts?.close();
       await platform.owned?.close();
