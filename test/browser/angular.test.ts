@@ -247,6 +247,8 @@ describe('Angular chat example: ng build, then Chromium against the demo agent',
       expect(await page.locator('#send').isEnabled()).toBe(true);
 
       await send(page, 'deep blue');
+      // The page drew the new turn (until then the latest bubble is the question's, ended already).
+      await page.waitForFunction(() => [...document.querySelectorAll('.msg.user')].at(-1)?.textContent?.trim() === 'deep blue');
       await waitForPhase(page, LATEST, 'ended');
       expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('completed');
       expect(await page.locator(`${LATEST} .body`).textContent()).toBe(answeredReply('deep blue', { turn: 2, earlier: [said] }));
