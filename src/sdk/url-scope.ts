@@ -24,6 +24,7 @@ export function parseScope(key: string): UrlScope | { problem: string } {
 
 /** The entry for a URL: same origin, and the longest path prefix (on segment boundaries) of its path. */
 export function longestMatch<T extends UrlScope>(entries: readonly T[], url: string): T | undefined {
+  if (entries.length === 0) return undefined; // the common case: no option, no URL to parse
   let parsed: URL;
   try {
     parsed = new URL(url);
