@@ -2,11 +2,11 @@ import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { CardSummary } from '../../port/types.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
-import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
+import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
-import { describeSignature, TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
+import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
                 [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -22,8 +22,7 @@ ${TRUST_USAGE}`;
 /** `a4h card`: the resolved card. */
 export async function card(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
-    ...CREDENTIAL_OPTIONS,
-    ...TRUST_OPTIONS,
+    ...AGENT_OPTIONS,
     json: { type: 'boolean' },
     verbose: { type: 'boolean', short: 'v' },
     help: { type: 'boolean', short: 'h' },
@@ -34,13 +33,11 @@ export async function card(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('card needs exactly one agent URL');
-  const credentials = credentialsFrom(values, agent, io.env);
-  const trust = await trustFrom(values);
+  const reach = await agentOptions(values, agent, io.env);
   // The card needs no identity: a throwaway secret keeps the no-secret warning away.
   const client = createA2A({
     identitySecret: globalThis.crypto.randomUUID(),
-    ...(credentials ? { credentials } : {}),
-    ...(trust ? { trust } : {}),
+    ...reach,
   });
   try {
     const summary = await lastValueFrom(client.card(agent));
@@ -58,7 +55,10 @@ export async function card(args: string[], io: Io): Promise<number> {
     ];
     if (summary.description) rows.splice(1, 0, ['description', summary.description]);
     if (summary.extended) rows.push(['card', 'the authenticated extended card']);
-    rows.push(...extensionRows(summary), ...securityRows(summary), ['credentials', credentialsRow(summary, credentials !== undefined)]);
+    rows.push(...extensionRows(summary), ...securityRows(summary), [
+      'credentials',
+      credentialsRow(summary, reach.credentials !== undefined),
+    ]);
     if (summary.signature) rows.push(['signature', describeSignature(summary.signature)]);
     for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${value}\n`);
     const skills = summary.skills ?? [];

@@ -4,8 +4,8 @@ import { createA2A } from '../../node/create-a2a.js';
 import type { TurnEvent } from '../../port/events.js';
 import type { OutgoingFile } from '../../port/types.js';
 import { attachmentLine, readAttachment } from '../attachments.js';
-import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
-import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
+import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { TRUST_USAGE } from '../trust.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { notice, onOutClosed, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -40,8 +40,7 @@ Ctrl-C during a reply cancels it (the agent is asked to stop).`;
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
   const { values, positionals } = parse(args, {
     ...THREAD_OPTIONS,
-    ...CREDENTIAL_OPTIONS,
-    ...TRUST_OPTIONS,
+    ...AGENT_OPTIONS,
     ...EXTENSION_OPTIONS,
     task: { type: 'string' },
   });
@@ -55,9 +54,8 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   const handle = nonEmpty('handle', values.handle, DEFAULT_HANDLE);
   const extensions = extensionsFrom(values);
   const verbose = values.verbose === true;
-  const credentials = credentialsFrom(values, agent, io.env);
-  const trust = await trustFrom(values);
-  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}), ...(trust ? { trust } : {}) });
+  const reach = await agentOptions(values, agent, io.env);
+  const client = createA2A({ logger: stderrLogger(io, verbose), ...reach });
 
   try {
     const card = await lastValueFrom(client.card(agent));

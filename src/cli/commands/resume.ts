@@ -1,7 +1,7 @@
 import { tap } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
-import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
+import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { TRUST_USAGE } from '../trust.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
@@ -21,8 +21,7 @@ ${TRUST_USAGE}`;
 export async function resume(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...THREAD_OPTIONS,
-    ...CREDENTIAL_OPTIONS,
-    ...TRUST_OPTIONS,
+    ...AGENT_OPTIONS,
     ...EXTENSION_OPTIONS,
     json: { type: 'boolean' },
     task: { type: 'string' },
@@ -41,9 +40,8 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
-  const credentials = credentialsFrom(values, agent, io.env);
-  const trust = await trustFrom(values);
-  const client = createA2A({ logger: stderrLogger(io, verbose), ...(credentials ? { credentials } : {}), ...(trust ? { trust } : {}) });
+  const reach = await agentOptions(values, agent, io.env);
+  const client = createA2A({ logger: stderrLogger(io, verbose), ...reach });
   try {
     let nothing = false;
     const turn$ = client.resume(input).pipe(tap((event) => (nothing ||= event.type === 'end' && event.outcome === 'none')));

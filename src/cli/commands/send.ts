@@ -1,8 +1,8 @@
 import { createA2A } from '../../node/create-a2a.js';
 import { readAttachment } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
-import { credentialsFrom, CREDENTIAL_OPTIONS } from '../credentials.js';
-import { TRUST_OPTIONS, TRUST_USAGE, trustFrom } from '../trust.js';
+import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { TRUST_USAGE } from '../trust.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
@@ -32,8 +32,7 @@ ${TRUST_USAGE}`;
 export async function send(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
     ...THREAD_OPTIONS,
-    ...CREDENTIAL_OPTIONS,
-    ...TRUST_OPTIONS,
+    ...AGENT_OPTIONS,
     ...EXTENSION_OPTIONS,
     json: { type: 'boolean' },
     timeout: { type: 'string' },
@@ -71,13 +70,11 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
-  const credentials = credentialsFrom(values, agent, io.env);
-  const trust = await trustFrom(values);
+  const reach = await agentOptions(values, agent, io.env);
   const client = createA2A({
     logger: stderrLogger(io, verbose),
     ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}),
-    ...(credentials ? { credentials } : {}),
-    ...(trust ? { trust } : {}),
+    ...reach,
   });
   try {
     const json = values.json === true;
