@@ -1,6 +1,8 @@
 import { createSdkPorts } from 'a4h-a2a';
 import { createA2A, createNodeFetch } from 'a4h-a2a/node';
-import { BENCH_SECRET, FIRST_OF_THREAD, type Driver } from './types.js';
+import type { TurnEvent } from 'a4h-a2a';
+import type { Observable } from 'rxjs';
+import { BENCH_SECRET, FIRST_OF_THREAD, type Driver, type TurnOutcome } from './types.js';
 
 /** Who reads a4h-a2a's JSON-RPC streams: its own reader (the default) or the official SDK's transport. */
 export type StreamReader = 'a4h' | 'sdk';
@@ -19,25 +21,30 @@ export function a4hDriver(reader: StreamReader, connections: number): Driver {
   const first = createA2A({ identitySecret: BENCH_SECRET, ports });
   return {
     turn: (agent, text, thread, onFirstChunk, onChunk) =>
-      new Promise((resolve, reject) => {
-        let chunks = 0;
-        let replyLength = -1;
-        (thread.startsWith(FIRST_OF_THREAD) ? first : known).turn({ agent, handle: 'bench', thread, text }).subscribe({
-          next: (event) => {
-            if (event.type === 'text') {
-              if (chunks++ === 0) onFirstChunk?.();
-              onChunk?.();
-            } else if (event.type === 'end') {
-              replyLength = event.text.length;
-            }
-          },
-          error: reject,
-          complete: () => resolve({ chunks, replyLength }),
-        });
-      }),
+      countTurn((thread.startsWith(FIRST_OF_THREAD) ? first : known).turn({ agent, handle: 'bench', thread, text }), onFirstChunk, onChunk),
     close: async () => {
       await Promise.all([known.close(), first.close()]);
       await http.close();
     },
   };
+}
+
+/** A turn consumed as the bench consumes it: its `text` events counted (the hooks called), the reply's length from `end`. */
+export function countTurn(turn$: Observable<TurnEvent>, onFirstChunk?: () => void, onChunk?: () => void): Promise<TurnOutcome> {
+  return new Promise((resolve, reject) => {
+    let chunks = 0;
+    let replyLength = -1;
+    turn$.subscribe({
+      next: (event) => {
+        if (event.type === 'text') {
+          if (chunks++ === 0) onFirstChunk?.();
+          onChunk?.();
+        } else if (event.type === 'end') {
+          replyLength = event.text.length;
+        }
+      },
+      error: reject,
+      complete: () => resolve({ chunks, replyLength }),
+    });
+  });
 }

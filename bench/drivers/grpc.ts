@@ -1,6 +1,7 @@
 import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { createA2A } from 'a4h-a2a/node';
+import { countTurn } from './a4h.js';
 import { sdkRequest } from './sdk.js';
 import { BENCH_SECRET, type Driver } from './types.js';
 
@@ -12,22 +13,7 @@ export function a4hGrpcDriver(): Driver {
   const a2a = createA2A({ identitySecret: BENCH_SECRET, policy: { continueInterrupted: false } });
   return {
     turn: (agent, text, thread, onFirstChunk, onChunk) =>
-      new Promise((resolve, reject) => {
-        let chunks = 0;
-        let replyLength = -1;
-        a2a.turn({ agent, handle: 'bench', thread, text }).subscribe({
-          next: (event) => {
-            if (event.type === 'text') {
-              if (chunks++ === 0) onFirstChunk?.();
-              onChunk?.();
-            } else if (event.type === 'end') {
-              replyLength = event.text.length;
-            }
-          },
-          error: reject,
-          complete: () => resolve({ chunks, replyLength }),
-        });
-      }),
+      countTurn(a2a.turn({ agent, handle: 'bench', thread, text }), onFirstChunk, onChunk),
     close: () => a2a.close(),
   };
 }
