@@ -6,16 +6,15 @@
  * (whole, once) or the error, what reached the agent, the CancelTask count, and that nothing leaks.
  */
 import { status } from '@grpc/grpc-js';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startGrpcAgent, type GrpcFixtureAgent } from '../../fixtures/agent-grpc.js';
 import type { GrpcBreak, GrpcCallKind, GrpcFaultRule } from '../../fixtures/faults/grpc.js';
-import { handles } from '../../fixtures/handles.js';
 import { REPLY } from '../../fixtures/index.js';
 import { grpcSupport } from '../../src/node/grpc.js';
 import { createSdkPorts, type SdkPorts } from '../../src/sdk/ports.js';
 import { runTurn, type LadderOptions } from '../../src/turn/turn.js';
 import { eventually } from '../eventually.js';
-import { eventsOf, expectError, expectReply, POLICY, run, sleep, SLOW_REPLY, TIMING, type TurnResult } from './kit.js';
+import { eventsOf, expectError, expectReply, POLICY, run, sleep, SLOW_REPLY, TIMING, useFreshRig, type TurnResult } from './kit.js';
 
 /** The calls of each kind, as the agent receives them (v0.3 resubscribes with `TaskSubscription`). */
 const METHODS: Record<Exclude<GrpcCallKind, 'other'>, readonly string[]> = {
@@ -39,47 +38,24 @@ interface GrpcRig {
 
 /** A fresh gRPC agent and ports per test, closed after it, then checked for leaked sockets, timers and unhandled rejections. */
 function useGrpcRig(version: '1.0' | '0.3'): () => GrpcRig {
-  let current: GrpcRig | undefined;
-  let before = new Map<string, number>();
-  const rejections: unknown[] = [];
-  const onRejection = (reason: unknown): void => {
-    rejections.push(reason);
-  };
-  beforeAll(() => {
-    process.on('unhandledRejection', onRejection);
-  });
-  afterAll(() => {
-    process.off('unhandledRejection', onRejection);
-  });
-  beforeEach(async () => {
-    before = handles();
-    const agent = await startGrpcAgent({ version, timing: TIMING });
-    const ports = createSdkPorts({ grpc: grpcSupport() });
-    const reached = (kind: keyof typeof METHODS) => agent.received.filter((r) => METHODS[kind].includes(r.method)).length;
-    current = {
-      agent,
-      ports,
-      plan: (rule) => agent.faults('/').plan(rule),
-      turn: (text, options = POLICY) => run(runTurn(ports(agent.url('/')), { text }, options)),
-      reached,
-    };
-  });
-  afterEach(async () => {
-    const r = current;
-    current = undefined;
-    if (r) {
+  return useFreshRig<GrpcRig>(
+    async () => {
+      const agent = await startGrpcAgent({ version, timing: TIMING });
+      const ports = createSdkPorts({ grpc: grpcSupport() });
+      const reached = (kind: keyof typeof METHODS) => agent.received.filter((r) => METHODS[kind].includes(r.method)).length;
+      return {
+        agent,
+        ports,
+        plan: (rule) => agent.faults('/').plan(rule),
+        turn: (text, options = POLICY) => run(runTurn(ports(agent.url('/')), { text }, options)),
+        reached,
+      };
+    },
+    async (r) => {
       await r.ports.close();
       await r.agent.close();
-    }
-    const leaked = (): Array<[string, number]> => [...handles()].filter(([type, n]) => n > (before.get(type) ?? 0));
-    await eventually(() => leaked().length === 0, 2_000).catch(() => undefined);
-    expect(leaked(), 'sockets or timers left after the test').toEqual([]);
-    expect(rejections, 'unhandled rejections').toEqual([]);
-  });
-  return () => {
-    if (!current) throw new Error('no rig outside a test');
-    return current;
-  };
+    },
+  );
 }
 
 /** CancelTask reached the agent exactly `n` times, and no further one arrives soon after. */

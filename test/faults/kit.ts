@@ -152,11 +152,42 @@ export async function expectCancels(r: Rig, n: 0 | 1): Promise<void> {
 
 /**
  * Registers the hooks of a fault test file for `version` and returns a getter of the current
- * test's rig: a fresh agent, proxy and fetch per test, closed after it, then checked for leaked
- * sockets and timers; unhandled rejections anywhere in the file fail the test they happen in.
+ * test's rig: a fresh agent, proxy and fetch per test, closed after it, then checked as
+ * {@link useFreshRig} checks.
  */
 export function useRig(version: Version, timing: Partial<FixtureTiming> = TIMING): () => Rig {
-  let current: Rig | undefined;
+  return useFreshRig<Rig>(
+    async () => {
+      const agent = await version.start(timing);
+      const proxy = await startFaultProxy(agent.baseUrl);
+      const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
+      const ports = createSdkPorts({ fetch: http.fetch, ...(version.reader ? { reader: version.reader } : {}) });
+      return {
+        agent,
+        proxy,
+        http,
+        ports,
+        version,
+        cancels: () => agent.received.filter((r) => r.method === version.methods.cancel).length,
+        turn: (text, options = POLICY, mount = '/') => run(runTurn(ports(proxy.url(mount)), { text }, options)),
+        reached: (call) => agent.received.filter((r) => r.method === version.methods[call]).length,
+      };
+    },
+    async (r) => {
+      await r.proxy.close();
+      await r.http.close();
+      await r.agent.close();
+    },
+  );
+}
+
+/**
+ * Registers the hooks of a fault test file and returns a getter of the current test's rig: one
+ * `make`s per test, `close`d after it, then checked for leaked sockets and timers; unhandled
+ * rejections anywhere in the file fail the test they happen in.
+ */
+export function useFreshRig<R>(make: () => Promise<R>, close: (rig: R) => Promise<void>): () => R {
+  let current: R | undefined;
   let before = new Map<string, number>();
   const rejections: unknown[] = [];
   const onRejection = (reason: unknown): void => {
@@ -170,29 +201,12 @@ export function useRig(version: Version, timing: Partial<FixtureTiming> = TIMING
   });
   beforeEach(async () => {
     before = handles();
-    const agent = await version.start(timing);
-    const proxy = await startFaultProxy(agent.baseUrl);
-    const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
-    const ports = createSdkPorts({ fetch: http.fetch, ...(version.reader ? { reader: version.reader } : {}) });
-    current = {
-      agent,
-      proxy,
-      http,
-      ports,
-      version,
-      cancels: () => agent.received.filter((r) => r.method === version.methods.cancel).length,
-      turn: (text, options = POLICY, mount = '/') => run(runTurn(ports(proxy.url(mount)), { text }, options)),
-      reached: (call) => agent.received.filter((r) => r.method === version.methods[call]).length,
-    };
+    current = await make();
   });
   afterEach(async () => {
     const r = current;
     current = undefined;
-    if (r) {
-      await r.proxy.close();
-      await r.http.close();
-      await r.agent.close();
-    }
+    if (r !== undefined) await close(r);
     const leaked = (): Array<[string, number]> => [...handles()].filter(([type, n]) => n > (before.get(type) ?? 0));
     // Given up quietly: the assertion below names what is left.
     await eventually(() => leaked().length === 0, 2_000).catch(() => undefined);
@@ -200,7 +214,7 @@ export function useRig(version: Version, timing: Partial<FixtureTiming> = TIMING
     expect(rejections, 'unhandled rejections').toEqual([]);
   });
   return () => {
-    if (!current) throw new Error('no rig outside a test');
+    if (current === undefined) throw new Error('no rig outside a test');
     return current;
   };
 }
