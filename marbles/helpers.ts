@@ -2,7 +2,7 @@ import { map, type Observable } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { expect } from 'vitest';
 import type { TurnEvent } from '../src/port/events.js';
-import type { A2APort } from '../src/port/port.js';
+import type { A2APort, TaskPage } from '../src/port/port.js';
 import type { AgentEvent, CardSummary, SendResult, Task } from '../src/port/types.js';
 import { callByCall, createFakePort, testCard, type FakePort } from '../src/testing/index.js';
 import { runTurn, type LadderOptions, type TurnRequest } from '../src/turn/turn.js';
@@ -18,7 +18,7 @@ export interface AgentScript {
   resubscribe?: Answers<AgentEvent>;
   getTask?: Answers<Task>;
   cancel?: Answers<Task>;
-  listTasks?: Answers<Task[]>;
+  listTasks?: Answers<TaskPage>;
 }
 
 type Cold<T> = Observable<T> & Pick<ReturnType<RunHelpers['cold']>, 'subscriptions'>;

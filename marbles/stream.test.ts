@@ -3,6 +3,8 @@ import { A2AError } from '../src/errors.js';
 import { ev, task } from '../src/testing/index.js';
 import { a2aError, labels, marbles, turn, withPolicy } from './helpers.js';
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+
 describe('the streaming rung', () => {
   it('streams a task to COMPLETED and ends with the reply once', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
@@ -27,7 +29,10 @@ describe('the streaming rung', () => {
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       return port.calls;
     });
-    expect(calls).toEqual([{ method: 'card' }, { method: 'stream', message: { text: 'hello', contextId: 'C', taskId: 'T0' } }]);
+    expect(calls).toEqual([
+      { method: 'card' },
+      { method: 'stream', message: { text: 'hello', contextId: 'C', taskId: 'T0', messageId: expect.stringMatching(UUID) } },
+    ]);
   });
 
   it('ends a single-message reply with that message, closing the stream', () => {

@@ -12,6 +12,8 @@ import type { CardSignature } from './port/types.js';
  * - `protocol`: the server's answer is malformed or breaks the protocol.
  * - `unsupported`: the server refused the operation (-32004, HTTP 404/405/501).
  * - `task-not-found`: the server does not know the task (-32001).
+ * - `foreign-task`: a task reached by id or position on a thread is not that thread's (it carries
+ *   another conversation's contextId, or none): nothing of it was shown, sent or cancelled.
  * - `aborted`: the caller gave up (an external abort signal).
  * - `config`: an option is out of range.
  * - `input`: the caller's input is not usable (empty text, bad URL), found before any I/O; or an
@@ -29,6 +31,7 @@ export type A2AErrorKind =
   | 'protocol'
   | 'unsupported'
   | 'task-not-found'
+  | 'foreign-task'
   | 'aborted'
   | 'config'
   | 'input'
@@ -38,7 +41,7 @@ export type A2AErrorKind =
 export type A2AOperation = 'card' | 'send' | 'stream' | 'resubscribe' | 'get-task' | 'cancel' | 'list-tasks' | 'turn' | 'options';
 
 /** Which bound ran out, on `kind: 'timeout'` errors. */
-export type TimeoutPhase = 'card' | 'send' | 'first-event' | 'idle' | 'auth-wait' | 'poll-request' | 'stale' | 'cancel' | 'turn';
+export type TimeoutPhase = 'card' | 'send' | 'first-event' | 'idle' | 'auth-wait' | 'poll-request' | 'stale' | 'cancel' | 'lookup' | 'turn';
 
 /** What an `auth` error knows: what the card asks for, what kind of credential was sent, the server's challenge. Never a value. */
 export interface AuthDetails {

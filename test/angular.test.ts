@@ -3,7 +3,7 @@
  * injector, injectA2A, and a2aConversation over the fake port, in an injection context.
  */
 import { createEnvironmentInjector, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector } from '@angular/core';
-import { defer, of, Subject, throwError } from 'rxjs';
+import { defer, map, of, Subject, throwError } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { a2aConversation, injectA2A, provideA2A, type A2AConversation, type A2AConversationOptions } from '../src/angular/index.js';
 import type { AgentEvent, Task } from '../src/port/types.js';
@@ -162,10 +162,21 @@ describe('a2aConversation', () => {
 describe('a2aConversation resume()', () => {
   /** A port whose thread has `tasks` (ListTasks answers them), whose resubscribe is `resubscribed`, whose n-th stream is `streams[n - 1]`. */
   function resumablePort(tasks: Task[], resubscribed: Subject<AgentEvent>, ...streams: Subject<AgentEvent>[]): FakePort {
+    // As a real agent does, its tasks and their events carry the conversation's contextId (the one listed).
+    let context = '';
+    const stamped = (event: AgentEvent): AgentEvent =>
+      event.kind === 'task'
+        ? { ...event, task: { ...event.task, contextId: context } }
+        : 'taskId' in event
+          ? { ...event, contextId: context }
+          : event;
     return createFakePort({
       card: () => of(testCard()),
-      listTasks: () => of(tasks),
-      resubscribe: () => resubscribed,
+      listTasks: (contextId) => {
+        context = contextId;
+        return of({ tasks: tasks.map((listed) => ({ ...listed, contextId })) });
+      },
+      resubscribe: () => resubscribed.pipe(map(stamped)),
       stream: (_message, n) => streams[n - 1]!,
       cancel: (taskId) => of<Task>(task(taskId, 'canceled')),
     });
@@ -188,8 +199,8 @@ describe('a2aConversation resume()', () => {
     resubscribed.complete();
     await flush();
     expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'completed', reply: 'Hello, world', taskId: 'T' });
-    expect(port.calls).toContainEqual({ method: 'listTasks', contextId: 'ctx-backend' });
-    expect(methods(port)).toEqual(['listTasks', 'card', 'resubscribe']);
+    expect(port.calls).toContainEqual(expect.objectContaining({ method: 'listTasks', contextId: 'ctx-backend' }));
+    expect(methods(port)).toEqual(['card', 'listTasks', 'card', 'resubscribe']);
   });
 
   it('nothing unfinished (outcome none) leaves the view as it was', async () => {
@@ -198,7 +209,7 @@ describe('a2aConversation resume()', () => {
     chat.resume();
     await vi.waitFor(() => expect(chat.resuming()).toBe(false));
     expect(chat.view()).toBeUndefined();
-    expect(methods(port)).toEqual(['listTasks']);
+    expect(methods(port)).toEqual(['card', 'listTasks']);
   });
 
   it('a failure to look (no ListTasks on a v0.3 agent, a failed contextId fetch) leaves the view as it was, without a throw', async () => {

@@ -177,7 +177,7 @@ describe('threads over a real agent', () => {
     const client = createA2A({ identitySecret: SECRET, fetch: http.fetch });
     const events = await run(client.turn({ agent: agent.url('/'), handle: 'travel', thread: 'thread-1', text: 'artifacts' }));
     const derived = await deriveContextId(SECRET, 'travel', 'thread-1');
-    expect(events[0]).toEqual({ type: 'start', contextId: derived });
+    expect(events[0]).toEqual({ type: 'start', contextId: derived, messageId: expect.any(String) });
     expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts, contextId: derived });
     expect(sentMessages(agent)[0]?.contextId).toBe(derived);
   });
@@ -212,7 +212,8 @@ describe('threads over a real agent', () => {
 
     const booked = endOf(await run(client.turn({ ...thread, text: 'Paris' })));
     expect(booked).toMatchObject({ outcome: 'completed', text: bookedReply('Paris'), taskId: asked.taskId });
-    expect(client.thread(thread.agent, 'travel', 'thread-follow')).toBeUndefined();
+    // Nothing left pending: only that this process looked the thread up (its first message).
+    expect(client.thread(thread.agent, 'travel', 'thread-follow')).toEqual({ lookedUp: true });
 
     await run(client.turn({ ...thread, text: 'artifacts' }));
     const sent = sentMessages(agent);
@@ -276,7 +277,7 @@ describe('thread memory', () => {
 describe("a thread's first message and resume", () => {
   const agent = 'http://127.0.0.1:1/';
   it('a thread resumed to its end was looked up: its next message sends no second ListTasks', async () => {
-    const port = createFakePort({ card: () => of(testCard()), listTasks: () => of([]), stream: () => of(ev.message('hi')) });
+    const port = createFakePort({ card: () => of(testCard()), listTasks: () => of({ tasks: [] }), stream: () => of(ev.message('hi')) });
     const client = createA2A({ identitySecret: SECRET, ports: () => port });
     await run(client.resume({ agent, handle: 'h', thread: 't' }));
     await run(client.turn({ agent, handle: 'h', thread: 't', text: 'hello' }));
@@ -284,11 +285,12 @@ describe("a thread's first message and resume", () => {
   });
 
   it('a resume that failed to look leaves the lookup to the next message; one by task id never counts', async () => {
+    const derived = await deriveContextId(SECRET, 'h', 't');
     let answers = 0;
     const port = createFakePort({
       card: () => of(testCard()),
-      listTasks: () => (answers++ === 0 ? throwError(() => new Error('down')) : of([])),
-      resubscribe: (taskId) => of(ev.task(taskId, 'completed')),
+      listTasks: () => (answers++ === 0 ? throwError(() => new Error('down')) : of({ tasks: [] })),
+      resubscribe: (taskId) => of(ev.task(taskId, 'completed', { contextId: derived })),
       stream: () => of(ev.message('hi')),
     });
     const client = createA2A({ identitySecret: SECRET, ports: () => port });

@@ -10,16 +10,18 @@ describe('the policy', () => {
   it('the client page (docs/client.md) documents exactly the defaults', () => {
     const page = readFileSync(new URL('../docs/client.md', import.meta.url), 'utf8');
     const section = page.slice(page.indexOf('## The policy'));
-    const documented = new Map<string, (number | boolean)[]>();
-    for (const [, names, values] of section.matchAll(/^\| `([^|]+)` \| ([\d ,.]+|true|false) \|/gm)) {
-      documented.set(
-        names!.replace(/`/g, ''),
-        values === 'true' || values === 'false' ? [values === 'true'] : values!.split(',').map((v) => Number(v.replace(/ /g, ''))),
-      );
+    const documented = new Map<string, (number | boolean | string)[]>();
+    for (const [, names, values] of section.matchAll(/^\| `([^|]+)` \| ([\d ,.]+|true|false|`'[\w-]+'`) \|/gm)) {
+      const value = (): (number | boolean | string)[] => {
+        if (values === 'true' || values === 'false') return [values === 'true'];
+        if (values!.startsWith('`')) return [values!.slice(2, -2)];
+        return values!.split(',').map((v) => Number(v.replace(/ /g, '')));
+      };
+      documented.set(names!.replace(/`/g, ''), value());
     }
-    const flat = (prefix: string, value: object): [string, number | boolean][] =>
+    const flat = (prefix: string, value: object): [string, number | boolean | string][] =>
       Object.entries(value).flatMap(([key, v]) =>
-        typeof v === 'object' ? flat(`${prefix}${key}.`, v) : [[`${prefix}${key}`, v as number | boolean]],
+        typeof v === 'object' ? flat(`${prefix}${key}.`, v) : [[`${prefix}${key}`, v as number | boolean | string]],
       );
     const actual = new Map(flat('', DEFAULT_POLICY));
     for (const [names, values] of documented) {

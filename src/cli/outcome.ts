@@ -13,6 +13,8 @@ const FAILURE: Readonly<Record<TurnOutcome, boolean>> = {
   rejected: true,
   canceled: true,
   none: false,
+  // Not the agent's failure: the message never reached it (the CLI says so and exits 1).
+  'not-received': false,
 };
 
 /** Whether the CLI counts this outcome as a failure: `failed`, `rejected` or `canceled`. */

@@ -1,6 +1,6 @@
 import { from, Observable, switchMap, tap } from 'rxjs';
 import { contextIdDeriver } from '../identity/context-id.js';
-import { rememberThread } from '../identity/remember.js';
+import { rememberThread, type ThreadTurnStart } from '../identity/remember.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { ThreadRegistry } from '../identity/threads.js';
 import { silentLogger } from '../logger.js';
@@ -12,12 +12,12 @@ import { createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { resolvePolicy } from '../turn/policy.js';
 import { afterDelivered } from '../render/position.js';
-import { resumeThread } from '../turn/resume.js';
+import { resumeMessage, resumeThread } from '../turn/resume.js';
 import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
 import { within } from '../turn/watchdog.js';
 import { CancelsInFlight } from './cancels.js';
 import { TurnsInFlight, type Ladder } from './in-flight.js';
-import { agentKey, checkInput, checkResumeInput } from './input.js';
+import { agentKey, checkInput, checkResumeInput, onThread, type ThreadResumeInput } from './input.js';
 import type { A2AClient, A2AOptions, ResumeInput, TurnInput } from './types.js';
 
 export type { A2AClient, A2AOptions, CloseOptions, LeaveMode, ResumeInput, TurnInput } from './types.js';
@@ -29,6 +29,9 @@ export interface ClientPlatform {
   grpc?: GrpcSupport;
   deriver?: (secret: string | Uint8Array) => (handle: string, conversationKey: string) => string | Promise<string>;
 }
+
+/** How long `close({ detach: true })` waits for the agent to name the task of a turn still being sent. */
+const HAND_OVER_WAIT_MS = 5_000;
 
 /**
  * The client: each turn derives its thread's contextId, runs the ladder and remembers the thread
@@ -73,15 +76,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
         })
       : undefined;
   const ports = options.ports ?? sdkPorts!;
-  const maxThreads = options.maxThreads ?? 10_000;
-  const threads = new ThreadRegistry(maxThreads);
-  /** The threads whose first message in this process asked the agent for a task it left waiting. */
-  const lookedUp = new Set<string>();
-  /** Marks a thread as looked up; bounded: a thread asked again costs one ListTasks. */
-  const markLookedUp = (key: string): void => {
-    if (lookedUp.size >= maxThreads) lookedUp.clear();
-    lookedUp.add(key);
-  };
+  const threads = new ThreadRegistry(options.maxThreads ?? 10_000);
   const cancels = new CancelsInFlight();
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
@@ -93,25 +88,34 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
   });
   /** A thread's turn on the agent's port (with the turn's extensions): traced when the client has telemetry. */
   const onPort = (
-    input: { agent: string; handle: string; extensions?: readonly string[] },
+    input: { agent: string; handle?: string; extensions?: readonly string[] },
     run: (port: A2APort) => Observable<TurnEvent>,
   ): Observable<TurnEvent> => {
     const extensions = input.extensions?.length ? input.extensions : undefined;
     if (telemetry === undefined) return run(ports(input.agent, extensions && { extensions }));
-    return telemetry.turn(input.agent, input.handle, (headers, traced) =>
+    return telemetry.turn(input.agent, input.handle ?? '', (headers, traced) =>
       run(
         traced(ports(input.agent, headers || extensions ? { ...(headers && { headers }), ...(extensions && { extensions }) } : undefined)),
       ),
     );
   };
 
-  /** What a thread remembers of a turn (see {@link rememberThread}); an adopted contextId is logged once. */
-  const remembered = (input: { agent: string; handle: string }, key: string, sent: { contextId: string; taskId?: string }) =>
-    rememberThread(threads, key, sent, (adopted) =>
-      logger.warn(
-        { agent: redactQuery(input.agent), handle: input.handle, sent: sent.contextId, adopted },
-        "the agent replaced the contextId; this thread now uses the agent's",
-      ),
+  /**
+   * What a thread remembers of a turn (see {@link rememberThread}): a message's turn adopts a
+   * contextId the agent replaced (logged once); a resume adopts nothing.
+   */
+  const remembered = (input: { agent: string; handle: string }, key: string, sent: ThreadTurnStart, adopts: boolean) =>
+    rememberThread(
+      threads,
+      key,
+      sent,
+      adopts
+        ? (adopted) =>
+            logger.warn(
+              { agent: redactQuery(input.agent), handle: input.handle, sent: sent.contextId, adopted },
+              "the agent replaced the contextId; this thread now uses the agent's",
+            )
+        : undefined,
     );
 
   /**
@@ -134,44 +138,71 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
     const request: TurnRequest & { contextId: string } = { text: input.text, contextId, ...(taskId ? { taskId } : {}) };
     if (input.files?.length) request.files = input.files;
     if (input.data?.length) request.data = input.data;
-    // The thread's first message in this process asks the agent for a task it left waiting (once).
-    const look = policy.continueInterrupted && taskId === undefined && !lookedUp.has(key);
-    if (look) markLookedUp(key);
-    const options = look ? { ...turnLadder, lookForWaitingTask: true } : turnLadder;
-    return onPort(input, (port) => runCheckedTurn(port, request, options).pipe(remembered(input, key, request)));
+    if (input.messageId !== undefined) request.messageId = input.messageId;
+    // Before the message goes, a task the agent left waiting is looked for: on the thread's first
+    // message in this process, or on every one (replicas whose callers do not carry it).
+    const look =
+      policy.continueInterrupted &&
+      taskId === undefined &&
+      (policy.waitingTaskLookup === 'every-message' || threads.get(key)?.lookedUp !== true);
+    if (look) threads.update(key, { lookedUp: true });
+    // The caller's task id is checked at the agent before the message goes; the thread's own is the thread's.
+    const fromCaller = input.taskId !== undefined;
+    const options = look || fromCaller ? { ...turnLadder, lookForWaitingTask: look, taskFromCaller: fromCaller } : turnLadder;
+    // Only a task the thread itself remembered goes back to it if the turn never reached it.
+    const sent: ThreadTurnStart = fromCaller || interrupted === undefined ? { contextId } : { contextId, taskId: interrupted };
+    return onPort(input, (port) => runCheckedTurn(port, request, options).pipe(remembered(input, key, sent, true)));
   };
 
-  /** A thread's reply in flight, followed: its task by id, or found by the thread's contextId. */
-  const threadResume = (input: ResumeInput, key: string, contextId: string, turnLadder: Ladder): Observable<TurnEvent> =>
+  /**
+   * A thread's reply in flight, followed: its task by id or position (checked to be the thread's), the
+   * task carrying one of its messages, or its newest unfinished task. Nothing is adopted.
+   */
+  const threadResume = (input: ThreadResumeInput, key: string, contextId: string, turnLadder: Ladder): Observable<TurnEvent> =>
     onPort(input, (port) => {
       const taskId = input.from?.taskId ?? input.taskId;
-      const resumed$ =
-        taskId === undefined ? resumeThread(port, contextId, turnLadder) : runResume(port, { taskId, contextId }, turnLadder);
+      let resumed$: Observable<TurnEvent>;
+      if (taskId !== undefined) resumed$ = runResume(port, { taskId, contextId }, turnLadder);
+      else if (input.messageId !== undefined) resumed$ = resumeMessage(port, contextId, input.messageId, turnLadder);
+      else {
+        // A thread resumed to its end was looked up: a task left waiting is remembered, so its next message need not ask.
+        resumed$ = resumeThread(port, contextId, turnLadder).pipe(
+          tap((event) => {
+            if (event.type === 'end') threads.update(key, { lookedUp: true });
+          }),
+        );
+      }
       const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
-      // A thread resumed to its end was looked up: a task left waiting is remembered, so its next message need not ask.
-      const looked$ =
-        taskId === undefined
-          ? rest$.pipe(
-              tap((event) => {
-                if (event.type === 'end') markLookedUp(key);
-              }),
-            )
-          : rest$;
-      return looked$.pipe(remembered(input, key, { contextId }));
+      return rest$.pipe(remembered(input, key, { contextId }, false));
+    });
+
+  /** A task followed without a thread (the caller vouches for it): nothing is checked or remembered. */
+  const taskResume = (input: ResumeInput, taskId: string, turnLadder: Ladder): Observable<TurnEvent> =>
+    onPort(input, (port) => {
+      const resumed$ = runResume(port, input.contextId === undefined ? { taskId } : { taskId, contextId: input.contextId }, turnLadder);
+      return input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
     });
 
   return {
     turn: (input) =>
       inFlight.turn(
         input,
+        true,
         () => ThreadRegistry.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
         (key, turnLadder) => withContextId(input, key, (contextId) => threadTurn(input, key, contextId, turnLadder)),
       ),
     resume: (input) =>
       inFlight.turn(
         input,
-        () => ThreadRegistry.key(checkResumeInput(input), input.handle, input.thread),
-        (key, turnLadder) => withContextId(input, key, (contextId) => threadResume(input, key, contextId, turnLadder)),
+        false,
+        () => {
+          const url = checkResumeInput(input);
+          return onThread(input) ? ThreadRegistry.key(url, input.handle, input.thread) : '';
+        },
+        (key, turnLadder) =>
+          onThread(input)
+            ? withContextId(input, key, (contextId) => threadResume(input, key, contextId, turnLadder))
+            : taskResume(input, (input.from?.taskId ?? input.taskId)!, turnLadder),
       ),
     card: (agent) =>
       ports(agent)
@@ -184,7 +215,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
     },
     close: async (closing = {}) => {
       // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's.
-      inFlight.end(closing.detach === true);
+      await inFlight.end(closing.detach === true, closing.handOverWaitMs ?? HAND_OVER_WAIT_MS);
       await cancels.settled();
       await sdkPorts?.close();
       await platform.owned?.close();

@@ -1,4 +1,4 @@
-import { Observable, type Subscriber } from 'rxjs';
+import { Observable, timer, type Subscriber, type Subscription } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
@@ -9,6 +9,18 @@ import type { LeaveMode } from './types.js';
 /** The ladder's options as the client sets them for a turn. */
 export type Ladder = LadderOptions & { policy: TurnPolicy; logger: Logger };
 
+/** One running turn, as `close()` sees it. */
+interface Running {
+  /** The agent named the turn's task (a `task` event passed), or the turn sends nothing (a resume): it can be handed over. */
+  named: boolean;
+  /** Ends the turn now with `error` (its subscriber's error: the ladder is left). */
+  end(error: A2AError): void;
+  /** Set while a closing client waits for this turn's task to be named: hands it over then. */
+  whenNamed?: () => void;
+  /** Set while a closing client waits for this turn: told when it ended, however. */
+  whenEnded?: () => void;
+}
+
 /**
  * The client's turns while they run: each counted from its subscribe to its end, so `close()` can
  * end them (abandoned, their tasks cancelled; or handed over with `detach`), and, with
@@ -17,7 +29,7 @@ export type Ladder = LadderOptions & { policy: TurnPolicy; logger: Logger };
 export class TurnsInFlight {
   /** The ladder of every turn: detached while the client hands its turns over. */
   readonly ladder: Ladder;
-  private readonly running = new Set<Subscriber<TurnEvent>>();
+  private readonly running = new Set<Running>();
   /** Set by `end(true)`: the turns it ends hand their tasks over (no CancelTask). */
   private detaching = false;
   /** Set by `end()`: a turn it ends is abandoned (cancelled) even with `onLeave: 'detach'`, unless it detaches. */
@@ -32,16 +44,17 @@ export class TurnsInFlight {
    * subscriber counted among the running ones while it runs. One object per turn: the check and
    * the count in one subscribe. With `onLeave: 'detach'` the turn's ladder is told it is detached
    * once its subscriber leaves before its end (not on its own error or completion, so a deadline
-   * still cancels).
+   * still cancels). `sends`: the turn sends a message (false for a resume, whose task is known).
    */
   turn(
     input: { onLeave?: LeaveMode },
+    sends: boolean,
     check: () => string,
     run: (key: string, turnLadder: Ladder) => Observable<TurnEvent>,
   ): Observable<TurnEvent> {
     return new Observable<TurnEvent>((subscriber) => {
       const detachOnLeave = input.onLeave === 'detach';
-      /** The subscriber left before the turn ended (only tracked for `onLeave: 'detach'`). */
+      /** The subscriber left before the turn ended (only read for `onLeave: 'detach'`). */
       let left = false;
       let turn$: Observable<TurnEvent>;
       try {
@@ -52,48 +65,90 @@ export class TurnsInFlight {
         subscriber.error(error);
         return undefined;
       }
-      this.running.add(subscriber);
-      if (!detachOnLeave) {
-        const subscription = turn$.subscribe(subscriber);
-        return () => {
-          this.running.delete(subscriber);
-          subscription.unsubscribe();
-        };
-      }
       let ended = false;
-      const subscription = turn$.subscribe({
-        next: (event) => subscriber.next(event),
-        error: (error: unknown) => {
-          ended = true;
-          subscriber.error(error);
-        },
-        complete: () => {
-          ended = true;
-          subscriber.complete();
-        },
-      });
+      const running: Running = { named: !sends, end: (error) => subscriber.error(error) };
+      this.running.add(running);
+      const subscription = turn$.subscribe(this.forward(subscriber, running, () => (ended = true)));
       return () => {
-        this.running.delete(subscriber);
+        this.running.delete(running);
         left = !ended;
         subscription.unsubscribe();
+        running.whenEnded?.();
       };
     });
   }
 
   /**
    * Ends every turn still running with an `aborted` error: handed over (`detach`: no CancelTask), or
-   * abandoned, its task cancelled as any left turn's.
+   * abandoned, its task cancelled as any left turn's. Handing over waits, up to `waitMs`, for the
+   * agent to name the task of a turn whose message is still on its way (a turn handed over before
+   * that could not be resumed by task: its message may or may not have arrived); one not named by
+   * then fails with an error that says so. Resolves when every turn has ended.
    */
-  end(detach: boolean): void {
+  end(detach: boolean, waitMs: number): Promise<void> {
     if (detach) this.detaching = true;
     this.closed = true;
-    const ended = new A2AError({
-      kind: 'aborted',
-      operation: 'turn',
-      message: this.detaching
-        ? 'the client closed to hand its turns over: the task goes on at the agent; resume it from another process'
-        : 'the client closed while the turn ran: its task was cancelled',
-    });
-    for (const subscriber of [...this.running]) subscriber.error(ended);
+    const turns = [...this.running];
+    const now = turns.filter((turn) => !this.detaching || turn.named);
+    for (const turn of now) turn.end(closedError(this.detaching));
+    const waiting = turns.filter((turn) => !now.includes(turn));
+    return Promise.all(waiting.map((turn) => handOverWhenNamed(turn, waitMs))).then(() => undefined);
   }
+
+  /** The turn's events to its subscriber, noting when the agent names the task (and handing over then, if waited for). */
+  private forward(subscriber: Subscriber<TurnEvent>, running: Running, onEnd: () => void) {
+    return {
+      next: (event: TurnEvent) => {
+        subscriber.next(event);
+        if (!running.named && event.type === 'task') {
+          running.named = true;
+          running.whenNamed?.();
+        }
+      },
+      error: (error: unknown) => {
+        onEnd();
+        subscriber.error(error);
+      },
+      complete: () => {
+        onEnd();
+        subscriber.complete();
+      },
+    };
+  }
+}
+
+/** Waits for `turn`'s task to be named (then hands it over), `waitMs` at most (then ends it: its message may not have arrived). */
+function handOverWhenNamed(turn: Running, waitMs: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    let clock: Subscription | undefined;
+    const finish = (error: A2AError): void => {
+      turn.whenNamed = undefined;
+      turn.end(error);
+    };
+    turn.whenNamed = () => finish(closedError(true));
+    // However the turn ends (handed over here, or by itself: its whole reply came), the wait is over.
+    turn.whenEnded = () => {
+      clock?.unsubscribe();
+      resolve();
+    };
+    clock = timer(waitMs).subscribe(() =>
+      finish(
+        new A2AError({
+          kind: 'aborted',
+          operation: 'turn',
+          message: `the client closed to hand its turns over, and the agent had not named this turn's task within ${waitMs} ms: the message may not have arrived; resume the thread by its messageId to find out`,
+        }),
+      ),
+    );
+  });
+}
+
+function closedError(detaching: boolean): A2AError {
+  return new A2AError({
+    kind: 'aborted',
+    operation: 'turn',
+    message: detaching
+      ? 'the client closed to hand its turns over: the task goes on at the agent; resume it from another process'
+      : 'the client closed while the turn ran: its task was cancelled',
+  });
 }

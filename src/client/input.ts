@@ -1,7 +1,7 @@
 import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { checkExtensionUris } from '../port/extensions.js';
-import { checkIds, checkRequest } from '../turn/turn.js';
+import { callerIdProblem, checkCallerIds, checkRequest } from '../turn/request.js';
 import type { ResumeInput, TurnInput } from './types.js';
 
 /**
@@ -15,6 +15,7 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
       text: input.text,
       ...(input.contextId === undefined ? {} : { contextId: input.contextId }),
       ...(input.taskId === undefined ? {} : { taskId: input.taskId }),
+      ...(input.messageId === undefined ? {} : { messageId: input.messageId }),
       ...(input.files === undefined ? {} : { files: input.files }),
       ...(input.data === undefined ? {} : { data: input.data }),
     },
@@ -27,28 +28,44 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
   return cardUrl;
 }
 
-/** A resume's input, checked once before any I/O: the agent URL, the thread's names, the ids. Returns the agent's card URL. */
+/** A resume on a thread: its handle and conversation key are given. */
+export type ThreadResumeInput = ResumeInput & { handle: string; thread: string };
+
+/** Whether a (checked) resume names its thread; one that does not follows a task the caller vouches for. */
+export function onThread(input: ResumeInput): input is ThreadResumeInput {
+  return input.thread !== undefined;
+}
+
+/**
+ * A resume's input, checked once before any I/O: the agent URL, the thread's names (both, or
+ * neither with a task to follow), the ids (bounded as the agent's are), the position. Returns the
+ * agent's card URL.
+ */
 export function checkResumeInput(input: ResumeInput): string {
   const cardUrl = cardUrlOf(input.agent);
-  checkNames(input);
-  checkIds(input);
+  const refuse = (message: string) => new A2AError({ kind: 'input', operation: 'turn', message });
+  const threadless = input.handle === undefined && input.thread === undefined;
+  if (!threadless) checkNames(input);
+  checkCallerIds(input);
   checkLeave(input);
   checkExtensions(input);
   const from = input.from;
-  if (
-    from !== undefined &&
-    (typeof from.taskId !== 'string' || from.taskId === '' || !Number.isSafeInteger(from.delivered) || from.delivered < 0)
-  ) {
-    throw new A2AError({
-      kind: 'input',
-      operation: 'turn',
-      message: 'from must be a position: a task id and a count of characters delivered',
-    });
+  if (from !== undefined) {
+    const why = callerIdProblem(from.taskId);
+    if (why !== undefined || !Number.isSafeInteger(from.delivered) || from.delivered < 0) {
+      throw refuse(`from must be a position: a task id and a count of characters delivered${why ? ` (its taskId ${why})` : ''}`);
+    }
+  }
+  if (input.messageId !== undefined && (input.taskId !== undefined || from !== undefined)) {
+    throw refuse('messageId finds the task that carries the message: give it without taskId or from');
+  }
+  if (threadless && input.taskId === undefined && from === undefined) {
+    throw refuse('a resume without a thread follows a task: give taskId or from (or the handle and thread)');
   }
   return cardUrl;
 }
 
-function checkNames(input: { handle: unknown; thread: unknown }): void {
+function checkNames(input: { handle?: unknown; thread?: unknown }): void {
   for (const field of ['handle', 'thread'] as const) {
     const value = input[field];
     if (typeof value !== 'string' || value === '') {

@@ -109,6 +109,13 @@ export interface TurnInput {
    */
   onLeave?: LeaveMode;
   /**
+   * The message's id (at most 1,024 characters, no control character); a fresh UUID otherwise. The
+   * turn's `start` event names it either way. A caller that must deliver the message once keeps it
+   * until the turn's `task` event: if the process dies before, `resume({ …, messageId })` asks the
+   * thread whether the agent got it.
+   */
+  messageId?: string;
+  /**
    * Extension URIs this turn activates on each of its calls (send or stream, resubscribe, GetTask,
    * CancelTask, ListTasks), besides the agent's from the `extensions` option. A card that marks an
    * extension `required` which neither activates fails the turn with an `input` error naming it,
@@ -117,17 +124,26 @@ export interface TurnInput {
   extensions?: readonly string[];
 }
 
-/** A thread's reply in flight to follow (after a restart, on another replica): no message is sent. */
+/**
+ * A thread's reply in flight to follow (after a restart, on another replica): no message is sent.
+ *
+ * Who may see what: a task reached by `taskId` or `from` on a thread is shown only when it carries
+ * the thread's contextId (derived, or given as `contextId`); another's ends the resume with a
+ * `foreign-task` error, nothing of it shown and nothing cancelled. Without `handle` and `thread` the
+ * caller vouches for the task: it is followed unchecked (unless `contextId` is given) and no thread
+ * remembers it.
+ */
 export interface ResumeInput {
   /** The agent's base URL or card URL. */
   agent: string;
-  /** The agent's handle in the gateway: part of the contextId derivation. */
-  handle: string;
-  /** The conversation key. */
-  thread: string;
+  /** The agent's handle in the gateway: part of the contextId derivation. Given with `thread`, or neither. */
+  handle?: string;
+  /** The conversation key. Given with `handle`; without both, `taskId` or `from` is required. */
+  thread?: string;
   /**
-   * The task to follow, when known (any protocol version). Without it the thread's newest unfinished
-   * task is looked for with `ListTasks` by the thread's contextId (v1.0 agents only).
+   * The task to follow, when known (any protocol version). Without it (and without `from` and
+   * `messageId`) the thread's newest unfinished task is looked for with `ListTasks` by the thread's
+   * contextId (v1.0 agents only).
    */
   taskId?: string;
   /**
@@ -135,6 +151,13 @@ export interface ResumeInput {
    * `parsePosition`): that task is followed, and its `text` events carry only the rest of the reply.
    */
   from?: ReplyPosition;
+  /**
+   * A message of the thread whose turn was cut short before the agent named its task (the process
+   * died): the task that carries it is found with `ListTasks` (with history; v1.0 agents) and
+   * followed to its end; when the agent has none, the resume ends with outcome `not-received`, and the
+   * message may be sent again, with the same `messageId`. Not with `taskId` or `from`.
+   */
+  messageId?: string;
   /** A contextId to use instead of deriving one (as in {@link TurnInput}). */
   contextId?: string;
   /** What leaving the resumed turn does to its task (as in {@link TurnInput}); default `cancel`. */
@@ -150,6 +173,11 @@ export type LeaveMode = 'cancel' | 'detach';
 export interface CloseOptions {
   /** Hand the turns still running over (no CancelTask) rather than leave them to be cancelled. Default false. */
   detach?: boolean;
+  /**
+   * With `detach`: how long to wait, in milliseconds, for the agent to name the task of a turn whose
+   * message is still on its way (until then another process could not resume it by task). Default 5,000.
+   */
+  handOverWaitMs?: number;
 }
 
 /** What `createA2A` returns: turns to agents, on threads that continue across restarts. */
@@ -176,7 +204,10 @@ export interface A2AClient {
    * answered (each bounded), and releases what the client owns (the Node entry's connection pool).
    * With `detach` (a replica shutting down for a deploy), the running turns are handed over instead:
    * they stop reading and fail with `aborted`, and no CancelTask goes out, so another process can
-   * `resume` them.
+   * `resume` them. Only turns whose task the agent named are handed over: a turn whose message is
+   * still on its way is waited for (`handOverWaitMs`), handed over when its `task` event came, or
+   * failed with an `aborted` error that says its message may not have arrived (resume the thread by
+   * the turn's `messageId` to learn whether it did).
    */
   close(options?: CloseOptions): Promise<void>;
 }

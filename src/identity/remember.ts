@@ -11,9 +11,10 @@ export interface ThreadTurnStart {
 /**
  * What a thread remembers of one of its turns, as an operator over the turn's events:
  *
- * - **The guard.** When the agent answers with another contextId than the one sent, the thread
- *   adopts it for its next turns and `context-adopted` is emitted once, before the event that showed
- *   it; `onAdopted` hears of it once per thread (an error it throws is the turn's error).
+ * - **The guard.** When the agent answers a message of the thread's with another contextId than
+ *   the one sent, the thread adopts it for its next turns and `context-adopted` is emitted once,
+ *   before the event that showed it; `onAdopted` hears of it once per thread (an error it throws is
+ *   the turn's error). Without `onAdopted` (a resume: it sent nothing) nothing is adopted.
  * - **Follow-ups.** A turn that ends input-required or auth-required leaves its task for the
  *   thread's next message; any other end clears it. A turn that never reached the agent's task
  *   (unsubscribed or failed before it) gives the interrupted task it took back to the thread.
@@ -22,7 +23,7 @@ export function rememberThread(
   threads: ThreadRegistry,
   key: string,
   sent: ThreadTurnStart,
-  onAdopted: (adopted: string) => void,
+  onAdopted: ((adopted: string) => void) | undefined,
 ): MonoTypeOperatorFunction<TurnEvent> {
   // One hop (this is every event's path): the guard, then the follow-up bookkeeping; on teardown, the taken task given back.
   return (events) =>
@@ -35,14 +36,14 @@ export function rememberThread(
         threads.update(key, { adoptedContextId: seen });
         if (!threads.get(key)?.adoptionLogged) {
           threads.update(key, { adoptionLogged: true });
-          onAdopted(seen);
+          onAdopted!(seen);
         }
         return { type: 'context-adopted', sent: sent.contextId, adopted: seen };
       };
       const upstream = events.subscribe({
         next: (event) => {
           const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
-          if (seen !== undefined && seen !== sent.contextId && seen !== adopted) {
+          if (onAdopted !== undefined && seen !== undefined && seen !== sent.contextId && seen !== adopted) {
             let adoption: ContextAdoptedEvent;
             try {
               adoption = adopt(seen);

@@ -6,11 +6,18 @@ export interface ThreadMemory {
   interruptedTaskId?: string;
   /** The adoption was logged once already. */
   adoptionLogged?: boolean;
+  /**
+   * This process asked the agent for a task left waiting on the thread (its first message here, or a
+   * resume to the end): with the `first-message` lookup policy, later messages do not ask again.
+   */
+  lookedUp?: boolean;
 }
 
 /**
- * A bounded, least-recently-used map of thread memories. Losing an entry only costs the guard's
- * adoption and a pending follow-up's task id: the derived contextId needs no memory.
+ * A bounded, least-recently-used map of thread memories: the one owner of what a process knows of
+ * its threads, with one bound and one eviction rule. Losing an entry only costs the guard's adoption,
+ * a pending follow-up's task id and a lookup (the thread's next message asks the agent again): the
+ * derived contextId needs no memory.
  */
 export class ThreadRegistry {
   private readonly threads = new Map<string, ThreadMemory>();

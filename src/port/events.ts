@@ -2,10 +2,12 @@ import type { A2AError } from '../errors.js';
 import type { AgentMessage, TaskState } from './types.js';
 
 /**
- * How a turn ended: the agent's task state at its end, or `none` for a resume that found nothing
- * unfinished to follow (no task was read). Agent failures are outcomes, not errors.
+ * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing
+ * unfinished to follow (no task was read); `not-received` for a resume by `messageId` that found no
+ * task carrying the message (the agent never got it: it may be sent again). Agent failures are
+ * outcomes, not errors.
  */
-export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none';
+export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none' | 'not-received';
 
 /** Emitted first, always, before any I/O. */
 export interface StartEvent {
@@ -15,6 +17,12 @@ export interface StartEvent {
   contextId?: string;
   /** The interrupted task this turn continues, if any. */
   taskId?: string;
+  /**
+   * The `messageId` of the message the turn sends (the caller's, or a fresh one): kept by a caller
+   * that must deliver the message once, to ask the thread for it after a crash (`resume` by
+   * `messageId`). Absent on a resume.
+   */
+  messageId?: string;
 }
 
 /** The agent created (or continued) a task: from here on the turn can reconnect and cancel. */
@@ -221,6 +229,8 @@ export interface EndEvent {
   contextId?: string;
   /** The turn's task, when it had one (a message-only answer has none). */
   taskId?: string;
+  /** The message a resume by `messageId` looked for, on its `not-received` end. */
+  messageId?: string;
 }
 
 /** Everything a turn emits. `start` comes first, `end` last; the error channel means "could not learn what the agent did". */

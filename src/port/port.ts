@@ -27,10 +27,12 @@ export interface A2APort {
   cancel(taskId: string): Observable<Task>;
   /**
    * `ListTasks` (v1.0) of one conversation: one page of its tasks, newest first as the agent orders
-   * them, without artifacts or history, then complete. A port of an agent without it (v0.3) fails
-   * with an `unsupported` error; a port that leaves it out is such a port.
+   * them, without artifacts (and without history unless `historyLength` asks for some), and the
+   * token of the next page, then complete. What the agent lists is what it says: a caller checks
+   * each task's contextId (an agent may ignore the filter). A port of an agent without it (v0.3)
+   * fails with an `unsupported` error; a port that leaves it out is such a port.
    */
-  listTasks?(contextId: string, options?: ListTasksOptions): Observable<Task[]>;
+  listTasks?(contextId: string, options?: ListTasksOptions): Observable<TaskPage>;
 }
 
 /** Bounds of one `ListTasks` page. */
@@ -39,6 +41,18 @@ export interface ListTasksOptions {
   statusTimestampAfter?: string;
   /** At most this many tasks (1–100; the agent's default when absent). */
   pageSize?: number;
+  /** The page after the one that gave this token (its `nextPageToken`); the first page when absent. */
+  pageToken?: string;
+  /** The most recent messages of each task's history to include; none when absent. */
+  historyLength?: number;
+}
+
+/** One page of a `ListTasks` answer. */
+export interface TaskPage {
+  /** The tasks of the page, in the agent's order. */
+  tasks: Task[];
+  /** The token of the next page; absent (or empty) on the last page. */
+  nextPageToken?: string;
 }
 
 /** What one turn adds to its port's calls. */
@@ -56,7 +70,7 @@ export interface PortTurn {
 export type PortFactory = (agent: string, turn?: PortTurn) => A2APort;
 
 /** `port.listTasks`, or an `unsupported` error for a port that has none. */
-export function listTasksOf(port: A2APort, contextId: string, options?: ListTasksOptions): Observable<Task[]> {
+export function listTasksOf(port: A2APort, contextId: string, options?: ListTasksOptions): Observable<TaskPage> {
   if (port.listTasks === undefined) {
     return throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'the port has no ListTasks' }));
   }

@@ -272,6 +272,8 @@ export interface OutgoingMessage {
   contextId?: string;
   /** Set to continue an interrupted task (input-required, auth-required). */
   taskId?: string;
+  /** The message's id; a fresh one when absent. */
+  messageId?: string;
 }
 
 const TERMINAL: ReadonlySet<TaskState> = new Set(['completed', 'failed', 'canceled', 'rejected']);

@@ -3,7 +3,7 @@ import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import { NO_EXTENSIONS } from '../port/extensions.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
 import { redactQuery } from '../port/card-url.js';
-import type { A2APort, ListTasksOptions } from '../port/port.js';
+import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { unaryCall } from './calls.js';
 import type { CardCache } from './card-cache.js';
@@ -79,7 +79,7 @@ export class SdkPort implements A2APort {
     return this.withAgent('cancel', (resolved) => resolved.transport.cancel(taskId, this.headersOf(resolved)));
   }
 
-  listTasks(contextId: string, options: ListTasksOptions = {}): Observable<Task[]> {
+  listTasks(contextId: string, options: ListTasksOptions = {}): Observable<TaskPage> {
     return this.withAgent('list-tasks', (resolved) => resolved.transport.listTasks(contextId, options, this.headersOf(resolved)));
   }
 

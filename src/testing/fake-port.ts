@@ -1,6 +1,6 @@
 import { defer, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
-import type { A2APort } from '../port/port.js';
+import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 
 /** One call the fake port received. */
@@ -9,7 +9,7 @@ export type FakePortCall =
   | { method: 'send' | 'stream'; message: OutgoingMessage }
   | { method: 'resubscribe' | 'cancel'; taskId: string }
   | { method: 'getTask'; taskId: string; historyLength?: number }
-  | { method: 'listTasks'; contextId: string };
+  | { method: 'listTasks'; contextId: string; options?: ListTasksOptions };
 
 /**
  * What each call of a fake port answers. Each function gets the call's argument and the call's
@@ -28,8 +28,8 @@ export interface FakePortScript {
   getTask?: (taskId: string, call: number) => Observable<Task>;
   /** Answers a CancelTask. */
   cancel?: (taskId: string, call: number) => Observable<Task>;
-  /** Answers a ListTasks of a conversation. */
-  listTasks?: (contextId: string, call: number) => Observable<Task[]>;
+  /** Answers a ListTasks of a conversation: one page (its options, such as `pageToken`, are in the recorded call). */
+  listTasks?: (contextId: string, call: number) => Observable<TaskPage>;
 }
 
 /** A port whose calls are scripted by the test (e.g. with `cold()` diagrams) and recorded in `calls`. */
@@ -69,7 +69,12 @@ export function createFakePort(script: FakePortScript): FakePort {
         script.getTask,
       ),
     cancel: (taskId) => answer({ method: 'cancel', taskId }, taskId, script.cancel),
-    listTasks: (contextId) => answer({ method: 'listTasks', contextId }, contextId, script.listTasks),
+    listTasks: (contextId, options) =>
+      answer(
+        options === undefined ? { method: 'listTasks', contextId } : { method: 'listTasks', contextId, options },
+        contextId,
+        script.listTasks,
+      ),
   };
 }
 

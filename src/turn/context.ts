@@ -1,7 +1,7 @@
-import { filter, Observable, tap, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
+import { map, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { listTasksOf, type A2APort, type ListTasksOptions } from '../port/port.js';
+import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../port/port.js';
 import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { TurnPolicy } from './policy.js';
 import type { TurnTask } from './task.js';
@@ -50,16 +50,17 @@ class TrackedPort implements A2APort {
     return this.port.resubscribe(taskId).pipe(owned(this.task, true));
   }
   getTask(taskId: string, historyLength?: number): Observable<Task> {
-    const task = this.task;
+    // A snapshot is the task's event here: the same checks as a stream's, then back to the task.
     return this.port.getTask(taskId, historyLength).pipe(
-      filter((snapshot) => task.belongs({ kind: 'task', task: snapshot })),
-      tap({ next: (snapshot) => task.observe({ kind: 'task', task: snapshot }), error: (error: unknown) => disowned(task, error) }),
+      map((snapshot): AgentEvent => ({ kind: 'task', task: snapshot })),
+      owned(this.task, true),
+      map((event) => (event as Extract<AgentEvent, { kind: 'task' }>).task),
     );
   }
   cancel(taskId: string): Observable<Task> {
     return this.port.cancel(taskId);
   }
-  listTasks(contextId: string, options?: ListTasksOptions): Observable<Task[]> {
+  listTasks(contextId: string, options?: ListTasksOptions): Observable<TaskPage> {
     return listTasksOf(this.port, contextId, options);
   }
 }
@@ -74,6 +75,8 @@ function owned<T extends AgentEvent>(task: TurnTask, disowning = false): MonoTyp
       events.subscribe({
         next: (event) => {
           if (!task.belongs(event)) return;
+          const refusal = task.refusal(event);
+          if (refusal !== undefined) return subscriber.error(refusal);
           task.observe(event);
           subscriber.next(event);
         },

@@ -56,6 +56,19 @@ export const turnPolicySchema = z.object({
    * a question asked before a restart is answered in its own task. `false` turns the lookup off.
    */
   continueInterrupted: z._default(z.boolean(), true),
+  /**
+   * When a thread's message looks for a task the agent left waiting (with `continueInterrupted`):
+   * `first-message`, the thread's first message in this process (later ones continue what this
+   * process saw end interrupted: one process serves the thread); `every-message`, each message that
+   * names no task (replicas behind a load balancer, whose callers do not carry the pending question's
+   * task id: one `ListTasks` more per message, within `lookupTimeoutMs`).
+   */
+  waitingTaskLookup: z._default(z.enum(['first-message', 'every-message']), 'first-message'),
+  /**
+   * How long a message waits for that lookup before it goes without it (as a new task). Short: the
+   * person is waiting. Default 1 s.
+   */
+  lookupTimeoutMs: ms(1_000),
   reconnect: z.prefault(
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */

@@ -1,40 +1,90 @@
-import { concat, defer, of, skip, switchMap, throwError, type Observable } from 'rxjs';
+import { catchError, concat, defer, of, skip, switchMap, throwError, type Observable } from 'rxjs';
+import { isA2AError, naming } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
+import type { CardSummary, Task } from '../port/types.js';
+import { carrying } from './delivered.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
 import { newestUnfinished, type ThreadResumeBounds } from './waiting.js';
+import { within } from './watchdog.js';
 
 export type { ThreadResumeBounds } from './waiting.js';
 
 /**
- * Resumes a conversation's reply in flight: one `ListTasks` page of the conversation (`contextId`),
- * recent ones only, newest first as the agent orders them; the newest task that is not finished is
- * followed as {@link runResume} follows it: a running one to its end, an interrupted one to its end
- * with that outcome (so the thread's next message continues it). Nothing unfinished: `start`, then
- * an `end` with outcome `none`. An agent without ListTasks (v0.3) fails with an `unsupported` error:
- * resume its task by id instead.
+ * Resumes a conversation's reply in flight: its recent tasks (`ListTasks` by `contextId`, page after
+ * page within bounds, newest first as the agent orders them, another conversation's tasks skipped);
+ * the newest task that is not finished is followed as {@link runResume} follows it: a running one to
+ * its end, an interrupted one to its end with that outcome (so the thread's next message continues
+ * it). Nothing unfinished: `start`, then an `end` with outcome `none`. An agent without ListTasks
+ * (v0.3) fails with an `unsupported` error: resume its task by id instead.
  */
 export function resumeThread(port: A2APort, contextId: string, options: LadderOptions & ThreadResumeBounds = {}): Observable<TurnEvent> {
+  return resumeFound(port, contextId, options, (policy) => newestUnfinished(port, contextId, policy, options), {
+    type: 'end',
+    outcome: 'none',
+    text: '',
+    contextId,
+  });
+}
+
+/**
+ * Resumes the turn of one message of a conversation, by its `messageId` (the one the caller chose,
+ * or the turn's `start` event named): the task that carries that message (found with `ListTasks`
+ * with history, the conversation's own tasks only) is followed to its end, whatever its state, as
+ * {@link runResume} follows it. When the agent has no task carrying the message, the end says so with
+ * outcome `not-received` and the message can be sent again (with the same `messageId`). A listing the
+ * bounds cut short fails with a `protocol` error (it cannot tell); an agent without ListTasks (v0.3)
+ * with an `unsupported` one. A message the agent answered with a message and no task leaves nothing
+ * to find: such agents look as if they never got it.
+ */
+export function resumeMessage(
+  port: A2APort,
+  contextId: string,
+  messageId: string,
+  options: LadderOptions & ThreadResumeBounds = {},
+): Observable<TurnEvent> {
+  return resumeFound(port, contextId, options, (policy) => carrying(port, contextId, messageId, policy, options), {
+    type: 'end',
+    outcome: 'not-received',
+    text: '',
+    contextId,
+    messageId,
+  });
+}
+
+/** `start`, the card, then the task `find` finds followed to its end (without its own start), or `nothing`. */
+function resumeFound(
+  port: A2APort,
+  contextId: string,
+  options: LadderOptions,
+  find: (policy: TurnPolicy) => Observable<Task | undefined>,
+  nothing: TurnEvent,
+): Observable<TurnEvent> {
   return defer(() => {
+    const start = of<TurnEvent>({ type: 'start', contextId });
     let policy: TurnPolicy;
     try {
       policy = resolvePolicy(options.policy);
     } catch (error) {
       return concat(
-        of<TurnEvent>({ type: 'start', contextId }),
+        start,
         throwError(() => error),
       );
     }
-    const nothing: TurnEvent = { type: 'end', outcome: 'none', text: '', contextId };
-    const follow$ = newestUnfinished(port, contextId, policy, options).pipe(
+    const found$ = port.card().pipe(
+      within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
+      switchMap((card) =>
+        find(policy).pipe(
+          // A lookup's own errors (its bounds) name the agent, as the port's do.
+          catchError((error: unknown) => throwError(() => (isA2AError(error) ? naming(error, card.url, 'list-tasks') : error))),
+        ),
+      ),
       // The resumed turn's own start is this one's: it is left out.
-      switchMap((unfinished) =>
-        unfinished === undefined
-          ? of(nothing)
-          : runResume(port, { taskId: unfinished.id, contextId }, { ...options, policy }).pipe(skip(1)),
+      switchMap((task) =>
+        task === undefined ? of(nothing) : runResume(port, { taskId: task.id, contextId }, { ...options, policy }).pipe(skip(1)),
       ),
     );
-    return concat(of<TurnEvent>({ type: 'start', contextId }), follow$);
+    return concat(start, found$);
   });
 }

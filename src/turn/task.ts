@@ -1,5 +1,7 @@
+import type { A2AError } from '../errors.js';
 import { endsStream, isSettled, type AgentEvent, type TaskState } from '../port/types.js';
 import type { TaskFacts } from '../render/renderer.js';
+import { foreignTask, ownership } from './thread-guard.js';
 
 /**
  * The one owner of what a turn knows about the agent's task: its id, its context, its state, and
@@ -20,11 +22,19 @@ export class TurnTask implements TaskFacts {
   private missing = false;
   /** CancelTask was sent for this turn (at most once). */
   private cancelClaimed = false;
+  /** The conversation a followed task must carry (a resume on a thread), until an event showed it does. */
+  private owner: string | undefined;
+  /** The followed task turned out to be another thread's: nothing of it is shown or cancelled. */
+  private refused = false;
 
-  /** `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it). */
+  /**
+   * `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it).
+   * With `contextId` too, that task must be the conversation's: see {@link refusal}.
+   */
   constructor(start: { contextId?: string; resumes?: string } = {}) {
     this.context = start.contextId;
     this.id = start.resumes;
+    if (start.resumes !== undefined) this.owner = start.contextId;
   }
 
   /** The agent's task, once it named one. */
@@ -87,6 +97,23 @@ export class TurnTask implements TaskFacts {
     return !id || id === this.id;
   }
 
+  /**
+   * For a task followed on a thread (a resume by id or position): the error that ends the turn when
+   * `event` shows the task is not the thread's — it names another contextId, or, before any event
+   * named the thread's, none at all. From then on the task is never cancelled. Undefined for an event
+   * that may be shown (and for every event of a turn that follows no thread's task).
+   */
+  refusal(event: AgentEvent): A2AError | undefined {
+    if (this.owner === undefined || event.kind === 'alive') return undefined;
+    const verdict = ownership(event, this.owner);
+    if (verdict === 'ours') {
+      this.owner = undefined; // shown to be the thread's: later events are the task's own
+      return undefined;
+    }
+    this.refused = true;
+    return foreignTask(this.id ?? '', verdict);
+  }
+
   /** Takes an accepted event into account. */
   observe(event: AgentEvent): void {
     if (event.kind === 'alive') return; // a sign of life is no event of the task
@@ -122,7 +149,7 @@ export class TurnTask implements TaskFacts {
 
   /** A task that is known, not settled, and that the agent has not disowned: abandoning the turn must cancel it. */
   get cancellable(): boolean {
-    return this.id !== undefined && !this.settled && !this.disowned;
+    return this.id !== undefined && !this.settled && !this.disowned && !this.refused;
   }
 
   private identify(taskId: string, contextId: string | undefined): void {

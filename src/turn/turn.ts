@@ -15,33 +15,23 @@ import { followedBy, spread } from '../rx.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
-import { checkInputModes, checkOutgoingParts } from '../port/outgoing.js';
-import type { AgentEvent, CardSummary, OutgoingData, OutgoingFile, OutgoingMessage } from '../port/types.js';
+import { checkInputModes } from '../port/outgoing.js';
+import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
+
+export type { TurnRequest } from './request.js';
+import type { AgentEvent, CardSummary, OutgoingMessage } from '../port/types.js';
 import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
 import { waitingTask } from './waiting.js';
+import { checkCallerTask } from './caller-task.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
 import { TurnTask } from './task.js';
 import { watchdog, within } from './watchdog.js';
-
-/** One user message to an agent, with the thread's ids. */
-export interface TurnRequest {
-  /** The user's text; must not be empty unless files or data go. */
-  text: string;
-  /** Files to send after the text (their media types must be ones the card takes). */
-  files?: readonly OutgoingFile[];
-  /** Data parts to send after the files. */
-  data?: readonly OutgoingData[];
-  /** The conversation's contextId (derived for a thread by the client facade). */
-  contextId?: string;
-  /** An interrupted task to continue (after input-required or auth-required). */
-  taskId?: string;
-}
 
 /** How the ladder runs: its bounds, its random source for jitter, its logger. */
 export interface LadderOptions {
@@ -69,6 +59,13 @@ export interface LadderOptions {
    * process. Default false.
    */
   lookForWaitingTask?: boolean;
+  /**
+   * The request's `taskId` is the caller's (not one the thread's own turns left interrupted): before
+   * the message goes, one `GetTask` checks that the task carries the request's contextId (a thread's
+   * message never reaches another thread's task: a `foreign-task` error, nothing sent), and a task
+   * that is gone or finished is left out of the message. Default false.
+   */
+  taskFromCaller?: boolean;
 }
 
 /**
@@ -106,20 +103,28 @@ export function runCheckedTurn(
   options: LadderOptions & { policy: TurnPolicy },
 ): Observable<TurnEvent> {
   return defer(() => {
-    const message: OutgoingMessage = { text: request.text };
+    const message: OutgoingMessage = { text: request.text, messageId: request.messageId ?? globalThis.crypto.randomUUID() };
     if (request.contextId !== undefined) message.contextId = request.contextId;
     if (request.taskId !== undefined) message.taskId = request.taskId;
     if (request.files?.length) message.files = request.files;
     if (request.data?.length) message.data = request.data;
     const start = startOf(request);
+    start.messageId = message.messageId!;
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
       checkInputModes(card, message.files, message.data);
       const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
-      const { contextId } = message;
-      if (!options.lookForWaitingTask || !options.policy.continueInterrupted || message.taskId !== undefined || contextId === undefined) {
-        return send(message);
+      const { contextId, taskId } = message;
+      if (contextId === undefined) return send(message);
+      if (taskId !== undefined) {
+        if (!options.taskFromCaller) return send(message);
+        return checkCallerTask(port, options.policy, { ...message, taskId, contextId }).pipe(
+          switchMap(({ message: checked, note }) => (note ? concat(of<LadderNote>(note), send(checked)) : send(checked))),
+        );
       }
-      return waitingTask(ctx, contextId).pipe(switchMap((taskId) => send(taskId === undefined ? message : { ...message, taskId })));
+      if (!options.lookForWaitingTask || !options.policy.continueInterrupted) return send(message);
+      return waitingTask(ctx, contextId, card.url).pipe(
+        switchMap((waiting) => send(waiting === undefined ? message : { ...message, taskId: waiting })),
+      );
     });
   });
 }
@@ -149,6 +154,7 @@ export function runResume(port: A2APort, request: ResumeRequest, options: Ladder
       if (typeof request.taskId !== 'string' || request.taskId === '') {
         throw new A2AError({ kind: 'input', operation: 'turn', message: 'taskId must be a non-empty string' });
       }
+      checkCallerIds(request);
     } catch (error) {
       return concat(
         of<TurnEvent>(start),
@@ -207,7 +213,7 @@ function runLadder(
       if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;
       // The ladder's own errors (its bounds, a stream closed early) name the agent, as the port's do.
       return throwError(() =>
-        agent !== undefined && isA2AError(error, 'timeout', 'stream-closed') ? naming(error, agent, 'turn') : error,
+        agent !== undefined && isA2AError(error, 'timeout', 'stream-closed', 'foreign-task') ? naming(error, agent, 'turn') : error,
       );
     }),
   );
@@ -219,30 +225,6 @@ function startOf(request: TurnRequest): StartEvent {
   if (request.contextId !== undefined) start.contextId = request.contextId;
   if (request.taskId !== undefined) start.taskId = request.taskId;
   return start;
-}
-
-/**
- * Refuses a request the ladder cannot send: empty text (and no file or data), empty ids, files and
- * data it cannot carry or larger than `maxAttachmentBytes`. Throws an `input` {@link A2AError}.
- */
-export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.POSITIVE_INFINITY): void {
-  const { files, data } = request;
-  if (files !== undefined || data !== undefined) checkOutgoingParts(files, data, maxAttachmentBytes);
-  const attached = (files?.length ?? 0) + (data?.length ?? 0) > 0;
-  if (typeof request.text !== 'string' || (request.text.trim() === '' && !attached)) {
-    throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
-  }
-  checkIds(request);
-}
-
-/** Refuses a contextId or taskId that is given but not a non-empty string. Throws an `input` {@link A2AError}. */
-export function checkIds(ids: { contextId?: unknown; taskId?: unknown }): void {
-  for (const key of ['contextId', 'taskId'] as const) {
-    const value = ids[key];
-    if (value !== undefined && (typeof value !== 'string' || value === '')) {
-      throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} must be a non-empty string when given` });
-    }
-  }
 }
 
 /**

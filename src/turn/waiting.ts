@@ -1,8 +1,9 @@
-import { asyncScheduler, catchError, map, of, type Observable } from 'rxjs';
-import { isA2AError, toA2AError } from '../errors.js';
-import { listTasksOf, type A2APort } from '../port/port.js';
+import { asyncScheduler, catchError, concatMap, find, from, map, of, type Observable } from 'rxjs';
+import { isA2AError, naming, toA2AError } from '../errors.js';
+import type { A2APort } from '../port/port.js';
 import { isInterrupted, isTerminal, type Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
+import { threadPages, type ListingBounds } from './listing.js';
 import type { TurnPolicy } from './policy.js';
 import { within } from './watchdog.js';
 
@@ -13,14 +14,34 @@ export const RECENT_MS = 24 * 60 * 60 * 1000;
 export interface ThreadResumeBounds {
   /** Only tasks whose status changed this recently. Default one day. */
   windowMs?: number;
-  /** One page of at most this many tasks, newest first. Default 20. */
+  /** Tasks asked for per `ListTasks` page, newest first. Default 20. */
   pageSize?: number;
+  /** Pages followed at most (`nextPageToken`; a token seen before ends the listing). Default 10. */
+  maxPages?: number;
+  /** Tasks read at most over all pages. Default 500. */
+  maxTasks?: number;
+}
+
+/** The listing bounds of a thread lookup: the caller's, then the defaults, each page bounded like a poll. */
+export function listingBounds(policy: TurnPolicy, bounds: ThreadResumeBounds = {}): ListingBounds {
+  return {
+    pageSize: bounds.pageSize ?? 20,
+    maxPages: bounds.maxPages ?? 10,
+    maxTasks: bounds.maxTasks ?? 500,
+    requestTimeoutMs: policy.poll.requestTimeoutMs,
+  };
+}
+
+/** `statusTimestampAfter` for tasks that changed within `windowMs`. */
+export function since(windowMs = RECENT_MS): string {
+  return new Date(asyncScheduler.now() - windowMs).toISOString();
 }
 
 /**
- * The newest task of a conversation that is not finished, if any: one `ListTasks` page of its recent
- * tasks, newest first as the agent orders them, bounded like a poll. An agent without ListTasks (v0.3)
- * fails with an `unsupported` error.
+ * The newest task of a conversation that is not finished, if any: its recent tasks, newest first as
+ * the agent orders them, page after page until one is unfinished (bounded: {@link ThreadResumeBounds});
+ * tasks of another conversation are skipped. An agent without ListTasks (v0.3) fails with an
+ * `unsupported` error.
  */
 export function newestUnfinished(
   port: A2APort,
@@ -28,24 +49,32 @@ export function newestUnfinished(
   policy: TurnPolicy,
   bounds: ThreadResumeBounds = {},
 ): Observable<Task | undefined> {
-  const since = new Date(asyncScheduler.now() - (bounds.windowMs ?? RECENT_MS)).toISOString();
-  return listTasksOf(port, contextId, { statusTimestampAfter: since, pageSize: bounds.pageSize ?? 20 }).pipe(
-    within<Task[]>(policy.poll.requestTimeoutMs, 'poll-request', 'list-tasks'),
-    map((tasks) => tasks.find((task) => !isTerminal(task.status.state))),
+  return threadPages(port, contextId, { statusTimestampAfter: since(bounds.windowMs) }, listingBounds(policy, bounds)).pipe(
+    concatMap((page) => from(page.tasks)),
+    find((task) => !isTerminal(task.status.state)),
   );
 }
 
 /**
  * The task the agent left waiting on a conversation (input-required, auth-required), if any: the
- * newest unfinished task, if it is interrupted. Best effort: an agent without ListTasks, a failure or
- * a running task give none (the message then starts a task, and a task gone meanwhile is the
- * ladder's task-gone case).
+ * newest unfinished task, if it is interrupted. Best effort and short: an agent without ListTasks, a
+ * failure, a running task, or no answer within `lookupTimeoutMs` give none (the message then starts
+ * a task, and a task gone meanwhile is the ladder's task-gone case). A failure is logged, naming the
+ * agent and the call.
  */
-export function waitingTask(ctx: LadderContext, contextId: string): Observable<string | undefined> {
+export function waitingTask(ctx: LadderContext, contextId: string, agent: string): Observable<string | undefined> {
+  const { lookupTimeoutMs } = ctx.policy;
   return newestUnfinished(ctx.port, contextId, ctx.policy).pipe(
+    within<Task | undefined>(lookupTimeoutMs, 'lookup', 'list-tasks'),
     map((newest) => (newest !== undefined && isInterrupted(newest.status.state) ? newest.id : undefined)),
     catchError((error: unknown) => {
-      if (!isA2AError(error, 'unsupported')) ctx.logger.debug({ error: toA2AError(error).message }, 'no ListTasks answer for the thread');
+      if (!isA2AError(error, 'unsupported')) {
+        const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
+        ctx.logger.debug(
+          { agent, operation: 'list-tasks', error: named.message },
+          'no ListTasks answer for the thread: the message goes without it',
+        );
+      }
       return of(undefined);
     }),
   );

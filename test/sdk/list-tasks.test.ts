@@ -25,7 +25,7 @@ describe("ListTasks on the port: one conversation's tasks", () => {
     expect(asked).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION });
     const done = endOf(await collect(runTurn(ports(url), { text: 'artifacts', contextId: 'ctx-list-1' }, FAST)));
     await collect(runTurn(ports(url), { text: 'artifacts', contextId: 'ctx-list-other' }, FAST));
-    const tasks = await lastValueFrom(ports(url).listTasks!('ctx-list-1', { pageSize: 10 }));
+    const { tasks } = await lastValueFrom(ports(url).listTasks!('ctx-list-1', { pageSize: 10 }));
     expect(tasks.map((t) => [t.id, t.status.state]).sort()).toEqual(
       [
         [asked.taskId, 'input-required'],
@@ -33,7 +33,7 @@ describe("ListTasks on the port: one conversation's tasks", () => {
       ].sort(),
     );
     expect(tasks.every((t) => t.contextId === 'ctx-list-1' && t.artifacts.length === 0)).toBe(true);
-    const since = await lastValueFrom(
+    const { tasks: since } = await lastValueFrom(
       ports(url).listTasks!('ctx-list-1', { statusTimestampAfter: new Date(Date.now() + 60_000).toISOString() }),
     );
     expect(since).toEqual([]);

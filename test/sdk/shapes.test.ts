@@ -20,7 +20,7 @@ for (const target of TARGETS) {
     ] as const) {
       it(`${text}: "${reply}"`, async () => {
         const events = await collect(runTurn(port(), { text, contextId: 'ctx-shapes-1' }, FAST));
-        expect(events[0]).toEqual({ type: 'start', contextId: 'ctx-shapes-1' });
+        expect(events[0]).toEqual({ type: 'start', contextId: 'ctx-shapes-1', messageId: expect.any(String) });
         expect(endOf(events)).toMatchObject({ outcome: 'completed', text: reply });
         expect(folded(events)).toBe(reply);
         expect(events.filter((e) => e.type === 'end')).toHaveLength(1);

@@ -2,7 +2,7 @@ import { TaskState as SdkTaskState, type SendMessageRequest } from '@a2a-js/sdk'
 import type { Client } from '@a2a-js/sdk/client';
 import { map, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../../errors.js';
-import type { ListTasksOptions } from '../../port/port.js';
+import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import { streamCall, unaryCall, type CallSite } from '../calls.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../map.js';
@@ -54,7 +54,7 @@ export class SdkClientTransport implements Transport {
     ).pipe(map(fromSdkTask));
   }
 
-  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<Task[]> {
+  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<TaskPage> {
     if (this.wire.legacy) {
       return throwError(
         () =>
@@ -67,13 +67,17 @@ export class SdkClientTransport implements Transport {
       // Left out on the wire (the proto's zero value): no filter by state.
       status: SdkTaskState.TASK_STATE_UNSPECIFIED,
       pageSize: options.pageSize,
-      pageToken: '',
-      historyLength: 0,
+      pageToken: options.pageToken ?? '',
+      historyLength: options.historyLength ?? 0,
       statusTimestampAfter: options.statusTimestampAfter,
       includeArtifacts: false,
     };
     return unaryCall(this.site('list-tasks'), (signal) => this.client.listTasks(request, callOptions(signal, headers))).pipe(
-      map((response) => response.tasks.map(fromSdkTask)),
+      map((response): TaskPage => {
+        const page: TaskPage = { tasks: response.tasks.map(fromSdkTask) };
+        if (response.nextPageToken) page.nextPageToken = response.nextPageToken;
+        return page;
+      }),
     );
   }
 

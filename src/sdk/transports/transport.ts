@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { AuthDetails } from '../../errors.js';
-import type { ListTasksOptions } from '../../port/port.js';
+import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import type { ResponseWatch } from '../calls.js';
 
@@ -25,7 +25,7 @@ export interface Transport {
   /** `CancelTask`. */
   cancel(taskId: string, headers: TurnHeaders): Observable<Task>;
   /** `ListTasks` of one conversation (v1.0; `unsupported` on v0.3). */
-  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<Task[]>;
+  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<TaskPage>;
 }
 
 /** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */

@@ -1,0 +1,72 @@
+import { concat, concatMap, defer, of, type Observable } from 'rxjs';
+import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../port/port.js';
+import type { Task } from '../port/types.js';
+import { ownTasks } from './thread-guard.js';
+import { within } from './watchdog.js';
+
+/** How far a thread's `ListTasks` is followed. */
+export interface ListingBounds {
+  /** Tasks asked for per page. */
+  pageSize: number;
+  /** Pages read at most (a repeated `nextPageToken` ends the listing before). */
+  maxPages: number;
+  /** Tasks read at most, over all pages (an agent may answer more than it was asked for). */
+  maxTasks: number;
+  /** Each page's request. */
+  requestTimeoutMs: number;
+}
+
+/** One page of a thread's listing, its strangers left out. */
+export interface ThreadPage {
+  /** The page's tasks that carry the thread's contextId, in the agent's order. */
+  tasks: Task[];
+  /**
+   * How the listing stands after this page: `more` (another page follows), `end` (the agent said
+   * this is the last page), `cut` (the agent has more, but the bounds end the listing here: too
+   * many pages, or a token the agent gave before).
+   */
+  after: 'more' | 'end' | 'cut';
+}
+
+/**
+ * A conversation's tasks as the agent lists them, page after page (`nextPageToken`), newest first as
+ * it orders them: lazily (a consumer that has what it needs stops the paging), bounded in pages, each
+ * page bounded in time. Every task is checked: one that does not carry `contextId` is skipped, never
+ * followed (an agent may ignore the filter). An agent without ListTasks fails with `unsupported`.
+ */
+export function threadPages(
+  port: A2APort,
+  contextId: string,
+  request: Omit<ListTasksOptions, 'pageSize' | 'pageToken'>,
+  bounds: ListingBounds,
+): Observable<ThreadPage> {
+  const page = (pageToken: string | undefined): Observable<TaskPage> =>
+    listTasksOf(port, contextId, { ...request, pageSize: bounds.pageSize, ...(pageToken ? { pageToken } : {}) }).pipe(
+      within<TaskPage>(bounds.requestTimeoutMs, 'poll-request', 'list-tasks'),
+    );
+  /** A page as read: its number, the tasks read before it, the tokens followed to it. */
+  interface Read {
+    page: TaskPage;
+    number: number;
+    before: number;
+    tokens: ReadonlySet<string>;
+  }
+  const read = (page: TaskPage, number: number, before: number, tokens: ReadonlySet<string>): Read => ({ page, number, before, tokens });
+  const after = ({ page: { nextPageToken, tasks }, number, before, tokens }: Read): ThreadPage['after'] => {
+    const over = before + tasks.length >= bounds.maxTasks;
+    if (!nextPageToken) return over && before + tasks.length > bounds.maxTasks ? 'cut' : 'end';
+    return over || number >= bounds.maxPages || tokens.has(nextPageToken) ? 'cut' : 'more';
+  };
+  // Each next page is asked for only once this one was taken (`concat`): a consumer that found what it needs asks no more.
+  const from = (at: Read): Observable<ThreadPage> => {
+    const state = after(at);
+    const tasks = at.page.tasks.slice(0, Math.max(0, bounds.maxTasks - at.before));
+    const here = of<ThreadPage>({ tasks: ownTasks(tasks, contextId), after: state });
+    if (state !== 'more') return here;
+    const token = at.page.nextPageToken!;
+    const tokens = new Set(at.tokens).add(token);
+    const before = at.before + tasks.length;
+    return concat(here, defer(() => page(token)).pipe(concatMap((next) => from(read(next, at.number + 1, before, tokens)))));
+  };
+  return page(undefined).pipe(concatMap((first) => from(read(first, 1, 0, new Set()))));
+}

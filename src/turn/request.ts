@@ -1,0 +1,61 @@
+import { A2AError } from '../errors.js';
+import { checkOutgoingParts } from '../port/outgoing.js';
+import type { OutgoingData, OutgoingFile } from '../port/types.js';
+import { MAX_ID_CHARS } from '../render/ids.js';
+
+/** One user message to an agent, with the thread's ids. */
+export interface TurnRequest {
+  /** The user's text; must not be empty unless files or data go. */
+  text: string;
+  /** Files to send after the text (their media types must be ones the card takes). */
+  files?: readonly OutgoingFile[];
+  /** Data parts to send after the files. */
+  data?: readonly OutgoingData[];
+  /** The conversation's contextId (derived for a thread by the client facade). */
+  contextId?: string;
+  /** An interrupted task to continue (after input-required or auth-required). */
+  taskId?: string;
+  /**
+   * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
+   * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a
+   * message the agent refused before any event goes again with the same id).
+   */
+  messageId?: string;
+}
+
+/**
+ * Refuses a request the ladder cannot send: empty text (and no file or data), empty ids, files and
+ * data it cannot carry or larger than `maxAttachmentBytes`. Throws an `input` {@link A2AError}.
+ */
+export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.POSITIVE_INFINITY): void {
+  const { files, data } = request;
+  if (files !== undefined || data !== undefined) checkOutgoingParts(files, data, maxAttachmentBytes);
+  const attached = (files?.length ?? 0) + (data?.length ?? 0) > 0;
+  if (typeof request.text !== 'string' || (request.text.trim() === '' && !attached)) {
+    throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
+  }
+  checkCallerIds(request);
+}
+
+/**
+ * Refuses an id the caller hands in (`contextId`, `taskId`, `messageId`) that is given but not a
+ * non-empty string, longer than {@link MAX_ID_CHARS} (the bound the agent's ids have) or holding a
+ * control character (ids go into headers, URLs and logs). Throws an `input` {@link A2AError} naming
+ * the field, never quoting the value.
+ */
+export function checkCallerIds(ids: { contextId?: unknown; taskId?: unknown; messageId?: unknown }): void {
+  for (const key of ['contextId', 'taskId', 'messageId'] as const) {
+    const value = ids[key];
+    if (value === undefined) continue;
+    const why = callerIdProblem(value);
+    if (why !== undefined) throw new A2AError({ kind: 'input', operation: 'turn', message: `${key} ${why}` });
+  }
+}
+
+/** What is wrong with an id a caller hands in, or undefined when it may be used. */
+export function callerIdProblem(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return 'must be a non-empty string when given';
+  if (value.length > MAX_ID_CHARS) return `is ${value.length} characters long; ids are at most ${MAX_ID_CHARS}`;
+  if (/[\u0000-\u001f\u007f]/.test(value)) return 'holds a control character';
+  return undefined;
+}
