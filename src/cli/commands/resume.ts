@@ -7,14 +7,18 @@ import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
-export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--extension URI]…
-                  [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json]
+                  [--extension URI]… [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:
 a reply another process started (a chat that was left, a gateway that died), or the question the
-agent is waiting on. The thread's task is found with ListTasks (A2A v1.0 agents); --task ID follows
-that task instead (any version). With nothing in flight it says so and exits 0. Output, --json,
---extension and the exit status are send's; Ctrl-C cancels the task at the agent.
+agent is waiting on. The thread's task is found with ListTasks (A2A v1.0 agents). --task ID follows
+that task instead (any version): with --thread or --handle it must be that thread's (another thread's
+task is refused, nothing of it shown); without either, you vouch for it and it is followed as it is.
+--message ID follows the thread's task that carries that message (the messageId a send's --json
+start line names), or says the agent never got it (exit 1: send it again). With nothing in flight
+it says so and exits 0. Output, --json, --extension and the exit status are send's; Ctrl-C cancels
+the task at the agent.
 ${TRUST_USAGE}`;
 
 /** `a4h resume`: one resumed turn. */
@@ -25,6 +29,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...EXTENSION_OPTIONS,
     json: { type: 'boolean' },
     task: { type: 'string' },
+    message: { type: 'string' },
   });
   if (values.help) {
     io.out.write(`${RESUME_USAGE}\n`);
@@ -32,21 +37,28 @@ export async function resume(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('resume needs exactly one agent URL');
+  if (values.task !== undefined && values.message !== undefined) throw new UsageError('give --task or --message, not both');
+  // A task followed without a thread named is vouched for by the caller: nothing checks it is a thread's.
+  const vouched = values.task !== undefined && values.thread === undefined && values.handle === undefined;
+  const thread = vouched ? undefined : nonEmpty('thread', values.thread, DEFAULT_THREAD);
   const input = {
     agent,
-    thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
-    handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
+    ...(thread === undefined ? {} : { thread, handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE) }),
     ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
+    ...(values.message === undefined ? {} : { messageId: nonEmpty('message', values.message, '') }),
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
   const reach = await agentOptions(values, agent, io.env);
   const client = createA2A({ logger: stderrLogger(io, verbose), ...reach });
   try {
-    let nothing = false;
-    const turn$ = client.resume(input).pipe(tap((event) => (nothing ||= event.type === 'end' && event.outcome === 'none')));
+    let outcome: string | undefined;
+    const turn$ = client.resume(input).pipe(tap((event) => event.type === 'end' && (outcome = event.outcome)));
     const code = await reportTurn(io, turn$, { json: values.json === true, verbose });
-    if (nothing && values.json !== true) notice(io, `nothing in flight on thread "${input.thread}"`);
+    if (values.json !== true && outcome === 'none') notice(io, `nothing in flight on thread "${thread}"`);
+    if (values.json !== true && outcome === 'not-received') {
+      notice(io, `the agent never got message ${JSON.stringify(values.message)} on thread "${thread}": send it again`);
+    }
     return code;
   } finally {
     await client.close();

@@ -8,8 +8,8 @@ import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
-export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS]
-                [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
+export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json]
+                [--timeout SECONDS] [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                 [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
@@ -21,7 +21,10 @@ With --json, one JSON object per turn event per line (file bytes in base64); the
 {"type":"error","kind","message"} on an error, a timeout or a cancel.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
 reads a bearer token from an environment variable (keeps it out of shell history). --task continues
-that task (one the agent left waiting for an answer), as a later line of a chat would.
+that task (one the agent left waiting for an answer, on this thread: another thread's is refused
+before anything is sent), as a later line of a chat would. --message-id gives the message that id
+(a fresh one otherwise; the --json start line names it): if the command dies before the agent
+answers, \`a4h resume --message ID\` tells whether the agent got it.
 --extension activates an A2A extension on every request of the turn (repeatable; sent as
 A2A-Extensions); an agent whose card requires one that is not given is refused before anything is sent.
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
@@ -39,6 +42,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     attach: { type: 'string', multiple: true },
     save: { type: 'string' },
     task: { type: 'string' },
+    'message-id': { type: 'string' },
   });
   if (values.help) {
     io.out.write(`${SEND_USAGE}\n`);
@@ -67,6 +71,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
     ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
+    ...(values['message-id'] === undefined ? {} : { messageId: nonEmpty('message-id', values['message-id'], '') }),
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
