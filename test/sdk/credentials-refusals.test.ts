@@ -244,6 +244,18 @@ describe('the credentials option is checked', () => {
     ['a header name that is no token', { 'https://h': { headers: { 'bad name': 'value-not-shown-4' } } }],
     ['nothing to send', { 'https://h': {} }],
     ['an apiKey place that does not exist', { 'https://h': { apiKey: { value: 'value-not-shown-5', in: 'body' as 'header' } } }],
+    [
+      'an apiKey header the client does not let a key replace',
+      { 'https://h': { apiKey: { value: 'value-not-shown-6', in: 'header', name: 'Host' } } },
+    ],
+    [
+      'an apiKey header where the bearer token goes',
+      { 'https://h': { bearer: 'value-not-shown-7', apiKey: { value: 'value-not-shown-8', in: 'header', name: 'authorization' } } },
+    ],
+    [
+      'an apiKey query name that would split the query',
+      { 'https://h': { apiKey: { value: 'value-not-shown-9', in: 'query', name: 'a&b' } } },
+    ],
   ];
   for (const [name, credentials] of cases) {
     it(`${name}: a config error naming the key, never the value`, () => {
