@@ -34,10 +34,12 @@ export interface AgentAccess {
 
 /**
  * The fetch of one agent's calls. It adds the credentials of `access.plan` to requests on the plan's
- * origin only, and never follows a redirect with them except a same-origin 307/308. It turns HTTP
- * 401 and 403 into `auth` errors naming the card's schemes, what kind of credential was sent and the
- * `WWW-Authenticate` challenge (never a value), and HTTP 431 into an `http` error saying which of
- * the headers it sent are large. Everything else passes through as it came.
+ * origin, refuses a request to any other origin (an `auth` error: nothing is sent; nothing the client
+ * does asks that, so it is a fault, not a request to send without credentials), and never follows a
+ * redirect with them except a same-origin 307/308. It turns HTTP 401 and 403 into `auth` errors
+ * naming the card's schemes, what kind of credential was sent and the `WWW-Authenticate` challenge
+ * (never a value), and HTTP 431 into an `http` error saying which of the headers it sent are large.
+ * Everything else passes through as it came.
  */
 export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetch {
   const { plan, schemes } = access;
@@ -47,9 +49,10 @@ export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetc
     let sent: RequestInit | undefined = init;
     let target = url;
     let response: Response;
-    if (plan === undefined || originOf(url) !== plan.origin) {
+    if (plan === undefined) {
       response = await base(input, init);
     } else {
+      if (originOf(url) !== plan.origin) throw elsewhere(plan.origin, url, schemes);
       // Our callers (the SDK's transports, our reader, the card fetch) pass a URL; a Request keeps its
       // method and body on the first hop only.
       for (let hop = 0; ; hop++) {
@@ -85,6 +88,17 @@ export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetc
     await response.body?.cancel().catch(() => undefined);
     throw httpAuthError(response.status, authDetails(schemes, applied?.sent ?? 'none', challenge));
   };
+}
+
+/** A request for an agent to another origin than its credentials': refused before anything is sent. */
+function elsewhere(origin: string, url: string, schemes: readonly SecuritySchemeInfo[] | undefined): A2AError {
+  const other = originOf(url) ?? 'a URL that does not parse';
+  return new A2AError({
+    kind: 'auth',
+    retryable: false,
+    auth: authDetails(schemes, 'none'),
+    message: `a request for the agent at ${origin} was to go to ${other}: refused, nothing was sent (its credentials go to their own origin only)`,
+  });
 }
 
 /** What went with the request answered 431: its URL and every header given to the fetch, and which of them are the credentials'. */
