@@ -66,7 +66,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       ? createSdkPorts({
           ...(options.fetch ? { fetch: options.fetch } : {}),
           ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
-          ...(options.maxResponseBytes ? { maxResponseBytes: options.maxResponseBytes } : {}),
+          ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
           ...(options.credentials ? { credentials: options.credentials } : {}),
           ...(options.trust ? { trust: options.trust } : {}),
           ...(options.extensions ? { extensions: options.extensions } : {}),

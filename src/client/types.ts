@@ -28,7 +28,10 @@ export interface A2AOptions {
   policy?: TurnPolicyInput;
   /** The fetch for every request; default the global fetch (the Node entry passes an undici one). */
   fetch?: typeof fetch;
-  /** Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail the call. Default 64 MiB. */
+  /**
+   * Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail the call. Default 64 MiB;
+   * a positive whole number, else a `config` error here.
+   */
   maxResponseBytes?: number;
   /**
    * Credentials per agent, keyed by origin (`https://agent.example`) or URL prefix: a bearer token,

@@ -1,4 +1,4 @@
-import type { A2AError } from '../errors.js';
+import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
 import { AgentExtensions, type ExtensionsOption } from './agent-extensions.js';
 import { ResponseWatch } from './calls.js';
@@ -24,14 +24,17 @@ export interface SdkPortOptions {
   fetch?: typeof fetch;
   /** `acceptedOutputModes` of every send: what the caller can render. Default `text/plain`, `text/markdown`. */
   outputModes?: readonly string[];
-  /** Cards larger than this are refused. Default 1 MiB. */
+  /** Cards larger than this are refused. Default 1 MiB; a positive whole number, else a `config` error. */
   cardMaxBytes?: number;
   /**
    * Who reads JSON-RPC streams: `a4h` (default), the client's own tolerant reader, or `sdk`, the
    * official SDK's transport. Unary calls and HTTP+JSON always go through the SDK.
    */
   reader?: 'a4h' | 'sdk';
-  /** Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail with a protocol error. Default 64 MiB. */
+  /**
+   * Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail with a protocol error.
+   * Default 64 MiB; a positive whole number, else a `config` error.
+   */
   maxResponseBytes?: number;
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */
   cardTtlMs?: number;
@@ -73,6 +76,22 @@ export interface SdkPorts extends PortFactory {
   close(): Promise<void>;
 }
 
+/** The largest answer read whole when `maxResponseBytes` is not given: 64 MiB. */
+const DEFAULT_MAX_RESPONSE_BYTES = 64 * 2 ** 20;
+
+/** A bound in bytes from the options: a positive whole number (else a `config` error naming it), or `fallback` when not given. */
+function byteBound(name: 'maxResponseBytes' | 'cardMaxBytes', value: number | undefined, fallback: number): number {
+  if (value === undefined) return fallback;
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+    throw new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: `invalid option ${name}: it must be a positive whole number of bytes`,
+    });
+  }
+  return value;
+}
+
 /**
  * Ports backed by the official `@a2a-js/sdk` client: v1.0 and v0.3 agents over JSON-RPC, HTTP+JSON
  * and (with `grpc`) gRPC; the newest protocol version first, then JSON-RPC, HTTP+JSON, gRPC, then the
@@ -81,14 +100,14 @@ export interface SdkPorts extends PortFactory {
  */
 export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
   const baseFetch = options.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const watch = new ResponseWatch(baseFetch, options.maxResponseBytes ?? 64 * 2 ** 20);
+  const watch = new ResponseWatch(baseFetch, byteBound('maxResponseBytes', options.maxResponseBytes, DEFAULT_MAX_RESPONSE_BYTES));
   const loader: AgentLoader = {
     baseFetch,
     watch,
     factory: sdkFactory(watch.fetch),
     credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
     trust: new CardTrust(options.trust, baseFetch, options.logger ?? silentLogger, options.clock),
-    cardMaxBytes: options.cardMaxBytes ?? 1024 * 1024,
+    cardMaxBytes: byteBound('cardMaxBytes', options.cardMaxBytes, 2 ** 20),
     logger: options.logger ?? silentLogger,
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],
     reader: options.reader ?? 'a4h',

@@ -58,6 +58,9 @@ export const WIRE_ERRORS: readonly WireError[] = [
   { wire: 'http', code: 404, name: 'Not Found', ...unsupported },
   { wire: 'http', code: 405, name: 'Method Not Allowed', ...unsupported },
   { wire: 'http', code: 501, name: 'Not Implemented', ...unsupported },
+  // The request's headers (credentials, extensions, trace context) or its URL are more than the server takes: the same request
+  // would be refused the same way. The credentialed fetch says which of them is large (headers-too-large.ts).
+  { wire: 'http', code: 431, name: 'Request Header Fields Too Large', kind: 'http', retryable: false },
   // An overloaded, restarting or slow server, or a proxy in front of one: worth another try.
   { wire: 'http', code: 408, name: 'Request Timeout', ...transient },
   { wire: 'http', code: 429, name: 'Too Many Requests', ...transient },

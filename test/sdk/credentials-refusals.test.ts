@@ -3,7 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
 import { REPLY } from '../../fixtures/index.js';
 import { isA2AError } from '../../src/errors.js';
-import type { CredentialsOption } from '../../src/sdk/credentials/options.js';
+import { agentFetch } from '../../src/sdk/credentials/agent-fetch.js';
+import { checkCredentials, type CredentialsOption } from '../../src/sdk/credentials/options.js';
+import { planFor } from '../../src/sdk/credentials/plan.js';
 import { BEARER, client, completed, failed, recordingLogger, requests, turn } from './credentials-kit.js';
 import { sendJson, startRawAgent } from './raw-agent.js';
 
@@ -111,6 +113,35 @@ describe('only to the agent’s own origin', () => {
       await a2a.close();
       await redirecting.close();
       await elsewhere.close();
+    }
+  });
+});
+
+describe("the agent's fetch itself", () => {
+  it('refuses a URL on another origin than its credentials: nothing reaches that origin, not even without them', async () => {
+    const seen: (string | undefined)[] = [];
+    const own = await startRawAgent((req, res) => {
+      seen.push(req.headers['authorization']);
+      sendJson(res, {});
+    });
+    const other = await startRawAgent((_req, res) => sendJson(res, {}));
+    try {
+      const [entry] = checkCredentials({ [new URL(own.url).origin]: { bearer: AUTH_SECRETS.bearer } });
+      const fetch = agentFetch(globalThis.fetch, { plan: planFor(entry!, own.url, undefined), schemes: [] });
+      // Its own origin gets the credentials.
+      await (await fetch(`${own.url}rpc`, { method: 'POST', body: '{}' })).text();
+      expect(seen).toEqual([BEARER]);
+      for (const input of [`${other.url}rpc`, new Request(`${other.url}rpc`, { method: 'POST', body: '{}' })]) {
+        const error = await fetch(input, { method: 'POST', body: '{}' }).catch((e: unknown) => e);
+        expect(error).toMatchObject({ kind: 'auth', retryable: false, auth: { sent: 'none' } });
+        expect((error as Error).message).toBe(
+          `a request for the agent at ${new URL(own.url).origin} was to go to ${new URL(other.url).origin}: refused, nothing was sent (its credentials go to their own origin only)`,
+        );
+      }
+      expect(other.connections).toBe(0);
+    } finally {
+      await own.close();
+      await other.close();
     }
   });
 });
@@ -244,6 +275,18 @@ describe('the credentials option is checked', () => {
     ['a header name that is no token', { 'https://h': { headers: { 'bad name': 'value-not-shown-4' } } }],
     ['nothing to send', { 'https://h': {} }],
     ['an apiKey place that does not exist', { 'https://h': { apiKey: { value: 'value-not-shown-5', in: 'body' as 'header' } } }],
+    [
+      'an apiKey header the client does not let a key replace',
+      { 'https://h': { apiKey: { value: 'value-not-shown-6', in: 'header', name: 'Host' } } },
+    ],
+    [
+      'an apiKey header where the bearer token goes',
+      { 'https://h': { bearer: 'value-not-shown-7', apiKey: { value: 'value-not-shown-8', in: 'header', name: 'authorization' } } },
+    ],
+    [
+      'an apiKey query name that would split the query',
+      { 'https://h': { apiKey: { value: 'value-not-shown-9', in: 'query', name: 'a&b' } } },
+    ],
   ];
   for (const [name, credentials] of cases) {
     it(`${name}: a config error naming the key, never the value`, () => {

@@ -1,4 +1,4 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerOptions, type ServerResponse } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 
 /** A JSON-RPC request as the raw agent received it. */
@@ -22,11 +22,14 @@ export interface RawAgent {
   close(): Promise<void>;
 }
 
-/** Starts a raw agent on 127.0.0.1, port 0. Its POST bodies are read and parsed before `handler` runs. */
-export async function startRawAgent(handler: RawHandler): Promise<RawAgent> {
+/**
+ * Starts a raw agent on 127.0.0.1, port 0. Its POST bodies are read and parsed before `handler` runs.
+ * `options` are Node's server options (`maxHeaderSize`: Node itself answers 431 past it).
+ */
+export async function startRawAgent(handler: RawHandler, options: ServerOptions = {}): Promise<RawAgent> {
   const sockets = new Set<Socket>();
   let connections = 0;
-  const server: Server = createServer((req, res) => {
+  const server: Server = createServer(options, (req, res) => {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
     if (req.method === 'GET') return handler(req, res, { base, rpc: undefined });
     let body = '';

@@ -26,6 +26,7 @@ const HTTP: [status: number, kind: string, retryable: boolean][] = [
   [404, 'unsupported', false],
   [405, 'unsupported', false],
   [501, 'unsupported', false],
+  [431, 'http', false],
   [408, 'http', true],
   [429, 'http', true],
   [500, 'http', true],

@@ -1,6 +1,7 @@
 import { A2AError } from '../../errors.js';
 import type { SecuritySchemeInfo } from '../../port/types.js';
 import { authDetails, httpAuthError, safeChallenge } from './auth-error.js';
+import { headersTooLarge, HEADERS_TOO_LARGE, type SentRequest } from '../headers-too-large.js';
 import type { Applied, CredentialPlan } from './plan.js';
 
 /** Same-origin 307/308 redirects followed with credentials, at most. */
@@ -33,28 +34,31 @@ export interface AgentAccess {
 
 /**
  * The fetch of one agent's calls. It adds the credentials of `access.plan` to requests on the plan's
- * origin only, and never follows a redirect with them except a same-origin 307/308; it turns HTTP 401
- * and 403 into `auth` errors naming the card's schemes, what kind of credential was sent and the
- * `WWW-Authenticate` challenge (never a value). Everything else passes through as it came.
+ * origin, refuses a request to any other origin (an `auth` error: nothing is sent; nothing the client
+ * does asks that, so it is a fault, not a request to send without credentials), and never follows a
+ * redirect with them except a same-origin 307/308. It turns HTTP 401 and 403 into `auth` errors
+ * naming the card's schemes, what kind of credential was sent and the `WWW-Authenticate` challenge
+ * (never a value), and HTTP 431 into an `http` error saying which of the headers it sent are large.
+ * Everything else passes through as it came.
  */
 export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetch {
   const { plan, schemes } = access;
   return async (input, init) => {
     const url = urlOf(input);
     let applied: Applied | undefined;
+    let sent: RequestInit | undefined = init;
+    let target = url;
     let response: Response;
-    if (plan === undefined || originOf(url) !== plan.origin) {
+    if (plan === undefined) {
       response = await base(input, init);
     } else {
-      let target = url;
+      if (originOf(url) !== plan.origin) throw elsewhere(plan.origin, url, schemes);
       // Our callers (the SDK's transports, our reader, the card fetch) pass a URL; a Request keeps its
       // method and body on the first hop only.
       for (let hop = 0; ; hop++) {
         applied = await plan.apply(target);
-        response = await base(
-          input instanceof Request && hop === 0 ? new Request(applied.url, input) : applied.url,
-          withHeaders(init, applied.headers),
-        );
+        sent = withHeaders(init, applied.headers);
+        response = await base(input instanceof Request && hop === 0 ? new Request(applied.url, input) : applied.url, sent);
         const location = response.headers.get('location');
         const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400 && location !== null);
         if (!redirected) break;
@@ -75,9 +79,41 @@ export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetc
         target = next;
       }
     }
+    if (response.status === HEADERS_TOO_LARGE) {
+      await response.body?.cancel().catch(() => undefined);
+      throw headersTooLarge(sentRequest(input, sent, target, applied));
+    }
     if (response.status !== 401 && response.status !== 403) return response;
     const challenge = safeChallenge(response.headers.get('www-authenticate'), applied?.values ?? []);
     await response.body?.cancel().catch(() => undefined);
     throw httpAuthError(response.status, authDetails(schemes, applied?.sent ?? 'none', challenge));
+  };
+}
+
+/** A request for an agent to another origin than its credentials': refused before anything is sent. */
+function elsewhere(origin: string, url: string, schemes: readonly SecuritySchemeInfo[] | undefined): A2AError {
+  const other = originOf(url) ?? 'a URL that does not parse';
+  return new A2AError({
+    kind: 'auth',
+    retryable: false,
+    auth: authDetails(schemes, 'none'),
+    message: `a request for the agent at ${origin} was to go to ${other}: refused, nothing was sent (its credentials go to their own origin only)`,
+  });
+}
+
+/** What went with the request answered 431: its URL and every header given to the fetch, and which of them are the credentials'. */
+function sentRequest(
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  target: string,
+  applied: Applied | undefined,
+): SentRequest {
+  const headers = new Headers(input instanceof Request ? input.headers : undefined);
+  for (const [name, value] of new Headers(init?.headers)) headers.set(name, value);
+  return {
+    url: applied?.url ?? target,
+    headers,
+    credentialHeaders: applied === undefined ? [] : Object.keys(applied.headers),
+    credentialQueryBytes: applied === undefined ? 0 : Math.max(0, applied.url.length - target.length),
   };
 }

@@ -1,6 +1,7 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary } from '../../port/types.js';
 import { parseScope, type UrlScope } from '../url-scope.js';
+import { apiKeyNameProblem, TOKEN, type ApiKeyPlace } from './names.js';
 
 /** Header names and values to add to a request. */
 export type CredentialHeaders = Record<string, string>;
@@ -55,8 +56,6 @@ export interface CredentialEntry extends UrlScope {
   card: boolean;
 }
 
-/** A header name (RFC 9110 token). */
-const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** A value that cannot break a header line (no CR, LF or NUL). */
 const SAFE_VALUE = /^[^\r\n\0]*$/;
 
@@ -105,8 +104,32 @@ export function checkCredentials(option: CredentialsOption | undefined): Credent
     if (entry.bearer === undefined && entry.apiKey === undefined && entry.headers === undefined && entry.headersFn === undefined) {
       throw invalid(key, 'give a bearer token, an apiKey, headers or a function');
     }
+    const place = entry.apiKey;
+    if (place?.in !== undefined && place.name !== undefined) {
+      const problem = apiKeyPlaceProblem(entry, place.in, place.name);
+      if (problem !== undefined) throw invalid(key, `apiKey.name ${problem}`);
+    }
     return entry;
   });
+}
+
+/**
+ * What is wrong with placing an entry's API key `in` under `name`: the name itself (see
+ * {@link apiKeyNameProblem}), or a header the same credentials send already (the bearer token's
+ * `Authorization`, one of the static headers, their `Cookie`): one would replace the other.
+ */
+export function apiKeyPlaceProblem(
+  entry: Pick<CredentialEntry, 'bearer' | 'headers'>,
+  place: ApiKeyPlace,
+  name: string,
+): string | undefined {
+  const problem = apiKeyNameProblem(place, name);
+  if (problem !== undefined) return problem;
+  const header = place === 'header' ? name.toLowerCase() : place === 'cookie' ? 'cookie' : undefined;
+  if (header === undefined) return undefined;
+  if (header === 'authorization' && entry.bearer !== undefined) return 'is where these credentials send their bearer token';
+  const named = Object.keys(entry.headers ?? {}).find((n) => n.toLowerCase() === header);
+  return named === undefined ? undefined : `would clash with the ${named} header these credentials' headers set`;
 }
 
 function apiKeyOf(key: string, raw: string | ApiKeyCredential): ApiKeyCredential {

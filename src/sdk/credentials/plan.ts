@@ -1,6 +1,7 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary, SecuritySchemeInfo } from '../../port/types.js';
-import { checkHeaders, type ApiKeyCredential, type CredentialEntry, type CredentialHeaders } from './options.js';
+import { apiKeyPlaceProblem, checkHeaders, type ApiKeyCredential, type CredentialEntry, type CredentialHeaders } from './options.js';
+import { shownName, type ApiKeyPlace } from './names.js';
 
 /** What one request gets: its URL (an API key may go in the query), the headers to add, and the values sent (to redact). */
 export interface Applied {
@@ -21,12 +22,16 @@ export interface CredentialPlan {
   apply(url: string): Promise<Applied>;
 }
 
+/** Where an API key goes, and the card's scheme that said so (when the credential did not say it all itself). */
+interface ApiKeyPlacement {
+  in: ApiKeyPlace;
+  name: string;
+  /** The card's scheme the place or the name came from; undefined when the credential gave both. */
+  scheme?: SecuritySchemeInfo;
+}
+
 /** Where an API key goes: the credential's own `in`/`name`, else the card's apiKey scheme (the named one, a required one, any). */
-function placeApiKey(
-  entry: CredentialEntry,
-  key: ApiKeyCredential,
-  card: CardSummary | undefined,
-): { in: 'header' | 'query' | 'cookie'; name: string } {
+function placeApiKey(entry: CredentialEntry, key: ApiKeyCredential, card: CardSummary | undefined): ApiKeyPlacement {
   const schemes = (card?.securitySchemes ?? []).filter((s) => s.type === 'apiKey');
   const scheme: SecuritySchemeInfo | undefined =
     key.scheme !== undefined ? schemes.find((s) => s.name === key.scheme) : (schemes.find((s) => s.required) ?? schemes[0]);
@@ -43,7 +48,32 @@ function placeApiKey(
         : 'the card declares no apiKey scheme saying where the key goes; give apiKey.in and apiKey.name',
     );
   }
-  return { in: location, name };
+  const placement: ApiKeyPlacement = { in: location, name };
+  if (scheme !== undefined && (key.in === undefined || key.name === undefined)) placement.scheme = scheme;
+  const problem = apiKeyPlaceProblem(entry, placement.in, placement.name);
+  if (problem !== undefined) throw badPlace(entry, placement, problem);
+  return placement;
+}
+
+/**
+ * An API key place a card (or a credential with a card) made that the client refuses: a `card` error
+ * naming the scheme and the name (escaped), never the key; with no scheme of the card in it, the
+ * credentials' own `config` error (the option's check finds those first).
+ */
+function badPlace(entry: CredentialEntry, placement: ApiKeyPlacement, problem: string): A2AError {
+  const where = `the ${placement.in === 'query' ? 'query parameter' : placement.in} ${shownName(placement.name)}`;
+  if (placement.scheme === undefined) {
+    return new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: `invalid credentials for ${JSON.stringify(entry.key)}: apiKey.name ${problem}`,
+    });
+  }
+  return new A2AError({
+    kind: 'card',
+    operation: 'card',
+    message: `the agent card's apiKey scheme ${shownName(placement.scheme.name)} puts the API key in ${where}, which ${problem}; the key configured for ${entry.key} is not sent`,
+  });
 }
 
 function cannotPlace(entry: CredentialEntry, why: string): A2AError {
