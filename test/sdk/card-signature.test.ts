@@ -264,3 +264,38 @@ describe('the trust option, checked', () => {
     });
   });
 });
+
+describe('keys that cannot be had', () => {
+  const failing: typeof fetch = async () => new Response('down', { status: 500 });
+
+  it('where no signed card is required: unchecked, with the reason, and one warning per card', async () => {
+    const warnings: unknown[] = [];
+    const logger = { ...silent, warn: (fields: unknown) => warnings.push(fields) };
+    const trust = new CardTrust({ jwksUrls: ['http://127.0.0.1:9/keys.json'] }, failing, logger);
+    const json = await signed();
+    for (let n = 0; n < 2; n++) {
+      expect(await trust.check(json, '1.0', CARD_URL, new AbortController().signal)).toEqual({
+        state: 'unchecked',
+        reason: 'keys-unavailable',
+        detail: 'keys unavailable: the JWKS at http://127.0.0.1:9/keys.json could not be had: HTTP 500',
+      });
+    }
+    expect(warnings).toEqual([{ agent: CARD_URL, signature: 'keys-unavailable', detail: expect.stringContaining('HTTP 500') }]);
+  });
+
+  it('no time left within the card deadline: no JWKS is fetched', async () => {
+    const fetched: string[] = [];
+    const never: typeof fetch = async (input) => {
+      fetched.push(String(input));
+      return failing(input);
+    };
+    const clock = { now: 50_000 };
+    const trust = new CardTrust({ jwksUrls: ['http://127.0.0.1:9/keys.json'] }, never, silent, Date.now, {
+      cardTimeoutMs: 1_000,
+      monotonic: () => clock.now,
+    });
+    const signature = await trust.check(await signed(), '1.0', CARD_URL, new AbortController().signal, clock.now - 950);
+    expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable', detail: expect.stringContaining('no time left') });
+    expect(fetched).toEqual([]);
+  });
+});

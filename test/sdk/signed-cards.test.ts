@@ -128,16 +128,20 @@ describe('requireSignedCard: the card error says why, and nothing is sent to the
     expect(error.message).toContain('could not be had: no answer within 200 ms');
   });
 
-  it('a JWKS that never answers is bounded by the card deadline too (a timeout, nothing sent)', async () => {
-    const from = fixtures.agent.received.length;
-    const trust = { jwksUrls: [fixtures.stallJwksUrl], requireSignedCard: true };
-    const a2a = createA2A({ identitySecret: SECRET, policy: { ...FAST.policy, cardTimeoutMs: 300 }, trust });
-    try {
-      expect(await turn(a2a, SIGNED_MOUNTS.signed)).toMatchObject({ kind: 'timeout', phase: 'card' });
-    } finally {
-      await a2a.close();
+  it('a JWKS that never answers: the wait fits inside the card deadline, whatever jwksTimeoutMs says (a card error, not a timeout)', async () => {
+    for (const jwksTimeoutMs of [undefined, 600_000]) {
+      const from = fixtures.agent.received.length;
+      const trust = { jwksUrls: [fixtures.stallJwksUrl], requireSignedCard: true, ...(jwksTimeoutMs ? { jwksTimeoutMs } : {}) };
+      const a2a = createA2A({ identitySecret: SECRET, policy: { ...FAST.policy, cardTimeoutMs: 300 }, trust });
+      try {
+        const error = await turn(a2a, SIGNED_MOUNTS.signed);
+        expect(error).toMatchObject({ kind: 'card', retryable: false, signature: { state: 'unchecked', reason: 'keys-unavailable' } });
+        expect((error as A2AError).message).toContain(`keys unavailable: the JWKS at ${fixtures.stallJwksUrl} could not be had: no answer`);
+      } finally {
+        await a2a.close();
+      }
+      expect(requests(fixtures.agent, SIGNED_MOUNTS.signed, from).calls).toEqual([]);
     }
-    expect(requests(fixtures.agent, SIGNED_MOUNTS.signed, from).calls).toEqual([]);
   });
 
   it('a JWKS larger than jwksMaxBytes: keys unavailable', async () => {
@@ -228,5 +232,34 @@ describe('keys at JWKS URLs', () => {
     clock.now += 2 * 3_600_000; // past the cards' max-age and the JWKS's jwksCacheMs
     await firstValueFrom(ports(url(SIGNED_MOUNTS.signed)).card());
     expect(jwksFetches(from)).toEqual(['GET /keys/trusted.json', 'GET /keys/trusted.json']);
+  });
+});
+
+describe('keys that cannot be had, where no signed card is required', () => {
+  it('a JWKS that never answers: the card is unchecked (keys unavailable) and the turn goes on, well inside the card deadline', async () => {
+    const logger = recordingLogger();
+    // The default card deadline (10 s), and jwksTimeoutMs as long as it: the wait for keys is a fifth of it.
+    const a2a = createA2A({ identitySecret: SECRET, policy: FAST.policy, trust: { jwksUrls: [fixtures.stallJwksUrl] }, logger });
+    try {
+      const started = performance.now();
+      const events = await turn(a2a, SIGNED_MOUNTS.signed);
+      const elapsed = performance.now() - started;
+      if (events instanceof Error) throw events;
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+      expect(elapsed).toBeLessThan(5_000);
+      const { signature } = await firstValueFrom(a2a.card(url(SIGNED_MOUNTS.signed)));
+      expect(signature).toEqual({
+        state: 'unchecked',
+        reason: 'keys-unavailable',
+        detail: expect.stringMatching(
+          `^keys unavailable: the JWKS at ${fixtures.stallJwksUrl} could not be had: no answer within \\d+ ms$`,
+        ),
+      });
+    } finally {
+      await a2a.close();
+    }
+    const warnings = logger.lines.filter((line) => line.startsWith('warn '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("the agent card's signature could not be checked");
   });
 });

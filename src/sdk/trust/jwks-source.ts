@@ -22,8 +22,12 @@ export class JwksSource {
     this.cache = new CardCache<TrustedKey[]>(ttl, clock);
   }
 
-  /** The keys at `url` (a trusted JWKS URL); rejects with an `Error` naming the URL and what went wrong. */
-  keysAt(url: string, signal: AbortSignal): Promise<TrustedKey[]> {
+  /**
+   * The keys at `url` (a trusted JWKS URL), waiting at most `waitMs` for them (and never longer than
+   * `jwksTimeoutMs`): a fetch under way is shared, and stopped once every check waiting for it has left.
+   * Rejects with an `Error` naming the URL and what went wrong.
+   */
+  keysAt(url: string, signal: AbortSignal, waitMs: number = this.trust.timeoutMs): Promise<TrustedKey[]> {
     const { timeoutMs, maxBytes } = this.trust;
     const load = () =>
       new Observable<{ value: TrustedKey[]; maxAgeMs: number | undefined }>((subscriber) => {
@@ -37,7 +41,11 @@ export class JwksSource {
         );
         return () => controller.abort();
       }).pipe(timeout({ first: timeoutMs, with: () => failure(url, new Error(`no answer within ${timeoutMs} ms`)) }));
-    return firstValueUntil(this.cache.get(url, load), signal);
+    const keys$ = this.cache.get(url, load);
+    const wait = Math.max(0, Math.ceil(waitMs));
+    const waited$ =
+      wait >= timeoutMs ? keys$ : keys$.pipe(timeout({ first: wait, with: () => failure(url, new Error(`no answer within ${wait} ms`)) }));
+    return firstValueUntil(waited$, signal);
   }
 }
 
@@ -46,7 +54,7 @@ function failure(url: string, cause: unknown): Observable<never> {
 }
 
 /** The error of a JWKS that could not be had: the URL (its query redacted) and why, with the cause. */
-function jwksError(url: string, cause: unknown): Error {
+export function jwksError(url: string, cause: unknown): Error {
   const why = cause instanceof Error ? cause.message : String(cause);
   return new Error(`the JWKS at ${redactQuery(url)} could not be had: ${why}`, { cause });
 }
