@@ -298,4 +298,17 @@ describe('keys that cannot be had', () => {
     expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable', detail: expect.stringContaining('no time left') });
     expect(fetched).toEqual([]);
   });
+
+  it('a JWKS is fetched without following redirects; one that a browser hides (an opaque redirect) is refused', async () => {
+    const inits: (RequestInit | undefined)[] = [];
+    const opaque: typeof fetch = async (_input, init) => {
+      inits.push(init);
+      const response = new Response(null, { status: 200 });
+      Object.defineProperties(response, { type: { value: 'opaqueredirect' }, status: { value: 0 }, ok: { value: false } });
+      return response;
+    };
+    const { signature } = await verdict(await signed(), { jwksUrls: ['http://127.0.0.1:9/keys.json'] }, { fetch: opaque });
+    expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable', detail: expect.stringContaining('it redirects') });
+    expect(inits.map((init) => init?.redirect)).toEqual(['manual']);
+  });
 });

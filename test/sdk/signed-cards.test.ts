@@ -235,6 +235,45 @@ describe('keys at JWKS URLs', () => {
   });
 });
 
+describe('a trusted JWKS URL that redirects', () => {
+  it('to another origin: not followed, so the key there verifies nothing; under requireSignedCard nothing is sent', async () => {
+    const elsewhere = fixtures.elsewhere.received.length;
+    const error = await refused(SIGNED_MOUNTS.attacker, { jwksUrls: [fixtures.movedJwksUrl], requireSignedCard: true });
+    expect(error.signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable' });
+    expect(error.message).toContain(
+      `the JWKS at ${fixtures.movedJwksUrl} could not be had: it redirects to another origin (${fixtures.elsewhere.baseUrl})`,
+    );
+    const a2a = client({ jwksUrls: [fixtures.movedJwksUrl] });
+    try {
+      const { signature } = await firstValueFrom(a2a.card(url(SIGNED_MOUNTS.attacker)));
+      expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable' });
+    } finally {
+      await a2a.close();
+    }
+    expect(fixtures.elsewhere.received.slice(elsewhere)).toEqual([]); // the other origin was never asked
+  });
+
+  it('within its origin: followed, and the verdict names the URL the keys came from', async () => {
+    const a2a = client({ jwksUrls: [fixtures.movedHereJwksUrl], requireSignedCard: true });
+    try {
+      expect((await firstValueFrom(a2a.card(url(SIGNED_MOUNTS.signed)))).signature).toEqual({
+        state: 'verified',
+        kid: 'trusted',
+        jwksUrl: fixtures.trustedJwksUrl,
+      });
+    } finally {
+      await a2a.close();
+    }
+  });
+
+  it('in a loop: given up after a few hops (keys unavailable)', async () => {
+    const from = fixtures.agent.received.length;
+    const error = await refused(SIGNED_MOUNTS.signed, { jwksUrls: [fixtures.loopJwksUrl], requireSignedCard: true });
+    expect(error.message).toContain('could not be had: it redirects more than 3 times');
+    expect(jwksFetches(from)).toEqual(Array(4).fill('GET /keys/loop.json'));
+  });
+});
+
 describe('keys that cannot be had, where no signed card is required', () => {
   it('a JWKS that never answers: the card is unchecked (keys unavailable) and the turn goes on, well inside the card deadline', async () => {
     const logger = recordingLogger();

@@ -2,8 +2,9 @@ import { A2AError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { redactQuery } from '../../port/card-url.js';
 import type { CardSignature } from '../../port/types.js';
+import { jwksError } from './jwks-fetch.js';
 import type { TrustedKey } from './jwks.js';
-import { JwksSource, jwksError } from './jwks-source.js';
+import { JwksSource } from './jwks-source.js';
 import { checkTrust, normaliseJwksUrl, requiresSignedCard, type CheckedTrust, type TrustOption } from './options.js';
 import { verifyCard, type SignatureFailure } from './verify-card.js';
 
