@@ -52,7 +52,8 @@ export interface AgentLoader {
  * Fetches, checks and resolves the agent at `cardUrl`; with a `stale` agent whose card had validators,
  * revalidates it instead (a 304 keeps it). The card's signatures are checked against the trusted keys
  * before anything else is done with it (the wait for keys ends inside the card deadline): an agent
- * that must have a signed card and has none that verifies fails here, so nothing is ever sent to it. Its calls get a fetch of their own (the
+ * that must have a signed card and has none that verifies fails here, so nothing is ever sent to it;
+ * a verified card is read from its signed form only. Its calls get a fetch of their own (the
  * agent's credentials on its origin, 401/403 as `auth` errors). When the card offers an
  * authenticated extended card and credentials go to the agent, that card is fetched with them and
  * wins (its interfaces, skills and schemes); an extended card refused for auth fails the load, any
@@ -74,8 +75,10 @@ export async function loadAgent(
   }
   if ('notModified' in fetched) throw new Error('a 304 to a card request that was not conditional');
   const json = fetched.json as Record<string, unknown>;
-  const checked = checkCard(json, cardUrl);
-  const signature = await loader.trust.check(json, checked.shape, cardUrl, signal, since);
+  const served = checkCard(json, cardUrl);
+  const signature = await loader.trust.check(json, served.shape, cardUrl, signal, since);
+  // A verified card is used as it was signed: what its signatures do not cover decides nothing.
+  const checked = signature.state === 'verified' ? loader.trust.asSigned(json, served.shape, cardUrl) : served;
   const loaded = (value: ResolvedAgent): Loaded<ResolvedAgent, CardValidators> =>
     fetched.validators === undefined
       ? { value, maxAgeMs: fetched.maxAgeMs }

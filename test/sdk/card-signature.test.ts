@@ -7,7 +7,7 @@ import { cardSigner, jwksOf, makeSigningKey, type SigningKey } from '../../fixtu
 import { isA2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { CardSignature } from '../../src/port/types.js';
-import { jcs } from '../../src/sdk/trust/canonical.js';
+import { jcs, signedForm, unsignedFields } from '../../src/sdk/trust/canonical.js';
 import { readJwks } from '../../src/sdk/trust/jwks.js';
 import { checkTrust, type TrustOption } from '../../src/sdk/trust/options.js';
 import { CardTrust } from '../../src/sdk/trust/trust.js';
@@ -310,5 +310,53 @@ describe('keys that cannot be had', () => {
     const { signature } = await verdict(await signed(), { jwksUrls: ['http://127.0.0.1:9/keys.json'] }, { fetch: opaque });
     expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable', detail: expect.stringContaining('it redirects') });
     expect(inits.map((init) => init?.redirect)).toEqual(['manual']);
+  });
+});
+
+describe('the signed form: what a verified card is read from', () => {
+  it('v1.0: the fields of the v1.0 schema only, so an added v0.3-style scheme, security, url or flag is left out, and named', async () => {
+    const json = await signed();
+    const scheme = { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } };
+    const withScheme = served(
+      await cardSigner(trusted)({ ...card(), securitySchemes: { key: scheme as never }, securityRequirements: [] }),
+    );
+    const attacked = {
+      ...withScheme,
+      securitySchemes: { leak: { type: 'apiKey', in: 'query', name: 'leak' }, ...(withScheme['securitySchemes'] as object) },
+      security: [{ leak: [] }],
+      url: 'http://127.0.0.1:9/attacker/',
+      preferredTransport: 'JSONRPC',
+      supportsAuthenticatedExtendedCard: true,
+      supportedInterfaces: (withScheme['supportedInterfaces'] as object[]).map((i) => ({ ...i, 'x-more': 1 })),
+    };
+    expect((await verdict(attacked)).signature).toEqual({ state: 'verified', kid: 'k1' });
+    const form = signedForm(attacked, '1.0');
+    expect(form['securitySchemes']).toEqual({ key: scheme });
+    expect(form).not.toHaveProperty('security');
+    expect(form).not.toHaveProperty('url');
+    expect(form).not.toHaveProperty('signatures');
+    expect(unsignedFields(attacked, form)).toEqual([
+      'supportedInterfaces.0.x-more',
+      'securitySchemes.leak',
+      'security',
+      'url',
+      'preferredTransport',
+      'supportsAuthenticatedExtendedCard',
+    ]);
+    expect(unsignedFields(json, signedForm(json, '1.0'))).toEqual([]);
+  });
+
+  it('v0.3: the JSON as served without signatures and empty values (a requirement without scopes too); a skill keeps its id and name', async () => {
+    const base = v03Card({ name: 'old', description: 'v0.3', version: '0.3.0', streaming: true, skills: [] }, host, '/v03/');
+    const json = served(await signV03({ ...base, skills: [{ id: '', name: '', description: 'd', tags: ['t'] }] }, trusted));
+    const withEmpty = { ...json, additionalInterfaces: [], documentationUrl: '', security: [{ anyScheme: [] }] };
+    expect((await verdict(withEmpty, undefined, { shape: '0.3' })).signature).toEqual({ state: 'verified', kid: 'k1' });
+    const form = signedForm(withEmpty, '0.3');
+    expect(form).not.toHaveProperty('additionalInterfaces');
+    expect(form).not.toHaveProperty('security');
+    expect(form).not.toHaveProperty('signatures');
+    expect(form['url']).toBe(json['url']);
+    expect(form['skills']).toEqual([{ id: '', name: '', description: 'd', tags: ['t'] }]);
+    expect(unsignedFields(withEmpty, form)).toEqual(['security']); // it means something, but holds only empty values
   });
 });

@@ -1,6 +1,6 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNED_MOUNTS, startSignedAgents, type SignedAgents } from '../../fixtures/agent-signed.js';
+import { SIGNED_API_KEY, SIGNED_MOUNTS, startSignedAgents, type SignedAgents } from '../../fixtures/agent-signed.js';
 import { REPLY } from '../../fixtures/index.js';
 import { A2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
@@ -271,6 +271,51 @@ describe('a trusted JWKS URL that redirects', () => {
     const error = await refused(SIGNED_MOUNTS.signed, { jwksUrls: [fixtures.loopJwksUrl], requireSignedCard: true });
     expect(error.message).toContain('could not be had: it redirects more than 3 times');
     expect(jwksFetches(from)).toEqual(Array(4).fill('GET /keys/loop.json'));
+  });
+});
+
+describe('a verified card is used as it was signed', () => {
+  it('a scheme added, unsigned, to a signed v1.0 card decides nothing: the API key goes only where the signed one says', async () => {
+    const logger = recordingLogger();
+    const agent = url(SIGNED_MOUNTS.extras);
+    const from = fixtures.agent.received.length;
+    const credentials = { [agent]: { apiKey: SIGNED_API_KEY } };
+    const a2a = createA2A({ identitySecret: SECRET, policy: FAST.policy, trust: trustInline(), credentials, logger });
+    try {
+      const summary = await firstValueFrom(a2a.card(agent));
+      expect(summary.signature).toEqual({ state: 'verified', kid: 'trusted' });
+      // Only the signed scheme; not `required`: a requirement without scopes is an empty value, which no canonical form covers.
+      expect(summary.securitySchemes).toEqual([
+        { name: 'apiKeyAuth', type: 'apiKey', required: false, in: 'header', paramName: 'X-API-Key' },
+      ]);
+      const events = await turn(a2a, SIGNED_MOUNTS.extras);
+      if (events instanceof Error) throw events;
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+    } finally {
+      await a2a.close();
+    }
+    // On the wire: the key in the signed scheme's header on every call, never in a query.
+    const { calls } = requests(fixtures.agent, SIGNED_MOUNTS.extras, from);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call.headers['x-api-key']).toBe(SIGNED_API_KEY);
+    const seen = fixtures.agent.received.slice(from);
+    expect(seen.filter((r) => /[?&]leak=/.test(r.path) || r.path.includes(SIGNED_API_KEY))).toEqual([]);
+    // One warning naming what was ignored, never a credential.
+    const warnings = logger.lines.filter((line) => line.startsWith('warn '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('fields its signatures do not cover');
+    expect(warnings[0]).toContain('"ignored":["securitySchemes.leak","securityRequirements","security"]');
+    expect(logger.lines.join('\n')).not.toContain(SIGNED_API_KEY);
+  });
+
+  it('the warning comes once per card, however often it is fetched again', async () => {
+    const logger = recordingLogger();
+    const clock = { now: 1_700_000_000_000 };
+    const ports = createSdkPorts({ trust: trustInline(), logger, clock: () => clock.now });
+    await firstValueFrom(ports(url(SIGNED_MOUNTS.extras)).card());
+    clock.now += 2 * 3_600_000; // past the card's max-age: fetched and checked again
+    await firstValueFrom(ports(url(SIGNED_MOUNTS.extras)).card());
+    expect(logger.lines.filter((line) => line.startsWith('warn '))).toHaveLength(1);
   });
 });
 

@@ -2,6 +2,8 @@ import { A2AError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { redactQuery } from '../../port/card-url.js';
 import type { CardSignature } from '../../port/types.js';
+import { checkCard, type CheckedCard } from '../card-schema.js';
+import { signedForm, unsignedFields } from './canonical.js';
 import { jwksError } from './jwks-fetch.js';
 import type { TrustedKey } from './jwks.js';
 import { JwksSource } from './jwks-source.js';
@@ -27,8 +29,9 @@ export interface TrustBounds {
 /**
  * The `trust` option at work: the verdict on each card's signatures, against the trusted keys
  * (inline and at the trusted JWKS URLs), waited for inside the card deadline; the rule of which
- * agents must have a signed card; and one warning per card whose signature is invalid or could not
- * be checked while it is still used.
+ * agents must have a signed card; a verified card read as it was signed; and one warning per card
+ * whose signature is invalid or could not be checked while it is still used, or whose unsigned
+ * fields are ignored.
  */
 export class CardTrust {
   private readonly trust: CheckedTrust;
@@ -74,6 +77,23 @@ export class CardTrust {
     if (required) throw refusal(cardUrl, verdict, cause);
     if (verdict.state !== 'unsigned') this.warnOnce(card, cardUrl, verdict);
     return verdict;
+  }
+
+  /**
+   * The card a verified card is used as: its signed form, validated (so what its signatures do not
+   * cover decides nothing: no scheme, requirement, interface or flag); the fields left out are
+   * named in one warning per card (names only).
+   */
+  asSigned(card: Record<string, unknown>, shape: '1.0' | '0.3', cardUrl: string): CheckedCard {
+    const form = signedForm(card, shape);
+    const ignored = unsignedFields(card, form);
+    if (ignored.length > 0 && this.firstTime('unsigned', card, cardUrl)) {
+      this.logger.warn(
+        { agent: redactQuery(cardUrl), ignored },
+        'the agent card has fields its signatures do not cover; they are ignored (the card is used as it was signed)',
+      );
+    }
+    return checkCard(form, cardUrl);
   }
 
   /**
