@@ -63,7 +63,7 @@ export function describeSignature(signature: CardSignature): string {
     case 'unsigned':
       return 'unsigned';
     case 'unchecked':
-      return 'signed, not checked (no trusted keys: --trust-jwks FILE|URL)';
+      return signature.detail ? `signed, not checked: ${signature.detail}` : 'signed, not checked (no trusted keys: --trust-jwks FILE|URL)';
     case 'invalid':
       return `invalid: ${signature.detail}`;
   }

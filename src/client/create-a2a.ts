@@ -69,6 +69,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
           ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
           ...(options.credentials ? { credentials: options.credentials } : {}),
           ...(options.trust ? { trust: options.trust } : {}),
+          cardTimeoutMs: policy.cardTimeoutMs,
           ...(options.extensions ? { extensions: options.extensions } : {}),
           ...(options.bindings ? { bindings: options.bindings } : {}),
           ...(platform.grpc ? { grpc: platform.grpc } : {}),

@@ -51,8 +51,9 @@ export interface AgentLoader {
 /**
  * Fetches, checks and resolves the agent at `cardUrl`; with a `stale` agent whose card had validators,
  * revalidates it instead (a 304 keeps it). The card's signatures are checked against the trusted keys
- * before anything else is done with it: an agent that must have a signed card and has none that
- * verifies fails here, so nothing is ever sent to it. Its calls get a fetch of their own (the
+ * before anything else is done with it (the wait for keys ends inside the card deadline): an agent
+ * that must have a signed card and has none that verifies fails here, so nothing is ever sent to it;
+ * a verified card is read from its signed form only. Its calls get a fetch of their own (the
  * agent's credentials on its origin, 401/403 as `auth` errors). When the card offers an
  * authenticated extended card and credentials go to the agent, that card is fetched with them and
  * wins (its interfaces, skills and schemes); an extended card refused for auth fails the load, any
@@ -64,6 +65,7 @@ export async function loadAgent(
   signal: AbortSignal,
   stale?: Stale<ResolvedAgent, CardValidators>,
 ): Promise<Loaded<ResolvedAgent, CardValidators>> {
+  const since = loader.trust.monotonic(); // the card deadline counts from here: the wait for a card's keys ends inside it
   const cardPlan = loader.credentials.forCard(cardUrl);
   const cardFetch = agentFetch(loader.baseFetch, cardPlan ? { plan: cardPlan } : {});
   const fetched = await fetchCard(cardFetch, cardUrl, loader.cardMaxBytes, signal, stale?.validators);
@@ -72,8 +74,11 @@ export async function loadAgent(
     return { value: stale.value, maxAgeMs: fetched.maxAgeMs ?? stale.maxAgeMs, validators: fetched.validators };
   }
   if ('notModified' in fetched) throw new Error('a 304 to a card request that was not conditional');
-  const checked = checkCard(fetched.json, cardUrl);
-  const signature = await loader.trust.check(fetched.json as Record<string, unknown>, checked.shape, cardUrl, signal);
+  const json = fetched.json as Record<string, unknown>;
+  const served = checkCard(json, cardUrl);
+  const signature = await loader.trust.check(json, served.shape, cardUrl, signal, since);
+  // A verified card is used as it was signed: what its signatures do not cover decides nothing.
+  const checked = signature.state === 'verified' ? loader.trust.asSigned(json, served.shape, cardUrl) : served;
   const loaded = (value: ResolvedAgent): Loaded<ResolvedAgent, CardValidators> =>
     fetched.validators === undefined
       ? { value, maxAgeMs: fetched.maxAgeMs }

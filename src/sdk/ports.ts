@@ -51,6 +51,11 @@ export interface SdkPortOptions {
    */
   trust?: TrustOption;
   /**
+   * The card deadline the turns apply (`policy.cardTimeoutMs`, which `createA2A` passes), counted from
+   * the start of a card's load: the wait for a card's keys at trusted JWKS URLs ends inside it. Default 10 s.
+   */
+  cardTimeoutMs?: number;
+  /**
    * Extensions per agent (an origin or URL prefix → the extension URIs its calls activate, sent as
    * `A2A-Extensions`); a turn's own are added. Checked here: a bad entry throws a `config` error.
    */
@@ -106,7 +111,9 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     watch,
     factory: sdkFactory(watch.fetch),
     credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
-    trust: new CardTrust(options.trust, baseFetch, options.logger ?? silentLogger, options.clock),
+    trust: new CardTrust(options.trust, baseFetch, options.logger ?? silentLogger, options.clock, {
+      ...(options.cardTimeoutMs !== undefined ? { cardTimeoutMs: options.cardTimeoutMs } : {}),
+    }),
     cardMaxBytes: byteBound('cardMaxBytes', options.cardMaxBytes, 2 ** 20),
     logger: options.logger ?? silentLogger,
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],

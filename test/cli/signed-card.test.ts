@@ -58,6 +58,14 @@ describe('a4h card: the verdict on the signature', () => {
     );
   });
 
+  it('a JWKS URL that fails: signed, not checked, saying why (exit 0 without --require-signed-card)', async () => {
+    const { code, stdout } = await runCli(['card', url(SIGNED_MOUNTS.signed), '--trust-jwks', fixtures.brokenJwksUrl]);
+    expect(code).toBe(0);
+    expect(signatureLine(stdout)).toBe(
+      `signature     signed, not checked: keys unavailable: the JWKS at ${fixtures.brokenJwksUrl} could not be had: HTTP 500`,
+    );
+  });
+
   it('--json carries the verdict', async () => {
     const { stdout } = await runCli(['card', url(SIGNED_MOUNTS.expired), '--trust-jwks', jwksFile, '--json']);
     expect(jsonLines(stdout)[0]?.['signature']).toMatchObject({ state: 'invalid', reason: 'expired-key' });

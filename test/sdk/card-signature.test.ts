@@ -7,7 +7,7 @@ import { cardSigner, jwksOf, makeSigningKey, type SigningKey } from '../../fixtu
 import { isA2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { CardSignature } from '../../src/port/types.js';
-import { jcs } from '../../src/sdk/trust/canonical.js';
+import { jcs, signedForm, unsignedFields } from '../../src/sdk/trust/canonical.js';
 import { readJwks } from '../../src/sdk/trust/jwks.js';
 import { checkTrust, type TrustOption } from '../../src/sdk/trust/options.js';
 import { CardTrust } from '../../src/sdk/trust/trust.js';
@@ -262,5 +262,101 @@ describe('the trust option, checked', () => {
       signature: { state: 'unsigned' },
       message: `a signed agent card is required for this agent (requireSignedCard): no signature: the card is not signed (${CARD_URL})`,
     });
+  });
+});
+
+describe('keys that cannot be had', () => {
+  const failing: typeof fetch = async () => new Response('down', { status: 500 });
+
+  it('where no signed card is required: unchecked, with the reason, and one warning per card', async () => {
+    const warnings: unknown[] = [];
+    const logger = { ...silent, warn: (fields: unknown) => warnings.push(fields) };
+    const trust = new CardTrust({ jwksUrls: ['http://127.0.0.1:9/keys.json'] }, failing, logger);
+    const json = await signed();
+    for (let n = 0; n < 2; n++) {
+      expect(await trust.check(json, '1.0', CARD_URL, new AbortController().signal)).toEqual({
+        state: 'unchecked',
+        reason: 'keys-unavailable',
+        detail: 'keys unavailable: the JWKS at http://127.0.0.1:9/keys.json could not be had: HTTP 500',
+      });
+    }
+    expect(warnings).toEqual([{ agent: CARD_URL, signature: 'keys-unavailable', detail: expect.stringContaining('HTTP 500') }]);
+  });
+
+  it('no time left within the card deadline: no JWKS is fetched', async () => {
+    const fetched: string[] = [];
+    const never: typeof fetch = async (input) => {
+      fetched.push(String(input));
+      return failing(input);
+    };
+    const clock = { now: 50_000 };
+    const trust = new CardTrust({ jwksUrls: ['http://127.0.0.1:9/keys.json'] }, never, silent, Date.now, {
+      cardTimeoutMs: 1_000,
+      monotonic: () => clock.now,
+    });
+    const signature = await trust.check(await signed(), '1.0', CARD_URL, new AbortController().signal, clock.now - 950);
+    expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable', detail: expect.stringContaining('no time left') });
+    expect(fetched).toEqual([]);
+  });
+
+  it('a JWKS is fetched without following redirects; one that a browser hides (an opaque redirect) is refused', async () => {
+    const inits: (RequestInit | undefined)[] = [];
+    const opaque: typeof fetch = async (_input, init) => {
+      inits.push(init);
+      const response = new Response(null, { status: 200 });
+      Object.defineProperties(response, { type: { value: 'opaqueredirect' }, status: { value: 0 }, ok: { value: false } });
+      return response;
+    };
+    const { signature } = await verdict(await signed(), { jwksUrls: ['http://127.0.0.1:9/keys.json'] }, { fetch: opaque });
+    expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable', detail: expect.stringContaining('it redirects') });
+    expect(inits.map((init) => init?.redirect)).toEqual(['manual']);
+  });
+});
+
+describe('the signed form: what a verified card is read from', () => {
+  it('v1.0: the fields of the v1.0 schema only, so an added v0.3-style scheme, security, url or flag is left out, and named', async () => {
+    const json = await signed();
+    const scheme = { apiKeySecurityScheme: { location: 'header', name: 'X-API-Key' } };
+    const withScheme = served(
+      await cardSigner(trusted)({ ...card(), securitySchemes: { key: scheme as never }, securityRequirements: [] }),
+    );
+    const attacked = {
+      ...withScheme,
+      securitySchemes: { leak: { type: 'apiKey', in: 'query', name: 'leak' }, ...(withScheme['securitySchemes'] as object) },
+      security: [{ leak: [] }],
+      url: 'http://127.0.0.1:9/attacker/',
+      preferredTransport: 'JSONRPC',
+      supportsAuthenticatedExtendedCard: true,
+      supportedInterfaces: (withScheme['supportedInterfaces'] as object[]).map((i) => ({ ...i, 'x-more': 1 })),
+    };
+    expect((await verdict(attacked)).signature).toEqual({ state: 'verified', kid: 'k1' });
+    const form = signedForm(attacked, '1.0');
+    expect(form['securitySchemes']).toEqual({ key: scheme });
+    expect(form).not.toHaveProperty('security');
+    expect(form).not.toHaveProperty('url');
+    expect(form).not.toHaveProperty('signatures');
+    expect(unsignedFields(attacked, form)).toEqual([
+      'supportedInterfaces.0.x-more',
+      'securitySchemes.leak',
+      'security',
+      'url',
+      'preferredTransport',
+      'supportsAuthenticatedExtendedCard',
+    ]);
+    expect(unsignedFields(json, signedForm(json, '1.0'))).toEqual([]);
+  });
+
+  it('v0.3: the JSON as served without signatures and empty values (a requirement without scopes too); a skill keeps its id and name', async () => {
+    const base = v03Card({ name: 'old', description: 'v0.3', version: '0.3.0', streaming: true, skills: [] }, host, '/v03/');
+    const json = served(await signV03({ ...base, skills: [{ id: '', name: '', description: 'd', tags: ['t'] }] }, trusted));
+    const withEmpty = { ...json, additionalInterfaces: [], documentationUrl: '', security: [{ anyScheme: [] }] };
+    expect((await verdict(withEmpty, undefined, { shape: '0.3' })).signature).toEqual({ state: 'verified', kid: 'k1' });
+    const form = signedForm(withEmpty, '0.3');
+    expect(form).not.toHaveProperty('additionalInterfaces');
+    expect(form).not.toHaveProperty('security');
+    expect(form).not.toHaveProperty('signatures');
+    expect(form['url']).toBe(json['url']);
+    expect(form['skills']).toEqual([{ id: '', name: '', description: 'd', tags: ['t'] }]);
+    expect(unsignedFields(withEmpty, form)).toEqual(['security']); // it means something, but holds only empty values
   });
 });

@@ -1,6 +1,6 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SIGNED_MOUNTS, startSignedAgents, type SignedAgents } from '../../fixtures/agent-signed.js';
+import { SIGNED_API_KEY, SIGNED_MOUNTS, startSignedAgents, type SignedAgents } from '../../fixtures/agent-signed.js';
 import { REPLY } from '../../fixtures/index.js';
 import { A2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
@@ -128,16 +128,20 @@ describe('requireSignedCard: the card error says why, and nothing is sent to the
     expect(error.message).toContain('could not be had: no answer within 200 ms');
   });
 
-  it('a JWKS that never answers is bounded by the card deadline too (a timeout, nothing sent)', async () => {
-    const from = fixtures.agent.received.length;
-    const trust = { jwksUrls: [fixtures.stallJwksUrl], requireSignedCard: true };
-    const a2a = createA2A({ identitySecret: SECRET, policy: { ...FAST.policy, cardTimeoutMs: 300 }, trust });
-    try {
-      expect(await turn(a2a, SIGNED_MOUNTS.signed)).toMatchObject({ kind: 'timeout', phase: 'card' });
-    } finally {
-      await a2a.close();
+  it('a JWKS that never answers: the wait fits inside the card deadline, whatever jwksTimeoutMs says (a card error, not a timeout)', async () => {
+    for (const jwksTimeoutMs of [undefined, 600_000]) {
+      const from = fixtures.agent.received.length;
+      const trust = { jwksUrls: [fixtures.stallJwksUrl], requireSignedCard: true, ...(jwksTimeoutMs ? { jwksTimeoutMs } : {}) };
+      const a2a = createA2A({ identitySecret: SECRET, policy: { ...FAST.policy, cardTimeoutMs: 300 }, trust });
+      try {
+        const error = await turn(a2a, SIGNED_MOUNTS.signed);
+        expect(error).toMatchObject({ kind: 'card', retryable: false, signature: { state: 'unchecked', reason: 'keys-unavailable' } });
+        expect((error as A2AError).message).toContain(`keys unavailable: the JWKS at ${fixtures.stallJwksUrl} could not be had: no answer`);
+      } finally {
+        await a2a.close();
+      }
+      expect(requests(fixtures.agent, SIGNED_MOUNTS.signed, from).calls).toEqual([]);
     }
-    expect(requests(fixtures.agent, SIGNED_MOUNTS.signed, from).calls).toEqual([]);
   });
 
   it('a JWKS larger than jwksMaxBytes: keys unavailable', async () => {
@@ -228,5 +232,118 @@ describe('keys at JWKS URLs', () => {
     clock.now += 2 * 3_600_000; // past the cards' max-age and the JWKS's jwksCacheMs
     await firstValueFrom(ports(url(SIGNED_MOUNTS.signed)).card());
     expect(jwksFetches(from)).toEqual(['GET /keys/trusted.json', 'GET /keys/trusted.json']);
+  });
+});
+
+describe('a trusted JWKS URL that redirects', () => {
+  it('to another origin: not followed, so the key there verifies nothing; under requireSignedCard nothing is sent', async () => {
+    const elsewhere = fixtures.elsewhere.received.length;
+    const error = await refused(SIGNED_MOUNTS.attacker, { jwksUrls: [fixtures.movedJwksUrl], requireSignedCard: true });
+    expect(error.signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable' });
+    expect(error.message).toContain(
+      `the JWKS at ${fixtures.movedJwksUrl} could not be had: it redirects to another origin (${fixtures.elsewhere.baseUrl})`,
+    );
+    const a2a = client({ jwksUrls: [fixtures.movedJwksUrl] });
+    try {
+      const { signature } = await firstValueFrom(a2a.card(url(SIGNED_MOUNTS.attacker)));
+      expect(signature).toMatchObject({ state: 'unchecked', reason: 'keys-unavailable' });
+    } finally {
+      await a2a.close();
+    }
+    expect(fixtures.elsewhere.received.slice(elsewhere)).toEqual([]); // the other origin was never asked
+  });
+
+  it('within its origin: followed, and the verdict names the URL the keys came from', async () => {
+    const a2a = client({ jwksUrls: [fixtures.movedHereJwksUrl], requireSignedCard: true });
+    try {
+      expect((await firstValueFrom(a2a.card(url(SIGNED_MOUNTS.signed)))).signature).toEqual({
+        state: 'verified',
+        kid: 'trusted',
+        jwksUrl: fixtures.trustedJwksUrl,
+      });
+    } finally {
+      await a2a.close();
+    }
+  });
+
+  it('in a loop: given up after a few hops (keys unavailable)', async () => {
+    const from = fixtures.agent.received.length;
+    const error = await refused(SIGNED_MOUNTS.signed, { jwksUrls: [fixtures.loopJwksUrl], requireSignedCard: true });
+    expect(error.message).toContain('could not be had: it redirects more than 3 times');
+    expect(jwksFetches(from)).toEqual(Array(4).fill('GET /keys/loop.json'));
+  });
+});
+
+describe('a verified card is used as it was signed', () => {
+  it('a scheme added, unsigned, to a signed v1.0 card decides nothing: the API key goes only where the signed one says', async () => {
+    const logger = recordingLogger();
+    const agent = url(SIGNED_MOUNTS.extras);
+    const from = fixtures.agent.received.length;
+    const credentials = { [agent]: { apiKey: SIGNED_API_KEY } };
+    const a2a = createA2A({ identitySecret: SECRET, policy: FAST.policy, trust: trustInline(), credentials, logger });
+    try {
+      const summary = await firstValueFrom(a2a.card(agent));
+      expect(summary.signature).toEqual({ state: 'verified', kid: 'trusted' });
+      // Only the signed scheme; not `required`: a requirement without scopes is an empty value, which no canonical form covers.
+      expect(summary.securitySchemes).toEqual([
+        { name: 'apiKeyAuth', type: 'apiKey', required: false, in: 'header', paramName: 'X-API-Key' },
+      ]);
+      const events = await turn(a2a, SIGNED_MOUNTS.extras);
+      if (events instanceof Error) throw events;
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+    } finally {
+      await a2a.close();
+    }
+    // On the wire: the key in the signed scheme's header on every call, never in a query.
+    const { calls } = requests(fixtures.agent, SIGNED_MOUNTS.extras, from);
+    expect(calls.length).toBeGreaterThan(0);
+    for (const call of calls) expect(call.headers['x-api-key']).toBe(SIGNED_API_KEY);
+    const seen = fixtures.agent.received.slice(from);
+    expect(seen.filter((r) => /[?&]leak=/.test(r.path) || r.path.includes(SIGNED_API_KEY))).toEqual([]);
+    // One warning naming what was ignored, never a credential.
+    const warnings = logger.lines.filter((line) => line.startsWith('warn '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('fields its signatures do not cover');
+    expect(warnings[0]).toContain('"ignored":["securitySchemes.leak","securityRequirements","security"]');
+    expect(logger.lines.join('\n')).not.toContain(SIGNED_API_KEY);
+  });
+
+  it('the warning comes once per card, however often it is fetched again', async () => {
+    const logger = recordingLogger();
+    const clock = { now: 1_700_000_000_000 };
+    const ports = createSdkPorts({ trust: trustInline(), logger, clock: () => clock.now });
+    await firstValueFrom(ports(url(SIGNED_MOUNTS.extras)).card());
+    clock.now += 2 * 3_600_000; // past the card's max-age: fetched and checked again
+    await firstValueFrom(ports(url(SIGNED_MOUNTS.extras)).card());
+    expect(logger.lines.filter((line) => line.startsWith('warn '))).toHaveLength(1);
+  });
+});
+
+describe('keys that cannot be had, where no signed card is required', () => {
+  it('a JWKS that never answers: the card is unchecked (keys unavailable) and the turn goes on, well inside the card deadline', async () => {
+    const logger = recordingLogger();
+    // The default card deadline (10 s), and jwksTimeoutMs as long as it: the wait for keys is a fifth of it.
+    const a2a = createA2A({ identitySecret: SECRET, policy: FAST.policy, trust: { jwksUrls: [fixtures.stallJwksUrl] }, logger });
+    try {
+      const started = performance.now();
+      const events = await turn(a2a, SIGNED_MOUNTS.signed);
+      const elapsed = performance.now() - started;
+      if (events instanceof Error) throw events;
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+      expect(elapsed).toBeLessThan(5_000);
+      const { signature } = await firstValueFrom(a2a.card(url(SIGNED_MOUNTS.signed)));
+      expect(signature).toEqual({
+        state: 'unchecked',
+        reason: 'keys-unavailable',
+        detail: expect.stringMatching(
+          `^keys unavailable: the JWKS at ${fixtures.stallJwksUrl} could not be had: no answer within \\d+ ms$`,
+        ),
+      });
+    } finally {
+      await a2a.close();
+    }
+    const warnings = logger.lines.filter((line) => line.startsWith('warn '));
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("the agent card's signature could not be checked");
   });
 });

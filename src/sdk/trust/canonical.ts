@@ -13,9 +13,69 @@ import { canonicalizeAgentCard, type AgentCard } from '@a2a-js/sdk';
  */
 export function signedPayload(card: Record<string, unknown>, shape: '1.0' | '0.3'): string {
   if (shape === '1.0') return canonicalizeAgentCard(card as unknown as AgentCard);
-  const { signatures: _, ...rest } = card;
-  return jcs(withoutEmpty(rest) ?? {});
+  return jcs(withoutEmpty(withoutSignatures(card)) ?? {});
 }
+
+/**
+ * The card as its signatures cover it, the form a verified card is read from: the JSON that
+ * {@link signedPayload} serialises. For v1.0 that is the v1.0 schema's fields only (fields outside
+ * it, such as v0.3's `security`, `url` or an OpenAPI-style scheme, are left out; a snake_case alias
+ * becomes its camelCase name), for v0.3 the card as served; both without `signatures` and without
+ * empty values. A skill keeps its `id` and `name` (empty when the form dropped them as empty values).
+ */
+export function signedForm(card: Record<string, unknown>, shape: '1.0' | '0.3'): Record<string, unknown> {
+  const form = JSON.parse(signedPayload(card, shape)) as Record<string, unknown>;
+  const skills = form['skills'];
+  if (Array.isArray(skills)) form['skills'] = skills.map((skill: unknown) => (isObject(skill) ? { id: '', name: '', ...skill } : skill));
+  return form;
+}
+
+/** The most fields {@link unsignedFields} names. */
+export const MAX_UNSIGNED_FIELDS = 20;
+
+/**
+ * The fields the card as served has beyond its signed form, or has otherwise, by path
+ * (`securitySchemes.leak`, `supportedInterfaces.0.x-more`; a list whose length differs by its own
+ * path): the first {@link MAX_UNSIGNED_FIELDS}, names only. An empty value (`''`, `null`, `[]`,
+ * `{}`) is not named, but one holding only empty values is: `security: [{ "key": [] }]` means
+ * something to a reader, and the signed form drops it.
+ */
+export function unsignedFields(card: Record<string, unknown>, form: Record<string, unknown>): string[] {
+  const found: string[] = [];
+  compare(withoutSignatures(card), form, '', found);
+  return found;
+}
+
+function compare(served: unknown, signed: unknown, path: string, found: string[]): void {
+  if (found.length >= MAX_UNSIGNED_FIELDS) return;
+  const at = (key: string | number): string => (path === '' ? String(key).slice(0, 100) : `${path}.${String(key).slice(0, 100)}`);
+  if (isObject(served) && isObject(signed)) {
+    for (const [key, value] of Object.entries(served)) {
+      if (Object.hasOwn(signed, key)) compare(value, signed[key], at(key), found);
+      else if (!isEmpty(value) && found.length < MAX_UNSIGNED_FIELDS) found.push(at(key));
+    }
+    return;
+  }
+  if (Array.isArray(served) && Array.isArray(signed) && served.length === signed.length) {
+    served.forEach((item: unknown, n) => compare(item, signed[n], at(n), found));
+    return;
+  }
+  if (jcs(served) !== jcs(signed)) found.push(path);
+}
+
+const isEmpty = (value: unknown): boolean =>
+  value === '' ||
+  value === null ||
+  value === undefined ||
+  (Array.isArray(value) && value.length === 0) ||
+  (isObject(value) && Object.keys(value).length === 0);
+
+function withoutSignatures(card: Record<string, unknown>): Record<string, unknown> {
+  const { signatures: _, ...rest } = card;
+  return rest;
+}
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The value without empty strings, lists, objects and nulls, at any depth; undefined when nothing is left. */
 export function withoutEmpty(value: unknown): unknown {

@@ -1,8 +1,7 @@
 import { Observable, take, timeout } from 'rxjs';
-import { redactQuery } from '../../port/card-url.js';
 import { CardCache } from '../card-cache.js';
-import { maxAgeOf, readLimited } from '../card-fetch.js';
-import { readJwks, type TrustedKey } from './jwks.js';
+import { fetchJwks, jwksError, type FetchedJwks } from './jwks-fetch.js';
+import type { TrustedKey } from './jwks.js';
 import type { CheckedTrust } from './options.js';
 
 /**
@@ -22,11 +21,15 @@ export class JwksSource {
     this.cache = new CardCache<TrustedKey[]>(ttl, clock);
   }
 
-  /** The keys at `url` (a trusted JWKS URL); rejects with an `Error` naming the URL and what went wrong. */
-  keysAt(url: string, signal: AbortSignal): Promise<TrustedKey[]> {
+  /**
+   * The keys at `url` (a trusted JWKS URL), waiting at most `waitMs` for them (and never longer than
+   * `jwksTimeoutMs`): a fetch under way is shared, and stopped once every check waiting for it has left.
+   * Rejects with an `Error` naming the URL and what went wrong.
+   */
+  keysAt(url: string, signal: AbortSignal, waitMs: number = this.trust.timeoutMs): Promise<TrustedKey[]> {
     const { timeoutMs, maxBytes } = this.trust;
     const load = () =>
-      new Observable<{ value: TrustedKey[]; maxAgeMs: number | undefined }>((subscriber) => {
+      new Observable<FetchedJwks>((subscriber) => {
         const controller = new AbortController();
         fetchJwks(this.fetchImpl, url, maxBytes, controller.signal).then(
           (loaded) => {
@@ -37,44 +40,16 @@ export class JwksSource {
         );
         return () => controller.abort();
       }).pipe(timeout({ first: timeoutMs, with: () => failure(url, new Error(`no answer within ${timeoutMs} ms`)) }));
-    return firstValueUntil(this.cache.get(url, load), signal);
+    const keys$ = this.cache.get(url, load);
+    const wait = Math.max(0, Math.ceil(waitMs));
+    const waited$ =
+      wait >= timeoutMs ? keys$ : keys$.pipe(timeout({ first: wait, with: () => failure(url, new Error(`no answer within ${wait} ms`)) }));
+    return firstValueUntil(waited$, signal);
   }
 }
 
 function failure(url: string, cause: unknown): Observable<never> {
   return new Observable((subscriber) => subscriber.error(jwksError(url, cause)));
-}
-
-/** The error of a JWKS that could not be had: the URL (its query redacted) and why, with the cause. */
-function jwksError(url: string, cause: unknown): Error {
-  const why = cause instanceof Error ? cause.message : String(cause);
-  return new Error(`the JWKS at ${redactQuery(url)} could not be had: ${why}`, { cause });
-}
-
-/** Fetches and reads one JWKS: the keys and how long the server lets them be kept. */
-async function fetchJwks(
-  fetchImpl: typeof fetch,
-  url: string,
-  maxBytes: number,
-  signal: AbortSignal,
-): Promise<{ value: TrustedKey[]; maxAgeMs: number | undefined }> {
-  try {
-    const response = await fetchImpl(url, { headers: { Accept: 'application/jwk-set+json, application/json' }, signal });
-    if (!response.ok) {
-      await response.body?.cancel().catch(() => undefined);
-      throw new Error(`HTTP ${response.status}`);
-    }
-    const text = await readLimited(response, maxBytes, () => new Error(`it is larger than ${maxBytes} bytes`));
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new Error('it is not JSON');
-    }
-    return { value: readJwks(json, url), maxAgeMs: maxAgeOf(response.headers.get('cache-control')) };
-  } catch (error) {
-    throw jwksError(url, error);
-  }
 }
 
 /** The first value of `source$`, or its error; leaving it (and rejecting) when `signal` aborts. */

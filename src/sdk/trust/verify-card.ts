@@ -43,7 +43,8 @@ const quoted = (value: string): string => JSON.stringify(value.length > 100 ? `$
  * Checks a card's signatures as the SDK's `verifyAgentCardSignature` does (the same canonical
  * payload, the same JWS check, `kid`, `typ` and `alg` required in the protected header), but says
  * which key verified and, when none did, why: the card is verified by the first signature that
- * verifies with a trusted, unexpired key. `now` is in ms since the epoch.
+ * verifies with a trusted, unexpired key; when the closest failure is keys that could not be had, the
+ * card is `unchecked` (nothing says it is wrong). `now` is in ms since the epoch.
  */
 export async function verifyCard(
   card: Record<string, unknown>,
@@ -58,7 +59,7 @@ export async function verifyCard(
   try {
     payload = base64url.encode(signedPayload(card, shape));
   } catch (cause) {
-    return invalid({ reason: 'malformed', detail: 'malformed: the card could not be put in canonical form', cause });
+    return failed({ reason: 'malformed', detail: 'malformed: the card could not be put in canonical form', cause });
   }
   let closest: SignatureFailure | undefined;
   for (const entry of signatures.slice(0, MAX_SIGNATURES)) {
@@ -66,12 +67,14 @@ export async function verifyCard(
     if ('kid' in result) return { verdict: { state: 'verified', kid: result.kid, ...(result.jwksUrl ? { jwksUrl: result.jwksUrl } : {}) } };
     if (closest === undefined || RANK[result.reason] > RANK[closest.reason]) closest = result;
   }
-  return invalid(closest!);
+  return failed(closest!);
 }
 
-function invalid(failure: SignatureFailure): CardVerdict {
+/** The verdict of the failure that came closest: keys that could not be had leave the card `unchecked`, any other failure `invalid`. */
+function failed(failure: SignatureFailure): CardVerdict {
+  const { reason, detail } = failure;
   return {
-    verdict: { state: 'invalid', reason: failure.reason, detail: failure.detail },
+    verdict: reason === 'keys-unavailable' ? { state: 'unchecked', reason, detail } : { state: 'invalid', reason, detail },
     ...(failure.cause ? { cause: failure.cause } : {}),
   };
 }
