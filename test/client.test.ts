@@ -302,6 +302,16 @@ describe("a thread's first message and resume", () => {
 });
 
 describe('close()', () => {
+  it('a handOverWaitMs that is no whole number of milliseconds is a config error', async () => {
+    for (const handOverWaitMs of [-1, 1.5, Number.NaN, 2 ** 31]) {
+      const client = createA2A({ identitySecret: SECRET, ports: () => createFakePort({}) });
+      await expect(client.close({ detach: true, handOverWaitMs })).rejects.toMatchObject({
+        kind: 'config',
+        message: expect.stringContaining('handOverWaitMs'),
+      });
+    }
+  });
+
   for (const onLeave of [undefined, 'detach'] as const) {
     it(`ends a turn still running (onLeave ${onLeave ?? 'unset'}): aborted, its task cancelled, close resolves once that is answered`, async () => {
       const stream = new Subject<AgentEvent>();

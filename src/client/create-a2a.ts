@@ -10,7 +10,8 @@ import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/types.js';
 import { createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
-import { resolvePolicy } from '../turn/policy.js';
+import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';
+import { A2AError } from '../errors.js';
 import { afterDelivered } from '../render/position.js';
 import { resumeMessage, resumeThread } from '../turn/resume.js';
 import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
@@ -216,7 +217,15 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
     },
     close: async (closing = {}) => {
       // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's.
-      await inFlight.end(closing.detach === true, closing.handOverWaitMs ?? HAND_OVER_WAIT_MS);
+      const waitMs = closing.handOverWaitMs ?? HAND_OVER_WAIT_MS;
+      if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_TIMER_MS) {
+        throw new A2AError({
+          kind: 'config',
+          operation: 'options',
+          message: `handOverWaitMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}`,
+        });
+      }
+      await inFlight.end(closing.detach === true, waitMs);
       await cancels.settled();
       await sdkPorts?.close();
       await platform.owned?.close();

@@ -106,6 +106,30 @@ describe('a reply or a question that outlives the process that showed it, with t
     expect(answered.stdout).toBe(`${answeredReply('Bilbao', { turn: 2, earlier: [asked] })}\n`);
   });
 
+  it("a4h send --task with another thread's task is refused before anything is sent; resume --task on a thread likewise, without one the caller vouches", async () => {
+    const asking = endOf((await runCli(['send', agent.url, '--json', '--thread', 'doors-hers', asked])).stdout) as { taskId?: string };
+    const sent = await runCli(['send', agent.url, '--thread', 'doors-mine', '--task', asking.taskId!, 'Bilbao']);
+    expect(sent.code).toBe(1);
+    expect(sent.stdout).toBe('');
+    expect(sent.stderr).toContain(`task "${asking.taskId}" is not this thread's`);
+    const resumed = await runCli(['resume', agent.url, '--thread', 'doors-mine', '--task', asking.taskId!]);
+    expect([resumed.code, resumed.stdout]).toEqual([1, '']);
+    expect(resumed.stderr).toContain("is not this thread's");
+    const vouched = await runCli(['resume', agent.url, '--task', asking.taskId!]);
+    expect([vouched.code, vouched.stdout]).toEqual([3, `${askQuestion(asked)}\n`]);
+  });
+
+  it('a4h resume --message: the reply of the message with that id, or "the agent never got it" (exit 1)', async () => {
+    const { stdout } = await runCli(['send', agent.url, '--json', '--thread', 'doors-message', '--message-id', 'cli-msg-1', 'hello there']);
+    expect(jsonLines(stdout)[0]).toMatchObject({ type: 'start', messageId: 'cli-msg-1' });
+    const found = await runCli(['resume', agent.url, '--thread', 'doors-message', '--message', 'cli-msg-1']);
+    expect(found.code).toBe(0);
+    expect(found.stdout).toBe(`${(endOf(stdout) as { text: string }).text}\n`);
+    const missing = await runCli(['resume', agent.url, '--thread', 'doors-message', '--message', 'cli-msg-2']);
+    expect([missing.code, missing.stdout]).toEqual([1, '']);
+    expect(missing.stderr).toContain('the agent never got message "cli-msg-2" on thread "doors-message": send it again');
+  });
+
   it('a4h resume with nothing in flight says so and exits 0', async () => {
     const { code, stdout, stderr } = await runCli(['resume', agent.url, '--thread', 'outlives-nothing']);
     expect([code, stdout]).toEqual([0, '']);
