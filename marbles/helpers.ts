@@ -3,7 +3,8 @@ import { TestScheduler, type RunHelpers } from 'rxjs/testing';
 import { expect } from 'vitest';
 import type { TurnEvent } from '../src/port/events.js';
 import type { A2APort, TaskPage } from '../src/port/port.js';
-import type { AgentEvent, CardSummary, SendResult, Task } from '../src/port/types.js';
+import type { AgentEvent, SendResult, Task } from '../src/port/types.js';
+import type { CardSummary } from '../src/port/card.js';
 import { callByCall, createFakePort, testCard, type FakePort } from '../src/testing/index.js';
 import { runTurn, type LadderOptions, type TurnRequest } from '../src/turn/turn.js';
 

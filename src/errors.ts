@@ -1,4 +1,4 @@
-import type { CardSignature } from './port/types.js';
+import type { CardSignature } from './port/card.js';
 
 /**
  * What went wrong, as a small discriminant the ladder reads (never the message text).

@@ -35,13 +35,11 @@ export type { Jwk, Jwks } from './sdk/trust/jwks.js';
 export type { ExtensionsOption } from './port/extensions.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
+export type { CardExtension, CardSignature, CardSummary, SecuritySchemeInfo, SignatureProblem } from './port/card.js';
 export type {
   AgentEvent,
   AgentMessage,
   Artifact,
-  CardSignature,
-  CardExtension,
-  CardSummary,
   DataPart,
   FilePart,
   OutgoingData,
@@ -49,9 +47,7 @@ export type {
   OutgoingMessage,
   Part,
   Role,
-  SecuritySchemeInfo,
   SendResult,
-  SignatureProblem,
   Task,
   TaskState,
   TaskStatus,

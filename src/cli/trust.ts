@@ -1,5 +1,5 @@
 import { readJwksFile } from '../node/jwks-file.js';
-import type { CardSignature } from '../port/types.js';
+import type { CardSignature } from '../port/card.js';
 import type { Jwks } from '../sdk/trust/jwks.js';
 import type { TrustOption } from '../sdk/trust/options.js';
 import { redactQuery } from '../port/card-url.js';

@@ -7,7 +7,7 @@ import { silentLogger } from '../logger.js';
 import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
-import type { CardSummary } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 import { createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';

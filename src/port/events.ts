@@ -1,5 +1,16 @@
 import type { A2AError } from '../errors.js';
+import type {
+  ContextRefusedEvent,
+  FallbackEvent,
+  LadderNote,
+  PollingEvent,
+  ReconcileEvent,
+  ReconnectingEvent,
+  TaskGoneEvent,
+} from './notes.js';
 import type { AgentMessage, TaskState } from './types.js';
+
+export type { ContextRefusedEvent, FallbackEvent, LadderNote, PollingEvent, ReconcileEvent, ReconnectingEvent, TaskGoneEvent };
 
 /**
  * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing
@@ -126,82 +137,6 @@ export interface AuthRequiredEvent {
   message?: AgentMessage;
 }
 
-/** The stream broke after the task was known; the ladder resubscribes after `delayMs`. */
-export interface ReconnectingEvent {
-  /** Discriminant. */
-  type: 'reconnecting';
-  /** 1 for the first resubscribe after a break. */
-  attempt: number;
-  /** The wait before resubscribing, in milliseconds. */
-  delayMs: number;
-  /** The error that broke the stream. */
-  cause: A2AError;
-}
-
-/** The ladder now polls `GetTask` until the task settles. */
-export interface PollingEvent {
-  /** Discriminant. */
-  type: 'polling';
-  /**
-   * `resubscribe-failed`: resubscribing after a break failed for good (refused, or out of attempts
-   * or time; `cause` is the last error); `send-returned-early`: a blocking send answered before the
-   * task settled.
-   */
-  reason: 'resubscribe-failed' | 'send-returned-early';
-  /** The last error, for `resubscribe-failed`. */
-  cause?: A2AError;
-}
-
-/** The agent refused the streaming send before any event; the ladder sends once, blocking. */
-export interface FallbackEvent {
-  /** Discriminant. */
-  type: 'fallback';
-  /** The streaming send was refused. */
-  from: 'stream';
-  /** A blocking send goes instead. */
-  to: 'send';
-  /** The refusal. */
-  cause: A2AError;
-}
-
-/** A follow-up named a task the agent no longer has (gone, or finished): the message is sent once more with the contextId only. */
-export interface TaskGoneEvent {
-  /** Discriminant. */
-  type: 'task-gone';
-  /** The task the follow-up named. */
-  taskId: string;
-  /** The agent's refusal: the task is not found, or finished. */
-  cause: A2AError;
-}
-
-/**
- * The agent refused the contextId the turn sent (servers that accept only contextIds they issued:
- * -32602 naming it) before any event: the message is sent once more without one, and the thread
- * adopts the contextId the agent gives it. Such an agent keeps a thread only within a process.
- */
-export interface ContextRefusedEvent {
-  /** Discriminant. */
-  type: 'context-refused';
-  /** The contextId the agent refused. */
-  contextId: string;
-  /** The agent's refusal. */
-  cause: A2AError;
-}
-
-/**
- * A resubscription did not open with a task snapshot (the Python a2a-sdk only relays live events),
- * so events sent during the break may be missing: before the end, one `GetTask` brings the task's
- * artifacts, which are the truth, and the reply is corrected from them.
- */
-export interface ReconcileEvent {
-  /** Discriminant. */
-  type: 'reconcile';
-  /** The task read again. */
-  taskId: string;
-  /** Why: the resubscription opened without a task snapshot. */
-  reason: 'resubscribed-without-snapshot';
-}
-
 /**
  * The agent answered with another contextId than the one sent (A2A forbids it; some agents do it).
  * The client adopts the agent's id for the thread's next turns. Emitted by the client facade.
@@ -250,9 +185,6 @@ export type TurnEvent =
   | ReconcileEvent
   | ContextAdoptedEvent
   | EndEvent;
-
-/** The ladder's own notes, passed through the renderer unchanged. */
-export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ContextRefusedEvent | ReconcileEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */
 export interface TurnErrorEvent {

@@ -1,5 +1,6 @@
 import { A2AError } from '../errors.js';
-import type { CardSummary, OutgoingData, OutgoingFile } from './types.js';
+import type { CardSummary } from './card.js';
+import type { OutgoingData, OutgoingFile } from './types.js';
 
 /** The media type of a data part that names none. */
 export const DATA_MEDIA_TYPE = 'application/json';

@@ -1,6 +1,7 @@
 import { throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
-import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from './types.js';
+import type { CardSummary } from './card.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
 
 /**
  * The ladder's only view of an agent: six calls, each a cold Observable bound to one agent.

@@ -1,7 +1,7 @@
 import { AgentCard } from '@a2a-js/sdk';
 import { ClientFactory } from '@a2a-js/sdk/client';
 import type { Logger } from '../logger.js';
-import type { CardSummary } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 import type { Loaded, Stale } from './card-cache.js';
 import { fetchCard, type CardValidators } from './card-fetch.js';
 import { checkCard, type CheckedCard } from './card-schema.js';

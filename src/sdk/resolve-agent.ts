@@ -7,7 +7,7 @@ import { chooseInterface } from './choose-interface.js';
 import { onHost, parseGrpcAddress, type GrpcAddress } from './grpc/address.js';
 import { GRPC_NODE_ONLY, loadGrpc, type GrpcModules, type GrpcSupport } from './grpc/support.js';
 import type { AuthDetails } from '../errors.js';
-import type { CardExtension, CardSignature, CardSummary } from '../port/types.js';
+import type { CardExtension, CardSignature, CardSummary } from '../port/card.js';
 import { securitySchemesOf } from './credentials/security.js';
 import { withBothExtensionNames } from './extension-headers.js';
 import type { AgentWire, Transport } from './transports/transport.js';

@@ -1,4 +1,5 @@
-import type { AgentEvent, AgentMessage, Artifact, CardSummary, Part, Task, TaskState } from '../port/types.js';
+import type { AgentEvent, AgentMessage, Artifact, Part, Task, TaskState } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 
 /** A card summary for tests: streaming by default. */
 export function testCard(overrides: Partial<CardSummary> = {}): CardSummary {

@@ -1,7 +1,8 @@
 import { defer, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
-import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 
 /** One call the fake port received. */
 export type FakePortCall =

@@ -2,7 +2,8 @@ import { map, Observable, type MonoTypeOperatorFunction, type Subscription } fro
 import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../port/port.js';
-import type { AgentEvent, CardSummary, OutgoingMessage, SendResult, Task } from '../port/types.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 import type { TurnPolicy } from './policy.js';
 import type { TurnTask } from './task.js';
 

@@ -2,7 +2,8 @@ import { catchError, concat, defer, of, skip, switchMap, throwError, type Observ
 import { isA2AError, naming } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
-import type { CardSummary, Task } from '../port/types.js';
+import type { Task } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 import { carrying } from './delivered.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';

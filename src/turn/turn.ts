@@ -19,7 +19,8 @@ import { checkInputModes } from '../port/outgoing.js';
 import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
 
 export type { TurnRequest } from './request.js';
-import type { AgentEvent, CardSummary, OutgoingMessage } from '../port/types.js';
+import type { AgentEvent, OutgoingMessage } from '../port/types.js';
+import type { CardSummary } from '../port/card.js';
 import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';

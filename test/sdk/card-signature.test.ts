@@ -6,7 +6,7 @@ import { signV03 } from '../../fixtures/agent-signed.js';
 import { cardSigner, jwksOf, makeSigningKey, type SigningKey } from '../../fixtures/signing.js';
 import { isA2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
-import type { CardSignature } from '../../src/port/types.js';
+import type { CardSignature } from '../../src/port/card.js';
 import { jcs, signedForm, unsignedFields } from '../../src/sdk/trust/canonical.js';
 import { readJwks } from '../../src/sdk/trust/jwks.js';
 import { checkTrust, type TrustOption } from '../../src/sdk/trust/options.js';

@@ -1,6 +1,6 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import type { CardSummary } from '../../port/types.js';
+import type { CardSummary } from '../../port/card.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { exitCodeForError, reportError } from '../errors.js';

@@ -1,5 +1,5 @@
 import { A2AError } from '../../errors.js';
-import type { SecuritySchemeInfo } from '../../port/types.js';
+import type { SecuritySchemeInfo } from '../../port/card.js';
 import { authDetails, httpAuthError, safeChallenge } from './auth-error.js';
 import { headersTooLarge, HEADERS_TOO_LARGE, type SentRequest } from '../headers-too-large.js';
 import type { Applied, CredentialPlan } from './plan.js';

@@ -1,5 +1,5 @@
 import { A2AError, type AuthDetails } from '../../errors.js';
-import type { SecuritySchemeInfo } from '../../port/types.js';
+import type { SecuritySchemeInfo } from '../../port/card.js';
 import { describeScheme } from './security.js';
 
 /** The longest `WWW-Authenticate` challenge kept. */

@@ -1,5 +1,5 @@
 import { A2AError } from '../../errors.js';
-import type { CardSummary } from '../../port/types.js';
+import type { CardSummary } from '../../port/card.js';
 import { parseScope, type UrlScope } from '../url-scope.js';
 import { apiKeyNameProblem, TOKEN, type ApiKeyPlace } from './names.js';
 

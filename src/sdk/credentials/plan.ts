@@ -1,5 +1,5 @@
 import { A2AError } from '../../errors.js';
-import type { CardSummary, SecuritySchemeInfo } from '../../port/types.js';
+import type { CardSummary, SecuritySchemeInfo } from '../../port/card.js';
 import { apiKeyPlaceProblem, checkHeaders, type ApiKeyCredential, type CredentialEntry, type CredentialHeaders } from './options.js';
 import { shownName, type ApiKeyPlace } from './names.js';
 

@@ -1,4 +1,4 @@
-import type { SecuritySchemeInfo } from '../../port/types.js';
+import type { SecuritySchemeInfo } from '../../port/card.js';
 
 type Json = Record<string, unknown>;
 

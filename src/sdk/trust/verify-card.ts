@@ -1,5 +1,5 @@
 import { base64url, decodeProtectedHeader, errors, flattenedVerify, type JWSHeaderParameters } from 'jose';
-import type { CardSignature, SignatureProblem } from '../../port/types.js';
+import type { CardSignature, SignatureProblem } from '../../port/card.js';
 import { signedPayload } from './canonical.js';
 import type { TrustedKey } from './jwks.js';
 

@@ -1,0 +1,101 @@
+/** What the client knows of an agent card: the summary the ladder and the CLI read, its extensions, its signatures' verdict, its security schemes. */
+
+/** The few facts of a resolved agent card that the ladder and the CLI need. */
+export interface CardSummary {
+  /** The agent's name. */
+  name: string;
+  /** Whether the chosen interface allows `SendStreamingMessage`. */
+  streaming: boolean;
+  /** The protocol version of the chosen interface, e.g. `1.0` or `0.3`. */
+  protocolVersion: string;
+  /** The chosen binding, e.g. `JSONRPC` or `HTTP+JSON`. */
+  transport: string;
+  /** The URL of the chosen interface (without any credentials it carried). */
+  url: string;
+  /** The tenant of the chosen interface (v1.0), when it names one. */
+  tenant?: string;
+  /** The agent's description. */
+  description?: string;
+  /** The agent's skills as the card lists them. */
+  skills?: { id: string; name: string; description?: string; inputModes?: string[] }[];
+  /** The media types the agent takes by default (a skill may take more: its `inputModes`). */
+  defaultInputModes?: string[];
+  /** The media types the agent answers in by default. */
+  defaultOutputModes?: string[];
+  /** The security schemes the card declares (none when it declares none). */
+  securitySchemes?: SecuritySchemeInfo[];
+  /** What kind of credential the client sends to the chosen interface (never a value), when any. */
+  credentials?: string;
+  /** The summary comes from the agent's authenticated extended card, fetched with the credentials. */
+  extended?: boolean;
+  /**
+   * The verdict on the signatures of the agent's (public) card, against the keys the client trusts
+   * (the `trust` option). Set by the SDK ports for every card; a port of your own may leave it out.
+   */
+  signature?: CardSignature;
+  /** The extensions the card declares (`capabilities.extensions`), when it declares any. */
+  extensions?: CardExtension[];
+}
+
+/** One extension a card declares: a turn that does not activate a `required` one is refused before anything is sent. */
+export interface CardExtension {
+  /** What identifies the extension, and what a call sends in `A2A-Extensions` to activate it. */
+  uri: string;
+  /** What the card says it does. */
+  description?: string;
+  /** The agent requires clients to activate it. */
+  required: boolean;
+  /** The extension's own configuration, as the card gives it. */
+  params?: Record<string, unknown>;
+}
+
+/**
+ * What the client found of an agent card's signatures (A2A §8.4: JWS over the RFC 8785 canonical card):
+ *
+ * - `verified`: a signature verified with a trusted key, `kid`; `jwksUrl` when that key came from a
+ *   trusted JWKS URL (absent for a key given inline);
+ * - `unsigned`: the card carries no signature;
+ * - `unchecked`: the card is signed, but it was not checked: no keys are trusted (no `trust` option; no
+ *   `reason`), or the keys it needs could not be had in time (`reason` `keys-unavailable`: a trusted JWKS
+ *   URL failed, redirected to another origin, or did not answer; `detail` in words);
+ * - `invalid`: no signature verified; `reason` says why (for the one that came closest), `detail` in words.
+ */
+export type CardSignature =
+  | { state: 'verified'; kid: string; jwksUrl?: string }
+  | { state: 'unsigned' }
+  | { state: 'unchecked'; reason?: Extract<SignatureProblem, 'keys-unavailable'>; detail?: string }
+  | { state: 'invalid'; reason: SignatureProblem; detail: string };
+
+/**
+ * Why a card's signature did not verify:
+ *
+ * - `unknown-key`: no trusted key has the signature's `kid`;
+ * - `untrusted-jku`: the signature points to a JWKS (`jku`) that is not a trusted JWKS URL, and no trusted key has its `kid`;
+ * - `keys-unavailable`: a trusted JWKS URL could not be fetched or read (the verdict is then `unchecked`, not `invalid`);
+ * - `expired-key`: the key's `exp` (in its JWK), or the signature's own `exp` (in its protected header), has passed;
+ * - `bad-signature`: the key is trusted but the signature does not match the card (changed after signing), or its algorithm is not accepted;
+ * - `malformed`: the signature is not a JWS this client can read (its protected header is not JSON, or lacks `alg`, `kid` or `typ`).
+ */
+export type SignatureProblem = 'unknown-key' | 'untrusted-jku' | 'keys-unavailable' | 'expired-key' | 'bad-signature' | 'malformed';
+
+/** One security scheme of a card (v1.0 `securitySchemes` or the v0.3 OpenAPI-style ones), without secrets (cards carry none). */
+export interface SecuritySchemeInfo {
+  /** Its name on the card (the key in `securitySchemes`). */
+  name: string;
+  /** The scheme's type; `unknown` for one this client does not know. */
+  type: 'apiKey' | 'http' | 'oauth2' | 'openIdConnect' | 'mutualTLS' | 'unknown';
+  /** Listed in the card's security requirements (`securityRequirements`, v0.3 `security`). */
+  required: boolean;
+  /** apiKey: where the key goes. */
+  in?: 'header' | 'query' | 'cookie';
+  /** apiKey: the header, query parameter or cookie name. */
+  paramName?: string;
+  /** http: the authentication scheme, e.g. `Bearer` or `Basic`. */
+  scheme?: string;
+  /** oauth2: the token URL of its client-credentials flow, when it has one. */
+  tokenUrl?: string;
+  /** oauth2 (RFC 8414 metadata) or openIdConnect (discovery): where the provider describes itself. */
+  metadataUrl?: string;
+  /** The scheme's description on the card. */
+  description?: string;
+}

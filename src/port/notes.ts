@@ -1,0 +1,85 @@
+import type { A2AError } from '../errors.js';
+
+/**
+ * The ladder's own notes among a turn's events: what it did on the way (reconnect, poll, fall back,
+ * send once more), passed through the renderer unchanged.
+ */
+
+/** The stream broke after the task was known; the ladder resubscribes after `delayMs`. */
+export interface ReconnectingEvent {
+  /** Discriminant. */
+  type: 'reconnecting';
+  /** 1 for the first resubscribe after a break. */
+  attempt: number;
+  /** The wait before resubscribing, in milliseconds. */
+  delayMs: number;
+  /** The error that broke the stream. */
+  cause: A2AError;
+}
+
+/** The ladder now polls `GetTask` until the task settles. */
+export interface PollingEvent {
+  /** Discriminant. */
+  type: 'polling';
+  /**
+   * `resubscribe-failed`: resubscribing after a break failed for good (refused, or out of attempts
+   * or time; `cause` is the last error); `send-returned-early`: a blocking send answered before the
+   * task settled.
+   */
+  reason: 'resubscribe-failed' | 'send-returned-early';
+  /** The last error, for `resubscribe-failed`. */
+  cause?: A2AError;
+}
+
+/** The agent refused the streaming send before any event; the ladder sends once, blocking. */
+export interface FallbackEvent {
+  /** Discriminant. */
+  type: 'fallback';
+  /** The streaming send was refused. */
+  from: 'stream';
+  /** A blocking send goes instead. */
+  to: 'send';
+  /** The refusal. */
+  cause: A2AError;
+}
+
+/** A follow-up named a task the agent no longer has (gone, or finished): the message is sent once more with the contextId only. */
+export interface TaskGoneEvent {
+  /** Discriminant. */
+  type: 'task-gone';
+  /** The task the follow-up named. */
+  taskId: string;
+  /** The agent's refusal: the task is not found, or finished. */
+  cause: A2AError;
+}
+
+/**
+ * The agent refused the contextId the turn sent (servers that accept only contextIds they issued:
+ * -32602 naming it) before any event: the message is sent once more without one, and the thread
+ * adopts the contextId the agent gives it. Such an agent keeps a thread only within a process.
+ */
+export interface ContextRefusedEvent {
+  /** Discriminant. */
+  type: 'context-refused';
+  /** The contextId the agent refused. */
+  contextId: string;
+  /** The agent's refusal. */
+  cause: A2AError;
+}
+
+/**
+ * A resubscription did not open with a task snapshot (the Python a2a-sdk only relays live events),
+ * so events sent during the break may be missing: before the end, one `GetTask` brings the task's
+ * artifacts, which are the truth, and the reply is corrected from them.
+ */
+export interface ReconcileEvent {
+  /** Discriminant. */
+  type: 'reconcile';
+  /** The task read again. */
+  taskId: string;
+  /** Why: the resubscription opened without a task snapshot. */
+  reason: 'resubscribed-without-snapshot';
+}
+
+/** The ladder's own notes, passed through the renderer unchanged. */
+export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ContextRefusedEvent | ReconcileEvent;
