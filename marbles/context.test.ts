@@ -57,18 +57,21 @@ describe('a contextId the agent refuses', () => {
     expect(sentContextIds(calls)).toEqual(['C', null]);
   });
 
-  it('an invalid-params error about something else is the error: nothing re-sent', () => {
+  it('an invalid-params error about something else refuses the stream, not the context: one blocking send with the contextId', () => {
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('-#', undefined, otherParams);
       const streamSubs = '        ^!';
-      const expected = '          s#';
-      const port = agent({ stream });
-      expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, L, otherParams);
+      const send = cold<never>('    -#', undefined, otherParams);
+      const sendSubs = '          -^!';
+      const expected = '          sf#';
+      const port = agent({ stream, send });
+      expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, { ...L, f: 'fallback to send (protocol)' }, otherParams);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectSubscriptions(send.subscriptions).toBe(sendSubs);
       return port.calls;
     });
-    expect(sentContextIds(calls)).toEqual(['C']);
+    expect(sentContextIds(calls)).toEqual(['C', 'C']);
   });
 
   it('a refusal after the agent answered is no refusal of the context: the message is never sent twice', () => {

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import type { A2AOperation, AuthDetails } from '../errors.js';
 import { boundedResponse } from './body-limit.js';
+import { framedRefusal } from './framed-refusal.js';
 import { jsonAsStream } from './json-as-stream.js';
 import { tolerantReply } from './reader/replies.js';
 import { markAppends } from './rest-append.js';
@@ -21,14 +22,16 @@ export class ResponseWatch {
 
   /**
    * The fetch handed to the SDK: it notes each status, bounds every answer read whole, keeps HTTP+JSON
-   * `append` flags, reads JSON-RPC replies tolerantly (see {@link tolerantReply}), and hands a stream
-   * call answered with one JSON body on as a stream of that one answer (see {@link jsonAsStream}).
+   * `append` flags, reads JSON-RPC replies tolerantly (see {@link tolerantReply}), hands a stream
+   * call answered with one JSON body on as a stream of that one answer (see {@link jsonAsStream}), and
+   * one refused with an SSE frame not typed as a stream on as the JSON error it is (see {@link framedRefusal}).
    */
   readonly fetch: typeof fetch = async (input, init) => {
     const response = await this.base(input, init);
     if (init?.signal) this.statuses.set(init.signal, response.status);
     const bounded = boundedResponse(response, this.maxResponseBytes);
-    return jsonAsStream(init, await tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded)));
+    const read = await tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded));
+    return framedRefusal(init, await jsonAsStream(init, read));
   };
 
   statusOf(signal: AbortSignal): number | undefined {

@@ -23,7 +23,7 @@ import type { LadderContext } from './context.js';
 import type { LadderNote } from '../port/events.js';
 import { backoffDelay } from './policy.js';
 import { pollUntilSettled } from './poll.js';
-import { sendAgain, sendBlocking } from './send.js';
+import { sendAgain, sendBlocking, streamRefused } from './send.js';
 import { watchdog, within, type Budget } from './watchdog.js';
 
 type LadderSignal = AgentEvent | LadderNote;
@@ -31,14 +31,14 @@ type LadderSignal = AgentEvent | LadderNote;
 /**
  * The streaming rung: `SendStreamingMessage`, then, when the stream breaks after the task is known,
  * resubscribe with backoff (never re-send), then poll. A stream refused before any event falls back
- * to one blocking send.
+ * to one blocking send ({@link streamRefused}).
  */
 export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observable<LadderSignal> {
   return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx)), 'stream', message.taskId !== undefined).pipe(
     catchError((error: unknown) => {
       const again = sendAgain(ctx, message, error);
       if (again) return concat(of<LadderNote>(again.note), streamTurn(ctx, again.message));
-      if (ctx.task.events === 0 && isA2AError(error, 'unsupported')) {
+      if (streamRefused(ctx, error)) {
         return concat(of<LadderNote>({ type: 'fallback', from: 'stream', to: 'send', cause: error }), sendBlocking(ctx, message));
       }
       return recover(ctx, error, 1, asyncScheduler.now());

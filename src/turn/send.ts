@@ -1,6 +1,6 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError, type A2AError } from '../errors.js';
-import { INVALID_PARAMS, UNSUPPORTED_OPERATION } from '../port/codes.js';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
@@ -72,7 +72,29 @@ export function taskGone(
  */
 function refusesContext(error: unknown, contextId: string): error is A2AError {
   if (!isA2AError(error, 'protocol')) return false;
-  return (error.code === INVALID_PARAMS && /context/i.test(error.message)) || error.message.includes(contextId);
+  return speaksOfContext(error) || error.message.includes(contextId);
+}
+
+/** An invalid-params error (-32602) about the context: the conversation is refused, whatever the method. */
+function speaksOfContext(error: A2AError): boolean {
+  return error.code === INVALID_PARAMS && /context/i.test(error.message);
+}
+
+/** The JSON-RPC codes by which an agent refuses a method or its parameters, rather than the request or the task. */
+const REFUSES_METHOD: ReadonlySet<number | undefined> = new Set([METHOD_NOT_FOUND, INVALID_PARAMS, UNSUPPORTED_OPERATION]);
+
+/**
+ * A stream the agent refused before any event, which one blocking send of the same message may
+ * mend: the method or its parameters refused (-32601, -32602, -32004; Juspay's jaf 0.1.37 answers
+ * every `message/stream` with -32602, as its request schema admits `message/send` only), or any
+ * `unsupported` answer (HTTP 404, 405, 501; gRPC UNIMPLEMENTED). Before any event the agent has
+ * taken nothing, so the message is not sent twice. Not a -32602 about the context (the conversation
+ * is refused, as a send's would be), nor -32600 (the request object refused, as a send built the same
+ * way would be).
+ */
+export function streamRefused(ctx: LadderContext, error: unknown): error is A2AError {
+  if (ctx.task.events > 0 || !isA2AError(error)) return false;
+  return error.kind === 'unsupported' || (REFUSES_METHOD.has(error.code) && !speaksOfContext(error));
 }
 
 /**

@@ -219,6 +219,41 @@ for (const version of ['1.0', '0.3'] as const) {
       await expectCancels(r, 0);
     });
 
+    it('huge initial metadata on the stream (1,000 entries, 1 MB) → a clear error at once (RESOURCE_EXHAUSTED), nothing re-sent', async () => {
+      const r = rig();
+      r.plan({ on: 'stream', fault: { type: 'metadata', where: 'initial', entries: 1_000, bytes: 1_000 } });
+      const result = await r.turn('artifacts');
+      const error = expectError(result, 'protocol', { grpcCode: status.RESOURCE_EXHAUSTED, operation: 'stream' });
+      expect(error.message).toContain('RESOURCE_EXHAUSTED');
+      expect(result.ms).toBeLessThan(POLICY.policy!.firstEventTimeoutMs!);
+      expect([r.reached('stream'), r.reached('send'), r.reached('resubscribe')]).toEqual([1, 0, 0]);
+      await expectCancels(r, 0);
+    });
+
+    it('huge trailing metadata after the last event → the whole reply, read at the terminal event', async () => {
+      const r = rig();
+      r.plan({ on: 'stream', fault: { type: 'metadata', where: 'trailing', entries: 1_000, bytes: 1_000 } });
+      expectReply(await r.turn('artifacts'), REPLY.artifacts);
+      expect([r.reached('stream'), r.reached('resubscribe')]).toEqual([1, 0]);
+      await expectCancels(r, 0);
+    });
+
+    it('a stream that never ends after its terminal event (no status, no trailers) → the reply at once, the call cancelled, close() prompt', async () => {
+      const r = rig();
+      r.plan({ on: 'stream', fault: { type: 'hold' } });
+      // An idle bound far past the test's own: only the terminal event can end this turn in time.
+      const options = { ...POLICY, policy: { ...POLICY.policy, idleTimeoutMs: 60_000, turnTimeoutMs: 60_000 } };
+      const result = await r.turn('artifacts', options);
+      expectReply(result, REPLY.artifacts);
+      expect(result.ms).toBeLessThan(5_000);
+      await eventually(() => r.agent.received.find((c) => c.method === 'SendStreamingMessage')?.cancelled === true);
+      const closing = Date.now();
+      await r.ports.close();
+      expect(Date.now() - closing).toBeLessThan(5_000);
+      expect([r.reached('stream'), r.reached('resubscribe'), r.reached('get')]).toEqual([1, 0, 0]);
+      await expectCancels(r, 0);
+    });
+
     it('a stall until the turn deadline → timeout (turn), the call cancelled, CancelTask once', async () => {
       const r = rig();
       r.plan({ on: 'stream', fault: { type: 'stall', afterEvents: 3, ms: 60_000 } });

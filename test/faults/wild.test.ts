@@ -3,9 +3,13 @@
  * and reader. Each cell asserts the exact reply (or the outcome) and the agent's CancelTask count.
  */
 import { describe, expect, it } from 'vitest';
+import { jafReply, startJafAgent, type JafAgent } from '../../fixtures/agent-jaf.js';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import type { PortFactory } from '../../src/port/port.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { eventually } from '../eventually.js';
-import { eventsOf, expectCancels, expectReply, POLICY, SLOW_REPLY, sleep, useRig, VERSIONS } from './kit.js';
+import { eventsOf, expectCancels, expectReply, POLICY, run, SLOW_REPLY, sleep, useFreshRig, useRig, VERSIONS } from './kit.js';
 
 for (const version of VERSIONS) {
   describe(`${version.name}: agents in the wild`, () => {
@@ -30,6 +34,38 @@ for (const version of VERSIONS) {
       await sleep(30);
       subscription.unsubscribe();
       await expectCancels(r, 1);
+    });
+  });
+}
+
+for (const reader of ['a4h', 'sdk'] as const) {
+  describe(`Juspay jaf 0.1.37 (v0.3 JSON-RPC, ${reader === 'sdk' ? "the SDK's" : 'our'} reader)`, () => {
+    const rig = useFreshRig<{ agent: JafAgent; http: NodeFetch; ports: PortFactory }>(
+      async () => {
+        const agent = await startJafAgent();
+        const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
+        return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
+      },
+      async (r) => {
+        await r.http.close();
+        await r.agent.close();
+      },
+    );
+
+    it('streaming advertised, every message/stream refused by one untyped SSE frame with -32602 → one fallback, one blocking send: one task, the reply', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.url('/')), { text: 'hello', contextId: 'ctx-jaf' }, POLICY));
+      // jaf's completed task carries its reply twice (artifacts `response` and `final_result`): each is shown once.
+      const end = expectReply(result, `${jafReply('hello')}\n\n${jafReply('hello')}`);
+      expect(end).toMatchObject({ taskId: agent.tasks[0], contextId: 'ctx-jaf' });
+      expect(eventsOf(result, 'fallback')).toMatchObject([{ from: 'stream', to: 'send', cause: { kind: 'protocol', code: -32602 } }]);
+      expect(agent.tasks).toHaveLength(1);
+      // The stream's refusal is the agent's, before it took the message: the blocking send is the only one it ran.
+      expect(agent.received.map((r) => `${r.method} ${r.status}`)).toEqual([
+        'GET /.well-known/agent-card.json 200',
+        'message/stream 200',
+        'message/send 200',
+      ]);
     });
   });
 }

@@ -238,6 +238,45 @@ describe('createA2A (Node) and gRPC', () => {
     expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.status });
     await a2a.close();
   });
+
+  for (const version of ['1.0', '0.3'] as const) {
+    it(`v${version}: a stream that never ends after its terminal event → the turn ends with its reply, the call is cancelled, close() is prompt`, async () => {
+      const agent = await grpcAgent(version);
+      agent.faults('/').plan({ on: 'stream', fault: { type: 'hold' } });
+      // Bounds far past the test's own: only the terminal event can end the turn in time.
+      const policy = { ...FAST.policy, idleTimeoutMs: 60_000, turnTimeoutMs: 60_000 };
+      const a2a = createA2A({ identitySecret: 'a-secret-of-at-least-16-bytes', policy });
+      const started = Date.now();
+      const events = await collect(a2a.turn({ agent: agent.url('/'), handle: 'h', thread: `held-${version}`, text: 'artifacts' }));
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+      expect(Date.now() - started).toBeLessThan(5_000);
+      const closing = Date.now();
+      await a2a.close();
+      expect(Date.now() - closing).toBeLessThan(5_000);
+      await eventually(() => grpcCalls(agent, 'SendStreamingMessage')[0]?.cancelled === true);
+      expect(grpcCalls(agent, 'CancelTask')).toEqual([]);
+    });
+
+    it(`v${version}: close() while a turn waits on a stream gone quiet ends the turn (CancelTask once) and resolves promptly`, async () => {
+      const agent = await grpcAgent(version);
+      agent.faults('/').plan({ on: 'stream', fault: { type: 'stall', afterEvents: 3, ms: 60_000 } });
+      const policy = { ...FAST.policy, idleTimeoutMs: 60_000, turnTimeoutMs: 60_000 };
+      const a2a = createA2A({ identitySecret: 'a-secret-of-at-least-16-bytes', policy });
+      const ended = new Promise<unknown>((resolve) => {
+        a2a.turn({ agent: agent.url('/'), handle: 'h', thread: `quiet-${version}`, text: 'slow' }).subscribe({
+          next: (event) => event.type === 'text' && resolve(undefined),
+          error: resolve,
+          complete: () => resolve(undefined),
+        });
+      });
+      await ended;
+      const closing = Date.now();
+      await a2a.close();
+      expect(Date.now() - closing).toBeLessThan(5_000);
+      await eventually(() => grpcCalls(agent, 'SendStreamingMessage')[0]?.cancelled === true);
+      expect(grpcCalls(agent, 'CancelTask')).toHaveLength(1);
+    });
+  }
 });
 
 describe('resuming over gRPC (a task left running by another process)', () => {

@@ -280,7 +280,7 @@ describe('reading replies tolerantly: a blocking send', () => {
 });
 
 describe('a refused stream read by our reader', () => {
-  it('HTTP 400 with a JSON-RPC error: a protocol error with its code and status, on either reader', async () => {
+  it('HTTP 400 with a JSON-RPC error: a protocol error with its code and status, on either reader (the blocking send it falls back to is refused alike)', async () => {
     const server = await startRawAgent((_req, res, { base, rpc }) => {
       if (rpc === undefined) {
         return sendJson(res, {

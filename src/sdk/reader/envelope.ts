@@ -1,6 +1,7 @@
 import { A2AError } from '../../errors.js';
 import { extensionRefusal } from '../extension-refusal.js';
 import { wireMeaning } from '../wire-errors.js';
+import { SseLines } from './sse-lines.js';
 
 /** The JSON in `text`, or undefined when it is none. */
 export function parseJson(text: string): unknown {
@@ -12,9 +13,31 @@ export function parseJson(text: string): unknown {
 }
 
 /** True for a JSON-RPC error envelope: one whose `error` is an object. */
-export function isError(envelope: unknown): envelope is { error: { code?: unknown; message?: unknown; data?: unknown } } {
+export function isError(envelope: unknown): envelope is ErrorEnvelope {
   const error = (envelope as { error?: unknown }).error;
   return typeof error === 'object' && error !== null;
+}
+
+/** A JSON-RPC error envelope: what {@link isError} admits. */
+export type ErrorEnvelope = { error: { code?: unknown; message?: unknown; data?: unknown } };
+
+/**
+ * The JSON-RPC error a refused answer's body carries: the body as JSON, or else the data of its first
+ * SSE event — a server that frames its refusal as an event but does not say `text/event-stream`
+ * (Juspay's jaf 0.1.37 answers every `message/stream` so). Undefined for a body that carries none.
+ */
+export function errorEnvelopeIn(body: string): ErrorEnvelope | undefined {
+  const envelope = parseJson(body) ?? parseJson(firstSseData(body) ?? '');
+  return typeof envelope === 'object' && envelope !== null && isError(envelope) ? envelope : undefined;
+}
+
+/** The data of the first event of `body` read by the SSE rules (a U+001E before it dropped), if it has one. */
+function firstSseData(body: string): string | undefined {
+  let first: string | undefined;
+  const lines = new SseLines({ event: (data) => (first ??= data), comment: () => undefined, tooLarge: () => undefined }, body.length + 1);
+  lines.feed(body);
+  lines.end();
+  return first?.charCodeAt(0) === 0x1e ? first.slice(1) : first;
 }
 
 /** A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are (`errors.ts`). */

@@ -33,10 +33,10 @@ export async function refusal(response: Response): Promise<Refusal> {
 }
 
 /** The most of a refused answer's body that is read: enough for any JSON-RPC error. */
-const MAX_ERROR_BODY = 64 * 1024;
+export const MAX_ERROR_BODY = 64 * 1024;
 
 /** The body's text, read no further than `max` bytes (the rest is cancelled). */
-async function readCapped(response: Response, max: number): Promise<string> {
+export async function readCapped(response: Response, max: number): Promise<string> {
   if (response.body === null) return '';
   const reader = response.body.getReader();
   const decoder = new TextDecoder();
