@@ -118,7 +118,12 @@ const invalidRequest = new A2AError({ kind: 'protocol', code: -32600, message: '
 const R = { ...labels, F: 'fallback to send (protocol)' };
 
 // What the agent answered to each call, and whether the message it carried was the same one.
-const sentMessages = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' in c ? [`${c.method} ${JSON.stringify(c.message)}`] : []));
+/** Each send of the turn as `method message`; every one carries the same messageId (left out here, checked). */
+const sentMessages = (calls: FakePortCall[]) => {
+  const sends = calls.flatMap((c) => ('message' in c ? [c] : []));
+  expect(new Set(sends.map((c) => c.message.messageId)).size).toBe(1);
+  return sends.map(({ method, message: { messageId: _id, ...message } }) => `${method} ${JSON.stringify(message)}`);
+};
 
 describe('a stream refused by a JSON-RPC error before any event (an agent that streams nothing: Juspay jaf 0.1.37)', () => {
   for (const [name, error, letter] of [

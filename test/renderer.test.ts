@@ -80,7 +80,7 @@ describe('the recorded shapes of real agents (F1–F7) render the reply once', (
   it('the same reply comes out through the whole ladder', async () => {
     const port = createFakePort({ card: () => of(testCard()), stream: () => of(...fromWire(SHAPES.F2!)) });
     const events = await lastValueFrom(runTurn(port, { text: 'hi' }).pipe(toArray()));
-    expect(events[0]).toEqual({ type: 'start' });
+    expect(events[0]).toEqual({ type: 'start', messageId: expect.any(String) });
     expect(end(events)).toMatchObject({ outcome: 'completed', text: 'Hello!', taskId: 'T', contextId: 'C' });
     expect(events.filter((e) => e.type === 'end')).toHaveLength(1);
   });

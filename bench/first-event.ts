@@ -1,0 +1,33 @@
+/**
+ * The time to first event alone, for work on a thread's first message: `npm run bench:first -- [rounds]`.
+ * a4h-a2a and the raw SDK alternate in fresh processes on the replay agent (as in the full run's
+ * section 2); it prints each one's median of the per-round medians: warm (a known thread's message),
+ * a thread's first message (a4h-a2a asks `ListTasks` for a task left waiting first), and cold.
+ */
+import { startReplayServer } from './replay-server.js';
+import { runChild } from './rounds.js';
+
+const rounds = Number(process.argv[2] ?? 5);
+const server = await startReplayServer();
+const keys = ['warmMs', 'firstOfThreadMs', 'coldMs'] as const;
+const rows: Record<string, Record<(typeof keys)[number], number[]>> = {
+  a4h: { warmMs: [], firstOfThreadMs: [], coldMs: [] },
+  sdk: { warmMs: [], firstOfThreadMs: [], coldMs: [] },
+};
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
+try {
+  for (let round = 0; round < rounds; round++) {
+    for (const contender of round % 2 === 0 ? (['a4h', 'sdk'] as const) : (['sdk', 'a4h'] as const)) {
+      const result = await runChild({ scenario: 'first-event', contender, agent: `${server.url}/`, warm: 5, samples: 40 }, server);
+      for (const key of keys) rows[contender]![key].push(Number(result[key]));
+    }
+  }
+} finally {
+  await server.close();
+}
+for (const [contender, row] of Object.entries(rows)) {
+  const [warm, first, cold] = keys.map((key) => median(row[key]));
+  process.stdout.write(
+    `${contender}: warm ${warm!.toFixed(2)} ms, a thread's first message ${first!.toFixed(2)} ms (+${(first! - warm!).toFixed(2)}), cold ${cold!.toFixed(1)} ms\n`,
+  );
+}
