@@ -108,6 +108,14 @@ describe('a message whose turn was cut short: the thread is asked for it (ListTa
     });
   });
 
+  it('an agent that lists its tasks without their history cannot tell either: unsupported, never not-received', () => {
+    marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: page([task('T1', 'completed', { contextId: 'C' }), carrying('T0', 'completed', 'm-5')]) });
+      const blind = resumeMessage(agent({ listTasks }), 'C', 'm-7', options).pipe(map(label));
+      expectObservable(blind).toBe('s#', L, a2aError({ kind: 'unsupported', message: expect.stringContaining('without the messages') }));
+    });
+  });
+
   it('an agent without ListTasks (v0.3): unsupported, it cannot tell either', () => {
     marbles(({ agent, expectObservable }) => {
       const { listTasks: _none, ...port } = agent();

@@ -1,7 +1,7 @@
-import { concatMap, EMPTY, of, take, throwError, type Observable } from 'rxjs';
+import { concatMap, defer, EMPTY, of, take, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { A2APort } from '../port/port.js';
-import type { Task } from '../port/types.js';
+import type { AgentMessage, Task } from '../port/types.js';
 import { threadPages } from './listing.js';
 import type { TurnPolicy } from './policy.js';
 import { listingBounds, since, type ThreadResumeBounds } from './waiting.js';
@@ -16,8 +16,9 @@ export const MESSAGE_HISTORY = 100;
 /**
  * The conversation's task that carries the user message `messageId`, or undefined when the agent
  * has none (it never got the message): its recent tasks with their history, page after page within
- * bounds, the conversation's own only. A listing the bounds cut before the agent's last page fails
- * with a `protocol` error: the message may be in a task not read.
+ * bounds, the conversation's own only. It cannot tell, and fails, when the message may be in a task
+ * not seen: a listing the bounds cut before the agent's last page (a `protocol` error), or tasks
+ * listed without their history (an `unsupported` error).
  */
 export function carrying(
   port: A2APort,
@@ -27,22 +28,35 @@ export function carrying(
   bounds: ThreadResumeBounds = {},
 ): Observable<Task | undefined> {
   const request = { statusTimestampAfter: since(bounds.windowMs), historyLength: MESSAGE_HISTORY };
-  return threadPages(port, contextId, request, listingBounds(policy, bounds)).pipe(
-    concatMap((page) => {
-      const found = page.tasks.find((task) => task.history?.some((message) => message.role === 'user' && message.messageId === messageId));
-      if (found !== undefined) return of(found);
-      if (page.after === 'end') return of(undefined);
-      if (page.after === 'cut') return throwError(() => listingCut(messageId));
-      return EMPTY;
-    }),
-    take(1),
-  );
+  return defer(() => {
+    /** A listed task without a user message in its history: it may carry the message, unseen. */
+    let blind = false;
+    return threadPages(port, contextId, request, listingBounds(policy, bounds)).pipe(
+      concatMap((page) => {
+        const found = page.tasks.find((task) => userMessages(task).some((message) => message.messageId === messageId));
+        if (found !== undefined) return of(found);
+        blind ||= page.tasks.some((task) => userMessages(task).length === 0);
+        if (page.after === 'cut') return throwError(() => cannotTell(messageId, 'protocol', LISTING_CUT));
+        if (page.after === 'end') return blind ? throwError(() => cannotTell(messageId, 'unsupported', NO_HISTORY)) : of(undefined);
+        return EMPTY;
+      }),
+      take(1),
+    );
+  });
 }
 
-function listingCut(messageId: string): A2AError {
+/** The user's messages in a task's history (none when the agent sent no history). */
+function userMessages(task: Task): AgentMessage[] {
+  return task.history?.filter((message) => message.role === 'user') ?? [];
+}
+
+const LISTING_CUT = "its listing of the thread's tasks did not end within the bounds (pages, tasks or a repeated page token)";
+const NO_HISTORY = "it lists the thread's tasks without the messages they carry (no history)";
+
+function cannotTell(messageId: string, kind: 'protocol' | 'unsupported', why: string): A2AError {
   return new A2AError({
-    kind: 'protocol',
+    kind,
     operation: 'list-tasks',
-    message: `could not tell whether the agent got message ${JSON.stringify(messageId)}: its listing of the thread's tasks did not end within the bounds (pages, tasks or a repeated page token)`,
+    message: `could not tell whether the agent got message ${JSON.stringify(messageId)}: ${why}`,
   });
 }
