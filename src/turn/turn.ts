@@ -17,8 +17,6 @@ import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
 import { checkInputModes } from '../port/outgoing.js';
 import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
-
-export type { TurnRequest } from './request.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import { cancelWhenAbandoned } from './cancel.js';
@@ -33,6 +31,8 @@ import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
 import { TurnTask } from './task.js';
 import { watchdog, within } from './watchdog.js';
+
+export type { TurnRequest } from './request.js';
 
 /** How the ladder runs: its bounds, its random source for jitter, its logger. */
 export interface LadderOptions {
@@ -104,13 +104,13 @@ export function runCheckedTurn(
   options: LadderOptions & { policy: TurnPolicy },
 ): Observable<TurnEvent> {
   return defer(() => {
-    const message: OutgoingMessage = { text: request.text, messageId: request.messageId ?? globalThis.crypto.randomUUID() };
+    const messageId = request.messageId ?? globalThis.crypto.randomUUID();
+    const message: OutgoingMessage = { text: request.text, messageId };
     if (request.contextId !== undefined) message.contextId = request.contextId;
     if (request.taskId !== undefined) message.taskId = request.taskId;
     if (request.files?.length) message.files = request.files;
     if (request.data?.length) message.data = request.data;
-    const start = startOf(request);
-    start.messageId = message.messageId!;
+    const start: StartEvent = { ...startOf(request), messageId };
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
       checkInputModes(card, message.files, message.data);
       const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
