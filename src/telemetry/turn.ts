@@ -1,7 +1,10 @@
 import { Observable, tap } from 'rxjs';
 import { isA2AError } from '../errors.js';
 import type { TurnEvent, TurnOutcome } from '../port/events.js';
+import type { CardSummary } from '../port/card.js';
+import { ForwardingPort } from '../port/forwarding.js';
 import type { A2APort } from '../port/port.js';
+import type { Task } from '../port/types.js';
 import { traceparentOf } from './traceparent.js';
 import type { A2ATelemetry, TelemetryAttributes, TelemetryCounter, TelemetryHistogram, TelemetrySpan } from './types.js';
 
@@ -89,26 +92,18 @@ export class TurnTelemetry {
       const note = (name: string, detail: TelemetryAttributes): void => {
         if (!ended) span?.addEvent(name, detail);
       };
-      const port = (inner: A2APort): A2APort => ({
-        card: () =>
-          inner.card().pipe(
-            tap((card) => {
-              if (ended || span === undefined) return;
-              span.setAttribute('a2a.protocol.version', card.protocolVersion);
-              span.setAttribute('a2a.transport', card.transport);
-            }),
-          ),
-        send: (message) => inner.send(message),
-        stream: (message) => inner.stream(message),
-        resubscribe: (taskId) => inner.resubscribe(taskId),
-        getTask: (taskId, historyLength) => inner.getTask(taskId, historyLength),
-        cancel: (taskId) => {
-          this.cancels?.add(1, attributes);
-          note('a2a.cancel', { 'a2a.task.id': taskId });
-          return inner.cancel(taskId);
-        },
-        ...(inner.listTasks === undefined ? {} : { listTasks: inner.listTasks.bind(inner) }),
-      });
+      const port = (inner: A2APort): A2APort =>
+        new TracedPort(inner, {
+          onCard: (card) => {
+            if (ended || span === undefined) return;
+            span.setAttribute('a2a.protocol.version', card.protocolVersion);
+            span.setAttribute('a2a.transport', card.transport);
+          },
+          onCancel: (taskId) => {
+            this.cancels?.add(1, attributes);
+            note('a2a.cancel', { 'a2a.task.id': taskId });
+          },
+        });
       const turn = run(headers, port).subscribe({
         next: (event) => {
           if (waiting && FROM_AGENT[event.type]) {
@@ -182,5 +177,23 @@ export class TurnTelemetry {
     }
     this.option.inject?.(span, headers);
     return Object.keys(headers).length === 0 ? undefined : headers;
+  }
+}
+
+/** A turn's port as telemetry sees it: the card it resolved (for the span) and each CancelTask (counted). */
+class TracedPort extends ForwardingPort {
+  constructor(
+    inner: A2APort,
+    private readonly seen: { onCard(card: CardSummary): void; onCancel(taskId: string): void },
+  ) {
+    super(inner);
+  }
+
+  override card(): Observable<CardSummary> {
+    return this.inner.card().pipe(tap((card) => this.seen.onCard(card)));
+  }
+  override cancel(taskId: string): Observable<Task> {
+    this.seen.onCancel(taskId);
+    return this.inner.cancel(taskId);
   }
 }

@@ -1,7 +1,8 @@
 import { map, Observable, type MonoTypeOperatorFunction, type Subscription } from 'rxjs';
 import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
-import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../port/port.js';
+import { ForwardingPort } from '../port/forwarding.js';
+import type { A2APort } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import type { TurnPolicy } from './policy.js';
@@ -26,43 +27,36 @@ export interface LadderContext {
  * other agent event is observed by `task` before any rung or the renderer sees it; a TaskNotFound
  * on the turn's own task (resubscribe, GetTask) tells `task` the agent no longer has it.
  *
- * A class, one per turn: its methods live on the prototype, so a turn pays for one small object.
+ * A {@link ForwardingPort}, one per turn: it overrides the calls that bring the task's events.
  */
 export function trackedPort(port: A2APort, task: TurnTask): A2APort {
   return new TrackedPort(port, task);
 }
 
-class TrackedPort implements A2APort {
+class TrackedPort extends ForwardingPort {
   constructor(
-    private readonly port: A2APort,
+    inner: A2APort,
     private readonly task: TurnTask,
-  ) {}
+  ) {
+    super(inner);
+  }
 
-  card(): Observable<CardSummary> {
-    return this.port.card();
+  override send(message: OutgoingMessage): Observable<SendResult> {
+    return this.inner.send(message).pipe(owned(this.task));
   }
-  send(message: OutgoingMessage): Observable<SendResult> {
-    return this.port.send(message).pipe(owned(this.task));
+  override stream(message: OutgoingMessage): Observable<AgentEvent> {
+    return this.inner.stream(message).pipe(owned(this.task));
   }
-  stream(message: OutgoingMessage): Observable<AgentEvent> {
-    return this.port.stream(message).pipe(owned(this.task));
+  override resubscribe(taskId: string): Observable<AgentEvent> {
+    return this.inner.resubscribe(taskId).pipe(owned(this.task, true));
   }
-  resubscribe(taskId: string): Observable<AgentEvent> {
-    return this.port.resubscribe(taskId).pipe(owned(this.task, true));
-  }
-  getTask(taskId: string, historyLength?: number): Observable<Task> {
+  override getTask(taskId: string, historyLength?: number): Observable<Task> {
     // A snapshot is the task's event here: the same checks as a stream's, then back to the task.
-    return this.port.getTask(taskId, historyLength).pipe(
+    return this.inner.getTask(taskId, historyLength).pipe(
       map((snapshot): AgentEvent => ({ kind: 'task', task: snapshot })),
       owned(this.task, true),
       map((event) => (event as Extract<AgentEvent, { kind: 'task' }>).task),
     );
-  }
-  cancel(taskId: string): Observable<Task> {
-    return this.port.cancel(taskId);
-  }
-  listTasks(contextId: string, options?: ListTasksOptions): Observable<TaskPage> {
-    return listTasksOf(this.port, contextId, options);
   }
 }
 
