@@ -1,4 +1,4 @@
-import type { CardSignature } from './port/card.js';
+import type { CardSignature } from './card-signature.js';
 
 /**
  * What went wrong, as a small discriminant the ladder reads (never the message text).
