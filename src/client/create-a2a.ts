@@ -8,7 +8,7 @@ import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { CardSummary } from '../port/card.js';
-import { createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
+import { agentReach, createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';
 import { A2AError } from '../errors.js';
@@ -65,14 +65,9 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
   const sdkPorts =
     options.ports === undefined
       ? createSdkPorts({
-          ...(options.fetch ? { fetch: options.fetch } : {}),
+          ...agentReach(options),
           ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
-          ...(options.maxResponseBytes !== undefined ? { maxResponseBytes: options.maxResponseBytes } : {}),
-          ...(options.credentials ? { credentials: options.credentials } : {}),
-          ...(options.trust ? { trust: options.trust } : {}),
           cardTimeoutMs: policy.cardTimeoutMs,
-          ...(options.extensions ? { extensions: options.extensions } : {}),
-          ...(options.bindings ? { bindings: options.bindings } : {}),
           ...(platform.grpc ? { grpc: platform.grpc } : {}),
           logger,
         })

@@ -5,16 +5,17 @@ import type { TurnEvent } from '../port/events.js';
 import type { ReplyPosition } from '../render/position.js';
 import type { OutgoingData, OutgoingFile } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import type { ExtensionsOption } from '../port/extensions.js';
-import type { CredentialsOption } from '../sdk/credentials/options.js';
-import type { TrustOption } from '../sdk/trust/options.js';
-import type { BindingsOption } from '../sdk/ports.js';
+import type { AgentReachOptions } from '../sdk/reach-options.js';
 import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 
-/** How a client reaches agents and keeps threads. */
-export interface A2AOptions {
+/**
+ * How a client reaches agents and keeps threads. The agent-reach options ({@link AgentReachOptions}:
+ * fetch, maxResponseBytes, credentials, trust, extensions, bindings) are checked here (a bad entry
+ * is a `config` error from `createA2A`) and ignored with `ports`.
+ */
+export interface A2AOptions extends AgentReachOptions {
   /**
    * The secret contextIds are derived with (at least 16 bytes). Without one, a random key for this
    * process (one warning through the logger): conversations then do not continue after a restart.
@@ -27,45 +28,7 @@ export interface A2AOptions {
   logger?: Logger;
   /** Bounds and backoffs of every turn (see docs/client.md). */
   policy?: TurnPolicyInput;
-  /** The fetch for every request; default the global fetch (the Node entry passes an undici one). */
-  fetch?: typeof fetch;
-  /**
-   * Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail the call. Default 64 MiB;
-   * a positive whole number, else a `config` error here.
-   */
-  maxResponseBytes?: number;
-  /**
-   * Credentials per agent, keyed by origin (`https://agent.example`) or URL prefix: a bearer token,
-   * an API key (placed where the card's apiKey scheme says), static headers, or a function for
-   * tokens that expire. They go to the agent's own origin only, never appear in an event, a log
-   * line or an error, and a bad entry is a `config` error here. Ignored with `ports`.
-   */
-  credentials?: CredentialsOption;
-  /**
-   * Signed agent cards (A2A §8.4): the keys the client trusts (JWKS inline, or at JWKS URLs that are
-   * also the only ones a signature's `jku` may name) and the agents that must have a card signed by
-   * one of them (`requireSignedCard`, by origin or URL prefix): for those an unsigned or badly signed
-   * card is a `card` error and nothing is sent. Other cards with a bad signature are used, with one
-   * warning each. The verdict is in `card(agent).signature`. A bad entry is a `config` error here.
-   * Ignored with `ports`.
-   */
-  trust?: TrustOption;
-  /**
-   * Extensions per agent, keyed by origin or URL prefix (the longest prefix of the agent's card URL
-   * wins, as for credentials): the extension URIs every call to the agent activates, sent as
-   * `A2A-Extensions` (v0.3 agents: `X-A2A-Extensions`, and `A2A-Extensions` too). A turn's own
-   * `extensions` are added. A bad entry is a `config` error here. Ignored with `ports`.
-   */
-  extensions?: ExtensionsOption;
-  /**
-   * The protocol binding per agent, keyed like `credentials` (an origin or a URL prefix of the card
-   * URL, the longest wins): `'JSONRPC'`, `'HTTP+JSON'` or `'GRPC'` (Node). Such an agent is called on
-   * an interface of that binding only; a card without one is a `card` error. Without an entry the
-   * choice is the newest protocol version, then JSON-RPC, HTTP+JSON, gRPC, then the card's order.
-   * Ignored with `ports`.
-   */
-  bindings?: BindingsOption;
-  /** Ports to agents; default the official SDK's (`createSdkPorts`). Inject a fake one in tests. */
+  /** Ports to agents; default the official SDK's (`createSdkPorts`), reaching them as the options above say. Inject a fake one in tests. */
   ports?: PortFactory;
   /** Threads remembered at most (the least recently used go first). Default 10,000. */
   maxThreads?: number;

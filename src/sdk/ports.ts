@@ -1,27 +1,24 @@
 import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
-import { AgentExtensions, type ExtensionsOption } from './agent-extensions.js';
+import { AgentExtensions } from './agent-extensions.js';
 import { ResponseWatch } from './calls.js';
 import { CardCache } from './card-cache.js';
 import type { CardValidators } from './card-fetch.js';
 import { cardUrlOf } from '../port/card-url.js';
-import type { CredentialsOption } from './credentials/options.js';
 import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
-import { Bindings, type BindingsOption } from './bindings.js';
+import { Bindings } from './bindings.js';
+import type { AgentReachOptions } from './reach-options.js';
 import { GrpcChannels } from './grpc/channels.js';
 import type { GrpcSupport } from './grpc/support.js';
 import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
 import type { AgentLoader } from './load-agent.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
-import type { TrustOption } from './trust/options.js';
 import { CardTrust } from './trust/trust.js';
 
-/** How the SDK-backed ports reach agents. */
-export interface SdkPortOptions {
-  /** The fetch used for every request; default the global `fetch` (on Node, pass `createNodeFetch()`). */
-  fetch?: typeof fetch;
+/** How the SDK-backed ports reach agents: the {@link AgentReachOptions} `createA2A` passes, and these. */
+export interface SdkPortOptions extends AgentReachOptions {
   /** `acceptedOutputModes` of every send: what the caller can render. Default `text/plain`, `text/markdown`. */
   outputModes?: readonly string[];
   /** Cards larger than this are refused. Default 1 MiB; a positive whole number, else a `config` error. */
@@ -31,39 +28,19 @@ export interface SdkPortOptions {
    * official SDK's transport. Unary calls and HTTP+JSON always go through the SDK.
    */
   reader?: 'a4h' | 'sdk';
-  /**
-   * Answers read whole (SendMessage, GetTask, CancelTask) larger than this fail with a protocol error.
-   * Default 64 MiB; a positive whole number, else a `config` error.
-   */
-  maxResponseBytes?: number;
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */
   cardTtlMs?: number;
   /** The longest a card is cached, whatever the server says. Default 1 hour. */
   cardMaxTtlMs?: number;
   /** The clock of the card and JWKS caches' expiry and of keys' `exp`, in milliseconds. Default `Date.now`; tests pass a fake one. */
   clock?: () => number;
-  /** Credentials per agent (an origin or URL prefix): checked here, a bad entry throws a `config` error. */
-  credentials?: CredentialsOption;
-  /**
-   * The keys agent cards are checked with (JWKS inline or at trusted URLs) and which agents must have
-   * a signed card; checked here, a bad entry throws a `config` error. Without keys, signatures are
-   * not checked (a signed card's verdict is `unchecked`).
-   */
-  trust?: TrustOption;
   /**
    * The card deadline the turns apply (`policy.cardTimeoutMs`, which `createA2A` passes), counted from
    * the start of a card's load: the wait for a card's keys at trusted JWKS URLs ends inside it. Default 10 s.
    */
   cardTimeoutMs?: number;
-  /**
-   * Extensions per agent (an origin or URL prefix → the extension URIs its calls activate, sent as
-   * `A2A-Extensions`); a turn's own are added. Checked here: a bad entry throws a `config` error.
-   */
-  extensions?: ExtensionsOption;
   /** Hears what the ports decide once (credentials not sent to another origin, an extended card refused). Silent by default. */
   logger?: Logger;
-  /** The binding to use per agent (origin or URL prefix), instead of the usual choice; a bad entry throws a `config` error. */
-  bindings?: BindingsOption;
   /**
    * gRPC support: `grpcSupport()` from `a4h-a2a/node` (the Node `createA2A` passes it). Without it,
    * as in a browser, gRPC interfaces are never chosen, and a card that offers only gRPC is a `card`
@@ -73,6 +50,7 @@ export interface SdkPortOptions {
 }
 
 export type { BindingsOption, ProtocolBinding } from './bindings.js';
+export { agentReach, type AgentReachOptions } from './reach-options.js';
 export type { GrpcSupport } from './grpc/support.js';
 
 /** SDK-backed ports: a {@link PortFactory}, and `close()` for the gRPC channels they opened. */
