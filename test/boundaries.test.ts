@@ -149,8 +149,8 @@ describe('import boundaries of src/', () => {
     expect(found).toEqual([]);
   });
 
-  it('the client reaches the adapter only for its default factory and the credentials and trust options; the port types come from the contract', () => {
-    const allowed = new Set(['../sdk/ports.js', '../sdk/credentials/options.js', '../sdk/trust/options.js']);
+  it('the client reaches the adapter only for its default factory and the agent-reach options; the port types come from the contract', () => {
+    const allowed = new Set(['../sdk/ports.js', '../sdk/reach-options.js']);
     expect(
       files.flatMap(({ file, folder, imports }) =>
         folder === 'client' ? imports.filter((s) => reaches(file, s, 'sdk') && !allowed.has(s)).map((s) => `${file} imports ${s}`) : [],

@@ -1,6 +1,6 @@
 import { Observable, type MonoTypeOperatorFunction } from 'rxjs';
 import type { ContextAdoptedEvent, TurnEvent } from '../port/events.js';
-import type { ThreadRegistry } from './threads.js';
+import type { ThreadRegistry } from './registry.js';
 
 /** How one turn of a thread started: the contextId it sent and the interrupted task it continues. */
 export interface ThreadTurnStart {

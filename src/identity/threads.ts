@@ -1,60 +1,109 @@
-/** What the client remembers of one thread, in memory only. */
-export interface ThreadMemory {
-  /** The agent answered with another contextId: use it on the thread's next turns. */
-  adoptedContextId?: string;
-  /** The task the thread's last turn left interrupted (input-required, auth-required). */
-  interruptedTaskId?: string;
-  /** The adoption was logged once already. */
-  adoptionLogged?: boolean;
-  /**
-   * This process asked the agent for a task left waiting on the thread (its first message here, or a
-   * resume to the end): with the `first-message` lookup policy, later messages do not ask again.
-   */
-  lookedUp?: boolean;
+import { from, switchMap, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
+import type { Logger } from '../logger.js';
+import { redactQuery } from '../port/card-url.js';
+import type { TurnEvent } from '../port/events.js';
+import { ThreadRegistry, type ThreadMemory } from './registry.js';
+import { rememberThread, type ThreadTurnStart } from './remember.js';
+
+export type { ThreadMemory } from './registry.js';
+
+/** When a thread's message asks the agent for a task it left waiting (see the policy's `waitingTaskLookup`). */
+export type WaitingTaskLookup = 'never' | 'first-message' | 'every-message';
+
+/** What a thread's message goes with, as the thread decides it. */
+export interface MessagePlan {
+  /** The task it continues: the caller's, or the one the thread's last turn left interrupted. */
+  taskId?: string;
+  /** `taskId` is the caller's (to be checked at the agent), not the thread's own. */
+  fromCaller: boolean;
+  /** Look for a task the agent left waiting on the thread before the message goes. */
+  look: boolean;
+  /** The thread's own task the message continues: given back to the thread if the turn never reaches it. */
+  own?: string;
 }
 
-/**
- * A bounded, least-recently-used map of thread memories: the one owner of what a process knows of
- * its threads, with one bound and one eviction rule. Losing an entry only costs the guard's adoption,
- * a pending follow-up's task id and a lookup (the thread's next message asks the agent again): the
- * derived contextId needs no memory.
- */
-export class ThreadRegistry {
-  private readonly threads = new Map<string, ThreadMemory>();
+/** Derives a thread's contextId from its handle and key (synchronously when it can). */
+export type Deriver = (handle: string, thread: string) => string | Promise<string>;
 
-  constructor(private readonly maxThreads: number) {}
+/**
+ * Everything a client remembers of its threads, in one owner with one bound and one eviction rule
+ * (the least recently used go first): a contextId an agent replaced ours with, the task a turn left
+ * waiting for the thread's next message, and whether this process asked the agent for one. Nothing
+ * here is needed for continuity: the contextId is derived; what a replica needs of a thread is carried
+ * by its caller or found at the agent.
+ */
+export class Threads {
+  private readonly memories: ThreadRegistry;
+
+  constructor(
+    maxThreads: number,
+    private readonly derive: Deriver,
+    private readonly lookup: WaitingTaskLookup,
+    private readonly logger: Logger,
+  ) {
+    this.memories = new ThreadRegistry(maxThreads);
+  }
 
   /** The key of one thread of one agent handle at one agent URL (fields length-prefixed, so no two differ only in splitting). */
   static key(agent: string, handle: string, thread: string): string {
     return [agent, handle, thread].map((field) => `${field.length}:${field}`).join('|');
   }
 
-  get(key: string): ThreadMemory | undefined {
-    const memory = this.threads.get(key);
-    if (memory !== undefined) {
-      this.threads.delete(key);
-      this.threads.set(key, memory);
-    }
-    return memory;
+  /** What the process remembers of the thread, if anything. */
+  memory(key: string): Readonly<ThreadMemory> | undefined {
+    return this.memories.get(key);
   }
 
-  /** Merges `change` into the thread's memory; an entry left empty is dropped. */
-  update(key: string, change: { [K in keyof ThreadMemory]?: ThreadMemory[K] | undefined }): void {
-    const memory: Record<string, unknown> = { ...this.threads.get(key) };
-    for (const [field, value] of Object.entries(change)) {
-      if (value === undefined) delete memory[field];
-      else memory[field] = value;
-    }
-    this.threads.delete(key);
-    if (Object.keys(memory).length === 0) return;
-    this.threads.set(key, memory as ThreadMemory);
-    while (this.threads.size > this.maxThreads) this.threads.delete(this.threads.keys().next().value as string);
+  /**
+   * `body` with the thread's contextId: the one given, the one the thread adopted, or the derived one.
+   * A contextId known at once (given, adopted, or derived synchronously) needs no promise hop.
+   */
+  withContextId(
+    key: string,
+    thread: { handle: string; thread: string; contextId?: string },
+    body: (contextId: string) => Observable<TurnEvent>,
+  ): Observable<TurnEvent> {
+    const contextId = thread.contextId ?? this.memories.get(key)?.adoptedContextId ?? this.derive(thread.handle, thread.thread);
+    return typeof contextId === 'string' ? body(contextId) : from(contextId).pipe(switchMap(body));
   }
 
-  /** The task the thread's last turn left interrupted, taken: the next turn continues it, and only that one. */
-  takeInterrupted(key: string): string | undefined {
-    const taskId = this.get(key)?.interruptedTaskId;
-    if (taskId !== undefined) this.update(key, { interruptedTaskId: undefined });
-    return taskId;
+  /**
+   * What the thread's next message goes with (see {@link MessagePlan}): the caller's task, else the
+   * one the thread left interrupted (taken: only this message continues it); without either, whether
+   * to look for one at the agent (once per thread per process, or every time, by the lookup rule).
+   */
+  message(key: string, callerTaskId: string | undefined): MessagePlan {
+    const own = this.memories.takeInterrupted(key);
+    const taskId = callerTaskId ?? own;
+    const look =
+      taskId === undefined && this.lookup !== 'never' && (this.lookup === 'every-message' || this.memories.get(key)?.lookedUp !== true);
+    if (look) this.lookedUp(key);
+    return {
+      ...(taskId === undefined ? {} : { taskId }),
+      fromCaller: callerTaskId !== undefined,
+      look,
+      ...(callerTaskId === undefined && own !== undefined ? { own } : {}),
+    };
+  }
+
+  /** This process asked the agent for a task left waiting on the thread (its first message, a resume to the end). */
+  lookedUp(key: string): void {
+    this.memories.update(key, { lookedUp: true });
+  }
+
+  /**
+   * What the thread keeps of a turn, as an operator over its events (see {@link rememberThread}): a
+   * message's turn (`adopts`) adopts a contextId the agent replaced ours with, logged once per thread
+   * naming `agent` and `handle`; a resume adopts nothing.
+   */
+  remember(key: string, sent: ThreadTurnStart, by: { agent: string; handle: string } | undefined): MonoTypeOperatorFunction<TurnEvent> {
+    const onAdopted =
+      by &&
+      ((adopted: string) =>
+        this.logger.warn(
+          { agent: redactQuery(by.agent), handle: by.handle, sent: sent.contextId, adopted },
+          "the agent replaced the contextId; this thread now uses the agent's",
+        ));
+    return rememberThread(this.memories, key, sent, onAdopted);
   }
 }

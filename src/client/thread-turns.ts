@@ -1,0 +1,83 @@
+import type { Observable } from 'rxjs';
+import { tap } from 'rxjs';
+import type { Threads } from '../identity/threads.js';
+import type { TurnEvent } from '../port/events.js';
+import { afterDelivered } from '../render/position.js';
+import { resumeMessage, resumeThread } from '../turn/resume.js';
+import { runCheckedTurn, runResume, type TurnRequest } from '../turn/turn.js';
+import type { Ladder } from './in-flight.js';
+import type { ThreadResumeInput } from './input.js';
+import type { OnPort } from './on-port.js';
+import type { ResumeInput, TurnInput } from './types.js';
+
+/** What a thread's turns run on: the client's threads and its ports. */
+export interface ThreadTurnParts {
+  threads: Threads;
+  onPort: OnPort;
+}
+
+/**
+ * A thread's message, with the thread's `contextId`: the task it continues (the caller's, checked at
+ * the agent before the message goes; or the one the thread left waiting), a lookup for a waiting
+ * task when the thread decides so, and what the thread keeps of the turn.
+ */
+export function threadTurn(
+  parts: ThreadTurnParts,
+  input: TurnInput,
+  key: string,
+  contextId: string,
+  ladder: Ladder,
+): Observable<TurnEvent> {
+  const plan = parts.threads.message(key, input.taskId);
+  const request: TurnRequest = { text: input.text, contextId };
+  if (plan.taskId !== undefined) request.taskId = plan.taskId;
+  if (input.files?.length) request.files = input.files;
+  if (input.data?.length) request.data = input.data;
+  if (input.messageId !== undefined) request.messageId = input.messageId;
+  const options = plan.look || plan.fromCaller ? { ...ladder, lookForWaitingTask: plan.look, taskFromCaller: plan.fromCaller } : ladder;
+  // Only a task the thread itself remembered goes back to it if the turn never reaches it.
+  const sent = plan.own === undefined ? { contextId } : { contextId, taskId: plan.own };
+  return parts.onPort(input, (port) => runCheckedTurn(port, request, options).pipe(parts.threads.remember(key, sent, input)));
+}
+
+/**
+ * A thread's reply in flight, followed: its task by id or position (checked to be the thread's), the
+ * task carrying one of its messages, or its newest unfinished task. Nothing is adopted.
+ */
+export function threadResume(
+  parts: ThreadTurnParts,
+  input: ThreadResumeInput,
+  key: string,
+  contextId: string,
+  ladder: Ladder,
+): Observable<TurnEvent> {
+  return parts.onPort(input, (port) => {
+    const taskId = input.from?.taskId ?? input.taskId;
+    let resumed$: Observable<TurnEvent>;
+    if (taskId !== undefined) resumed$ = runResume(port, { taskId, contextId }, ladder);
+    else if (input.messageId !== undefined) resumed$ = resumeMessage(port, contextId, input.messageId, ladder);
+    else {
+      // A thread resumed to its end was looked up: a task left waiting is remembered, so its next message need not ask.
+      resumed$ = resumeThread(port, contextId, ladder).pipe(
+        tap((event) => {
+          if (event.type === 'end') parts.threads.lookedUp(key);
+        }),
+      );
+    }
+    const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
+    return rest$.pipe(parts.threads.remember(key, { contextId }, undefined));
+  });
+}
+
+/** A task followed without a thread (the caller vouches for it): nothing is checked (but a `contextId` given) or remembered. */
+export function taskResume(
+  parts: Pick<ThreadTurnParts, 'onPort'>,
+  input: ResumeInput,
+  taskId: string,
+  ladder: Ladder,
+): Observable<TurnEvent> {
+  return parts.onPort(input, (port) => {
+    const resumed$ = runResume(port, input.contextId === undefined ? { taskId } : { taskId, contextId: input.contextId }, ladder);
+    return input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
+  });
+}
