@@ -10,17 +10,7 @@ import type { ResumeInput, TurnInput } from './types.js';
  * are one agent, so one thread.
  */
 export function checkInput(input: TurnInput, maxAttachmentBytes?: number): string {
-  checkRequest(
-    {
-      text: input.text,
-      ...(input.contextId === undefined ? {} : { contextId: input.contextId }),
-      ...(input.taskId === undefined ? {} : { taskId: input.taskId }),
-      ...(input.messageId === undefined ? {} : { messageId: input.messageId }),
-      ...(input.files === undefined ? {} : { files: input.files }),
-      ...(input.data === undefined ? {} : { data: input.data }),
-    },
-    maxAttachmentBytes,
-  );
+  checkRequest(input, maxAttachmentBytes);
   const cardUrl = cardUrlOf(input.agent);
   checkNames(input);
   checkLeave(input);

@@ -29,11 +29,16 @@ export function threadTurn(
   ladder: Ladder,
 ): Observable<TurnEvent> {
   const plan = parts.threads.message(key, input.taskId);
-  const request: TurnRequest = { text: input.text, contextId };
-  if (plan.taskId !== undefined) request.taskId = plan.taskId;
-  if (input.files?.length) request.files = input.files;
-  if (input.data?.length) request.data = input.data;
-  if (input.messageId !== undefined) request.messageId = input.messageId;
+  const {
+    agent: _agent,
+    handle: _handle,
+    thread: _thread,
+    onLeave: _onLeave,
+    extensions: _extensions,
+    taskId: _taskId,
+    ...message
+  } = input;
+  const request: TurnRequest = plan.taskId === undefined ? { ...message, contextId } : { ...message, contextId, taskId: plan.taskId };
   const options = plan.look || plan.fromCaller ? { ...ladder, lookForWaitingTask: plan.look, taskFromCaller: plan.fromCaller } : ladder;
   // Only a task the thread itself remembered goes back to it if the turn never reaches it.
   const sent = plan.own === undefined ? { contextId } : { contextId, taskId: plan.own };

@@ -3,7 +3,7 @@ import type { ThreadMemory } from '../identity/threads.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { ReplyPosition } from '../render/position.js';
-import type { OutgoingData, OutgoingFile } from '../port/types.js';
+import type { OutgoingFile, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import type { AgentReachOptions } from '../sdk/reach-options.js';
 import type { PortFactory } from '../port/port.js';
@@ -44,28 +44,25 @@ export interface A2AOptions extends AgentReachOptions {
 }
 
 /** One message of one chat thread to one agent. */
-export interface TurnInput {
+export interface TurnInput extends OutgoingMessage {
   /** The agent's base URL or card URL. */
   agent: string;
   /** The agent's handle in the gateway, e.g. `travel`: part of the contextId derivation. */
   handle: string;
   /** The conversation key, e.g. `slack:T1:C2:1700000000.000100`. */
   thread: string;
-  /** The user's text; may be empty when files or data go. */
-  text: string;
   /**
    * Files to send (bytes or a URI, each with its media type): refused with an `input` error before
    * the message goes when the card does not take the media type (`defaultInputModes`, the skills'
    * `inputModes`) or when all parts pass the policy's `maxAttachmentBytes`.
    */
   files?: readonly OutgoingFile[];
-  /** Data parts to send (any JSON value; media type `application/json` unless given), checked as files are. */
-  data?: readonly OutgoingData[];
   /** A contextId to use instead of deriving one (browser apps whose backend derives it). */
   contextId?: string;
   /**
    * A task to continue (one the agent left input-required or auth-required), instead of the one this
-   * process remembers for the thread, if any.
+   * process remembers for the thread, if any. It is checked first (one `GetTask`): another thread's
+   * task is a `foreign-task` error and nothing is sent.
    */
   taskId?: string;
   /**

@@ -162,19 +162,26 @@ export interface OutgoingData {
   mediaType?: string;
 }
 
-/** What the ladder asks the port to send: the text, the thread's ids and the message's id (the port makes a fresh one when absent). */
+/**
+ * One user message, the one shape from the caller's input to the port: its text, files and data, the
+ * thread's ids and its own id. The ladder checks it before it goes (`checkRequest`).
+ */
 export interface OutgoingMessage {
-  /** The text part; may be empty when files or data go. */
+  /** The user's text; may be empty only when files or data go. */
   text: string;
-  /** File parts after the text part. */
+  /** Files to send after the text (their media types must be ones the card takes). */
   files?: readonly OutgoingFile[];
-  /** Data parts after the files. */
+  /** Data parts to send after the files. */
   data?: readonly OutgoingData[];
-  /** The thread's contextId. */
+  /** The conversation's contextId (derived for a thread by the client). */
   contextId?: string;
-  /** Set to continue an interrupted task (input-required, auth-required). */
+  /** A task to continue (one the agent left input-required or auth-required). */
   taskId?: string;
-  /** The message's id; a fresh one when absent. */
+  /**
+   * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
+   * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a
+   * message the agent refused before any event goes again with the same id).
+   */
   messageId?: string;
 }
 

@@ -1,27 +1,10 @@
 import { A2AError } from '../errors.js';
 import { checkOutgoingParts } from '../port/outgoing.js';
-import type { OutgoingData, OutgoingFile } from '../port/types.js';
+import type { OutgoingMessage } from '../port/types.js';
 import { MAX_ID_CHARS } from '../render/ids.js';
 
-/** One user message to an agent, with the thread's ids. */
-export interface TurnRequest {
-  /** The user's text; must not be empty unless files or data go. */
-  text: string;
-  /** Files to send after the text (their media types must be ones the card takes). */
-  files?: readonly OutgoingFile[];
-  /** Data parts to send after the files. */
-  data?: readonly OutgoingData[];
-  /** The conversation's contextId (derived for a thread by the client facade). */
-  contextId?: string;
-  /** An interrupted task to continue (after input-required or auth-required). */
-  taskId?: string;
-  /**
-   * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
-   * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a
-   * message the agent refused before any event goes again with the same id).
-   */
-  messageId?: string;
-}
+/** One user message to an agent, with the thread's ids: the message shape the port sends. */
+export type TurnRequest = OutgoingMessage;
 
 /**
  * Refuses a request the ladder cannot send: empty text (and no file or data), empty ids, files and

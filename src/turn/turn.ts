@@ -105,11 +105,7 @@ export function runCheckedTurn(
 ): Observable<TurnEvent> {
   return defer(() => {
     const messageId = request.messageId ?? globalThis.crypto.randomUUID();
-    const message: OutgoingMessage = { text: request.text, messageId };
-    if (request.contextId !== undefined) message.contextId = request.contextId;
-    if (request.taskId !== undefined) message.taskId = request.taskId;
-    if (request.files?.length) message.files = request.files;
-    if (request.data?.length) message.data = request.data;
+    const message: OutgoingMessage = { ...request, messageId };
     const start: StartEvent = { ...startOf(request), messageId };
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
       checkInputModes(card, message.files, message.data);
