@@ -5,7 +5,7 @@
  * (`npm run build`).
  */
 import { spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
@@ -160,5 +160,33 @@ describe('examples/node/thread.mjs', () => {
     expect(result.code).toBe(1);
     expect(result.stdout).toBe('you › My name is Ada.\n');
     expect(result.stderr).toMatch(/^error: could not fetch the agent card .*connection refused.*\n$/);
+  });
+});
+
+describe('examples/node/second-message.mjs (the snippet of docs/ui.md)', () => {
+  it('the docs show its code', () => {
+    const program = readFileSync(join(EXAMPLES, 'second-message.mjs'), 'utf8');
+    const docs = readFileSync(join(ROOT, 'docs', 'ui.md'), 'utf8');
+    const snippet = /## One message at a time, by choice[\s\S]*?```js\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(snippet).toBeDefined();
+    expect(program).toContain(snippet!.trimEnd());
+  });
+
+  it('queue (the default): both messages answered, in order', async () => {
+    const result = await run('second-message.mjs', [agent.url]);
+    expect([result.code, result.stderr]).toEqual([0, '']);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => /→ (\w+): .*turn (\d+)/.exec(line)?.slice(1))).toEqual([
+      ['completed', '1'],
+      ['completed', '2'],
+    ]);
+  });
+
+  it('supersede: the first reply ends (aborted), the second is answered', async () => {
+    const result = await run('second-message.mjs', [agent.url, 'supersede']);
+    expect(result.code).toBe(0);
+    const [first, second] = result.stdout.trimEnd().split('\n');
+    expect(first).toMatch(/^Tell me about tea\. → aborted: .*superseded/);
+    expect(second).toMatch(/^And coffee\? → completed: /);
   });
 });

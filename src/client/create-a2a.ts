@@ -69,12 +69,15 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
   const parts: ThreadTurnParts = { threads, onPort: onPort(ports, telemetry) };
-  const inFlight = new TurnsInFlight({
-    policy,
-    logger,
-    onCancel: cancels.track,
-    ...(options.random ? { random: options.random } : {}),
-  });
+  const inFlight = new TurnsInFlight(
+    {
+      policy,
+      logger,
+      onCancel: cancels.track,
+      ...(options.random ? { random: options.random } : {}),
+    },
+    policy.secondMessage,
+  );
 
   return {
     turn: (input) =>

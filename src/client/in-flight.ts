@@ -4,13 +4,16 @@ import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { TurnPolicy } from '../turn/policy.js';
 import type { LadderOptions } from '../turn/turn.js';
+import { ThreadLanes, type LaneEntry, type SecondMessage } from './lanes.js';
 import type { LeaveMode } from './types.js';
 
 /** The ladder's options as the client sets them for a turn. */
 export type Ladder = LadderOptions & { policy: TurnPolicy; logger: Logger };
 
-/** One running turn, as `close()` sees it. */
-interface Running {
+/** One running (or waiting) turn, as `close()` and its thread's lane see it. */
+interface Running extends LaneEntry {
+  /** The turn runs (a message waiting in its thread's lane does not yet). */
+  started: boolean;
   /** The agent named the turn's task (a `task` event passed), or the turn sends nothing (a resume): it can be handed over. */
   named: boolean;
   /** Ends the turn now with `error` (its subscriber's error: the ladder is left). */
@@ -30,12 +33,16 @@ export class TurnsInFlight {
   /** The ladder of every turn: detached while the client hands its turns over. */
   readonly ladder: Ladder;
   private readonly running = new Set<Running>();
+  private readonly lanes = new ThreadLanes();
   /** Set by `end(true)`: the turns it ends hand their tasks over (no CancelTask). */
   private detaching = false;
   /** Set by `end()`: a turn it ends is abandoned (cancelled) even with `onLeave: 'detach'`, unless it detaches. */
   private closed = false;
 
-  constructor(ladder: Omit<Ladder, 'detached'>) {
+  constructor(
+    ladder: Omit<Ladder, 'detached'>,
+    private readonly secondMessage: SecondMessage = 'parallel',
+  ) {
     this.ladder = { ...ladder, detached: () => this.detaching };
   }
 
@@ -56,23 +63,42 @@ export class TurnsInFlight {
       const detachOnLeave = input.onLeave === 'detach';
       /** The subscriber left before the turn ended (only read for `onLeave: 'detach'`). */
       let left = false;
+      /** A newer message of the thread ended this turn: its task is cancelled, whatever `onLeave` says. */
+      let superseded = false;
+      let key: string;
       let turn$: Observable<TurnEvent>;
       try {
-        const turnLadder = detachOnLeave ? { ...this.ladder, detached: () => this.detaching || (left && !this.closed) } : this.ladder;
-        turn$ = run(check(), turnLadder);
+        const detached = () => this.detaching || (left && !this.closed && !superseded);
+        const turnLadder = detachOnLeave ? { ...this.ladder, detached } : this.ladder;
+        key = check();
+        turn$ = run(key, turnLadder);
       } catch (error) {
         subscriber.next({ type: 'start' });
         subscriber.error(error);
         return undefined;
       }
       let ended = false;
-      const running: Running = { named: !sends, end: (error) => subscriber.error(error) };
+      let subscription: Subscription | undefined;
+      const running: Running = {
+        named: !sends,
+        started: false,
+        end: (error) => subscriber.error(error),
+        start: () => {
+          running.started = true;
+          subscription = turn$.subscribe(this.forward(subscriber, running, () => (ended = true)));
+        },
+        supersede: () => {
+          superseded = true;
+          subscriber.error(supersededError());
+        },
+      };
       this.running.add(running);
-      const subscription = turn$.subscribe(this.forward(subscriber, running, () => (ended = true)));
+      this.lanes.enter(key, sends ? this.secondMessage : 'parallel', running);
       return () => {
         this.running.delete(running);
+        this.lanes.leave(key, running);
         left = !ended;
-        subscription.unsubscribe();
+        subscription?.unsubscribe();
         running.whenEnded?.();
       };
     });
@@ -89,8 +115,9 @@ export class TurnsInFlight {
     if (detach) this.detaching = true;
     this.closed = true;
     const turns = [...this.running];
-    const now = turns.filter((turn) => !this.detaching || turn.named);
-    for (const turn of now) turn.end(closedError(this.detaching));
+    // A message still waiting in its thread's lane was never sent: nothing to hand over or wait for.
+    const now = turns.filter((turn) => !this.detaching || turn.named || !turn.started);
+    for (const turn of now) turn.end(turn.started ? closedError(this.detaching) : unsentError());
     const waiting = turns.filter((turn) => !now.includes(turn));
     return Promise.all(waiting.map((turn) => handOverWhenNamed(turn, waitMs))).then(() => undefined);
   }
@@ -140,6 +167,22 @@ function handOverWhenNamed(turn: Running, waitMs: number): Promise<void> {
         }),
       ),
     );
+  });
+}
+
+function supersededError(): A2AError {
+  return new A2AError({
+    kind: 'aborted',
+    operation: 'turn',
+    message: "the thread's next message superseded this turn: its task was cancelled",
+  });
+}
+
+function unsentError(): A2AError {
+  return new A2AError({
+    kind: 'aborted',
+    operation: 'turn',
+    message: "the client closed while this message waited for the thread's reply in progress: it was not sent",
   });
 }
 

@@ -69,6 +69,13 @@ export const turnPolicySchema = z.object({
    * person is waiting. Default 1 s.
    */
   lookupTimeoutMs: ms(1_000),
+  /**
+   * What a thread's message does while an earlier message's reply still streams (in this process):
+   * `queue` (the default) sends it when the replies ahead of it ended, so both are answered, in
+   * order, each reply seeing the exchange before it; `supersede` ends the reply in progress (its task
+   * cancelled) and sends the new message at once; `parallel` sends it at once beside it.
+   */
+  secondMessage: z._default(z.enum(['queue', 'supersede', 'parallel']), 'queue'),
   reconnect: z.prefault(
     z.object({
       /** Resubscribe attempts in a row without an event before falling back to polling. */

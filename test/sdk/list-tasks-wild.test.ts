@@ -104,7 +104,8 @@ describe('ListTasks as agents in the wild answer it', () => {
   });
 
   it('an agent that answers fewer tasks per page than asked: the pages are followed to the running task', async () => {
-    const client = replica();
+    // Three quick turns while the slow one runs, on its thread: sent beside it, not after it.
+    const client = replica({ secondMessage: 'parallel' });
     const mine = running(client.turn({ ...on('bob', 'pages'), text: 'slow', onLeave: 'detach' }));
     await mine.named;
     for (const word of ['one', 'two', 'three']) await settle(client.turn({ ...on('bob', 'pages'), text: word }));
