@@ -7,6 +7,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer as createHttpServer } from 'node:http';
 import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -188,5 +189,77 @@ describe('examples/node/second-message.mjs (the snippet of docs/ui.md)', () => {
     const [first, second] = result.stdout.trimEnd().split('\n');
     expect(first).toMatch(/^Tell me about tea\. → aborted: .*superseded/);
     expect(second).toMatch(/^And coffee\? → completed: /);
+  });
+});
+
+/** A chat platform's message API on loopback: at most one request per `gapMs` (else 429, Retry-After 1). */
+async function fakePlatform(gapMs: number) {
+  const messages = new Map<string, string>();
+  let last = -Infinity;
+  let limited = 0;
+  let ids = 0;
+  const server = createHttpServer((req, res) => {
+    let body = '';
+    req.on('data', (chunk: Buffer) => (body += chunk));
+    req.on('end', () => {
+      const now = performance.now();
+      if (now - last < gapMs) {
+        limited++;
+        res.writeHead(429, { 'retry-after': '1' }).end();
+        return;
+      }
+      last = now;
+      const id = req.url?.split('/')[2];
+      const text = body ? (JSON.parse(body) as { text: string }).text : '';
+      if (req.method === 'POST') {
+        const created = String(++ids);
+        messages.set(created, text);
+        res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ id: created }));
+      } else if (id !== undefined && messages.has(id)) {
+        if (req.method === 'DELETE') messages.delete(id);
+        else messages.set(id, text);
+        res.writeHead(200).end();
+      } else res.writeHead(404).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    messages: () => [...messages.values()],
+    limited: () => limited,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('examples/node/platform.mjs: a reply streamed into chat platform messages', () => {
+  it('edited within the rate limit, split past the length limit: the messages hold exactly the reply', async () => {
+    const platform = await fakePlatform(200);
+    try {
+      const result = await run('platform.mjs', [platform.url, agent.url, 'Tell me a story.', '--max-length', '60', '--per-second', '4']);
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      const [, count, length] = /^(\d+) message\(s\), (\d+) characters\n$/.exec(result.stdout) ?? [];
+      const messages = platform.messages();
+      expect(messages.length).toBe(Number(count));
+      expect(messages.length).toBeGreaterThan(1);
+      expect(messages.join('').length).toBe(Number(length));
+      expect(messages.every((text) => text.length <= 60)).toBe(true);
+      expect(platform.limited()).toBe(0);
+    } finally {
+      await platform.close();
+    }
+  });
+
+  it('faster than the platform allows: its 429s are waited out, and the messages still end exact', async () => {
+    const platform = await fakePlatform(200);
+    try {
+      const result = await run('platform.mjs', [platform.url, agent.url, 'Tell me a story.', '--max-length', '60', '--per-second', '50']);
+      expect([result.code, result.stderr]).toEqual([0, '']);
+      const length = Number(/, (\d+) characters/.exec(result.stdout)?.[1]);
+      expect(platform.limited()).toBeGreaterThan(0);
+      expect(platform.messages().join('').length).toBe(length);
+      expect(platform.messages().every((text) => text.length <= 60)).toBe(true);
+    } finally {
+      await platform.close();
+    }
   });
 });
