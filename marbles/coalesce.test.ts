@@ -1,4 +1,4 @@
-import { asyncScheduler, map, take, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, map, Subject, take, VirtualTimeScheduler, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import type { TurnErrorEvent, TurnEvent } from '../src/port/events.js';
@@ -207,6 +207,21 @@ describe('coalesceViews(ms, isFinal)', () => {
       expectObservable(source.pipe(coalesceViews(WINDOW, isFinal))).toBe(expected, undefined, broken);
       expectSubscriptions(source.subscriptions).toBe(subs);
     });
+  });
+
+  it('a value the subscriber causes while it takes a view (re-entrant) waits for the window; no second timer', () => {
+    const clock = new VirtualTimeScheduler();
+    const source = new Subject<string>();
+    const seen: string[] = [];
+    source.pipe(coalesceViews(WINDOW, (value) => value === 'end', clock)).subscribe((value) => {
+      seen.push(value);
+      if (value === 'a') source.next('b');
+    });
+    source.next('a');
+    expect(seen).toEqual(['a']);
+    expect(clock.actions).toHaveLength(1);
+    clock.flush();
+    expect(seen).toEqual(['a', 'b']);
   });
 
   it.each([-1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31])('refuses a window of %s with a config error', (ms) => {

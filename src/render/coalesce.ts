@@ -50,10 +50,11 @@ export function coalesceViews<T>(
         window?.unsubscribe();
         window = undefined;
       };
-      // Hands `value` over and opens a window, unless the subscriber left on the way (no timer behind it).
+      // Opens the window first: a value the subscriber causes while it takes this one waits in it, and a
+      // subscriber that leaves on the way cancels it in the teardown (no timer behind it).
       const send = (value: T): void => {
+        window = scheduler.schedule(windowEnd, windowMs);
         subscriber.next(value);
-        if (!subscriber.closed) window = scheduler.schedule(windowEnd, windowMs);
       };
       const windowEnd = (): void => {
         window = undefined;
