@@ -3,6 +3,7 @@
  * and prints its result as one JSON line. The runner starts a fresh one per contender and round.
  */
 import { assembly, turnSetup, type AssemblyVariant, type SetupKind } from './assembly.js';
+import { coalesce, type CoalescePlan, type CoalesceVariant } from './coalesce.js';
 import { loadDriver } from './drivers/index.js';
 import type { Contender } from './drivers/types.js';
 import { gateway, type GatewayShape } from './gateway.js';
@@ -18,6 +19,7 @@ export type Job =
   | ({ scenario: 'gateway'; contender: Contender; agent: string } & GatewayShape)
   | { scenario: 'assembly'; n: number; variant: AssemblyVariant; minChunks: number }
   | { scenario: 'turn-setup'; kind: SetupKind; count: number }
+  | ({ scenario: 'coalesce'; variant: CoalesceVariant } & CoalescePlan)
   | { scenario: 'identity'; kind: IdentityKind; count: number };
 
 async function run(job: Job): Promise<object> {
@@ -26,6 +28,8 @@ async function run(job: Job): Promise<object> {
       return assembly(job.n, job.variant, job.minChunks);
     case 'turn-setup':
       return turnSetup(job.kind, job.count);
+    case 'coalesce':
+      return coalesce(job.variant, job);
     case 'identity':
       return identity(job.kind, job.count);
     default: {

@@ -1,6 +1,7 @@
 /** The generated performance tables of docs/performance.md, written between `<!-- bench:start -->` and `<!-- bench:end -->`. */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { label, n, s, table, x } from './report-format.js';
+import { coalesceSection } from './report-coalesce.js';
 import { profileSection, readings } from './report-profile.js';
 import { verdict, type GatewayResults, type Results } from './results.js';
 
@@ -124,6 +125,7 @@ export function renderSection(r: Results): string {
       ]),
     ),
     '',
+    ...coalesceSection(r.coalesce),
     profileSection(r),
     '',
     readings(r),

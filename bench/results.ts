@@ -34,6 +34,19 @@ export interface GatewayResults {
   ratios: Ratios;
 }
 
+/** Renders a screen can afford: a reply of `n` chunks through `turnState()`, every view against coalesced. */
+export interface CoalesceResults {
+  n: number;
+  windowMs: number;
+  /** The reply's chunks came `perTick` every `tickMs`. */
+  perTick: number;
+  tickMs: number;
+  /** Measured turns per process. */
+  measured: number;
+  /** `every view` and `coalesced`: updates, subscriberMs (CPU), cpuMs (the whole turn), wallMs (to the last view). */
+  variants: ByContender;
+}
+
 export interface Results {
   generatedAt: string;
   durationSec: number;
@@ -72,6 +85,8 @@ export interface Results {
   identity: { kinds: ByContender; ratios: Ratios };
   /** Absent from results written before the gateway scenario existed. */
   gateway?: GatewayResults;
+  /** Absent from results written before the coalescing scenario existed. */
+  coalesce?: CoalesceResults;
   /** Per contender profiled (results written before the fourth contender have three). */
   profile: Partial<Record<Contender, ProfileSummary & { rounds: number }>>;
   targets: Target[];

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { byContender, num, ratios } from './aggregate.js';
 import { ASSEMBLY_VARIANTS, SETUP_KINDS } from './assembly.js';
+import { COALESCE_PLAN, COALESCE_VARIANTS } from './coalesce.js';
 import { CONTENDERS, GRPC_CONTENDERS } from './drivers/types.js';
 import { startGrpcBenchAgent } from './grpc-agent.js';
 import { runGateway } from './gateway-run.js';
@@ -36,6 +37,7 @@ const PLAN = {
   coldCard: { turns: 1_000, rounds: 2 },
   identity: { count: 20_000, rounds: 2 },
   gateway: { turns: 10_000, seconds: 60, windowSec: 45, rampMs: 2_000, settleMs: 2_000, rounds: 1 },
+  coalesce: { ...COALESCE_PLAN, rounds: 2 },
   profile: { rounds: 3 },
 } as const;
 
@@ -211,6 +213,20 @@ async function main(): Promise<void> {
       server,
     );
 
+    // 6b. Renders a screen can afford: a long reply through turnState(), every view against coalesced.
+    const { rounds: coalesceRounds, ...coalescePlan } = PLAN.coalesce;
+    const coalesceRuns = await runRounds(
+      {
+        label: 'coalesce',
+        contenders: COALESCE_VARIANTS,
+        rounds: coalesceRounds,
+        warmupRounds: 0,
+        job: (variant) => ({ scenario: 'coalesce', variant, ...coalescePlan }),
+        describe: (r) => `${num(r, 'updates')} views, ${num(r, 'subscriberMs').toFixed(1)} ms CPU in the subscriber`,
+      },
+      server,
+    );
+
     // 7. A chat gateway at peak: many open turns, one event a second each.
     const gateway = await runGateway(PLAN.gateway, agent, server);
 
@@ -271,6 +287,7 @@ async function main(): Promise<void> {
         ratios: ratios(identityRuns, ['perSec'], 'node-hmac'),
       },
       gateway,
+      coalesce: { ...coalescePlan, variants: byContender(coalesceRuns, ['updates', 'subscriberMs', 'cpuMs', 'wallMs']) },
       profile,
       targets: [],
     };

@@ -91,6 +91,8 @@ export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
 export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';
 export { platformEdits, splitReply } from './render/platform.js';
 export type { PlatformEdit, PlatformLimits } from './render/platform.js';
+export { coalesceViews } from './render/coalesce.js';
+export type { CoalesceOptions } from './render/coalesce.js';
 export type { TurnView } from './render/view.js';
 export { emptyTranscript, reduceTranscript, threadTranscript } from './render/transcript.js';
 export type { Transcript, TranscriptTurn } from './render/transcript.js';

@@ -3,7 +3,7 @@
  * injector, injectA2A, and a2aConversation over the fake port, in an injection context.
  */
 import { createEnvironmentInjector, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector } from '@angular/core';
-import { defer, map, of, Subject, throwError } from 'rxjs';
+import { defer, map, of, Subject, throwError, VirtualTimeScheduler } from 'rxjs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { a2aConversation, injectA2A, provideA2A, type A2AConversation, type A2AConversationOptions } from '../src/angular/index.js';
 import type { AgentEvent, Task } from '../src/port/types.js';
@@ -159,6 +159,50 @@ describe('a2aConversation', () => {
   });
 });
 
+describe('a2aConversation({ coalesceMs })', () => {
+  /** A conversation coalescing over `clock` (virtual: `clock.flush()` ends the windows), its turn streaming, task T working. */
+  async function coalescing(clock: VirtualTimeScheduler) {
+    const stream = new Subject<AgentEvent>();
+    const port = portOf(stream);
+    const chat = conversation(port, { coalesceMs: 50, scheduler: clock });
+    chat.send('hi');
+    await streaming(port);
+    stream.next(ev.task('T', 'working'));
+    return { stream, port, chat };
+  }
+
+  it('the view shows the first view at once, the latest at the end of the window, and the end at once', async () => {
+    const clock = new VirtualTimeScheduler();
+    const { stream, chat } = await coalescing(clock);
+    expect(chat.view()).toMatchObject({ phase: 'running', reply: '' });
+    stream.next(ev.artifact('T', 'a', 'Hel'));
+    stream.next(ev.artifact('T', 'a', 'lo', { append: true }));
+    expect(chat.view()?.reply).toBe('');
+    clock.flush();
+    expect(chat.view()).toMatchObject({ phase: 'running', reply: 'Hello', taskId: 'T' });
+    stream.next(ev.artifact('T', 'a', ', world', { append: true }));
+    stream.next(ev.artifact('T', 'a', '!', { append: true, lastChunk: true }));
+    expect(chat.view()?.reply).toBe('Hello, world');
+    stream.next(ev.status('T', 'completed'));
+    expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'completed', reply: 'Hello, world!' });
+    clock.flush();
+    expect(chat.view()).toMatchObject({ phase: 'ended', reply: 'Hello, world!' });
+  });
+
+  it('cancel() with a view waiting in the window: the view stays canceled, nothing stale comes after', async () => {
+    const clock = new VirtualTimeScheduler();
+    const { stream, port, chat } = await coalescing(clock);
+    stream.next(ev.artifact('T', 'a', 'Hel'));
+    chat.cancel();
+    expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'canceled' });
+    expect(clock.actions).toEqual([]); // the window's timer went with the turn
+    clock.flush();
+    expect(chat.view()).toMatchObject({ phase: 'ended', outcome: 'canceled' });
+    await flush();
+    expect(port.calls).toContainEqual({ method: 'cancel', taskId: 'T' });
+  });
+});
+
 describe('a2aConversation resume()', () => {
   /** A port whose thread has `tasks` (ListTasks answers them), whose resubscribe is `resubscribed`, whose n-th stream is `streams[n - 1]`. */
   function resumablePort(tasks: Task[], resubscribed: Subject<AgentEvent>, ...streams: Subject<AgentEvent>[]): FakePort {
@@ -267,6 +311,23 @@ describe('a2aConversation resume()', () => {
     await streaming(next);
     expect(again.observed).toBe(false);
     expect(next.calls).toContainEqual({ method: 'cancel', taskId: 'U' });
+  });
+
+  it('with coalesceMs: a resumed reply shows at once when its task is known, then is coalesced', async () => {
+    const clock = new VirtualTimeScheduler();
+    const resubscribed = new Subject<AgentEvent>();
+    const port = resumablePort([task('T', 'working')], resubscribed);
+    const chat = conversation(port, { coalesceMs: 50, scheduler: clock });
+    chat.resume();
+    await resubscribing(port);
+    resubscribed.next(ev.task('T', 'working', { artifacts: [{ artifactId: 'a', parts: [{ kind: 'text', text: 'Hel' }] }] }));
+    // The first view with the task at once (the snapshot's text follows in the same window).
+    expect(chat.view()).toMatchObject({ phase: 'running', taskId: 'T' });
+    expect(chat.resuming()).toBe(false);
+    resubscribed.next(ev.artifact('T', 'a', 'lo', { append: true }));
+    expect(chat.view()?.reply).not.toBe('Hello');
+    clock.flush();
+    expect(chat.view()?.reply).toBe('Hello');
   });
 
   it('on the server (PLATFORM_ID "server") resume looks for nothing', async () => {

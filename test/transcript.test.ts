@@ -26,6 +26,18 @@ describe('threadTranscript', () => {
     ]);
   });
 
+  it('without coalesceMs (or with 0) yields one transcript per event, as it comes', async () => {
+    for (const options of [undefined, {}, { coalesceMs: 0 }]) {
+      const all = await lastValueFrom(
+        of('hi').pipe(
+          threadTranscript(() => reply('ok'), options),
+          toArray(),
+        ),
+      );
+      expect(all.map((t) => t.turns[0]?.view.reply)).toEqual([undefined, '', 'ok', 'ok']);
+    }
+  });
+
   it('runs a message only after the previous turn ended, and is busy meanwhile', () => {
     const first = new Subject<TurnEvent>();
     const started: string[] = [];

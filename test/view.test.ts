@@ -36,6 +36,13 @@ describe('the store-facing view', () => {
     });
   });
 
+  it('without coalesceMs (or with 0) hands over one view per event, as it comes', async () => {
+    for (const options of [undefined, {}, { coalesceMs: 0 }]) {
+      const views = await lastValueFrom(of(...events).pipe(turnState(options), toArray()));
+      expect(views.map((view) => view.reply)).toEqual(['', '', '', '', 'Hel', 'Hel', 'Hello', 'Hello']);
+    }
+  });
+
   it('never mutates the view it is given', () => {
     const frozen = Object.freeze({ ...initialTurnView });
     let view = frozen;

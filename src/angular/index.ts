@@ -31,7 +31,8 @@ import {
 } from 'rxjs';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
 import type { TurnEvent } from '../port/events.js';
-import { catchTurnError, endedTurnView, initialTurnView, turnState, type TurnView } from '../render/view.js';
+import { coalesceBy, type CoalesceOptions } from '../render/coalesce.js';
+import { catchTurnError, endedTurnView, initialTurnView, isFinalView, turnState, type TurnView } from '../render/view.js';
 
 export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
@@ -62,8 +63,12 @@ export function injectA2A(): A2AClient {
   return inject(A2A_CLIENT);
 }
 
-/** One chat thread to one agent, for {@link a2aConversation}. */
-export interface A2AConversationOptions {
+/**
+ * One chat thread to one agent, for {@link a2aConversation}. With `coalesceMs` (e.g. 50) `view`
+ * changes at most once per window while a turn runs: its first view and its end at once, the
+ * latest in between (see the core's `coalesceViews`); without it, once per event.
+ */
+export interface A2AConversationOptions extends CoalesceOptions {
   /** The agent's base URL or card URL. */
   agent: string;
   /** The agent's handle: part of the contextId derivation. */
@@ -146,11 +151,14 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
           ),
     );
 
+  // Per turn, inside the switchMap: a cancel or the next send drops the view waiting in the window, with its timer.
+  const coalesce = coalesceBy(options, isFinalView);
+
   const turn = (message: Message): Observable<TurnView> =>
     concat(
       of(initialTurnView),
       withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), turnState()),
-    );
+    ).pipe(coalesce);
 
   // Nothing shows until the agent's task is known: a resume that finds none, or fails to look, leaves the view as it was.
   const resumed = (): Observable<TurnView> =>
@@ -160,6 +168,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
         catchTurnError(),
         turnState(),
         skipWhile((next) => next.taskId === undefined),
+        coalesce,
         tap(() => resuming.set(false)),
         finalize(() => resuming.set(false)),
       );

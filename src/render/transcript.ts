@@ -1,5 +1,6 @@
 import { concatMap, map, scan, startWith, type Observable, type OperatorFunction } from 'rxjs';
 import type { TurnErrorEvent, TurnEvent } from '../port/events.js';
+import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 import { catchTurnError, initialTurnView, reduceTurn, type TurnView } from './view.js';
 
 /** One exchange of a thread: what the user said and the turn's view. */
@@ -33,14 +34,20 @@ export function reduceTranscript(transcript: Transcript, index: number, user: st
 /**
  * Folds a thread's messages into a transcript: each message runs as a turn (via `run`) after the
  * previous one ended, and every event of every turn yields the next transcript. A turn's error
- * becomes that exchange's `error` view and the thread goes on.
+ * becomes that exchange's `error` view and the thread goes on. With `coalesceMs` (e.g. 50) a
+ * running turn yields at most one transcript per window; its first and its last at once (see
+ * `coalesceViews`).
  *
  * ```ts
- * messages$.pipe(threadTranscript((text) => a2a.turn({ agent, handle, thread, text })))
+ * messages$.pipe(threadTranscript((text) => a2a.turn({ agent, handle, thread, text }), { coalesceMs: 50 }))
  *   .subscribe((transcript) => store.set(transcript));
  * ```
  */
-export function threadTranscript(run: (text: string) => Observable<TurnEvent>): OperatorFunction<string, Transcript> {
+export function threadTranscript(
+  run: (text: string) => Observable<TurnEvent>,
+  options: CoalesceOptions = {},
+): OperatorFunction<string, Transcript> {
+  const coalesce = coalesceBy(options, (transcript: Transcript) => !transcript.busy);
   return (messages) =>
     messages.pipe(
       concatMap((user, index) =>
@@ -51,5 +58,6 @@ export function threadTranscript(run: (text: string) => Observable<TurnEvent>): 
       ),
       scan((transcript, { user, index, event }) => reduceTranscript(transcript, index, user, event), emptyTranscript),
       startWith(emptyTranscript),
+      coalesce,
     );
 }

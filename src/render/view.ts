@@ -2,6 +2,7 @@ import { catchError, of, scan, type Observable, type OperatorFunction } from 'rx
 import { toA2AError, type A2AError } from '../errors.js';
 import type { Attachment, TurnErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
+import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 
 /** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
 export interface TurnView {
@@ -107,10 +108,18 @@ function ids(contextId: string | undefined, taskId: string | undefined): Pick<Tu
 
 /**
  * Folds a turn's events into {@link TurnView}s, one per event: pipe a turn into it and hand the
- * views to a store or a signal.
+ * views to a store or a signal. With `coalesceMs` (e.g. 50) a long reply re-renders at most once
+ * per window: the first view at once, then the latest of each window, the end (or an error view)
+ * at once and never dropped (see {@link coalesceViews}).
  */
-export function turnState(): OperatorFunction<TurnEvent | TurnErrorEvent, TurnView> {
-  return (events: Observable<TurnEvent | TurnErrorEvent>) => events.pipe(scan(reduceTurn, initialTurnView));
+export function turnState(options: CoalesceOptions = {}): OperatorFunction<TurnEvent | TurnErrorEvent, TurnView> {
+  const coalesce = coalesceBy(options, isFinalView);
+  return (events: Observable<TurnEvent | TurnErrorEvent>) => events.pipe(scan(reduceTurn, initialTurnView), coalesce);
+}
+
+/** Whether the turn has nothing more to say after `view` (ended or failed): what {@link turnState} never holds back. */
+export function isFinalView(view: TurnView): boolean {
+  return view.phase !== 'running';
 }
 
 /**

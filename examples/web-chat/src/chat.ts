@@ -113,9 +113,13 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     },
   });
 
-  /** Runs the turn `turn$` as exchange `id`: each view goes to `show`; the turn is `running` until it completes. */
+  /**
+   * Runs the turn `turn$` as exchange `id`: each view goes to `show`; the turn is `running` until it
+   * completes. The views are coalesced (at most one per 50 ms, the first and the end at once), so a
+   * long reply re-renders the page twenty times a second at most, not once per chunk.
+   */
   const run = (id: number, turn$: Observable<TurnEvent>, show: (view: TurnView) => void): void => {
-    const subscription = turn$.pipe(catchTurnError(), turnState()).subscribe({
+    const subscription = turn$.pipe(catchTurnError(), turnState({ coalesceMs: 50 })).subscribe({
       next: (view) => {
         if (view.outcome !== undefined) reach.set({ state: 'reachable' });
         show(view);

@@ -40,11 +40,15 @@ export class ChatComponent {
   protected readonly config = inject(EXAMPLE_CONFIG);
   protected readonly thread = threadKey();
 
-  /** The turn of the latest message; the contextId is asked of the backend inside each turn. */
+  /**
+   * The turn of the latest message; the contextId is asked of the backend inside each turn. Its view
+   * changes at most once per 50 ms while a reply streams (the first view and the end at once).
+   */
   protected readonly chat = a2aConversation({
     agent: this.config.agent,
     handle: this.config.handle,
     thread: this.thread,
+    coalesceMs: 50,
     contextId: () =>
       this.http.get<{ contextId: string }>('/api/context', { params: { thread: this.thread } }).pipe(map((reply) => reply.contextId)),
   });
