@@ -232,6 +232,14 @@ async function fakePlatform(gapMs: number) {
 }
 
 describe('examples/node/platform.mjs: a reply streamed into chat platform messages', () => {
+  it('the docs show its code', () => {
+    const program = readFileSync(join(EXAMPLES, 'platform.mjs'), 'utf8');
+    const docs = readFileSync(join(ROOT, 'docs', 'ui.md'), 'utf8');
+    const snippet = /## Chat platforms[\s\S]*?```js\n([\s\S]*?)```/.exec(docs)?.[1];
+    expect(snippet).toBeDefined();
+    expect(program).toContain(snippet!.trimEnd());
+  });
+
   it('edited within the rate limit, split past the length limit: the messages hold exactly the reply', async () => {
     const platform = await fakePlatform(200);
     try {
