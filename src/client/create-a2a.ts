@@ -2,9 +2,9 @@ import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { Threads } from '../identity/threads.js';
-import { silentLogger } from '../logger.js';
+import { silentLogger, type Logger } from '../logger.js';
 import type { CardSummary } from '../port/card.js';
-import { agentReach, createSdkPorts, type GrpcSupport } from '../sdk/ports.js';
+import { agentReach, createSdkPorts, type GrpcSupport, type SdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';
 import { within } from '../turn/watchdog.js';
@@ -52,16 +52,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
     (platform.deriver ?? contextIdDeriver)(identitySecret(options.identitySecret)),
   );
   const policy = resolvePolicy(options.policy);
-  const sdkPorts =
-    options.ports === undefined
-      ? createSdkPorts({
-          ...agentReach(options),
-          ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
-          cardTimeoutMs: policy.cardTimeoutMs,
-          ...(platform.grpc ? { grpc: platform.grpc } : {}),
-          logger,
-        })
-      : undefined;
+  const sdkPorts = options.ports === undefined ? defaultPorts(options, policy.cardTimeoutMs, platform, logger) : undefined;
   const ports = options.ports ?? sdkPorts!;
   const lookup = policy.continueInterrupted ? policy.waitingTaskLookup : 'never';
   const threads = new Threads(options.maxThreads ?? 10_000, derive, lookup, logger);
@@ -111,18 +102,34 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
     },
     close: async (closing = {}) => {
       // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's.
-      const waitMs = closing.handOverWaitMs ?? HAND_OVER_WAIT_MS;
-      if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_TIMER_MS) {
-        throw new A2AError({
-          kind: 'config',
-          operation: 'options',
-          message: `handOverWaitMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}`,
-        });
-      }
-      await inFlight.end(closing.detach === true, waitMs);
+      await inFlight.end(closing.detach === true, handOverWait(closing.handOverWaitMs));
       await cancels.settled();
       await sdkPorts?.close();
       await platform.owned?.close();
     },
   };
+}
+
+/** The SDK's ports, reaching agents as the options say (with the platform's gRPC support). */
+function defaultPorts(options: A2AOptions, cardTimeoutMs: number, platform: ClientPlatform, logger: Logger): SdkPorts {
+  return createSdkPorts({
+    ...agentReach(options),
+    ...(options.capabilities?.outputModes ? { outputModes: options.capabilities.outputModes } : {}),
+    cardTimeoutMs,
+    ...(platform.grpc ? { grpc: platform.grpc } : {}),
+    logger,
+  });
+}
+
+/** How long a detaching `close()` waits for a turn's task to be named: the option, checked, or the default. */
+function handOverWait(option: number | undefined): number {
+  const waitMs = option ?? HAND_OVER_WAIT_MS;
+  if (!Number.isInteger(waitMs) || waitMs < 0 || waitMs > MAX_TIMER_MS) {
+    throw new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: `handOverWaitMs must be a whole number of milliseconds from 0 to ${MAX_TIMER_MS}`,
+    });
+  }
+  return waitMs;
 }

@@ -110,36 +110,11 @@ export class TurnTelemetry {
             waiting = false;
             this.firstEvent?.record(performance.now() - started, attributes);
           }
-          switch (event.type) {
-            case 'task':
-              if (!ended) span?.setAttribute('a2a.task.id', event.taskId);
-              break;
-            case 'reconnecting':
-              this.reconnects?.add(1, attributes);
-              note('a2a.reconnecting', { 'a2a.attempt': event.attempt, 'a2a.delay_ms': event.delayMs, 'error.type': event.cause.kind });
-              break;
-            case 'polling':
-              note(
-                'a2a.polling',
-                event.cause ? { 'a2a.reason': event.reason, 'error.type': event.cause.kind } : { 'a2a.reason': event.reason },
-              );
-              break;
-            case 'fallback':
-              note('a2a.fallback', { 'a2a.from': event.from, 'a2a.to': event.to, 'error.type': event.cause.kind });
-              break;
-            case 'task-gone':
-              note('a2a.task_gone', { 'a2a.task.id': event.taskId, 'error.type': event.cause.kind });
-              break;
-            case 'context-refused':
-              note('a2a.context_refused', { 'error.type': event.cause.kind });
-              break;
-            case 'reconcile':
-              note('a2a.reconcile', { 'a2a.reason': event.reason });
-              break;
-            case 'end':
-              outcome = event.outcome;
-              break;
-          }
+          if (event.type === 'task' && !ended) span?.setAttribute('a2a.task.id', event.taskId);
+          else if (event.type === 'end') outcome = event.outcome;
+          else if (event.type === 'reconnecting') this.reconnects?.add(1, attributes);
+          const noted = spanEventOf(event);
+          if (noted !== undefined) note(noted[0], noted[1]);
           subscriber.next(event);
         },
         error: (error: unknown) => {
@@ -195,5 +170,25 @@ class TracedPort extends ForwardingPort {
   override cancel(taskId: string): Observable<Task> {
     this.seen.onCancel(taskId);
     return this.inner.cancel(taskId);
+  }
+}
+
+/** The span event a ladder note becomes (its name and attributes), or undefined for any other turn event. */
+function spanEventOf(event: TurnEvent): [string, TelemetryAttributes] | undefined {
+  switch (event.type) {
+    case 'reconnecting':
+      return ['a2a.reconnecting', { 'a2a.attempt': event.attempt, 'a2a.delay_ms': event.delayMs, 'error.type': event.cause.kind }];
+    case 'polling':
+      return ['a2a.polling', event.cause ? { 'a2a.reason': event.reason, 'error.type': event.cause.kind } : { 'a2a.reason': event.reason }];
+    case 'fallback':
+      return ['a2a.fallback', { 'a2a.from': event.from, 'a2a.to': event.to, 'error.type': event.cause.kind }];
+    case 'task-gone':
+      return ['a2a.task_gone', { 'a2a.task.id': event.taskId, 'error.type': event.cause.kind }];
+    case 'context-refused':
+      return ['a2a.context_refused', { 'error.type': event.cause.kind }];
+    case 'reconcile':
+      return ['a2a.reconcile', { 'a2a.reason': event.reason }];
+    default:
+      return undefined;
   }
 }
