@@ -82,9 +82,11 @@ export type {
   TaskEvent,
   TaskGoneEvent,
   ReconcileEvent,
+  RequestEvent,
   TextEvent,
   TurnEvent,
   TurnOutcome,
+  UserMessage,
 } from './port/events.js';
 export { backoffDelay, DEFAULT_POLICY, resolvePolicy, turnPolicySchema } from './turn/policy.js';
 export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
