@@ -62,6 +62,9 @@ export { afterDelivered, formatPosition, parsePosition, positionAfter } from './
 export type { ReplyPosition } from './render/position.js';
 export type { LadderOptions, ResumeRequest, TurnRequest } from './turn/turn.js';
 export { resumeThread } from './turn/resume.js';
+export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LIMIT, threadHistory } from './turn/thread-history.js';
+export type { ThreadHistoryOptions } from './turn/thread-history.js';
+export type { HistoryExchange, HistoryPage } from './port/history.js';
 export type { ThreadResumeBounds } from './turn/resume.js';
 export type {
   ActivityEvent,
