@@ -38,9 +38,9 @@ export interface ThreadHistoryOptions {
  * A conversation's past, rebuilt from the agent with no storage of ours: its tasks by `contextId`
  * (`ListTasks`, v1.0, with each task's artifacts and its last 20 messages), newest first as the
  * agent lists them, the conversation's own only (an agent may ignore the filter: strangers are
- * skipped), each task one exchange ({@link exchangeOf}: the person's messages and the reply a live
- * turn would have ended with). One value, the {@link HistoryPage} (its exchanges oldest first, as a
- * chat shows them, and the cursor of the earlier ones), then complete.
+ * skipped), each task one exchange (the person's messages, and its snapshot through the turn renderer:
+ * the reply a live turn would have ended with). One value, the {@link HistoryPage} (its exchanges
+ * oldest first, as a chat shows them, and the cursor of the earlier ones), then complete.
  *
  * A cold Observable, as a turn is: nothing is asked before it is subscribed, unsubscribing aborts the
  * request in flight, and it runs on the ladder's clocks (virtual time in tests). Bounded: `limit`
