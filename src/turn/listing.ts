@@ -30,7 +30,8 @@ export interface ThreadPage {
   token?: string;
   /**
    * The agent's token of the page after this one, when it gave one that this listing did not follow
-   * before (present on `more`, and on a `cut` by the bounds on pages or tasks).
+   * before and the page was read whole (present on `more`, and on a `cut` by the bound on pages, or on
+   * tasks at the page's end).
    */
   next?: string;
 }
@@ -77,7 +78,9 @@ export function threadPages(
   const from = (at: Read): Observable<ThreadPage> => {
     const state = after(at);
     const tasks = at.page.tasks.slice(0, Math.max(0, bounds.maxTasks - at.before));
-    const next = at.page.nextPageToken && !at.tokens.has(at.page.nextPageToken) ? at.page.nextPageToken : undefined;
+    // A page cut short by maxTasks names no next page: going on from there would skip the tasks cut.
+    const whole = tasks.length === at.page.tasks.length;
+    const next = whole && at.page.nextPageToken && !at.tokens.has(at.page.nextPageToken) ? at.page.nextPageToken : undefined;
     const here = of<ThreadPage>({
       tasks: ownTasks(tasks, contextId),
       after: state,
