@@ -1,9 +1,10 @@
-import { tap } from 'rxjs';
+import { map, tap } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import type { HistoryPage } from '../src/port/history.js';
 import type { A2APort, TaskPage } from '../src/port/port.js';
 import type { AgentMessage, Artifact, Part, Task, TaskState } from '../src/port/types.js';
 import { agentMessage, createFakePort, task, testCard, type FakePortCall } from '../src/testing/index.js';
+import { threadPages } from '../src/turn/listing.js';
 import { threadHistory, type ThreadHistoryOptions } from '../src/turn/thread-history.js';
 import { a2aError, marbles, options, type Kit } from './helpers.js';
 
@@ -227,5 +228,20 @@ describe('bounds and doors', () => {
       });
       expect(calls).toEqual([]);
     }
+  });
+});
+
+describe('the listing under the history', () => {
+  it('a page cut short by maxTasks names no next page: going on from it would skip the tasks cut', () => {
+    const bounds = { pageSize: 2, requestTimeoutMs: 20 };
+    const tasks = [listed('T3', 'completed'), listed('T2', 'completed'), listed('T1', 'completed')];
+    marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: page(tasks, 'p2') });
+      const pages = (maxTasks: number, maxPages: number) =>
+        threadPages(agent({ listTasks }), 'C', {}, { ...bounds, maxTasks, maxPages }).pipe(map((p) => [p.after, p.next ?? '-']));
+      expectObservable(pages(2, 10)).toBe('-(p|)', { p: ['cut', '-'] });
+      // Cut by the bound on pages, the page read whole: the next page is where to go on.
+      expectObservable(pages(3, 1)).toBe('-(p|)', { p: ['cut', 'p2'] });
+    });
   });
 });
