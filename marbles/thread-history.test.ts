@@ -41,7 +41,7 @@ const ids = (p: HistoryPage) => p.exchanges.map((e) => e.taskId);
 const shown = (p: HistoryPage) => p.exchanges.map((e) => `${e.taskId} ${e.user[0]?.text ?? '-'} → ${e.reply} [${e.outcome ?? e.state}]`);
 
 describe("a thread's history, rebuilt from the agent's tasks", () => {
-  it('one page: oldest first, each reply as a turn would end it (artifacts, a question, an answer kept in history), outcomes, times', () => {
+  it('one page: oldest first, each reply as a turn ends it (artifacts, a question, an answer kept in history), outcomes, times', () => {
     let result: HistoryPage | undefined;
     const calls = marbles(({ cold, agent, expectObservable, cardReadOnce }) => {
       const listTasks = cold('-(l|)', {
@@ -106,7 +106,10 @@ describe('load earlier: the cursor a page hands back', () => {
   });
 
   it('a task that arrived since (newer ones move the page): the cursor finds its place by the last task shown, none is shown twice', () => {
-    const { one } = marbles((kit) => ({ one: read(kit, kit.agent({ listTasks: kit.cold('-(l|)', { l: first() }) }), { limit: 2 }, '-(p|)') }));
+    const { one } = marbles((kit) => {
+      const port = kit.agent({ listTasks: kit.cold('-(l|)', { l: first() }) });
+      return { one: read(kit, port, { limit: 2 }, '-(p|)') };
+    });
     const moved = marbles((kit) => {
       const port = kit.agent({ listTasks: kit.cold('-(l|)', { l: first(listed('T6', 'working')) }) });
       return read(kit, port, { limit: 1, before: one().before! }, '-(p|)');
@@ -153,7 +156,11 @@ describe('bounds and doors', () => {
   it("another thread's tasks (an agent that ignores the filter) are never shown, nor counted", () => {
     const got = marbles((kit) => {
       const listTasks = kit.cold('-(l|)', {
-        l: page([listed('TB', 'completed', { contextId: 'B', message: 'B secret' }), listed('T1', 'completed', { message: 'ok' }), task('TX', 'completed')]),
+        l: page([
+          listed('TB', 'completed', { contextId: 'B', message: 'B secret' }),
+          listed('T1', 'completed', { message: 'ok' }),
+          task('TX', 'completed'),
+        ]),
       });
       return read(kit, kit.agent({ listTasks }), { limit: 1 }, '-(p|)');
     });
