@@ -98,6 +98,8 @@ export function label(event: TurnEvent): string {
       return 'start';
     case 'task':
       return `task ${event.taskId}`;
+    case 'request':
+      return `request "${event.text}"${event.attachments ? ` +${event.attachments.length}` : ''}`;
     case 'status':
       return event.text === undefined ? `status ${event.state}` : `status ${event.state} "${event.text}"`;
     case 'text':

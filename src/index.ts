@@ -55,13 +55,16 @@ export type {
 } from './port/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
-export type { A2AClient, A2AOptions, CloseOptions, LeaveMode, ResumeInput, TurnInput } from './client/create-a2a.js';
+export type { A2AClient, A2AOptions, CloseOptions, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './client/create-a2a.js';
 export type { ThreadMemory } from './identity/threads.js';
 export { runResume, runTurn } from './turn/turn.js';
 export { afterDelivered, formatPosition, parsePosition, positionAfter } from './render/position.js';
 export type { ReplyPosition } from './render/position.js';
 export type { LadderOptions, ResumeRequest, TurnRequest } from './turn/turn.js';
 export { resumeThread } from './turn/resume.js';
+export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LIMIT, threadHistory } from './turn/thread-history.js';
+export type { ThreadHistoryOptions } from './turn/thread-history.js';
+export type { HistoryExchange, HistoryPage } from './port/history.js';
 export type { ThreadResumeBounds } from './turn/resume.js';
 export type {
   ActivityEvent,
@@ -82,9 +85,11 @@ export type {
   TaskEvent,
   TaskGoneEvent,
   ReconcileEvent,
+  RequestEvent,
   TextEvent,
   TurnEvent,
   TurnOutcome,
+  UserMessage,
 } from './port/events.js';
 export { backoffDelay, DEFAULT_POLICY, resolvePolicy, turnPolicySchema } from './turn/policy.js';
 export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';

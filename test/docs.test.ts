@@ -74,3 +74,11 @@ describe("the README's first program", () => {
     expect(block).toBe(read(join(ROOT, 'examples', 'node', 'turn.mjs')));
   });
 });
+
+describe("docs/ui.md's History snippet", () => {
+  it('is examples/node/history.mjs verbatim (which a test runs against the demo agent)', () => {
+    const ui = read(join(DOCS, 'ui.md'));
+    const block = /## History[\s\S]*?```js\n([\s\S]*?)```/.exec(ui)?.[1];
+    expect(block).toBe(read(join(ROOT, 'examples', 'node', 'history.mjs')));
+  });
+});

@@ -13,7 +13,9 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { lastValueFrom } from 'rxjs';
 import { startDemoAgent } from '../demo/agent.js';
+import { createA2A } from '../src/client/create-a2a.js';
 import type { DemoAgent } from '../demo/agent.js';
 import { ROOT } from './packed.js';
 
@@ -269,5 +271,23 @@ describe('examples/node/platform.mjs: a reply streamed into chat platform messag
     } finally {
       await platform.close();
     }
+  });
+});
+
+describe('examples/node/history.mjs', () => {
+  it("a thread's whole past, oldest first, two exchanges a page: what was said and each reply as it ended", async () => {
+    // Three turns on a thread of its own, said by this process (the example's handle and the same secret).
+    const client = createA2A({ identitySecret: SECRET });
+    const said = ['My name is Ada.', 'I like tea.', 'What did I tell you?'];
+    for (const text of said) await lastValueFrom(client.turn({ agent: agent.url, handle: 'demo', thread: 'history-example', text }));
+    await client.close();
+    const result = await run('history.mjs', [agent.url, 'history-example']);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.filter((line) => line.startsWith('you › '))).toEqual(said.map((text) => `you › ${text}`));
+    const replies = lines.filter((line) => line.startsWith('agent › '));
+    expect(replies.map((line) => /turn (\d+) of our conversation/.exec(line)?.[1])).toEqual(['1', '2', '3']);
+    expect(replies.every((line) => line.endsWith('[completed]'))).toBe(true);
   });
 });

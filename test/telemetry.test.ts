@@ -290,6 +290,7 @@ describe('the first-event clock', () => {
   const samples: Record<TurnEvent['type'], [event: TurnEvent, fromAgent: boolean]> = {
     start: [{ type: 'start' }, false],
     task: [{ type: 'task', taskId: 'task-1' }, true],
+    request: [{ type: 'request', text: 'hi' }, true],
     status: [{ type: 'status', state: 'working' }, true],
     text: [{ type: 'text', text: 'hi', replace: false }, true],
     attachment: [{ type: 'attachment', attachment: { kind: 'data', data: {} } }, true],

@@ -5,7 +5,12 @@ import type { TurnEvent } from '../port/events.js';
  * events become `{ kind, message, retryable }`.
  */
 export function eventLine(event: TurnEvent | { type: 'error'; error: unknown }): string {
-  return JSON.stringify(event, function (this: Record<string, unknown>, key, value: unknown) {
+  return jsonLine(event);
+}
+
+/** Any value as one NDJSON line, as {@link eventLine} writes an event (bytes in base64, errors as their kind and message). */
+export function jsonLine(value: unknown): string {
+  return JSON.stringify(value, function (this: Record<string, unknown>, key, value: unknown) {
     // The holder's own value: a Buffer (what the SDK decodes) has turned itself into { type, data } by now.
     const raw = this[key];
     if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');

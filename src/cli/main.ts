@@ -5,6 +5,7 @@ import { realpathSync } from 'node:fs';
 import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
 import { context } from './commands/context.js';
+import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
 import { exitCodeForError, reportError } from './errors.js';
@@ -18,18 +19,19 @@ Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]… [credentials] [signed cards]
   a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [--extension URI]… [credentials] [signed cards] <text…>
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--extension URI]… [credentials] [signed cards]
+  a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]… [credentials] [signed cards]
   a4h card <agent-url> [--json] [credentials] [signed cards]
   a4h context <handle> <key>
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
-an agent whose card none of them signed (chat, send, resume, card).
+an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, card, context };
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context };
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { checkExtensionUris } from '../port/extensions.js';
 import { callerIdProblem, checkCallerIds, checkRequest } from '../turn/request.js';
-import type { ResumeInput, TurnInput } from './types.js';
+import type { HistoryInput, ResumeInput, TurnInput } from './types.js';
 
 /**
  * The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL,
@@ -52,6 +52,19 @@ export function checkResumeInput(input: ResumeInput): string {
   if (threadless && input.taskId === undefined && from === undefined) {
     throw refuse('a resume without a thread follows a task: give taskId or from (or the handle and thread)');
   }
+  return cardUrl;
+}
+
+/**
+ * A history's input, checked once before any I/O: the agent URL, the thread's names, a given
+ * contextId (bounded as the agent's ids are), the extensions. Returns the agent's card URL. The
+ * page's own options (limit, before, maxBytes) are checked where they are read.
+ */
+export function checkHistoryInput(input: HistoryInput): string {
+  const cardUrl = cardUrlOf(input.agent);
+  checkNames(input);
+  checkCallerIds({ contextId: input.contextId });
+  checkExtensions(input);
   return cardUrl;
 }
 

@@ -5,6 +5,7 @@ import type { TurnEvent } from '../port/events.js';
 import type { ReplyPosition } from '../render/position.js';
 import type { OutgoingFile, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
+import type { HistoryPage } from '../port/history.js';
 import type { AgentReachOptions } from '../sdk/reach-options.js';
 import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
@@ -130,6 +131,29 @@ export interface ResumeInput {
   extensions?: readonly string[];
 }
 
+/**
+ * A page of a thread's past to show (a chat opened after a restart, a reload, on another replica):
+ * the newest `limit` exchanges, or those before `before` ("load earlier"), from the agent's tasks.
+ */
+export interface HistoryInput {
+  /** The agent's base URL or card URL. */
+  agent: string;
+  /** The agent's handle in the gateway: part of the contextId derivation. */
+  handle: string;
+  /** The conversation key. */
+  thread: string;
+  /** A contextId to use instead of deriving one (as in {@link TurnInput}). */
+  contextId?: string;
+  /** The newest exchanges wanted, 1–100. Default 20. */
+  limit?: number;
+  /** The `before` of the page shown last: the exchanges before those. Without it, the newest. */
+  before?: string;
+  /** The bytes of the page's exchanges at most (see `threadHistory`). Default 8 MiB. */
+  maxBytes?: number;
+  /** Extension URIs the history's calls activate (as in {@link TurnInput}). */
+  extensions?: readonly string[];
+}
+
 /** What leaving a turn before its end does to the agent's task: send CancelTask, or hand the task over. */
 export type LeaveMode = 'cancel' | 'detach';
 
@@ -156,6 +180,14 @@ export interface A2AClient {
    * outcome `none`. Leaving a resumed turn cancels its task, like any turn.
    */
   resume(input: ResumeInput): Observable<TurnEvent>;
+  /**
+   * A page of a thread's past exchanges, rebuilt from the agent with nothing stored (`ListTasks` by
+   * the thread's contextId, v1.0; see `threadHistory`): one {@link HistoryPage}, then complete. Its
+   * exchanges are oldest first (the newest `limit`, or those before `before`), each the person's
+   * messages and the reply as the turn ended it; its `before` loads earlier ones. Only the thread's
+   * own tasks are shown. A v0.3 agent fails with an `unsupported` error. Nothing is remembered.
+   */
+  history(input: HistoryInput): Observable<HistoryPage>;
   /** The agent's resolved card (from the shared cache): protocol version, transport, streaming, tenant, skills. */
   card(agent: string): Observable<CardSummary>;
   /** The derived contextId of a thread: the same on every replica and release that shares the secret. */

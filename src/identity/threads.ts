@@ -58,11 +58,11 @@ export class Threads {
    * `body` with the thread's contextId: the one given, the one the thread adopted, or the derived one.
    * A contextId known at once (given, adopted, or derived synchronously) needs no promise hop.
    */
-  withContextId(
+  withContextId<T = TurnEvent>(
     key: string,
     thread: { handle: string; thread: string; contextId?: string },
-    body: (contextId: string) => Observable<TurnEvent>,
-  ): Observable<TurnEvent> {
+    body: (contextId: string) => Observable<T>,
+  ): Observable<T> {
     const contextId = thread.contextId ?? this.memories.get(key)?.adoptedContextId ?? this.derive(thread.handle, thread.thread);
     return typeof contextId === 'string' ? body(contextId) : from(contextId).pipe(switchMap(body));
   }

@@ -46,6 +46,29 @@ export interface TaskEvent {
   contextId?: string;
 }
 
+/**
+ * A message the person sent, as the agent kept it in a task's history: its text (text parts joined),
+ * its files and data parts, its id when it had one.
+ */
+export interface UserMessage {
+  /** The message's text parts, joined. */
+  text: string;
+  /** Its files and data parts, in order; absent when it had none. */
+  attachments?: Attachment[];
+  /** The message's id, when the agent kept it. */
+  messageId?: string;
+}
+
+/**
+ * A resumed turn's task was started by this message of the person's (the newest in the task's
+ * history): emitted once, after the `task` event, so a page reloaded mid-reply shows what it answers.
+ * Only a resume emits it, and only when the agent's snapshot of the task carries its history.
+ */
+export interface RequestEvent extends UserMessage {
+  /** Discriminant. */
+  type: 'request';
+}
+
 /** The task's state or its progress text changed. `text` is the preview: it replaces the previous one. */
 export interface StatusEvent {
   /** Discriminant. */
@@ -70,8 +93,9 @@ export interface TextEvent {
 }
 
 /**
- * A file the agent sent: its bytes (the same `Uint8Array` the mapping decoded, never copied) or a
- * URI to fetch it from, with its name, media type and size (the byte count, when the bytes came).
+ * A file the agent sent (or the person's, in a {@link UserMessage}): its bytes (the same `Uint8Array`
+ * the mapping decoded, never copied) or a URI to fetch it from, with its name, media type and size
+ * (the byte count, when the bytes came).
  */
 export interface FileAttachment {
   /** Discriminant. */
@@ -172,6 +196,7 @@ export interface EndEvent {
 export type TurnEvent =
   | StartEvent
   | TaskEvent
+  | RequestEvent
   | StatusEvent
   | TextEvent
   | AttachmentEvent

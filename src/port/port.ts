@@ -28,10 +28,11 @@ export interface A2APort {
   cancel(taskId: string): Observable<Task>;
   /**
    * `ListTasks` (v1.0) of one conversation: one page of its tasks, newest first as the agent orders
-   * them, without artifacts (and without history unless `historyLength` asks for some), and the
-   * token of the next page, then complete. What the agent lists is what it says: a caller checks
-   * each task's contextId (an agent may ignore the filter). A port of an agent without it (v0.3)
-   * fails with an `unsupported` error; a port that leaves it out is such a port.
+   * them, without artifacts unless `includeArtifacts` asks for them (and without history unless
+   * `historyLength` asks for some), and the token of the next page, then complete. What the agent
+   * lists is what it says: a caller checks each task's contextId (an agent may ignore the filter). A
+   * port of an agent without it (v0.3) fails with an `unsupported` error; a port that leaves it out
+   * is such a port.
    */
   listTasks?(contextId: string, options?: ListTasksOptions): Observable<TaskPage>;
 }
@@ -46,6 +47,8 @@ export interface ListTasksOptions {
   pageToken?: string;
   /** The most recent messages of each task's history to include; none when absent. */
   historyLength?: number;
+  /** Include each task's artifacts (its reply, its files); left out when absent or false. */
+  includeArtifacts?: boolean;
 }
 
 /** One page of a `ListTasks` answer. */

@@ -79,6 +79,8 @@ export interface TaskStatus {
   state: TaskState;
   /** The agent's status message (progress text, a question, the final answer), when any. */
   message?: AgentMessage;
+  /** When the agent recorded this status (ISO 8601, as the agent wrote it), when it said. */
+  timestamp?: string;
 }
 
 /** An output of a task (the reply, a file): parts that may come in chunks. */

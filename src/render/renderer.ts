@@ -5,6 +5,7 @@ import { ArtifactReply } from './artifacts.js';
 import { AttachmentSet } from './attachments.js';
 import { checkIds } from './ids.js';
 import { agentText, isAside, isDelta, isPartial, lastAgentAnswer } from './parts.js';
+import { userMessageOf } from './user-messages.js';
 
 export { ARTIFACT_SEPARATOR } from './artifacts.js';
 
@@ -18,6 +19,8 @@ export interface TaskFacts {
   readonly state: TaskState | undefined;
   /** The agent answered with a single message and no task. */
   readonly messageOnly: boolean;
+  /** A resumed turn's request: the person's message its task answers, once a snapshot showed it. */
+  readonly request?: AgentMessage | undefined;
 }
 
 /**
@@ -35,6 +38,7 @@ export class TurnRenderer {
   /** The state of the last status event. */
   private shownState: TaskState | undefined;
   private announcedTaskId: string | undefined;
+  private requestAnnounced = false;
   private authAnnounced = false;
   private preview: string | undefined;
   /** The message the preview's text came from: its next chunks extend the preview. */
@@ -131,8 +135,17 @@ export class TurnRenderer {
     out.push(contextId === undefined ? { type: 'task', taskId } : { type: 'task', taskId, contextId });
   }
 
+  /** A `request` event the first time the task facts know the person's message (a resumed turn's). */
+  private announceRequest(out: TurnEvent[]): void {
+    const request = this.task.request;
+    if (request === undefined || this.requestAnnounced) return;
+    this.requestAnnounced = true;
+    out.push({ type: 'request', ...userMessageOf(request) });
+  }
+
   private snapshot(task: Task, out: TurnEvent[]): void {
     this.announceTask(out);
+    this.announceRequest(out);
     this.reply.snapshot(task.artifacts, out);
     for (const artifact of task.artifacts) if (!isPartial(artifact.metadata)) this.attachments.scan(artifact.parts, out);
     this.lastAgentText ??= lastAgentAnswer(task.history);

@@ -1,6 +1,6 @@
 import { catchError, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
-import type { Attachment, TurnErrorEvent, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { Attachment, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 
@@ -24,6 +24,8 @@ export interface TurnView {
   contextId?: string;
   /** The agent's task, once known. */
   taskId?: string;
+  /** The person's message a resumed turn's task answers (its `request` event), when the agent kept it. */
+  request?: UserMessage;
   /** True between a `reconnecting` event and the next event from the agent. */
   reconnecting: boolean;
   /** True once the ladder fell back to polling, until the end. */
@@ -44,6 +46,10 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       return { ...initialTurnView, ...ids(event.contextId, event.taskId) };
     case 'task':
       return { ...view, reconnecting: false, taskId: event.taskId, ...ids(event.contextId, undefined) };
+    case 'request': {
+      const { type: _type, ...request } = event;
+      return { ...view, request };
+    }
     case 'status': {
       const next: TurnView = { ...view, reconnecting: false, state: event.state };
       if (event.text !== undefined) next.preview = event.text;

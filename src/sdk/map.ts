@@ -81,6 +81,7 @@ function fromSdkStatus(status: SdkTaskStatus | undefined, where: string): TaskSt
   if (status === undefined || status === null) throw malformed(`${where}.status`);
   const out: TaskStatus = { state: STATES[status.state] ?? 'unknown' };
   if (status.message) out.message = fromSdkMessage(status.message);
+  if (status.timestamp) out.timestamp = status.timestamp;
   return out;
 }
 

@@ -33,6 +33,7 @@ export function agentAttribute(agent: string): string {
 const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
   start: false,
   task: true,
+  request: true,
   status: true,
   text: true,
   attachment: true,

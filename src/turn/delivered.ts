@@ -1,7 +1,8 @@
 import { concatMap, defer, EMPTY, of, take, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { A2APort } from '../port/port.js';
-import type { AgentMessage, Task } from '../port/types.js';
+import type { Task } from '../port/types.js';
+import { userMessages } from '../render/user-messages.js';
 import { threadPages } from './listing.js';
 import type { TurnPolicy } from './policy.js';
 import { listingBounds, since, type ThreadResumeBounds } from './waiting.js';
@@ -33,9 +34,9 @@ export function carrying(
     let blind = false;
     return threadPages(port, contextId, request, listingBounds(policy, bounds)).pipe(
       concatMap((page) => {
-        const found = page.tasks.find((task) => userMessages(task).some((message) => message.messageId === messageId));
+        const found = page.tasks.find((task) => userMessages(task.history).some((message) => message.messageId === messageId));
         if (found !== undefined) return of(found);
-        blind ||= page.tasks.some((task) => userMessages(task).length === 0);
+        blind ||= page.tasks.some((task) => userMessages(task.history).length === 0);
         if (page.after === 'cut') return throwError(() => cannotTell(messageId, 'protocol', LISTING_CUT));
         if (page.after === 'end') return blind ? throwError(() => cannotTell(messageId, 'unsupported', NO_HISTORY)) : of(undefined);
         return EMPTY;
@@ -43,11 +44,6 @@ export function carrying(
       take(1),
     );
   });
-}
-
-/** The user's messages in a task's history (none when the agent sent no history). */
-function userMessages(task: Task): AgentMessage[] {
-  return task.history?.filter((message) => message.role === 'user') ?? [];
 }
 
 const LISTING_CUT = "its listing of the thread's tasks did not end within the bounds (pages, tasks or a repeated page token)";

@@ -26,6 +26,14 @@ export interface ThreadPage {
    * many pages, or a token the agent gave before).
    */
   after: 'more' | 'end' | 'cut';
+  /** The token this page was asked for with; absent for the first page. */
+  token?: string;
+  /**
+   * The agent's token of the page after this one, when it gave one that this listing did not follow
+   * before and the page was read whole (present on `more`, and on a `cut` by the bound on pages, or on
+   * tasks at the page's end).
+   */
+  next?: string;
 }
 
 /**
@@ -33,25 +41,34 @@ export interface ThreadPage {
  * it orders them: lazily (a consumer that has what it needs stops the paging), bounded in pages, each
  * page bounded in time. Every task is checked: one that does not carry `contextId` is skipped, never
  * followed (an agent may ignore the filter). An agent without ListTasks fails with `unsupported`.
+ * A `pageToken` in `request` starts the listing at that page (a token an earlier listing handed out).
  */
 export function threadPages(
   port: A2APort,
   contextId: string,
-  request: Omit<ListTasksOptions, 'pageSize' | 'pageToken'>,
+  request: Omit<ListTasksOptions, 'pageSize'>,
   bounds: ListingBounds,
 ): Observable<ThreadPage> {
+  const { pageToken: start, ...rest } = request;
   const page = (pageToken: string | undefined): Observable<TaskPage> =>
-    listTasksOf(port, contextId, { ...request, pageSize: bounds.pageSize, ...(pageToken ? { pageToken } : {}) }).pipe(
+    listTasksOf(port, contextId, { ...rest, pageSize: bounds.pageSize, ...(pageToken ? { pageToken } : {}) }).pipe(
       within<TaskPage>(bounds.requestTimeoutMs, 'poll-request', 'list-tasks'),
     );
-  /** A page as read: its number, the tasks read before it, the tokens followed to it. */
+  /** A page as read: its number, the tasks read before it, the tokens followed to it (the last one its own). */
   interface Read {
     page: TaskPage;
     number: number;
     before: number;
     tokens: ReadonlySet<string>;
+    token: string | undefined;
   }
-  const read = (page: TaskPage, number: number, before: number, tokens: ReadonlySet<string>): Read => ({ page, number, before, tokens });
+  const read = (page: TaskPage, number: number, before: number, tokens: ReadonlySet<string>, token: string | undefined): Read => ({
+    page,
+    number,
+    before,
+    tokens,
+    token,
+  });
   const after = ({ page: { nextPageToken, tasks }, number, before, tokens }: Read): ThreadPage['after'] => {
     const over = before + tasks.length >= bounds.maxTasks;
     if (!nextPageToken) return over && before + tasks.length > bounds.maxTasks ? 'cut' : 'end';
@@ -61,12 +78,21 @@ export function threadPages(
   const from = (at: Read): Observable<ThreadPage> => {
     const state = after(at);
     const tasks = at.page.tasks.slice(0, Math.max(0, bounds.maxTasks - at.before));
-    const here = of<ThreadPage>({ tasks: ownTasks(tasks, contextId), after: state });
+    // A page cut short by maxTasks names no next page: going on from there would skip the tasks cut.
+    const whole = tasks.length === at.page.tasks.length;
+    const next = whole && at.page.nextPageToken && !at.tokens.has(at.page.nextPageToken) ? at.page.nextPageToken : undefined;
+    const here = of<ThreadPage>({
+      tasks: ownTasks(tasks, contextId),
+      after: state,
+      ...(at.token === undefined ? {} : { token: at.token }),
+      ...(next === undefined ? {} : { next }),
+    });
     if (state !== 'more') return here;
-    const token = at.page.nextPageToken!;
+    const token = next!;
     const tokens = new Set(at.tokens).add(token);
     const before = at.before + tasks.length;
-    return concat(here, defer(() => page(token)).pipe(concatMap((next) => from(read(next, at.number + 1, before, tokens)))));
+    return concat(here, defer(() => page(token)).pipe(concatMap((page) => from(read(page, at.number + 1, before, tokens, token)))));
   };
-  return page(undefined).pipe(concatMap((first) => from(read(first, 1, 0, new Set()))));
+  const first = start || undefined;
+  return page(first).pipe(concatMap((page) => from(read(page, 1, 0, new Set(first === undefined ? [] : [first]), first))));
 }

@@ -1,6 +1,7 @@
 import type { A2AError } from '../errors.js';
-import { endsStream, isSettled, type AgentEvent, type TaskState } from '../port/types.js';
+import { endsStream, isSettled, type AgentEvent, type AgentMessage, type TaskState } from '../port/types.js';
 import type { TaskFacts } from '../render/renderer.js';
+import { lastUserMessage } from '../render/user-messages.js';
 import { foreignTask, ownership } from './thread-guard.js';
 
 /**
@@ -26,6 +27,12 @@ export class TurnTask implements TaskFacts {
   private owner: string | undefined;
   /** The followed task turned out to be another thread's: nothing of it is shown or cancelled. */
   private refused = false;
+  /** A resumed turn: the person's message that its task answers is looked for in the task's first snapshot. */
+  private readonly resumed: boolean;
+  /** A task snapshot was observed. */
+  private snapshotSeen = false;
+  /** The person's newest message in the resumed task's history, once a snapshot carried it. */
+  private said: AgentMessage | undefined;
 
   /**
    * `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it).
@@ -34,7 +41,21 @@ export class TurnTask implements TaskFacts {
   constructor(start: { contextId?: string; resumes?: string } = {}) {
     this.context = start.contextId;
     this.id = start.resumes;
+    this.resumed = start.resumes !== undefined;
     if (start.resumes !== undefined) this.owner = start.contextId;
+  }
+
+  /** A resumed turn's request: the person's newest message in its task's first snapshot that had one. */
+  get request(): AgentMessage | undefined {
+    return this.said;
+  }
+  /**
+   * A resumed turn that has seen no snapshot of its task yet: the snapshot it gets by `GetTask` asks
+   * for history, so that its `request` can be shown (a resubscription's opening snapshot carries the
+   * task as the agent keeps it). Never true for a turn that sends a message.
+   */
+  get wantsRequest(): boolean {
+    return this.resumed && !this.snapshotSeen;
   }
 
   /** The agent's task, once it named one. */
@@ -123,6 +144,8 @@ export class TurnTask implements TaskFacts {
         this.identify(event.task.id, event.task.contextId);
         this.current = event.task.status.state;
         this.missing = false;
+        this.snapshotSeen = true;
+        if (this.resumed) this.said ??= lastUserMessage(event.task.history);
         return;
       case 'status':
         this.identify(event.taskId, event.contextId);

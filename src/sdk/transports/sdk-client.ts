@@ -70,7 +70,7 @@ export class SdkClientTransport implements Transport {
       pageToken: options.pageToken ?? '',
       historyLength: options.historyLength ?? 0,
       statusTimestampAfter: options.statusTimestampAfter,
-      includeArtifacts: false,
+      includeArtifacts: options.includeArtifacts === true,
     };
     return unaryCall(this.site('list-tasks'), (signal) => this.client.listTasks(request, callOptions(signal, headers))).pipe(
       map((response): TaskPage => {
