@@ -10,6 +10,7 @@
  *     npm start -- --thread work     # another conversation
  */
 import { spawn } from 'node:child_process';
+import { constants } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { startDemoAgent, type DemoAgent } from './agent.js';
 import { DEFAULT_PORT } from './serve.js';
@@ -41,8 +42,16 @@ async function main(): Promise<number> {
   const ignore = (): void => undefined;
   process.on('SIGINT', ignore);
   const chat = spawn(process.execPath, [CLI, 'chat', agent.url, ...process.argv.slice(2)], { env, stdio: 'inherit' });
-  const code = await new Promise<number>((resolve) => chat.on('close', (status) => resolve(status ?? 1)));
+  // SIGTERM or SIGHUP (`kill <pid of npm start>`, a closed terminal) stops the chat too, then the agent.
+  const forward = (signal: NodeJS.Signals): void => void chat.kill(signal);
+  process.on('SIGTERM', forward);
+  process.on('SIGHUP', forward);
+  const code = await new Promise<number>((resolve) =>
+    chat.on('close', (status, signal) => resolve(status ?? 128 + (signal ? constants.signals[signal] : 0))),
+  );
   process.off('SIGINT', ignore);
+  process.off('SIGTERM', forward);
+  process.off('SIGHUP', forward);
   await agent.close();
   return code;
 }
