@@ -61,6 +61,13 @@ describe('the packed tarball', () => {
     expect(run.stdout).toMatch(/bundler: 🟢/);
   });
 
+  it("has no script npm lists as an install script of a package from a tarball (so no warning to review); the checkout's npm ci and npm pack build", () => {
+    const scripts = (JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const install of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts, install).not.toHaveProperty(install);
+    // npm ci and npm install run the root's postprepare (never a dependency's); npm pack runs prepack.
+    expect(scripts).toMatchObject({ postprepare: 'npm run build', prepack: 'npm run build' });
+  });
+
   it('ships the license, declaration maps next to the declarations, and no declarations for the command', () => {
     expect(files).toContain('LICENSE');
     expect(readFileSync(join(unpacked, 'LICENSE'), 'utf8')).toMatch(/Apache License\s+Version 2\.0/);
