@@ -74,3 +74,28 @@ describe("the README's first program", () => {
     expect(block).toBe(read(join(ROOT, 'examples', 'node', 'turn.mjs')));
   });
 });
+
+describe('how long things take', () => {
+  const TIMING = /How long it takes/;
+  const DURATION = /\d\s*(s|seconds?|min|minutes?)\b|½/;
+  /** The paragraphs, list items and table rows of `text` that name `npm test`, `npm run docs` or an install. */
+  const aboutCommands = (text: string) =>
+    prose(text.replace(/`(npm test|npm run docs)`/g, '$1'))
+      .split(/\n\s*\n|\n(?=\s*(?:[-*] |\|))/)
+      .filter((paragraph) => /npm test|npm run docs|first install/.test(paragraph));
+
+  it('is written once, in docs/development.md, with the machine it was measured on; the README links there', () => {
+    const development = read(join(DOCS, 'development.md'));
+    const [before, section = ''] = development.split(/^## How long it takes$/m);
+    expect(section, 'docs/development.md: ## How long it takes').toMatch(/2 cores/);
+    expect(section).toMatch(/Node 20/);
+    expect(section).toMatch(/npm test[^\n]*\|[^\n]*\d+ minutes/);
+    expect(section).toMatch(/npm run docs[^\n]*\|[^\n]*\d+ s/);
+    const elsewhere = pages.filter((page) => !page.endsWith('development.md')).map((page) => [relative(ROOT, page), read(page)] as const);
+    for (const [name, text] of [['docs/development.md (above its section)', before!] as const, ...elsewhere]) {
+      for (const paragraph of aboutCommands(text)) expect(paragraph, name).not.toMatch(DURATION);
+    }
+    expect(read(join(ROOT, 'README.md'))).toContain('](docs/development.md#how-long-it-takes)');
+    expect(development.match(TIMING)).toHaveLength(1);
+  });
+});
