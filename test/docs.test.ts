@@ -99,3 +99,26 @@ describe('how long things take', () => {
     expect(development.match(TIMING)).toHaveLength(1);
   });
 });
+
+describe('docs/commonjs.md', () => {
+  const page = () => prose(read(join(DOCS, 'commonjs.md')).replace(/`(a4h-a2a[^`]*)`/g, '$1'));
+  const pkg = JSON.parse(read(join(ROOT, 'package.json'))) as { exports: Record<string, unknown> };
+  /** The entries `require()` reaches: those of the exports map with a `require` condition. */
+  const required = Object.entries(pkg.exports)
+    .filter(([, conditions]) => typeof conditions === 'object' && conditions !== null && 'require' in conditions)
+    .map(([path]) => (path === '.' ? 'a4h-a2a' : `a4h-a2a/${path.slice(2)}`));
+  const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+  it('counts the entries require() works on, and names each', () => {
+    expect(required).toContain('a4h-a2a/telemetry');
+    const said = /on the (\w+) entries other than a4h-a2a\/angular/.exec(page())?.[1];
+    expect(said).toBe(WORDS[required.length]);
+    for (const entry of required) expect(page()).toContain(entry);
+  });
+
+  it('names the optional peer a4h-a2a/telemetry needs, and what require() says without it', () => {
+    expect(read(join(DOCS, 'commonjs.md'))).toMatch(
+      /`a4h-a2a\/telemetry` needs its optional peer dependency `@opentelemetry\/api`[^.]*`require\('a4h-a2a\/telemetry'\)`[^.]*Cannot find module/,
+    );
+  });
+});
