@@ -36,14 +36,12 @@ const CHAT_COMMANDS = `Commands:
   //text         send a line that starts with a slash ("/text")
 Ctrl-C during a reply cancels it (the agent is asked to stop).`;
 
+/** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
+export const CHAT_OPTIONS = { ...THREAD_OPTIONS, ...AGENT_OPTIONS, ...EXTENSION_OPTIONS, task: { type: 'string' } } as const;
+
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...THREAD_OPTIONS,
-    ...AGENT_OPTIONS,
-    ...EXTENSION_OPTIONS,
-    task: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, CHAT_OPTIONS);
   if (values.help) {
     io.out.write(`${CHAT_USAGE}\n`);
     return 0;
