@@ -11,6 +11,7 @@ import { exitCodeForError, reportError } from './errors.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
 import { styleFor } from './style.js';
+import { didYouMean } from './suggest.js';
 
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
@@ -51,7 +52,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const run = COMMANDS[command];
   if (run === undefined) {
-    notice(io, `${io.style.red(`error: unknown command "${command}"`)} (a4h --help lists the commands)`);
+    const guess = didYouMean(command, Object.keys(COMMANDS));
+    notice(io, `${io.style.red(`error: unknown command "${command}"${guess}`)} (a4h --help lists the commands)`);
     return 2;
   }
   try {

@@ -94,3 +94,25 @@ describe("every command's usage lists exactly its parser's flags", () => {
     }
   });
 });
+
+describe('a typo gets a suggestion', () => {
+  it('a flag: unknown option --thred: did you mean --thread? (exit 2)', async () => {
+    const { code, stderr } = await runCli(['send', '--thred', 'work', 'http://127.0.0.1:9/', 'hi']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('a4h: error: unknown option --thred: did you mean --thread? (a4h send --help for its options)\n');
+    expect((await runCli(['chat', '--bearer-evn', 'T', 'http://127.0.0.1:9/'])).stderr).toContain('did you mean --bearer-env?');
+  });
+
+  it('a command: unknown command "sned": did you mean send? (exit 2)', async () => {
+    const { code, stderr } = await runCli(['sned', 'http://127.0.0.1:9/', 'hi']);
+    expect(code).toBe(2);
+    expect(stderr).toBe('a4h: error: unknown command "sned": did you mean send? (a4h --help lists the commands)\n');
+  });
+
+  it('nothing close: no guess', async () => {
+    expect((await runCli(['send', '--x', 'http://127.0.0.1:9/', 'hi'])).stderr).toBe(
+      'a4h: error: unknown option --x (a4h send --help for its options)\n',
+    );
+    expect((await runCli(['frobnicate'])).stderr).toBe('a4h: error: unknown command "frobnicate" (a4h --help lists the commands)\n');
+  });
+});
