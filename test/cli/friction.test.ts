@@ -202,3 +202,27 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
     expect(stdout).toContain('a4h <command> --help (e.g. a4h send --help)');
   });
 });
+
+describe('an agent URL that is a transport’s (issue 31)', () => {
+  it('send to the URL `a4h card` shows as the transport: the 404 says to give the base URL, and which', async () => {
+    const transport = (JSON.parse((await runCli(['card', v1.url('/'), '--json'])).stdout) as { url: string }).url;
+    expect(new URL(transport).pathname).not.toBe('/');
+    const { code, stderr } = await runCli(['send', transport, 'hi']);
+    expect(code).toBe(1);
+    const origin = new URL(transport).origin;
+    expect(oneLine(stderr)).toBe(
+      `a4h: error: no agent card at ${transport.replace(/\/?$/, '/')}.well-known/agent-card.json (HTTP 404): give the agent's base URL, not a transport's (perhaps ${origin}/)`,
+    );
+  });
+
+  it('a 404 at a base URL without a path: no such hint', async () => {
+    const empty = createHttpServer((_req, res) => res.writeHead(404).end());
+    const port = await listen(empty);
+    try {
+      const { stderr } = await runCli(['send', `http://127.0.0.1:${port}/`, 'hi']);
+      expect(oneLine(stderr)).toBe(`a4h: error: no agent card at http://127.0.0.1:${port}/.well-known/agent-card.json (HTTP 404)`);
+    } finally {
+      await new Promise((resolve) => empty.close(resolve));
+    }
+  });
+});
