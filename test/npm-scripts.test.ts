@@ -5,7 +5,7 @@
  * (the shell becomes that process). Each case starts the script in a process group of its own, sends
  * SIGTERM to npm alone, and waits for the whole group to be gone. Needs `npm run build`.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -116,6 +116,44 @@ describe('kill -TERM <pid of npm …> stops everything the script started', () =
     const { scripts } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: Record<string, string> };
     for (const name of ['start', 'demo-agent', 'example:web-chat', 'example:angular', 'example:gateway']) {
       expect(scripts[name], name).toMatch(/(^|&& )exec node [^&|;]+$/);
+    }
+  });
+});
+
+describe('npm start, as a person at a terminal runs it', () => {
+  it("npm start -- --help: what npm start takes and the port its agent uses (not a4h chat's usage); nothing starts", async () => {
+    const run = spawnSync('npm', ['start', '--silent', '--', '--help'], { cwd: ROOT, encoding: 'utf8', timeout: 20_000 });
+    expect(run.status).toBe(0);
+    expect(run.stdout).toMatch(/^Usage: npm start /);
+    expect(run.stdout).toContain('http://127.0.0.1:41241/');
+    expect(run.stdout).not.toContain('Usage: a4h chat');
+  });
+
+  // `script` (util-linux) gives npm a terminal: Ctrl-C at the prompt is a keystroke the chat reads.
+  it.skipIf(!existsSync('/usr/bin/script'))('Ctrl-C at the prompt leaves, and no spinner glyph is drawn after it', async () => {
+    const term = spawn('script', ['-qfec', 'npm start -- --thread ctrl-c', '/dev/null'], {
+      cwd: ROOT,
+      env: { ...process.env, A4H_DEMO_MEMORY: join(dir, 'ctrl-c.json'), A4H_IDENTITY_SECRET: '', TERM: 'xterm' },
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let screen = '';
+    const prompted = new Promise<void>((resolve) =>
+      term.stdout.on('data', (chunk: Buffer) => {
+        screen += chunk.toString();
+        if (screen.includes('you ›')) resolve();
+      }),
+    );
+    const exited = new Promise<number | null>((resolve) => term.on('close', resolve));
+    const timer = setTimeout(() => term.kill('SIGKILL'), 20_000);
+    try {
+      await prompted;
+      const before = screen.length;
+      term.stdin.write('\x03');
+      expect(await exited).toBe(0);
+      // npm's progress spinner (⠋⠙⠹…, or -\|/ without Unicode) redrawn once the script ended.
+      expect(screen.slice(before)).not.toMatch(/[\u2800-\u28ff]/);
+    } finally {
+      clearTimeout(timer);
     }
   });
 });
