@@ -122,3 +122,15 @@ describe('docs/commonjs.md', () => {
     );
   });
 });
+
+describe('docs/ui.md', () => {
+  it("its first snippet is the README's UI-store line, with where `a2a` comes from (not a port from nowhere)", () => {
+    const readme = read(join(ROOT, 'README.md'));
+    const line = /## UI stores\n+```ts\n(.*)\n```/.exec(readme)![1]!;
+    const first = /```ts\n([\s\S]*?)```/.exec(read(join(DOCS, 'ui.md')))![1]!;
+    expect(first).toContain(line);
+    expect(first).toMatch(/^const a2a = createA2A\(/m);
+    expect(first).toMatch(/^import \{[^}]*\bcreateA2A\b[^}]*\} from 'a4h-a2a\/node';/m);
+    expect(first).not.toMatch(/\bport\b/);
+  });
+});
