@@ -8,7 +8,8 @@
  * await agent.close();
  * ```
  *
- * v1.0 (the default) runs on @a2a-js/sdk 1.3 with JSON-RPC and HTTP+JSON endpoints; `protocol: '0.3'`
+ * v1.0 (the default) runs on @a2a-js/sdk 1.3 with JSON-RPC and HTTP+JSON endpoints, and keeps the tasks
+ * that wait on the user in a file too (task-file.ts), so a question it asked survives a restart; `protocol: '0.3'`
  * runs a genuine v0.3 agent on @a2a-js/sdk 0.3.14 (`sdk03`) with JSON-RPC. `signCard` (v1.0 only) signs
  * its card with a key made at start, whose JWKS it writes to a file (see signed-card.ts).
  * With `grpc: true` either serves gRPC instead (the SDK's gRPC server on a free port beside the HTTP
@@ -23,6 +24,7 @@ import { cardV03, cardV03Grpc, cardV1, cardV1Grpc } from './card.js';
 import { cors } from './cors.js';
 import { defaultMemoryFile } from './memory-file.js';
 import { Memory } from './memory.js';
+import { TaskFile, taskFileBeside } from './task-file.js';
 import { defaultJwksFile, signCardWithNewKey } from './signed-card.js';
 
 /** Options for {@link startDemoAgent}. */
@@ -33,6 +35,11 @@ export interface DemoAgentOptions {
   host?: string;
   /** Where conversations are remembered; default {@link DEFAULT_MEMORY_FILE} (per user and per checkout). */
   memoryFile?: string;
+  /**
+   * Where the tasks waiting on the user (a question the agent asked) are kept across restarts (v1.0);
+   * default beside the memory file (`memory.json` → `memory.tasks.json`).
+   */
+  taskFile?: string;
   /** A2A protocol version to speak; default `'1.0'`. */
   protocol?: '1.0' | '0.3';
   /** Serve gRPC only (on a free port on the same address); the card, over HTTP, names only the gRPC interface. */
@@ -67,7 +74,9 @@ const SLOW_CHUNK_DELAY_MS = 300;
 export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<DemoAgent> {
   const protocol = options.protocol ?? '1.0';
   if (options.signCard && protocol !== '1.0') throw new Error('--sign-card works with v1.0 only: the SDK signs v1.0 cards');
-  const memory = await Memory.open(options.memoryFile ?? DEFAULT_MEMORY_FILE);
+  const memoryFile = options.memoryFile ?? DEFAULT_MEMORY_FILE;
+  const memory = await Memory.open(memoryFile);
+  const tasks = await TaskFile.open(options.taskFile ?? taskFileBeside(memoryFile));
   // A long-running agent keeps no request log: `record: false`.
   const host = await startHost({ host: options.host ?? '127.0.0.1', port: options.port ?? 0, record: false, before: [cors] });
   const script = demoScript({
@@ -85,9 +94,9 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   const sign = signing ? { sign: signing.sign } : {};
   const grpc = { mount: '/', script, record: false, host: options.host ?? '127.0.0.1' };
   if (options.grpc && protocol === '0.3') await mountGrpcV03(host, { ...grpc, card: (target) => cardV03Grpc(host, target) });
-  else if (options.grpc) await mountGrpcV1(host, { ...grpc, ...sign, card: cardV1Grpc });
+  else if (options.grpc) await mountGrpcV1(host, { ...grpc, ...sign, card: cardV1Grpc, taskStore: tasks });
   else if (protocol === '0.3') mountV03(host, { mount: '/', card: cardV03(host), script });
-  else mountV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'], ...sign });
+  else mountV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'], taskStore: tasks, ...sign });
   const url = host.url('/');
   host.mount('/', (router) => {
     router.get('/', (_req, res) => {
@@ -104,7 +113,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
     close() {
       closing ??= (async () => {
         await host.agent.close(); // stops running turns first
-        await memory.flush();
+        await Promise.all([memory.flush(), tasks.flush()]);
       })();
       return closing;
     },

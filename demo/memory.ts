@@ -5,9 +5,9 @@
  * and the agent still knows which turn it is. Writes are atomic (temp file, then rename); a missing
  * or corrupt file just means "start fresh".
  */
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname } from 'node:path';
+import { JsonFile, readJson } from './json-file.js';
 
 /** How many conversations the file keeps (the most recently used win). */
 export const MAX_CONVERSATIONS = 1_000;
@@ -53,12 +53,7 @@ function isConversation(value: unknown): value is Conversation {
 /** Reads the file; anything unreadable or malformed yields an empty map (entries are checked one by one). */
 async function load(file: string): Promise<Map<string, Conversation>> {
   const conversations = new Map<string, Conversation>();
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(await readFile(file, 'utf8'));
-  } catch {
-    return conversations; // missing or corrupt: start fresh
-  }
+  const parsed = await readJson(file); // missing or corrupt: start fresh
   const stored = (parsed as Partial<MemoryFile> | null)?.conversations;
   if (typeof stored !== 'object' || stored === null) return conversations;
   const valid = Object.entries(stored).filter((entry): entry is [string, Conversation] => isConversation(entry[1]));
@@ -73,14 +68,14 @@ async function load(file: string): Promise<Map<string, Conversation>> {
 export class Memory {
   /** Kept in use order: the least recently used conversation comes first. */
   readonly #conversations: Map<string, Conversation>;
-  #saving: Promise<void> = Promise.resolve();
-  #dirty = false;
+  readonly #file: JsonFile;
 
   private constructor(
     readonly file: string,
     conversations: Map<string, Conversation>,
   ) {
     this.#conversations = conversations;
+    this.#file = new JsonFile(file, (): MemoryFile => ({ version: 1, conversations: Object.fromEntries(this.#conversations) }));
   }
 
   /** Loads `file` (creating its folder); a missing or corrupt file starts an empty memory. */
@@ -104,40 +99,17 @@ export class Memory {
       if (this.#conversations.size <= MAX_CONVERSATIONS) break;
       this.#conversations.delete(oldest);
     }
-    this.#save();
+    this.#file.changed();
     return { turn, earlier: [...earlier] };
   }
 
   /** Drops everything remembered about `contextId`. */
   forget(contextId: string): void {
-    if (this.#conversations.delete(contextId)) this.#save();
+    if (this.#conversations.delete(contextId)) this.#file.changed();
   }
 
   /** Resolves once every change so far is on disk. */
-  async flush(): Promise<void> {
-    while (this.#dirty) await this.#saving;
-    await this.#saving;
-  }
-
-  /** Schedules a write; writes never overlap and a burst of changes becomes one or two writes. */
-  #save(): void {
-    if (this.#dirty) return; // a write is already queued and will see this change
-    this.#dirty = true;
-    this.#saving = this.#saving.then(async () => {
-      this.#dirty = false;
-      await this.#write().catch(() => undefined); // a full disk must not take the agent down
-    });
-  }
-
-  async #write(): Promise<void> {
-    const data: MemoryFile = { version: 1, conversations: Object.fromEntries(this.#conversations) };
-    const temp = `${this.file}.${process.pid}.${randomUUID()}.tmp`;
-    try {
-      await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, 'utf8');
-      await rename(temp, this.file);
-    } catch (error) {
-      await rm(temp, { force: true });
-      throw error;
-    }
+  flush(): Promise<void> {
+    return this.#file.flush();
   }
 }

@@ -29,7 +29,9 @@ conversation.
   --grpc          serve gRPC only, on a free port beside the HTTP one (which keeps
                   serving the card, naming only the gRPC interface)
   --memory FILE   where conversations are remembered
-                  (default ${DEFAULT_MEMORY_FILE})
+                  (default ${DEFAULT_MEMORY_FILE});
+                  the tasks waiting on an answer are kept beside it
+                  (memory.json → memory.tasks.json)
   --sign-card     sign the card (v1.0) with a key made at start; its public key goes
                   to a JWKS file, named on start, for clients to trust:
                   a4h card URL --trust-jwks FILE --require-signed-card

@@ -82,3 +82,63 @@ describe("docs/ui.md's History snippet", () => {
     expect(block).toBe(read(join(ROOT, 'examples', 'node', 'history.mjs')));
   });
 });
+
+describe('how long things take', () => {
+  const TIMING = /How long it takes/;
+  const DURATION = /\d\s*(s|seconds?|min|minutes?)\b|½/;
+  /** The paragraphs, list items and table rows of `text` that name `npm test`, `npm run docs` or an install. */
+  const aboutCommands = (text: string) =>
+    prose(text.replace(/`(npm test|npm run docs)`/g, '$1'))
+      .split(/\n\s*\n|\n(?=\s*(?:[-*] |\|))/)
+      .filter((paragraph) => /npm test|npm run docs|first install/.test(paragraph));
+
+  it('is written once, in docs/development.md, with the machine it was measured on; the README links there', () => {
+    const development = read(join(DOCS, 'development.md'));
+    const [before, section = ''] = development.split(/^## How long it takes$/m);
+    expect(section, 'docs/development.md: ## How long it takes').toMatch(/2 cores/);
+    expect(section).toMatch(/Node 20/);
+    expect(section).toMatch(/npm test[^\n]*\|[^\n]*\d+ minutes/);
+    expect(section).toMatch(/npm run docs[^\n]*\|[^\n]*\d+ s/);
+    const elsewhere = pages.filter((page) => !page.endsWith('development.md')).map((page) => [relative(ROOT, page), read(page)] as const);
+    for (const [name, text] of [['docs/development.md (above its section)', before!] as const, ...elsewhere]) {
+      for (const paragraph of aboutCommands(text)) expect(paragraph, name).not.toMatch(DURATION);
+    }
+    expect(read(join(ROOT, 'README.md'))).toContain('](docs/development.md#how-long-it-takes)');
+    expect(development.match(TIMING)).toHaveLength(1);
+  });
+});
+
+describe('docs/commonjs.md', () => {
+  const page = () => prose(read(join(DOCS, 'commonjs.md')).replace(/`(a4h-a2a[^`]*)`/g, '$1'));
+  const pkg = JSON.parse(read(join(ROOT, 'package.json'))) as { exports: Record<string, unknown> };
+  /** The entries `require()` reaches: those of the exports map with a `require` condition. */
+  const required = Object.entries(pkg.exports)
+    .filter(([, conditions]) => typeof conditions === 'object' && conditions !== null && 'require' in conditions)
+    .map(([path]) => (path === '.' ? 'a4h-a2a' : `a4h-a2a/${path.slice(2)}`));
+  const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six'];
+
+  it('counts the entries require() works on, and names each', () => {
+    expect(required).toContain('a4h-a2a/telemetry');
+    const said = /on the (\w+) entries other than a4h-a2a\/angular/.exec(page())?.[1];
+    expect(said).toBe(WORDS[required.length]);
+    for (const entry of required) expect(page()).toContain(entry);
+  });
+
+  it('names the optional peer a4h-a2a/telemetry needs, and what require() says without it', () => {
+    expect(read(join(DOCS, 'commonjs.md'))).toMatch(
+      /`a4h-a2a\/telemetry` needs its optional peer dependency `@opentelemetry\/api`[^.]*`require\('a4h-a2a\/telemetry'\)`[^.]*Cannot find module/,
+    );
+  });
+});
+
+describe('docs/ui.md', () => {
+  it("its first snippet is the README's UI-store line, with where `a2a` comes from (not a port from nowhere)", () => {
+    const readme = read(join(ROOT, 'README.md'));
+    const line = /## UI stores\n+```ts\n(.*)\n```/.exec(readme)![1]!;
+    const first = /```ts\n([\s\S]*?)```/.exec(read(join(DOCS, 'ui.md')))![1]!;
+    expect(first).toContain(line);
+    expect(first).toMatch(/^const a2a = createA2A\(/m);
+    expect(first).toMatch(/^import \{[^}]*\bcreateA2A\b[^}]*\} from 'a4h-a2a\/node';/m);
+    expect(first).not.toMatch(/\bport\b/);
+  });
+});

@@ -5,7 +5,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { publint } from 'publint';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packConsumer, ROOT, type Packed } from './packed.js';
@@ -59,6 +59,36 @@ describe('the packed tarball', () => {
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect(run.stdout).toMatch(/node16 \(from ESM\): 🟢 \(ESM\)/);
     expect(run.stdout).toMatch(/bundler: 🟢/);
+  });
+
+  it("has no script npm lists as an install script of a package from a tarball (so no warning to review); the checkout's npm ci and npm pack build", () => {
+    const scripts = (JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+    for (const install of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts, install).not.toHaveProperty(install);
+    // npm ci and npm install run the root's postprepare (never a dependency's); npm pack runs prepack.
+    expect(scripts).toMatchObject({ postprepare: 'npm run build', prepack: 'npm run build' });
+  });
+
+  it('ships the docs the README links to: every relative link of the packed README and docs/ reaches a packed file', () => {
+    const pages = files.filter((f) => f === 'README.md' || /^docs\/[^/]+\.md$/.test(f));
+    expect(pages).toEqual(expect.arrayContaining(['README.md', 'docs/client.md', 'docs/cli.md']));
+    const broken: string[] = [];
+    for (const page of pages) {
+      const text = readFileSync(join(unpacked, page), 'utf8')
+        .replace(/```[\s\S]*?```/g, '')
+        .replace(/`[^`\n]*`/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
+        if (/^[a-z]+:/.test(target!) || target!.startsWith('#')) continue;
+        const path = join(dirname(page), target!.split('#')[0]!).replace(/\/$/, '');
+        if (!files.some((f) => f === path || f.startsWith(`${path}/`))) broken.push(`${page}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
+    expect(files.filter((f) => f.startsWith('docs/api/'))).toEqual([]);
+  });
+
+  it('a tarball npm pack leaves in the checkout is ignored by git', () => {
+    const run = spawnSync('git', ['check-ignore', '-q', 'a4h-a2a-0.1.0.tgz'], { cwd: ROOT });
+    expect(run.status).toBe(0);
   });
 
   it('ships the license, declaration maps next to the declarations, and no declarations for the command', () => {

@@ -28,7 +28,7 @@ export interface Packed {
 /** Packs this checkout and unpacks it into a new consumer project (see the module's comment). */
 export function packConsumer(prefix = 'a4h-pack-'): Packed {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  // --ignore-scripts: no `prepare` rebuild.
+  // --ignore-scripts: no `prepack` rebuild.
   const name = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', dir], { cwd: ROOT, encoding: 'utf8' })
     .trim()
     .split('\n')

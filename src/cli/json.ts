@@ -28,17 +28,20 @@ export function jsonLine(value: unknown): string {
 
 /**
  * The last line of `send --json` when the turn has no `end`: `{"type":"error","kind","message"}`
- * (plus `retryable`, `status` and the `extensions` the agent requires, when known), for an error, a timeout (kind `timeout`) or a cancel
- * (kind `aborted`).
+ * (plus, as the library's error has them, `retryable`, `status`, the timeout's `phase` and the
+ * `extensions` the agent requires), for an error, a timeout (kind `timeout`) or a cancel (kind
+ * `aborted`). `kind` and `retryable` are the library error's own, so a caller that retries on
+ * `retryable` decides as a program using the library would.
  */
 export function errorLine(kind: string, message: string, error?: unknown): string {
-  const detail = error as { retryable?: boolean; status?: number; extensions?: readonly string[] } | undefined;
+  const detail = error as { retryable?: boolean; status?: number; phase?: string; extensions?: readonly string[] } | undefined;
   return JSON.stringify({
     type: 'error',
     kind,
     message,
     ...(detail?.retryable === undefined ? {} : { retryable: detail.retryable }),
     ...(detail?.status === undefined ? {} : { status: detail.status }),
+    ...(detail?.phase === undefined ? {} : { phase: detail.phase }),
     ...(detail?.extensions === undefined ? {} : { extensions: detail.extensions }),
   });
 }

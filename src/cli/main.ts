@@ -12,14 +12,18 @@ import { exitCodeForError, reportError } from './errors.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
 import { styleFor } from './style.js';
+import { didYouMean } from './suggest.js';
 
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]… [credentials] [signed cards]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--timeout SECONDS] [--extension URI]… [credentials] [signed cards] <text…>
-  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--json] [--extension URI]… [credentials] [signed cards]
-  a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]… [credentials] [signed cards]
+  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json] [--timeout SECONDS]
+           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] <text…>
+  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
+             [credentials] [signed cards]
+  a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
+              [credentials] [signed cards]
   a4h card <agent-url> [--json] [credentials] [signed cards]
   a4h context <handle> <key>
 
@@ -51,7 +55,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   const run = COMMANDS[command];
   if (run === undefined) {
-    notice(io, `${io.style.red(`error: unknown command "${command}"`)} (a4h --help lists the commands)`);
+    const guess = didYouMean(command, Object.keys(COMMANDS));
+    notice(io, `${io.style.red(`error: unknown command "${command}"${guess}`)} (a4h --help lists the commands)`);
     return 2;
   }
   try {

@@ -3,6 +3,7 @@ import { isA2AError } from '../errors.js';
 import type { TurnOutcome } from '../port/events.js';
 import { checkExtensionUris } from '../port/extensions.js';
 import { UsageError } from './io.js';
+import { didYouMean } from './suggest.js';
 
 /** The thread and handle a command uses when none is given, so a restart continues the same conversation. */
 export const DEFAULT_THREAD = 'terminal';
@@ -45,15 +46,21 @@ export function parse<O extends Options>(args: string[], options: O): { values: 
     const { values, positionals } = parseArgs({ args, options, allowPositionals: true, strict: true });
     return { values: values as Flags<O>, positionals };
   } catch (error) {
-    throw new UsageError(parseProblem(error as Error & { code?: string }));
+    throw new UsageError(parseProblem(error as Error & { code?: string }, options));
   }
 }
 
-/** Node's parse error in a few words: `unknown option --x`, `--thread needs a value`, `--json takes no value`. */
-function parseProblem(error: Error & { code?: string }): string {
+/**
+ * Node's parse error in a few words: `unknown option --x` (with the flag it most likely meant: `unknown
+ * option --thred: did you mean --thread?`), `--thread needs a value`, `--json takes no value`.
+ */
+function parseProblem(error: Error & { code?: string }, options: Options): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1];
   if (option !== undefined) {
-    if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown option ${option}`;
+    if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const typed = option.replace(/^--?/, '').replace(/=.*$/, '');
+      return `unknown option ${option}${option.startsWith('--') ? didYouMean(typed, Object.keys(options), (name) => `--${name}`) : ''}`;
+    }
     if (/argument missing/.test(error.message)) return `${option} needs a value`;
     if (/does not take an argument/.test(error.message)) return `${option} takes no value`;
   }

@@ -1,4 +1,5 @@
 import { createClient, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
+import { readableLogger } from '../logger.js';
 import { nodeContextIdDeriver } from './context-id.js';
 import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 import { grpcSupport } from './grpc.js';
@@ -17,7 +18,8 @@ export interface NodeA2AOptions extends A2AOptions {
  * or empty: a random per-process key and one warning), HTTP through undici with timeouts and
  * pooling, and gRPC agents through the SDK's gRPC transport (`@grpc/grpc-js`, an optional peer
  * dependency, loaded only when an agent's chosen interface is gRPC). `close()` releases the pool and
- * the gRPC channels.
+ * the gRPC channels. With `logger: console`, log lines read sentence first
+ * (`a4h-a2a: cancelling the abandoned task { taskId: '…' }`); other loggers get `(fields, message)`.
  */
 export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   const fromEnv = process.env[IDENTITY_SECRET_ENV];
@@ -27,6 +29,8 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   return createClient(
     {
       ...core,
+      // `logger: console` reads sentence first; pino and its like stay structured.
+      ...(options.logger === undefined ? {} : { logger: readableLogger(options.logger) }),
       ...(identitySecret === undefined ? {} : { identitySecret }),
       ...(http ? { fetch: http.fetch } : {}),
     },

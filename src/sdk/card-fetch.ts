@@ -79,7 +79,7 @@ export async function fetchCard(
       operation: 'card',
       agent: shown,
       status: response.status,
-      message: `no agent card at ${shown} (HTTP ${response.status})`,
+      message: `no agent card at ${shown} (HTTP ${response.status})${response.status === 404 ? baseUrlHint(cardUrl) : ''}`,
     });
   }
   let text: string;
@@ -101,6 +101,19 @@ export async function fetchCard(
   const kept = cacheControl !== null && NO_STORE.test(cacheControl) ? undefined : validatorsOf(response);
   if (kept !== undefined) fetched.validators = kept;
   return fetched;
+}
+
+/** The well-known path a base URL's card is at. */
+const WELL_KNOWN = '/.well-known/agent-card.json';
+
+/**
+ * For a card that is not where an agent URL with a path put it: the hint that the URL is perhaps a
+ * transport's (`…/a2a/jsonrpc`, the URL a card names for JSON-RPC), not the agent's base URL.
+ */
+function baseUrlHint(cardUrl: string): string {
+  const url = new URL(cardUrl);
+  if (!url.pathname.endsWith(WELL_KNOWN) || url.pathname === WELL_KNOWN) return '';
+  return `: give the agent's base URL, not a transport's (perhaps ${url.origin}/)`;
 }
 
 /**

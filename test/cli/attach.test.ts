@@ -6,7 +6,7 @@ import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { ATTACHMENT } from '../../demo/reply.js';
 import { jsonLines, runCli } from './run-cli.js';
 
-/** `--attach`, `--save`, the attachment lines and `--json` bytes, and chat's `/attach`, against the demo agent. */
+/** `--attach`, `--save`, the attachment lines and `--json` bytes, and chat's `/attach` and `/save`, against the demo agent. */
 let agent: DemoAgent;
 let dir = '';
 let pdf = '';
@@ -78,5 +78,21 @@ describe('a4h chat with files', () => {
     expect(code).toBe(0);
     expect(stderr).toContain(`attached [file] notes.pdf (application/pdf, ${PDF.length} bytes)`);
     expect(stdout).toContain(`[file] notes.pdf (application/pdf, ${PDF.length} bytes)`);
+  });
+
+  it("/save DIR writes the last reply's files, never over an earlier one; before any, or after a reply without, it says so", async () => {
+    const out = join(dir, 'chat-saved');
+    const { code, stdout, stderr } = await runCli(['chat', agent.url, '--thread', 'chat-save'], {
+      input: `/save ${out}\nattach a chart\n/save ${out}\n/save ${out}\nhello\n/save ${out}\n/save\n/svae ${out}\n`,
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain(`[file] a4h-chart.png (image/png, ${ATTACHMENT.bytes.length} bytes)`);
+    expect(stderr.match(/nothing to save: the last reply carried no file or data/g)).toHaveLength(2);
+    expect(stderr).toContain(`saved ${join(out, 'a4h-chart.png')}`);
+    expect(stderr).toContain(`saved ${join(out, 'a4h-chart-1.png')}`);
+    expect(stderr).toContain('/save needs a directory');
+    expect(stderr).toContain('unknown command /svae: did you mean /save?');
+    expect((await readdir(out)).sort()).toEqual(['a4h-chart-1.png', 'a4h-chart.png']);
+    expect(new Uint8Array(await readFile(join(out, 'a4h-chart.png')))).toEqual(ATTACHMENT.bytes);
   });
 });

@@ -158,7 +158,7 @@ describe('a reply or a question that outlives the process that showed it, with t
 });
 
 describe('npm start', () => {
-  it('starts the demo agent and answers a piped line, then remembers it on the next start', async () => {
+  it('starts the demo agent and answers piped lines, then remembers them on the next start, and the question it asked', async () => {
     const memory = join(dir, 'npm-start.json');
     const start = (line: string) =>
       new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
@@ -178,12 +178,16 @@ describe('npm start', () => {
         });
         child.stdin.end(`${line}\n`);
       });
-    const first = await start('hello from the first run');
+    const asked = 'ask my favourite colour';
+    const first = await start(`hello from the first run\n${asked}`);
     expect(first.code).toBe(0);
     expect(first.stderr).toContain('public demo identity secret');
     expect(first.stdout).toContain('turn 1');
-    const second = await start('and again');
-    expect(second.stdout).toContain('turn 2');
-    expect(second.stdout).toContain('hello from the first run');
+    expect(first.stdout).toContain(askQuestion(asked));
+    // Both the agent and the chat restarted: the agent kept the waiting task, the chat shows its question first.
+    const second = await start('blue');
+    expect(second.stdout).toBe(
+      `${askQuestion(asked)}\n${answeredReply('blue', { turn: 3, earlier: ['hello from the first run', asked] })}\n`,
+    );
   });
 });

@@ -11,7 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
 import { networkCause } from '../../src/network-cause.js';
 import { eventually } from '../eventually.js';
-import { jsonLines, runCli, startCli } from './run-cli.js';
+import { lastValueFrom } from 'rxjs';
+import { createA2A } from '../../src/node/create-a2a.js';
+import { jsonLines, runCli, SECRET, startCli } from './run-cli.js';
 
 const TLS = new URL('../../fixtures/tls/', import.meta.url);
 let v1: FixtureAgent;
@@ -200,5 +202,61 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
     const { code, stdout } = await runCli(['--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('a4h <command> --help (e.g. a4h send --help)');
+  });
+});
+
+describe('an agent URL that is a transport’s (issue 31)', () => {
+  it('send to the URL `a4h card` shows as the transport: the 404 says to give the base URL, and which', async () => {
+    const transport = (JSON.parse((await runCli(['card', v1.url('/'), '--json'])).stdout) as { url: string }).url;
+    expect(new URL(transport).pathname).not.toBe('/');
+    const { code, stderr } = await runCli(['send', transport, 'hi']);
+    expect(code).toBe(1);
+    const origin = new URL(transport).origin;
+    expect(oneLine(stderr)).toBe(
+      `a4h: error: no agent card at ${transport.replace(/\/?$/, '/')}.well-known/agent-card.json (HTTP 404): give the agent's base URL, not a transport's (perhaps ${origin}/)`,
+    );
+  });
+
+  it('a 404 at a base URL without a path: no such hint', async () => {
+    const empty = createHttpServer((_req, res) => res.writeHead(404).end());
+    const port = await listen(empty);
+    try {
+      const { stderr } = await runCli(['send', `http://127.0.0.1:${port}/`, 'hi']);
+      expect(oneLine(stderr)).toBe(`a4h: error: no agent card at http://127.0.0.1:${port}/.well-known/agent-card.json (HTTP 404)`);
+    } finally {
+      await new Promise((resolve) => empty.close(resolve));
+    }
+  });
+});
+
+describe("send --json's error line says what the library's error says (issue 31)", () => {
+  /** The fields a caller decides on: kind, retryable, and the status and timeout phase when known. */
+  const decisive = (error: Record<string, unknown>) =>
+    Object.fromEntries(['kind', 'retryable', 'status', 'phase'].filter((key) => error[key] !== undefined).map((key) => [key, error[key]]));
+  const libraryError = async (agent: string, text: string, turnTimeoutMs?: number) => {
+    const client = createA2A({ identitySecret: SECRET, ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}) });
+    try {
+      await lastValueFrom(client.turn({ agent, handle: 'default', thread: 'json-parity', text }));
+      throw new Error('the turn ended without an error');
+    } catch (error) {
+      return decisive(error as unknown as Record<string, unknown>);
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('a card fetch that meets a refused connection', async () => {
+    const agent = `http://127.0.0.1:${closedPort}/`;
+    const line = jsonLines((await runCli(['send', agent, '--json', '--thread', 'json-parity', 'hi'])).stdout).at(-1)!;
+    expect(decisive(line)).toEqual(await libraryError(agent, 'hi'));
+    expect(line).toMatchObject({ type: 'error', kind: 'card', retryable: false });
+  });
+
+  it('a turn that timed out (its phase too)', async () => {
+    const line = jsonLines(
+      (await runCli(['send', v1.url('/'), '--json', '--timeout', '0.5', '--thread', 'json-parity', 'slow'])).stdout,
+    ).at(-1)!;
+    expect(decisive(line)).toEqual(await libraryError(v1.url('/'), 'slow', 500));
+    expect(line).toMatchObject({ type: 'error', kind: 'timeout', phase: 'turn' });
   });
 });

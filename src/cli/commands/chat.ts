@@ -2,8 +2,7 @@ import { createInterface } from 'node:readline';
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { TurnEvent } from '../../port/events.js';
-import type { OutgoingFile } from '../../port/types.js';
-import { attachmentLine, readAttachment } from '../attachments.js';
+import { ChatFiles } from '../chat-files.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { TRUST_USAGE } from '../trust.js';
 import { exitCodeForError, reportError } from '../errors.js';
@@ -12,6 +11,7 @@ import { stderrLogger } from '../logger.js';
 import { isFailure } from '../outcome.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { TurnPrinter } from '../printer.js';
+import { didYouMean } from '../suggest.js';
 import { startTurn, type RunningTurn } from '../turn-runner.js';
 
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]…
@@ -21,9 +21,10 @@ An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply can
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
 conversation; a reply still in progress on the thread, or a question the agent is waiting on, is shown
-first. --task ID: your first line continues that task. /attach PATH sends a file with your next message;
-/help lists the chat's commands (//text sends a line that starts with a slash). The agent's files and data parts
-show as one line each ([file] name (mediaType, N bytes)). -H and --bearer-env give the agent
+first. --task ID: your first line continues that task. /attach PATH sends a file with your next
+message; the agent's files and data parts show as one line each ([file] name (mediaType, N bytes)),
+and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
+that starts with a slash). -H and --bearer-env give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET.
 ${TRUST_USAGE}`;
@@ -31,19 +32,21 @@ ${TRUST_USAGE}`;
 /** What `/help` shows: the chat's own commands. */
 const CHAT_COMMANDS = `Commands:
   /attach PATH   send a file with your next message
+  /save DIR      write the last reply's files (and data parts) into DIR, never overwriting
   /help          this list
   /quit, /exit   leave (so do Ctrl-C at the prompt and the end of input)
   //text         send a line that starts with a slash ("/text")
 Ctrl-C during a reply cancels it (the agent is asked to stop).`;
 
+/** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
+export const CHAT_OPTIONS = { ...THREAD_OPTIONS, ...AGENT_OPTIONS, ...EXTENSION_OPTIONS, task: { type: 'string' } } as const;
+
+/** The chat's own commands, for "did you mean". */
+const SLASH_COMMANDS = ['/attach', '/save', '/help', '/quit', '/exit'];
+
 /** `a4h chat`: one turn per line, until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...THREAD_OPTIONS,
-    ...AGENT_OPTIONS,
-    ...EXTENSION_OPTIONS,
-    task: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, CHAT_OPTIONS);
   if (values.help) {
     io.out.write(`${CHAT_USAGE}\n`);
     return 0;
@@ -85,10 +88,9 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   const lines = createInterface({ input, ...(tty ? { output: io.out, prompt: io.style.bold('you › ') } : {}), terminal: tty });
   const queue: string[] = [];
   let running: RunningTurn | undefined;
-  /** A file being read for `/attach`; lines wait for it. */
-  let attaching: Promise<void> | undefined;
-  /** Files for the next message. */
-  const pending: OutgoingFile[] = [];
+  const files = new ChatFiles(io, verbose);
+  /** A file being read (`/attach`) or written (`/save`); lines wait for it. */
+  let busy: Promise<void> | undefined;
   let inputEnded = false;
   let failures = 0;
   let leaving = false;
@@ -102,6 +104,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   /** A turn's events, shown: the reply, the question's hint, a failed end. */
   const show = (event: TurnEvent): void => {
     printer.show(event);
+    if (event.type === 'end') files.replied(event.attachments);
     if (event.type === 'end' && event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
     if (event.type === 'end' && isFailure(event.outcome)) notice(io, io.style.yellow(`the task ended ${event.outcome}`));
   };
@@ -109,7 +112,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
   let firstTask = values.task === undefined ? undefined : nonEmpty('task', values.task, '');
 
   const next = (): void => {
-    if (running || attaching || leaving) return;
+    if (running || busy || leaving) return;
     const line = queue.shift();
     if (line === undefined) {
       if (inputEnded) leave(failures > 0 ? 1 : 0);
@@ -123,34 +126,23 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
       io.err.write(`${CHAT_COMMANDS}\n`);
       return next();
     }
-    if (text === '/attach' || text.startsWith('/attach ')) {
-      const path = text.slice('/attach'.length).trim();
-      if (path === '') {
-        notice(io, io.style.yellow('/attach needs a file path'));
-        return next();
-      }
-      attaching = readAttachment(path)
-        .then(
-          (file) => {
-            pending.push(file);
-            notice(io, `attached ${attachmentLine({ kind: 'file', ...file })}; it goes with your next message`);
-          },
-          (error: unknown) => reportError(io, error, verbose),
-        )
-        .finally(() => {
-          attaching = undefined;
-          next();
-        });
+    const word = text.split(/\s/, 1)[0]!;
+    if (word === '/attach' || word === '/save') {
+      const argument = text.slice(word.length).trim();
+      busy = (word === '/attach' ? files.attach(argument) : files.save(argument)).finally(() => {
+        busy = undefined;
+        next();
+      });
       return;
     }
     if (text.startsWith('//')) {
       text = text.slice(1); // `//text` sends `/text`
     } else if (text.startsWith('/')) {
-      const word = text.split(/\s/, 1)[0]!;
-      notice(io, io.style.yellow(`unknown command ${word}: /help lists them; //${text.slice(1)} sends the line as it is`));
+      const guess = didYouMean(word, SLASH_COMMANDS);
+      notice(io, io.style.yellow(`unknown command ${word}${guess}: /help lists them; //${text.slice(1)} sends the line as it is`));
       return next();
     }
-    const files = pending.splice(0);
+    const attached = files.take();
     const taskId = firstTask;
     firstTask = undefined;
     const message = {
@@ -158,7 +150,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
       handle,
       thread,
       text,
-      ...(files.length > 0 ? { files } : {}),
+      ...(attached.length > 0 ? { files: attached } : {}),
       ...(taskId === undefined ? {} : { taskId }),
       ...extensions,
     };

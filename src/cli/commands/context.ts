@@ -9,9 +9,12 @@ export const CONTEXT_USAGE = `Usage: a4h context <handle> <key>
 Prints the contextId a thread derives to, from A4H_IDENTITY_SECRET: the same on every replica and
 release that shares the secret. For operators checking continuity.`;
 
+/** The flags `a4h context` takes. */
+export const CONTEXT_OPTIONS = { help: { type: 'boolean', short: 'h' }, verbose: { type: 'boolean', short: 'v' } } as const;
+
 /** `a4h context`: the derived contextId of a thread. */
 export async function context(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { help: { type: 'boolean', short: 'h' }, verbose: { type: 'boolean', short: 'v' } });
+  const { values, positionals } = parse(args, CONTEXT_OPTIONS);
   if (values.help) {
     io.out.write(`${CONTEXT_USAGE}\n`);
     return 0;

@@ -21,16 +21,19 @@ it says so and exits 0. Output, --json, --extension and the exit status are send
 the task at the agent.
 ${TRUST_USAGE}`;
 
+/** The flags `a4h resume` takes (its usage lists each; a test keeps them so). */
+export const RESUME_OPTIONS = {
+  ...THREAD_OPTIONS,
+  ...AGENT_OPTIONS,
+  ...EXTENSION_OPTIONS,
+  json: { type: 'boolean' },
+  task: { type: 'string' },
+  message: { type: 'string' },
+} as const;
+
 /** `a4h resume`: one resumed turn. */
 export async function resume(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...THREAD_OPTIONS,
-    ...AGENT_OPTIONS,
-    ...EXTENSION_OPTIONS,
-    json: { type: 'boolean' },
-    task: { type: 'string' },
-    message: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, RESUME_OPTIONS);
   if (values.help) {
     io.out.write(`${RESUME_USAGE}\n`);
     return 0;

@@ -31,19 +31,22 @@ Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refus
 1 failed/rejected/canceled/error, 2 bad usage (an extension the agent requires missing too). The identity secret comes from A4H_IDENTITY_SECRET.
 ${TRUST_USAGE}`;
 
+/** The flags `a4h send` takes (its usage lists each; a test keeps them so). */
+export const SEND_OPTIONS = {
+  ...THREAD_OPTIONS,
+  ...AGENT_OPTIONS,
+  ...EXTENSION_OPTIONS,
+  json: { type: 'boolean' },
+  timeout: { type: 'string' },
+  attach: { type: 'string', multiple: true },
+  save: { type: 'string' },
+  task: { type: 'string' },
+  'message-id': { type: 'string' },
+} as const;
+
 /** `a4h send`: one turn. */
 export async function send(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...THREAD_OPTIONS,
-    ...AGENT_OPTIONS,
-    ...EXTENSION_OPTIONS,
-    json: { type: 'boolean' },
-    timeout: { type: 'string' },
-    attach: { type: 'string', multiple: true },
-    save: { type: 'string' },
-    task: { type: 'string' },
-    'message-id': { type: 'string' },
-  });
+  const { values, positionals } = parse(args, SEND_OPTIONS);
   if (values.help) {
     io.out.write(`${SEND_USAGE}\n`);
     return 0;

@@ -1,7 +1,7 @@
 import type { AgentCard } from '@a2a-js/sdk';
 import type { Transport as SdkTransport, TransportFactory } from '@a2a-js/sdk/client';
 import type { GrpcAddress } from './address.js';
-import type { GrpcModules } from './support.js';
+import type { GrpcModules } from './modules.js';
 
 /** The most channels one factory of ports keeps open; past it the oldest is closed. */
 const MAX_CHANNELS = 256;

@@ -8,7 +8,8 @@ import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
 import { APPEND_MARK } from '../rest-append.js';
 import type { GrpcAddress } from './address.js';
-import { GRPC_PACKAGES, grpcUnavailable, type GrpcLoader, type GrpcModules } from './support.js';
+import type { GrpcLoader, GrpcModules } from './modules.js';
+import { GRPC_PACKAGES, grpcUnavailable } from './support.js';
 
 type GrpcJs = typeof import('@grpc/grpc-js');
 type SdkGrpc = typeof import('@a2a-js/sdk/client/grpc');
