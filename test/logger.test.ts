@@ -7,6 +7,7 @@ import { Writable } from 'node:stream';
 import { concat, NEVER, of } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { readableLogger, type Logger } from '../src/logger.js';
+import { createA2A as createCoreA2A } from '../src/client/create-a2a.js';
 import { createA2A } from '../src/node/create-a2a.js';
 import { createFakePort, ev, task, testCard } from '../src/testing/index.js';
 
@@ -57,5 +58,26 @@ describe("the Node entry's createA2A with logger: console", () => {
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+});
+
+describe("the core's createA2A with logger: console (a browser app's)", () => {
+  it('reads sentence first too', async () => {
+    const { console, printed } = consoleInto();
+    const port = createFakePort({
+      card: () => of(testCard()),
+      stream: () => concat(of(ev.task('t-43', 'working')), NEVER),
+      cancel: () => of(task('t-43', 'canceled')),
+    });
+    const a2a = createCoreA2A({
+      identitySecret: 'a core logger test secret, 32 b!',
+      logger: console as unknown as Logger,
+      ports: () => port,
+    });
+    const turn = a2a.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'hi' }).subscribe();
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    turn.unsubscribe();
+    await a2a.close();
+    expect(printed()).toContain("a4h-a2a: cancelling the abandoned task { taskId: 't-43' }\n");
   });
 });

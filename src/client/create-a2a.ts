@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { Threads } from '../identity/threads.js';
-import { silentLogger, type Logger } from '../logger.js';
+import { readableLogger, silentLogger, type Logger } from '../logger.js';
 import type { CardSummary } from '../port/card.js';
 import { agentReach, createSdkPorts, type GrpcSupport, type SdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
@@ -46,7 +46,8 @@ export function createA2A(options: A2AOptions = {}): A2AClient {
  * platform entry (the Node one) passes what it adds in `platform`.
  */
 export function createClient(options: A2AOptions = {}, platform: ClientPlatform = {}): A2AClient {
-  const logger = options.logger ?? silentLogger;
+  // A console reads sentence first; pino and its like stay structured (readableLogger).
+  const logger = readableLogger(options.logger ?? silentLogger);
   const derive = warnOnDerive(
     options.identitySecret,
     logger,

@@ -1,5 +1,4 @@
 import { createClient, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
-import { readableLogger } from '../logger.js';
 import { nodeContextIdDeriver } from './context-id.js';
 import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 import { grpcSupport } from './grpc.js';
@@ -29,8 +28,6 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   return createClient(
     {
       ...core,
-      // `logger: console` reads sentence first; pino and its like stay structured.
-      ...(options.logger === undefined ? {} : { logger: readableLogger(options.logger) }),
       ...(identitySecret === undefined ? {} : { identitySecret }),
       ...(http ? { fetch: http.fetch } : {}),
     },
