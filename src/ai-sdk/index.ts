@@ -8,6 +8,7 @@
  */
 export { a2aChatTransport } from './transport.js';
 export type {
+  A2ACancelOptions,
   A2AChatTransport,
   A2AChatTransportOptions,
   A2AHistory,

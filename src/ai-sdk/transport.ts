@@ -3,7 +3,7 @@
  * agent gets CancelTask), reconnecting resumes the thread's reply in flight, and the chat's first
  * messages come from the thread's history.
  */
-import { defer, from, lastValueFrom, switchMap, take, type Observable } from 'rxjs';
+import { defaultIfEmpty, defer, from, lastValueFrom, switchMap, take, takeWhile, type Observable } from 'rxjs';
 import type { A2AClient, LeaveMode, TurnInput } from '../client/types.js';
 import type { TurnEvent } from '../port/events.js';
 import { historyToUIMessages, lastUserMessage, questionTaskOf, replyMessageId, sentMessageOf } from './messages.js';
@@ -74,6 +74,14 @@ export interface A2AHistoryOptions {
   before?: string;
 }
 
+/** What `cancel` is given: the chat, and the task of the reply to stop. */
+export interface A2ACancelOptions {
+  /** The chat: its thread. */
+  chatId: string;
+  /** The reply's task: its message's `data-a2a-task` part names it. */
+  taskId: string;
+}
+
 /** A page of a chat's past as `useChat` messages. */
 export interface A2AHistory {
   /** The messages, oldest first (see `historyToUIMessages`). */
@@ -103,6 +111,13 @@ export interface A2AChatTransport {
   reconnectToStream(options: A2AReconnectOptions): Promise<ReadableStream<A2AUIMessageChunk> | null>;
   /** A page of the thread's past as `useChat` messages (`client.history`), for `useChat`'s `messages`. */
   history(options: A2AHistoryOptions): Promise<A2AHistory>;
+  /**
+   * Stops a reply at the agent by its task (CancelTask): for a route whose turns detach when their
+   * request closes (a reload resumes them), Stop's own request. The task must be the chat's thread's:
+   * another's rejects with a `foreign-task` error and nothing is cancelled. Resolves once the task is
+   * found and left (the CancelTask is on its way: `client.close()` waits for it).
+   */
+  cancel(options: A2ACancelOptions): Promise<void>;
 }
 
 /**
@@ -158,6 +173,16 @@ export function a2aChatTransport(options: A2AChatTransportOptions): A2AChatTrans
       const page = await lastValueFrom(page$);
       const messages = historyToUIMessages(page);
       return page.before === undefined ? { messages } : { messages, before: page.before };
+    },
+    cancel: async ({ chatId, taskId }) => {
+      // The task followed (checked against the thread), then left at once: leaving a resumed turn cancels its task.
+      const found$ = withContextId(chatId, (ids) => client.resume({ ...threadOf(chatId), ...ids, taskId, onLeave: 'cancel' }));
+      await lastValueFrom(
+        found$.pipe(
+          takeWhile((event) => event.type !== 'task', true),
+          defaultIfEmpty(undefined),
+        ),
+      );
     },
   };
 }
