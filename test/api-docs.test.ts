@@ -39,6 +39,7 @@ describe('the doc comments of the public API', () => {
       'a4h-a2a/testing',
       'a4h-a2a/telemetry',
       'a4h-a2a/angular',
+      'a4h-a2a/ai-sdk',
     ]);
   });
 
@@ -132,7 +133,7 @@ describe('the pages (npm run docs)', () => {
     pages = writeApiDocs({ modelDir: extracted.modelDir, outputDir: out });
   }, 60_000);
 
-  it('an index of the five entries, by import path, each with its summary', () => {
+  it('an index of the six entries, by import path, each with its summary', () => {
     const index = page('index.md');
     for (const [name, file] of [
       ['a4h-a2a', 'a4h-a2a'],
@@ -140,6 +141,7 @@ describe('the pages (npm run docs)', () => {
       ['a4h-a2a/testing', 'a4h-a2a-testing'],
       ['a4h-a2a/telemetry', 'a4h-a2a-telemetry'],
       ['a4h-a2a/angular', 'a4h-a2a-angular'],
+      ['a4h-a2a/ai-sdk', 'a4h-a2a-ai-sdk'],
     ]) {
       expect(index).toContain(`[${name}](./${file}.md)`);
     }

@@ -115,6 +115,18 @@ describe('import boundaries of src/', () => {
     expect(files.find((f) => f.file === 'angular/index.ts')?.imports).toContain('@angular/core');
   });
 
+  it('only src/ai-sdk/ (the a4h-a2a/ai-sdk entry) may import the AI SDK (ai, @ai-sdk/*), and nothing imports that entry', () => {
+    const aiSdk = (s: string) => s === 'ai' || s.startsWith('ai/') || s.startsWith('@ai-sdk/');
+    expect(
+      files.flatMap(({ file, folder, imports }) =>
+        folder === 'ai-sdk' ? [] : imports.filter((s) => aiSdk(s) || reaches(file, s, 'ai-sdk')).map((s) => `${file} imports ${s}`),
+      ),
+    ).toEqual([]);
+    // Its types are its own, checked against ai 6 and 7 (test/ai-sdk/): the entry loads nothing of the AI SDK.
+    expect(files.filter((f) => f.folder === 'ai-sdk').flatMap((f) => f.imports.filter(aiSdk))).toEqual([]);
+    expect(files.find((f) => f.file === 'ai-sdk/index.ts')?.imports).toContain('./transport.js');
+  });
+
   it('turn/, render/, identity/, testing/, port/ and telemetry/ import the contract, never the adapter, the facade, the CLI or Node', () => {
     const contractOnly = new Set(['turn', 'render', 'identity', 'testing', 'port', 'telemetry']);
     const outside = ['sdk', 'client', 'cli', 'node'];

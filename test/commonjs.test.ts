@@ -106,7 +106,7 @@ describe('require() under Node', () => {
     const script = `
       const names = (m) => Object.keys(m).filter((k) => k !== '__esModule').sort().join();
       (async () => {
-        for (const entry of ['a4h-a2a', 'a4h-a2a/node', 'a4h-a2a/testing']) {
+        for (const entry of ['a4h-a2a', 'a4h-a2a/node', 'a4h-a2a/testing', 'a4h-a2a/ai-sdk']) {
           if (!require.resolve(entry).includes('/dist/cjs/')) throw new Error(entry + ' resolved to ' + require.resolve(entry));
           if (names(require(entry)) !== names(await import(entry))) throw new Error(entry + ': the builds differ');
         }

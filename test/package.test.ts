@@ -101,7 +101,7 @@ describe('the packed tarball', () => {
     expect(files).toContain('dist/cli/main.js');
     // The CommonJS build: the library's modules with their declarations, marked CommonJS; not the command.
     expect(files).toContain('dist/cjs/package.json');
-    for (const entry of ['index', 'node/index', 'node/browser', 'testing/index']) {
+    for (const entry of ['index', 'node/index', 'node/browser', 'testing/index', 'ai-sdk/index']) {
       expect(files).toEqual(expect.arrayContaining([`dist/cjs/${entry}.js`, `dist/cjs/${entry}.d.ts`, `dist/cjs/${entry}.d.ts.map`]));
     }
     expect(files.filter((f) => f.startsWith('dist/cjs/cli/'))).toEqual([]);

@@ -1,0 +1,201 @@
+/**
+ * The shapes the AI SDK entry reads and writes, declared here structurally (nothing is imported from
+ * `ai`): the UI message chunks a turn becomes, the messages a history page becomes, and the least the
+ * transport reads of `useChat`'s messages. Each is assignable to the same-named type of `ai` 6 and
+ * `ai` 7 (a type test checks both).
+ */
+import type { TurnOutcome } from '../port/events.js';
+import type { TaskState } from '../port/types.js';
+
+/**
+ * What the entry marks on a part, under the `a4h` key of its `providerMetadata`: a text part the
+ * reply no longer shows (`replaced`, see {@link isReplacedText}), a file's name (`filename`; a
+ * streamed file chunk has no field for it).
+ */
+export type A2APartMetadata = { a4h: { [key: string]: string | boolean } };
+
+/** The agent's task behind an assistant message: its ids, and how its turn ended. */
+export type A2ATaskData = {
+  /** The agent's task; absent for an answer that came as a message, with no task. */
+  taskId?: string;
+  /** The conversation's contextId, when known. */
+  contextId?: string;
+  /**
+   * How the turn ended (absent while it runs). `input-required` or `auth-required`: the message's
+   * text is the agent's question, and the thread's next message answers it in this task.
+   */
+  outcome?: TurnOutcome;
+  /** Why a past reply cannot be shown (it passes the client's bounds); history only. */
+  error?: string;
+};
+
+/** The agent's status: the task's state and its progress text (the preview), replaced by each newer one. */
+export type A2AStatusData = {
+  /** The task's state. */
+  state: TaskState;
+  /** The agent's progress text or sign-in request, when it sent one. */
+  text?: string;
+};
+
+/** A data part of the agent's answer (or of the person's message): the JSON value and its media type. */
+export type A2AData = {
+  /** The JSON value. */
+  data: unknown;
+  /** Its media type, when named. */
+  mediaType?: string;
+};
+
+/** A framework's record of what the agent is doing (a tool call, its result): never part of the reply. */
+export type A2AActivityData = {
+  /** The record's type, e.g. `function_call`. */
+  kind: string;
+  /** The tool's name, when the record names one. */
+  name?: string;
+  /** The record's data, as the agent sent it. */
+  data: unknown;
+};
+
+/**
+ * The data parts of an {@link A2AUIMessage}, by name (`data-a2a-task` is the part of type
+ * `a2a-task`): `useChat<A2AUIMessage>` types them.
+ */
+export type A2ADataTypes = {
+  /** The task and, at the end, the outcome (one part per message, id `task`, updated in place). */
+  'a2a-task': A2ATaskData;
+  /** The agent's latest status (one part per message, id `status`, updated in place). */
+  'a2a-status': A2AStatusData;
+  /** One data part of the answer. */
+  'a2a-data': A2AData;
+  /** One framework record. */
+  'a2a-activity': A2AActivityData;
+};
+
+/** A text part: the reply, or the person's text. */
+export type A2ATextPart = {
+  /** Discriminant. */
+  type: 'text';
+  /** The text. */
+  text: string;
+  /** `streaming` while it grows. */
+  state?: 'streaming' | 'done';
+  /** `{ a4h: { replaced: true } }` on a text the reply no longer shows. */
+  providerMetadata?: A2APartMetadata;
+};
+
+/** A file: a data URL (bytes sent inline) or the URL the agent gave. */
+export type A2AFilePart = {
+  /** Discriminant. */
+  type: 'file';
+  /** The file's media type (`application/octet-stream` when the agent named none). */
+  mediaType: string;
+  /** The file's name, when known. */
+  filename?: string;
+  /** A `data:` URL, or where to fetch the file. */
+  url: string;
+  /** `{ a4h: { filename } }` when the file has a name. */
+  providerMetadata?: A2APartMetadata;
+};
+
+/** A data part of an {@link A2AUIMessage}: `data-a2a-task`, `data-a2a-status`, `data-a2a-data` or `data-a2a-activity`. */
+export type A2ADataPart = {
+  [Name in keyof A2ADataTypes]: {
+    /** Discriminant. */
+    type: `data-${Name}`;
+    /** Set on the parts updated in place (`task`, `status`). */
+    id?: string;
+    /** The part's data. */
+    data: A2ADataTypes[Name];
+  };
+}[keyof A2ADataTypes];
+
+/** A part of an {@link A2AUIMessage}. */
+export type A2AUIPart = A2ATextPart | A2AFilePart | A2ADataPart;
+
+/** A `useChat` message of an A2A conversation: assignable to `UIMessage<unknown, A2ADataTypes>`. */
+export type A2AUIMessage = {
+  /** The message's id: the A2A `messageId` of the person's, `a2a-reply-<taskId>` of the agent's (see `replyMessageId`). */
+  id: string;
+  /** Who said it. */
+  role: 'user' | 'assistant';
+  /** Its parts, in order. */
+  parts: A2AUIPart[];
+  /** No metadata is set; the field is there for `useChat`'s type. */
+  metadata?: unknown;
+};
+
+/** A data chunk: a data part to add, or to update in place when its `id` was seen (the part itself). */
+export type A2ADataChunk = A2ADataPart;
+
+/**
+ * A UI message chunk of a turn: the subset of the AI SDK's `UIMessageChunk` the entry writes
+ * (`start`, `text-start` / `text-delta` / `text-end`, `file`, `data-a2a-*`, `error`, `abort`, `finish`).
+ */
+export type A2AUIMessageChunk =
+  | {
+      /** Discriminant. */
+      type: 'start';
+      /** The assistant message's id, on a resumed reply (the id its history message has). */
+      messageId?: string;
+    }
+  | {
+      /** Discriminant. */
+      type: 'text-start' | 'text-end';
+      /** The text part's id. */
+      id: string;
+      /** On `text-end` of a replaced text: `{ a4h: { replaced: true } }`. */
+      providerMetadata?: A2APartMetadata;
+    }
+  | {
+      /** Discriminant. */
+      type: 'text-delta';
+      /** The text part's id. */
+      id: string;
+      /** The text to append. */
+      delta: string;
+    }
+  | {
+      /** Discriminant. */
+      type: 'file';
+      /** A `data:` URL, or where to fetch the file. */
+      url: string;
+      /** The file's media type. */
+      mediaType: string;
+      /** `{ a4h: { filename } }` when the file has a name. */
+      providerMetadata?: A2APartMetadata;
+    }
+  | A2ADataChunk
+  | {
+      /** Discriminant. */
+      type: 'error';
+      /** The turn's error, as shown (the library's message by default). */
+      errorText: string;
+    }
+  | {
+      /** Discriminant. */
+      type: 'abort';
+    }
+  | {
+      /** Discriminant. */
+      type: 'finish';
+      /** `stop` (completed), `error` (failed, rejected) or `other` (a question, a cancel). */
+      finishReason: 'stop' | 'error' | 'other';
+    };
+
+/**
+ * A part of a message as the transport reads it: any `useChat` part is one. Text, file and
+ * `data-a2a-data` parts of the person's message are sent; others are skipped.
+ */
+export type A2APartLike = {
+  /** The part's type. */
+  readonly type: string;
+};
+
+/** A message as the transport reads it: any `useChat` message is one. */
+export type A2AMessageLike = {
+  /** The message's id. */
+  readonly id: string;
+  /** Who said it. */
+  readonly role: 'system' | 'user' | 'assistant';
+  /** Its parts. */
+  readonly parts: readonly A2APartLike[];
+};
