@@ -62,8 +62,16 @@ export class TurnPrinter {
         for (const attachment of event.attachments ?? []) io.out.write(`${attachmentLine(attachment)}\n`);
         this.shown = '';
         return;
-      default:
+      case 'start':
+      case 'task':
+      case 'request':
+      case 'attachment':
+      case 'activity':
+        // Nothing to show yet: the attachment lines come with the end, the rest is the ladder's.
         return;
+      default:
+        // Every event type is one of the cases above: a new one does not compile until it is shown or let pass.
+        return event satisfies never;
     }
   }
 
