@@ -1,7 +1,9 @@
 import { createInterface, type Interface } from 'node:readline';
+import { Subscription } from 'rxjs';
 import type { A2AClient } from '../client/types.js';
 import type { TurnEvent } from '../port/events.js';
 import { ChatFiles } from './chat-files.js';
+import { HeldHistory, pastExchanges } from './chat-history.js';
 import type { ChatSettings } from './chat-settings.js';
 import { CHAT_COMMANDS, readChatLine, SLASH_COMMANDS, type ChatLine } from './chat-lines.js';
 import { reportError } from './errors.js';
@@ -13,6 +15,8 @@ import { startTurn, type RunningTurn, type TurnResult } from './turn-runner.js';
 
 /** Where a chat stands: each state says what a new line, Ctrl-C and the end of a step do. */
 type ChatState =
+  /** The thread's last exchanges are being read (`--history`): lines wait; Ctrl-C leaves. */
+  | { name: 'loading'; subscription: Subscription }
   /** Nothing runs: the next line is handled at once (on a terminal, the prompt shows); Ctrl-C leaves. */
   | { name: 'ready' }
   /** A turn runs (or the reply resumed at start): lines wait for it; Ctrl-C cancels it. */
@@ -24,8 +28,9 @@ type ChatState =
 
 /**
  * One `a4h chat` after its greeting: a state machine over the input's lines, one step at a time (a
- * turn, a file command), lines typed meanwhile queued. It first resumes the thread's reply in flight
- * (or the question the agent waits on), unless `--task` names the task to continue.
+ * turn, a file command), lines typed meanwhile queued. It first shows the thread's last exchanges
+ * (`--history`) and resumes its reply in flight (or the question the agent waits on), unless
+ * `--task` names the task to continue.
  */
 export class ChatSession {
   private state: ChatState = { name: 'ready' };
@@ -79,12 +84,31 @@ export class ChatSession {
     return code;
   }
 
-  /** A reply still in flight on the thread (a chat that was left, a process that died) comes first, or the question the agent waits on. */
+  /** The thread's last exchanges first (`--history`), read before anything else is done. */
   private start(): void {
-    if (this.firstTask !== undefined) return this.advance();
+    const subscription = new Subscription();
+    this.state = { name: 'loading', subscription };
+    const past$ = pastExchanges(this.io, this.client, this.settings);
+    subscription.add(past$.subscribe((exchanges) => this.resume(new HeldHistory(this.io, exchanges))));
+  }
+
+  /**
+   * Then a reply still in flight on the thread (a chat that was left, a process that died), or the
+   * question the agent waits on; `past` shows before it, without the exchange it resumes.
+   */
+  private resume(past: HeldHistory): void {
+    if (this.firstTask !== undefined) {
+      past.show();
+      this.state = { name: 'ready' };
+      return this.advance();
+    }
     const { agent, handle, thread, extensions } = this.settings;
-    const resumed = startTurn(this.client.resume({ agent, handle, thread, ...extensions }), (event) => this.show(event));
+    const resumed = startTurn(this.client.resume({ agent, handle, thread, ...extensions }), (event) => {
+      past.before(event);
+      this.show(event);
+    });
     this.reply(resumed, (result) => {
+      past.show();
       // Nothing to resume on an agent without ListTasks (v0.3) is no failure of the chat.
       if ('error' in result && this.settings.verbose) reportError(this.io, result.error, true);
       if ('outcome' in result && isFailure(result.outcome)) this.failures++;
@@ -207,6 +231,7 @@ export class ChatSession {
     const was = this.state;
     this.state = { name: 'left' };
     if (was.name === 'replying') was.turn.cancel();
+    if (was.name === 'loading') was.subscription.unsubscribe();
     this.settle(code);
   }
 }

@@ -4,21 +4,23 @@ import { missingExtensions } from '../../index.js';
 import { createA2A } from '../../node/create-a2a.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { ChatSession } from '../chat-session.js';
-import { chatSettings, type ChatSettings } from '../chat-settings.js';
+import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-settings.js';
 import { TRUST_USAGE } from '../trust.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { notice, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]…
+export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
                 [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
-conversation; a reply still in progress on the thread, or a question the agent is waiting on, is shown
-first. --task ID: your first line continues that task. /attach PATH sends a file with your next
+conversation. It first shows the thread's last exchanges, dimmed on stderr (--history N, default
+${DEFAULT_CHAT_HISTORY}; 0 for none; an agent that cannot list them, A2A v0.3, shows none), then a reply
+still in progress on the thread, or a question the agent is waiting on, under what you said ("you: …").
+--task ID: your first line continues that task. /attach PATH sends a file with your next
 message; the agent's files and data parts show as one line each ([file] name (mediaType, N bytes)),
 and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
 that starts with a slash). -H and --bearer-env give the agent
@@ -27,7 +29,13 @@ comes from A4H_IDENTITY_SECRET.
 ${TRUST_USAGE}`;
 
 /** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
-export const CHAT_OPTIONS = { ...THREAD_OPTIONS, ...AGENT_OPTIONS, ...EXTENSION_OPTIONS, task: { type: 'string' } } as const;
+export const CHAT_OPTIONS = {
+  ...THREAD_OPTIONS,
+  ...AGENT_OPTIONS,
+  ...EXTENSION_OPTIONS,
+  task: { type: 'string' },
+  history: { type: 'string' },
+} as const;
 
 /** `a4h chat`: a greeting, then one turn per line until /quit, Ctrl-C at the prompt, or the end of input. */
 export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
