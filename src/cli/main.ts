@@ -17,7 +17,8 @@ import { didYouMean } from './suggest.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--extension URI]… [credentials] [signed cards]
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
+           [signed cards]
   a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json] [--timeout SECONDS]
            [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] <text…>
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…

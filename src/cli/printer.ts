@@ -1,13 +1,15 @@
 import type { TurnEvent } from '../port/events.js';
 import { attachmentLine } from './attachments.js';
+import { dimLines, userLines } from './exchange-text.js';
 import { notice, type Io } from './io.js';
 
 /**
  * Shows one turn to a person. On a terminal the reply streams in as it arrives (a replace erases
  * what was shown and writes the new text) and the agent's progress shows on a status line until
  * the reply starts. Elsewhere (a pipe, a file) the reply is written once, whole, at the end.
- * Notices (reconnecting, sign-in requests) go to stderr either way. After the reply, one line per
- * attachment (`[file] name (mediaType, N bytes)`) on stdout.
+ * Notices (reconnecting, sign-in requests) go to stderr either way, and so does what a resumed reply
+ * answers (`you: …`, dimmed). After the reply, one line per attachment (`[file] name (mediaType, N
+ * bytes)`) on stdout.
  */
 export class TurnPrinter {
   private shown = '';
@@ -62,8 +64,20 @@ export class TurnPrinter {
         for (const attachment of event.attachments ?? []) io.out.write(`${attachmentLine(attachment)}\n`);
         this.shown = '';
         return;
-      default:
+      case 'request':
+        // What a resumed reply answers, dimmed on stderr (stdout keeps the reply alone).
+        this.clearStatus();
+        dimLines(io, userLines(event));
         return;
+      case 'start':
+      case 'task':
+      case 'attachment':
+      case 'activity':
+        // Nothing to show yet: the attachment lines come with the end, the rest is the ladder's.
+        return;
+      default:
+        // Every event type is one of the cases above: a new one does not compile until it is shown or let pass.
+        return event satisfies never;
     }
   }
 

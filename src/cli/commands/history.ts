@@ -1,10 +1,10 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import type { HistoryExchange, HistoryPage } from '../../port/history.js';
+import type { HistoryPage } from '../../port/history.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
-import { attachmentLine } from '../attachments.js';
 import { describeError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
+import { exchangeLines } from '../exchange-text.js';
 import { errorLine, jsonLine } from '../json.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
@@ -67,24 +67,10 @@ export async function history(args: string[], io: Io): Promise<number> {
       return 0;
     }
     if (page.exchanges.length === 0) notice(io, `nothing said on thread "${input.thread}" yet`);
-    io.out.write(page.exchanges.map(exchangeText).join('\n'));
+    io.out.write(page.exchanges.map((exchange) => `${exchangeLines(exchange).join('\n')}\n`).join('\n'));
     if (page.before !== undefined) notice(io, `earlier exchanges: add --before ${page.before}`);
     return 0;
   } finally {
     await client.close();
   }
-}
-
-/** One exchange as a person reads it: what they said, the reply, its files, the outcome; a line each. */
-function exchangeText(exchange: HistoryExchange): string {
-  const lines: string[] = [];
-  if (exchange.user.length === 0) lines.push('you: (the agent kept no message of yours)');
-  for (const said of exchange.user) {
-    lines.push(`you: ${said.text}`);
-    for (const attachment of said.attachments ?? []) lines.push(attachmentLine(attachment));
-  }
-  if (exchange.reply !== '') lines.push(exchange.reply);
-  for (const attachment of exchange.attachments ?? []) lines.push(attachmentLine(attachment));
-  lines.push(exchange.error === undefined ? `[${exchange.outcome ?? exchange.state}]` : `[not shown: ${exchange.error.message}]`);
-  return `${lines.join('\n')}\n`;
 }

@@ -1,0 +1,29 @@
+import type { UserMessage } from '../port/events.js';
+import type { HistoryExchange } from '../port/history.js';
+import { attachmentLine } from './attachments.js';
+import type { Io } from './io.js';
+
+/** What the person said, as the agent kept it: `you: …`, then a line per file or data part of theirs. */
+export function userLines(message: UserMessage): string[] {
+  return [`you: ${message.text}`, ...(message.attachments ?? []).map(attachmentLine)];
+}
+
+/**
+ * One past exchange as a person reads it, a line each: what they said (`you: …`) and their files,
+ * the reply and its files, then the outcome (`[completed]`, `[working]`…). `a4h history` prints these;
+ * `a4h chat` shows the last few, dimmed, when it starts.
+ */
+export function exchangeLines(exchange: HistoryExchange): string[] {
+  const lines: string[] = [];
+  if (exchange.user.length === 0) lines.push('you: (the agent kept no message of yours)');
+  for (const said of exchange.user) lines.push(...userLines(said));
+  if (exchange.reply !== '') lines.push(exchange.reply);
+  for (const attachment of exchange.attachments ?? []) lines.push(attachmentLine(attachment));
+  lines.push(exchange.error === undefined ? `[${exchange.outcome ?? exchange.state}]` : `[not shown: ${exchange.error.message}]`);
+  return lines;
+}
+
+/** Lines written to stderr dimmed (when stderr is a terminal without NO_COLOR; plain otherwise): what was said before. */
+export function dimLines(io: Io, lines: readonly string[]): void {
+  for (const line of lines) io.err.write(`${io.style.dim(line)}\n`);
+}
