@@ -56,7 +56,16 @@ export type {
 } from './port/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
-export type { A2AClient, A2AOptions, CloseOptions, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './client/create-a2a.js';
+export type {
+  A2AClient,
+  A2AOptions,
+  CancelInput,
+  CloseOptions,
+  HistoryInput,
+  LeaveMode,
+  ResumeInput,
+  TurnInput,
+} from './client/create-a2a.js';
 export type { ThreadMemory } from './identity/threads.js';
 export { runResume, runTurn } from './turn/turn.js';
 export { afterDelivered, formatPosition, parsePosition, positionAfter } from './render/position.js';

@@ -9,6 +9,7 @@ import { TurnTelemetry } from '../telemetry/turn.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';
 import { within } from '../turn/watchdog.js';
 import { CancelsInFlight } from './cancels.js';
+import { clientCancel } from './cancel.js';
 import { clientHistory } from './history.js';
 import { TurnsInFlight } from './in-flight.js';
 import { agentKey, checkInput, checkResumeInput, onThread } from './input.js';
@@ -16,7 +17,7 @@ import { onPort } from './on-port.js';
 import { taskResume, threadResume, threadTurn, type ThreadTurnParts } from './thread-turns.js';
 import type { A2AClient, A2AOptions } from './types.js';
 
-export type { A2AClient, A2AOptions, CloseOptions, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './types.js';
+export type { A2AClient, A2AOptions, CancelInput, CloseOptions, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './types.js';
 
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {
@@ -94,6 +95,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
             : taskResume(parts, input, (input.from?.taskId ?? input.taskId)!, ladder),
       ),
     history: (input) => clientHistory({ threads, ports, policy }, input),
+    cancel: (input) => clientCancel({ threads, ports, policy }, input),
     card: (agent) =>
       ports(agent)
         .card()

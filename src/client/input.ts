@@ -2,7 +2,7 @@ import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { checkExtensionUris } from '../port/extensions.js';
 import { callerIdProblem, checkCallerIds, checkRequest } from '../turn/request.js';
-import type { HistoryInput, ResumeInput, TurnInput } from './types.js';
+import type { CancelInput, HistoryInput, ResumeInput, TurnInput } from './types.js';
 
 /**
  * The whole input, checked once before any I/O: the message (as the ladder checks it), the agent URL,
@@ -64,6 +64,19 @@ export function checkHistoryInput(input: HistoryInput): string {
   const cardUrl = cardUrlOf(input.agent);
   checkNames(input);
   checkCallerIds({ contextId: input.contextId });
+  checkExtensions(input);
+  return cardUrl;
+}
+
+/**
+ * A cancel's input, checked once before any I/O: the agent URL, the task id (required, bounded), the
+ * thread's names (both, or neither: the caller vouches), the ids, the extensions. Returns the card URL.
+ */
+export function checkCancelInput(input: CancelInput): string {
+  const cardUrl = cardUrlOf(input.agent);
+  if (input.taskId === undefined) throw new A2AError({ kind: 'input', operation: 'cancel', message: 'taskId must be a non-empty string' });
+  if (input.handle !== undefined || input.thread !== undefined) checkNames(input);
+  checkCallerIds(input);
   checkExtensions(input);
   return cardUrl;
 }

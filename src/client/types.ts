@@ -3,7 +3,7 @@ import type { ThreadMemory } from '../identity/threads.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { ReplyPosition } from '../render/position.js';
-import type { OutgoingFile, OutgoingMessage } from '../port/types.js';
+import type { OutgoingFile, OutgoingMessage, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import type { HistoryPage } from '../port/history.js';
 import type { AgentReachOptions } from '../sdk/reach-options.js';
@@ -154,6 +154,26 @@ export interface HistoryInput {
   extensions?: readonly string[];
 }
 
+/**
+ * A task to cancel by its id (a Stop that reaches another replica than the one streaming the reply).
+ * On a thread (`handle` and `thread`, or `contextId`), the task must be the thread's: another's is a
+ * `foreign-task` error and nothing is cancelled. Without them the caller vouches for the task.
+ */
+export interface CancelInput {
+  /** The agent's base URL or card URL. */
+  agent: string;
+  /** The task to cancel. */
+  taskId: string;
+  /** The agent's handle in the gateway. Given with `thread`, or neither. */
+  handle?: string;
+  /** The conversation key. Given with `handle`. */
+  thread?: string;
+  /** A contextId the task must carry, instead of the thread's derived one. */
+  contextId?: string;
+  /** Extension URIs the calls activate (as in {@link TurnInput}). */
+  extensions?: readonly string[];
+}
+
 /** What leaving a turn before its end does to the agent's task: send CancelTask, or hand the task over. */
 export type LeaveMode = 'cancel' | 'detach';
 
@@ -188,6 +208,12 @@ export interface A2AClient {
    * own tasks are shown. A v0.3 agent fails with an `unsupported` error. Nothing is remembered.
    */
   history(input: HistoryInput): Observable<HistoryPage>;
+  /**
+   * `CancelTask` of a task by id (see {@link CancelInput}): the task as the agent has it after the
+   * cancel (its state: `canceled`, or what it was when the agent refuses), then complete. On a thread,
+   * one `GetTask` first checks it is the thread's.
+   */
+  cancel(input: CancelInput): Observable<Task>;
   /** The agent's resolved card (from the shared cache): protocol version, transport, streaming, tenant, skills. */
   card(agent: string): Observable<CardSummary>;
   /** The derived contextId of a thread: the same on every replica and release that shares the secret. */

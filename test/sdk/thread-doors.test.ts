@@ -1,3 +1,4 @@
+import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_QUESTION, startV03Agent, startV1Agent, tickText, bookedReply, type FixtureAgent } from '../../fixtures/index.js';
 import { createA2A } from '../../src/client/create-a2a.js';
@@ -80,6 +81,20 @@ for (const version of ['v1.0', 'v0.3'] as const) {
       // Alice answers her own question in its task.
       const answered = (await settle(client.turn({ ...alice(agent), text: 'Paris' }))).events.at(-1);
       expect(answered).toMatchObject({ type: 'end', outcome: 'completed', text: bookedReply('Paris'), taskId });
+      await client.close();
+    });
+
+    it("cancel by the other thread's task id: refused, nothing cancelled; her own cancel stops her task", async () => {
+      const agent = agents[version];
+      const client = gateway();
+      const hers = running(client.turn({ ...alice(agent), text: 'slow', onLeave: 'detach' }));
+      const taskId = await hers.named;
+      await expect(lastValueFrom(client.cancel({ ...mallory(agent), taskId }))).rejects.toMatchObject({ kind: 'foreign-task' });
+      expect(cancelsOf(agent, taskId)).toBe(0);
+      const canceled = await lastValueFrom(client.cancel({ ...alice(agent), taskId }));
+      expect(canceled).toMatchObject({ id: taskId, status: { state: 'canceled' } });
+      expect(cancelsOf(agent, taskId)).toBe(1);
+      expect((await hers.done).events.at(-1)).toMatchObject({ type: 'end', outcome: 'canceled' });
       await client.close();
     });
 
