@@ -174,9 +174,21 @@ function renderHistory(history: HistoryState): void {
 function render(chat: Chat): void {
   const rows = new Map<string, Row>();
   let first: string | undefined;
+  const list = ui.messages;
+  // Whether the list follows its end: until the reader scrolls up, and again once they scroll back down.
+  let atBottom = true;
+  list.addEventListener('scroll', () => {
+    atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
+  });
+  // A picture that finished loading grew the list (load events do not bubble: caught on the way down).
+  list.addEventListener(
+    'load',
+    () => {
+      if (atBottom) list.scrollTop = list.scrollHeight;
+    },
+    true,
+  );
   effect(() => {
-    const list = ui.messages;
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
     const fromBottom = list.scrollHeight - list.scrollTop;
     // The past above this page's exchanges; keyed, so each row is drawn once and moved, never doubled.
     const items = [
