@@ -5,6 +5,7 @@
  * @packageDocumentation
  */
 import {
+  computed,
   DestroyRef,
   inject,
   InjectionToken,
@@ -15,9 +16,11 @@ import {
   type Signal,
 } from '@angular/core';
 import {
+  catchError,
   concat,
   defer,
   EMPTY,
+  exhaustMap,
   finalize,
   from,
   of,
@@ -30,12 +33,16 @@ import {
   type ObservableInput,
 } from 'rxjs';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
+import { toA2AError, type A2AError } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
+import type { HistoryExchange, HistoryPage } from '../port/history.js';
 import { coalesceBy, type CoalesceOptions } from '../render/coalesce.js';
 import { catchTurnError, endedTurnView, initialTurnView, isFinalView, turnState, type TurnView } from '../render/view.js';
 
 export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
+export type { HistoryExchange, HistoryPage } from '../port/history.js';
+export type { A2AError } from '../errors.js';
 
 /** The client `provideA2A` provides; `injectA2A()` reads it. */
 export const A2A_CLIENT = new InjectionToken<A2AClient>('a4h-a2a client');
@@ -84,6 +91,8 @@ export interface A2AConversationOptions extends CoalesceOptions {
   contextId?: () => ObservableInput<string>;
   /** The client; default {@link injectA2A}. */
   client?: A2AClient;
+  /** The exchanges of each history page {@link A2AConversation.loadEarlier} loads, 1–100. Default 20 (the client's). */
+  historyLimit?: number;
 }
 
 /** What {@link a2aConversation} returns. */
@@ -115,6 +124,32 @@ export interface A2AConversation {
    * looks replaces it. On the server (`PLATFORM_ID` is `'server'`) it does nothing.
    */
   resume(): void;
+  /**
+   * The thread's past, as {@link A2AConversation.loadEarlier} loaded it from the agent (`client.history`):
+   * its exchanges, oldest first, to show above the conversation's own turns. Nothing doubled: an
+   * exchange whose task this conversation showed in `view` (the reply in flight that `resume()`
+   * follows, which the agent lists too, or a question a `send` answered) is left out, as it shows
+   * through `view`; and while `resuming()` is true it is empty, so the reply in flight never shows twice.
+   */
+  readonly history: Signal<readonly HistoryExchange[]>;
+  /** True when the agent has exchanges before the oldest in `history`: show a "Load earlier" button. */
+  readonly hasEarlier: Signal<boolean>;
+  /** True while a history page loads. */
+  readonly loadingHistory: Signal<boolean>;
+  /**
+   * Why the last history page failed, until the next load: `kind: 'unsupported'` for an agent that lists
+   * no tasks (v0.3: it shows no history), or the agent's or the contextId fetch's failure. Never thrown.
+   */
+  readonly historyError: Signal<A2AError | undefined>;
+  /**
+   * Loads a page of the thread's past into `history`: on the first call the newest `historyLimit`
+   * exchanges (call it once at start, beside `resume()`), then on each call the page before the oldest
+   * one loaded ("Load earlier", while `hasEarlier()`). One load at a time: a call while a page loads,
+   * or after the oldest page, does nothing. The contextId comes from the `contextId` option, as a
+   * turn's does. A failure leaves `history` as it was (see `historyError`). On the server
+   * (`PLATFORM_ID` is `'server'`) it does nothing.
+   */
+  loadEarlier(): void;
 }
 
 /** `{ contextId }` when there is one (the inputs' `contextId` is optional, not undefined). */
@@ -141,7 +176,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const thread = { agent: options.agent, handle: options.handle, thread: options.thread };
 
   /** `run` with the thread's contextId from the backend, fetched when subscribed; without the option, the client derives it. */
-  const withContextId = (run: (contextId?: string) => Observable<TurnEvent>): Observable<TurnEvent> =>
+  const withContextId = <T>(run: (contextId?: string) => Observable<T>): Observable<T> =>
     defer(() =>
       options.contextId === undefined
         ? run()
@@ -174,12 +209,64 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
       );
     });
 
+  /** The tasks `view` showed: their exchanges show there, not in `history`. */
+  const shownTasks = signal<ReadonlySet<string>>(new Set());
   const subscription = requests
     .pipe(switchMap((next) => (next === 'cancel' ? EMPTY : next === 'resume' ? resumed() : turn(next.message))))
-    .subscribe((next) => view.set(next));
+    .subscribe((next) => {
+      const { taskId } = next;
+      if (taskId !== undefined && !shownTasks().has(taskId)) shownTasks.update((tasks) => new Set(tasks).add(taskId));
+      view.set(next);
+    });
+
+  // The past, page by page (exhaustMap: one load at a time), newest page first, each page prepended.
+  const loaded = signal<readonly HistoryExchange[]>([]);
+  const hasEarlier = signal(false);
+  const loadingHistory = signal(false);
+  const historyError = signal<A2AError | undefined>(undefined);
+  let cursor: { before?: string } | undefined; // undefined before the first page
+  const loads = new Subject<void>();
+  const page = (): Observable<HistoryPage> =>
+    defer(() => {
+      if (cursor !== undefined && cursor.before === undefined) return EMPTY; // the oldest page is shown
+      const { before } = cursor ?? {};
+      loadingHistory.set(true);
+      historyError.set(undefined);
+      return withContextId((contextId) =>
+        client.history({
+          ...thread,
+          ...ids(contextId),
+          ...(options.historyLimit === undefined ? {} : { limit: options.historyLimit }),
+          ...(before === undefined ? {} : { before }),
+        }),
+      ).pipe(
+        tap((next) => {
+          cursor = next.before === undefined ? {} : { before: next.before };
+          hasEarlier.set(next.before !== undefined);
+          loaded.update((list) => {
+            const known = new Set(list.map((exchange) => exchange.taskId));
+            return [...next.exchanges.filter((exchange) => !known.has(exchange.taskId)), ...list];
+          });
+        }),
+        catchError((error: unknown) => {
+          historyError.set(toA2AError(error, 'list-tasks'));
+          return EMPTY;
+        }),
+        finalize(() => loadingHistory.set(false)),
+      );
+    });
+  const history = loads.pipe(exhaustMap(page)).subscribe();
+  const shownHistory = computed(() => {
+    if (resuming()) return [];
+    const shown = shownTasks();
+    return loaded().filter((exchange) => !shown.has(exchange.taskId));
+  });
+
   inject(DestroyRef).onDestroy(() => {
     subscription.unsubscribe();
     requests.complete();
+    history.unsubscribe();
+    loads.complete();
   });
 
   return {
@@ -195,6 +282,13 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
     },
     resume: () => {
       if (!onServer) requests.next('resume');
+    },
+    history: shownHistory,
+    hasEarlier: hasEarlier.asReadonly(),
+    loadingHistory: loadingHistory.asReadonly(),
+    historyError: historyError.asReadonly(),
+    loadEarlier: () => {
+      if (!onServer) loads.next();
     },
   };
 }

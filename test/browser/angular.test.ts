@@ -3,7 +3,8 @@
  * `ng build` and driven in headless Chromium against the demo agent: the card read at start, a reply
  * streamed into the `view` signal, the contextId asked of the backend inside each turn (the agent
  * keys its memory on it, so turn 2 quotes turn 1), Cancel (the agent gets CancelTask), and a page
- * reloaded mid-reply or on the agent's question (`resume()` picks it up again).
+ * reloaded: the thread's past shows (`loadEarlier()`, "Load earlier" for older pages), and a reply
+ * in flight or the agent's question goes on below it (`resume()`), nothing doubled.
  *
  * Needs the example installed (`node examples/angular/setup.mjs install`, which `npm test` runs after
  * `npm run build`) and Chromium at /usr/bin/chromium. Without either it fails, saying which.
@@ -19,7 +20,7 @@ import type { Browser, Page } from 'playwright-core';
 import { startDemoAgent } from '../../demo/agent.js';
 import type { DemoAgent } from '../../demo/agent.js';
 import { NAME } from '../../demo/card.js';
-import { answeredReply, askQuestion } from '../../demo/reply.js';
+import { answeredReply, askQuestion, chatReply, slowReply } from '../../demo/reply.js';
 import { deriveContextId } from '../../src/index.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
@@ -81,23 +82,47 @@ function rawStatus(base: string, target: string): Promise<number> {
 const reply = () => page.locator('.msg.agent.latest');
 const status = () => page.locator('[data-testid="status"]').textContent();
 const LATEST = '.msg.agent.latest';
-/** What the user column of a resumed exchange says (the page does not know the message). */
-const RESUMED = '(your message from before the page was reloaded)';
-
-/** A page of its own (a fresh profile) on `thread`, its resume at start settled. Resolves with the page and the thread's contextId prefix. */
-async function threadPage(thread: string, errors: { page: string[]; console: string[] }): Promise<{ page: Page; prefix: string }> {
+/**
+ * A page of its own (a fresh profile) on `thread` (`query`: more of the URL's query, e.g. `&page=3`),
+ * its resume and its past at start settled. Resolves with the page and the thread's contextId prefix.
+ */
+async function threadPage(
+  thread: string,
+  errors: { page: string[]; console: string[] },
+  query = '',
+): Promise<{ page: Page; prefix: string }> {
   if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
   const own = await openPage(browser, errors);
-  await own.goto(`${server.url}?thread=${thread}`);
-  await own.waitForSelector('main[data-resuming="false"]', { timeout: 10_000 });
+  await own.goto(`${server.url}?thread=${thread}${query}`);
+  await own.waitForSelector('main[data-resuming="false"][data-history="shown"]', { timeout: 10_000 });
   return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
 }
 
-/** Reloads `page` and waits until the app runs again and its resume at start settled. */
+/** Reloads `page` and waits until the app runs again, its resume at start settled and its past shown. */
 async function reloadUntilResumed(page: Page): Promise<void> {
   await page.reload();
-  await page.waitForSelector('main[data-resuming="false"]', { timeout: 10_000 });
+  await page.waitForSelector('main[data-resuming="false"][data-history="shown"]', { timeout: 10_000 });
 }
+
+/** Sends `text` as the page's `n`-th message and waits until its reply ended. */
+async function exchange(page: Page, text: string, n: number): Promise<void> {
+  await send(page, text);
+  await expect.poll(() => page.locator('.msg.user').count()).toBe(n);
+  await waitForPhase(page, LATEST, 'ended');
+}
+
+/** What the page shows, in order: the person's bubbles, the agent's replies, their tasks (each once). */
+async function shownExchanges(page: Page): Promise<{ said: string[]; replies: string[]; tasks: (string | null)[] }> {
+  return {
+    said: await page.locator('.msg.user').allTextContents(),
+    replies: await page.locator('.msg.agent .body').allTextContents(),
+    tasks: await page.locator('.msg.agent').evaluateAll((bubbles) => bubbles.map((bubble) => bubble.getAttribute('data-task-id'))),
+  };
+}
+
+/** The demo agent's chat replies to `said`, the thread's first messages, in order. */
+const chatReplies = (said: readonly string[]): string[] =>
+  said.map((text, i) => chatReply(text, { turn: i + 1, earlier: said.slice(0, i) }));
 
 describe('Angular chat example: ng build, then Chromium against the demo agent', { timeout: 30_000 }, () => {
   beforeAll(setUp, 240_000);
@@ -194,7 +219,7 @@ describe('Angular chat example: ng build, then Chromium against the demo agent',
 
         await reloadUntilResumed(page);
         await waitForMidStream(page, LATEST);
-        expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+        await expect.poll(() => page.locator('.msg.user').allTextContents()).toEqual([said]); // the message it answers (request)
         expect(await page.locator('.msg.agent').count()).toBe(1);
         expect(await page.locator(LATEST).getAttribute('data-resumed')).toBe('true');
         expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
@@ -216,14 +241,24 @@ describe('Angular chat example: ng build, then Chromium against the demo agent',
       },
     );
 
-    it('with nothing in flight (the last reply completed): the reloaded page shows no resumed exchange, and is ready', async () => {
+    it('with nothing in flight (the last reply completed): the reloaded page shows the exchange from the past, no resumed one, and is ready', async () => {
       const { page } = await threadPage(`${THREAD}-nothing`, reloadErrors);
       pages.push(page);
       await send(page, 'Hello before a reload');
       await waitForPhase(page, LATEST, 'ended');
       expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('completed');
+      const taskId = await page.locator(LATEST).getAttribute('data-task-id');
       await reloadUntilResumed(page);
-      expect(await page.locator('.msg').count()).toBe(0);
+      await expect
+        .poll(() => shownExchanges(page))
+        .toEqual({
+          said: ['Hello before a reload'],
+          replies: chatReplies(['Hello before a reload']),
+          tasks: [taskId],
+        });
+      expect(await page.locator('.msg.agent[data-past="true"][data-outcome="completed"]').count()).toBe(1);
+      expect(await page.locator(LATEST).count()).toBe(0);
+      expect(await page.locator('#load-earlier').count()).toBe(0);
       await expect.poll(() => page.locator('[data-testid="status"]').textContent()).toBe(`Ready: ${NAME}`);
       expect(await page.locator('#send').isEnabled()).toBe(true);
     });
@@ -239,7 +274,8 @@ describe('Angular chat example: ng build, then Chromium against the demo agent',
       expect(taskId).toBeTruthy();
 
       await reloadUntilResumed(page);
-      expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+      await expect.poll(() => page.locator('.msg.user').allTextContents()).toEqual([said]); // once: the resumed exchange, not the past's
+      expect(await page.locator('.msg.agent').count()).toBe(1);
       expect(await page.locator(LATEST).getAttribute('data-phase')).toBe('ended');
       expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('input-required');
       expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
@@ -253,8 +289,67 @@ describe('Angular chat example: ng build, then Chromium against the demo agent',
       expect(await page.locator(LATEST).getAttribute('data-outcome')).toBe('completed');
       expect(await page.locator(`${LATEST} .body`).textContent()).toBe(answeredReply('deep blue', { turn: 2, earlier: [said] }));
       expect(await page.locator(LATEST).getAttribute('data-task-id')).toBe(taskId);
-      expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED, 'deep blue']);
+      expect(await page.locator('.msg.user').allTextContents()).toEqual([said, 'deep blue']);
       expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1 (ask)`, `${prefix} turn 2 (answer)`]);
+    });
+
+    it(
+      'after three exchanges: all three in order; a slow reply in flight at the next reload goes on below them, once; no CancelTask',
+      { timeout: 60_000 },
+      async () => {
+        const { page, prefix } = await threadPage(`${THREAD}-three`, reloadErrors);
+        pages.push(page);
+        const said = ['first, about tea', 'second, about coffee', 'third, about cocoa'];
+        for (const [i, text] of said.entries()) await exchange(page, text, i + 1);
+        const { tasks } = await shownExchanges(page);
+
+        await reloadUntilResumed(page);
+        await expect.poll(() => shownExchanges(page)).toEqual({ said, replies: chatReplies(said), tasks });
+        expect(new Set(tasks).size).toBe(3);
+        expect(await page.locator('.msg.agent[data-past="true"][data-outcome="completed"]').count()).toBe(3);
+        expect(await page.locator('#load-earlier').count()).toBe(0); // the page holds the whole thread
+
+        const slow = 'slow — and a fourth';
+        await send(page, slow);
+        await waitForMidStream(page, LATEST);
+        const taskId = await page.locator(LATEST).getAttribute('data-task-id');
+        const reply = await recordReplyTexts(page, LATEST);
+        await reloadUntilResumed(page);
+        await waitForMidStream(page, LATEST);
+        // The three above, then the reply in flight under its message: four exchanges, each once.
+        await expect.poll(() => page.locator('.msg.user').allTextContents()).toEqual([...said, slow]);
+        expect(await shownExchanges(page).then((shown) => shown.tasks)).toEqual([...tasks, taskId]);
+        expect(await page.locator(LATEST).getAttribute('data-resumed')).toBe('true');
+
+        const whole = slowReply(slow, { turn: 4, earlier: said });
+        await waitForPhase(page, LATEST, 'ended', 30_000);
+        expect(await shownExchanges(page)).toEqual({
+          said: [...said, slow],
+          replies: [...chatReplies(said), whole],
+          tasks: [...tasks, taskId],
+        });
+        expect((await reply.texts()).filter((text) => !whole.startsWith(text))).toEqual([]); // never a part twice
+        expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1`, `${prefix} turn 2`, `${prefix} turn 3`, `${prefix} turn 4 (slow)`]);
+      },
+    );
+
+    it('"Load earlier" (a page of 3, five exchanges): the two older ones above, in order, nothing doubled; then no more', async () => {
+      const { page } = await threadPage(`${THREAD}-earlier`, reloadErrors, '&page=3');
+      pages.push(page);
+      const said = ['one', 'two', 'three', 'four', 'five'];
+      for (const [i, text] of said.entries()) await exchange(page, text, i + 1);
+      const { tasks } = await shownExchanges(page);
+
+      await reloadUntilResumed(page);
+      await expect
+        .poll(() => shownExchanges(page))
+        .toEqual({ said: said.slice(2), replies: chatReplies(said).slice(2), tasks: tasks.slice(2) });
+      await page.click('#load-earlier');
+      await expect.poll(() => page.locator('.msg.user').count()).toBe(5);
+      expect(await shownExchanges(page)).toEqual({ said, replies: chatReplies(said), tasks });
+      await page.waitForSelector('main[data-history="shown"]');
+      expect(await page.locator('#load-earlier').count()).toBe(0);
+      expect(await page.locator('#send').isEnabled()).toBe(true);
     });
 
     it('had no page errors and no console errors', () => {

@@ -3,8 +3,9 @@
  * the library bundled for the browser streams a reply, decodes a raw-bytes file part (the SDK's
  * `Buffer` path, with the polyfill; without it the same reply fails) and draws the demo's chart,
  * sends a file the agent echoes back as a download link, cancels a running turn
- * (unsubscribe → CancelTask), and picks a reply in progress (or the agent's question) up again
- * after a page reload. Also the page's tiny signals, in Node.
+ * (unsubscribe → CancelTask), and after a page reload shows the thread's past (read from the agent,
+ * "Load earlier" for older pages) and picks a reply in progress (or the agent's question) up again
+ * below it, nothing doubled. Also the page's tiny signals, in Node.
  *
  * Needs Chromium at /usr/bin/chromium (Debian's `chromium` package; CI installs it) and the built
  * library (`npm run build`: the example's server imports dist/index.js). Without either it fails.
@@ -20,7 +21,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { startDemoAgent } from '../../demo/agent.js';
 import type { DemoAgent } from '../../demo/agent.js';
-import { answeredReply, askQuestion } from '../../demo/reply.js';
+import { answeredReply, askQuestion, chatReply, slowReply } from '../../demo/reply.js';
 import { deriveContextId } from '../../src/index.js';
 import { buildWebChat } from '../../examples/web-chat/build.mjs';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
@@ -79,24 +80,50 @@ async function tearDown(): Promise<void> {
 const lastReply = () => page.locator('.msg.agent').last();
 const LAST_REPLY = '.msg.agent:last-of-type';
 
-/** What the user column of a resumed exchange says (the page does not know the message). */
-const RESUMED = '(your message from before the page was reloaded)';
-
-/** A page of its own (a fresh profile) on `thread`, ready, its errors pushed to `errors`. Resolves with the page and the thread's contextId prefix. */
-async function threadPage(thread: string, errors: { page: string[]; console: string[] }): Promise<{ page: Page; prefix: string }> {
+/**
+ * A page of its own (a fresh profile) on `thread` (`query`: more of the URL's query, e.g. `&page=3`),
+ * ready, its errors pushed to `errors`. Resolves with the page and the thread's contextId prefix.
+ */
+async function threadPage(
+  thread: string,
+  errors: { page: string[]; console: string[] },
+  query = '',
+): Promise<{ page: Page; prefix: string }> {
   if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
   const own = await openPage(browser, errors);
-  await own.goto(`${server.url}?thread=${thread}`);
+  await own.goto(`${server.url}?thread=${thread}${query}`);
   await own.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
   return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
 }
 
-/** Reloads `page` and waits until the page is ready and its look for a reply in flight settled as `wanted`. */
+/** Reloads `page` and waits until the page is ready, its look for a reply in flight settled as `wanted`, and its past shown. */
 async function reloadUntilResumed(page: Page, wanted: string): Promise<void> {
   await page.reload();
   await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
   await page.waitForSelector(`body[data-resume="${wanted}"]`, { timeout: 10_000 });
+  await page.waitForSelector('body[data-history="shown"]', { timeout: 10_000 });
 }
+
+/** Sends `text` as the page's `n`-th message and waits until its reply ended. */
+async function exchange(page: Page, text: string, n: number): Promise<void> {
+  await send(page, text);
+  await expect.poll(() => page.locator('.msg.user').count()).toBe(n);
+  await waitForPhase(page, LAST_REPLY, 'ended');
+}
+
+/** What the page shows, in order: the person's bubbles, the agent's replies, their tasks (each once). */
+async function shownExchanges(page: Page): Promise<{ said: string[]; replies: string[]; tasks: (string | null)[] }> {
+  const agents = page.locator('.msg.agent');
+  return {
+    said: await page.locator('.msg.user').allTextContents(),
+    replies: await page.locator('.msg.agent .body').allTextContents(),
+    tasks: await agents.evaluateAll((bubbles) => bubbles.map((bubble) => bubble.getAttribute('data-task-id'))),
+  };
+}
+
+/** The demo agent's chat replies to `said`, the thread's first messages, in order. */
+const chatReplies = (said: readonly string[]): string[] =>
+  said.map((text, i) => chatReply(text, { turn: i + 1, earlier: said.slice(0, i) }));
 
 describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   beforeAll(setUp, 60_000);
@@ -242,9 +269,9 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
         const shown = await recordReplyTexts(page, LAST_REPLY);
 
         await reloadUntilResumed(page, 'found');
-        // The reply in progress, as one resumed exchange: what was said already, then the rest live.
+        // The reply in progress, as one resumed exchange under the message it answers: what was said already, then the rest live.
         await waitForMidStream(page, LAST_REPLY);
-        expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+        await expect.poll(() => page.locator('.msg.user').allTextContents()).toEqual([said]);
         expect(await page.locator('.msg.agent').count()).toBe(1);
         expect(await page.locator(LAST_REPLY).getAttribute('data-resumed')).toBe('true');
         expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
@@ -266,14 +293,24 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       },
     );
 
-    it('with nothing in flight (the last reply completed): the reloaded page shows no resumed exchange, and is ready', async () => {
+    it('with nothing in flight (the last reply completed): the reloaded page shows the exchange from the past, no resumed one, and is ready', async () => {
       const { page } = await threadPage(`${THREAD}-nothing`, reloadErrors);
       pages.push(page);
       await send(page, 'Hello before a reload');
       await waitForPhase(page, LAST_REPLY, 'ended');
       expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
+      const taskId = await page.locator(LAST_REPLY).getAttribute('data-task-id');
       await reloadUntilResumed(page, 'none');
-      expect(await page.locator('.msg').count()).toBe(0);
+      await expect
+        .poll(() => shownExchanges(page))
+        .toEqual({
+          said: ['Hello before a reload'],
+          replies: chatReplies(['Hello before a reload']),
+          tasks: [taskId],
+        });
+      expect(await page.locator(LAST_REPLY).getAttribute('data-past')).toBe('true');
+      expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
+      expect(await page.locator('#load-earlier').isHidden()).toBe(true);
       await expect.poll(() => page.locator('#status-text').textContent()).toBe('Ready');
       expect(await page.locator('#send').isEnabled()).toBe(true);
     });
@@ -290,7 +327,9 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       expect(taskId).toBeTruthy();
 
       await reloadUntilResumed(page, 'found');
-      expect(await page.locator('.msg.user').allTextContents()).toEqual([RESUMED]);
+      await expect.poll(() => page.locator('.msg.user').allTextContents()).toEqual([said]); // once: the resumed exchange, not the past's
+      expect(await page.locator('.msg.agent').count()).toBe(1);
+      expect(await page.locator(LAST_REPLY).getAttribute('data-resumed')).toBe('true');
       expect(await page.locator(LAST_REPLY).getAttribute('data-phase')).toBe('ended');
       expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('input-required');
       expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
@@ -298,8 +337,7 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       expect(await page.locator(`${LAST_REPLY} .note`).textContent()).toBe('Not completed: the agent needs more input.');
       expect(await page.locator('#send').isEnabled()).toBe(true);
 
-      await send(page, 'deep blue');
-      await waitForPhase(page, LAST_REPLY, 'ended');
+      await exchange(page, 'deep blue', 2);
       expect(await page.locator(LAST_REPLY).getAttribute('data-outcome')).toBe('completed');
       expect(await page.locator(`${LAST_REPLY} .body`).textContent()).toBe(answeredReply('deep blue', { turn: 2, earlier: [said] }));
       expect(await page.locator(LAST_REPLY).getAttribute('data-task-id')).toBe(taskId);
@@ -313,14 +351,77 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       try {
         await other.goto(`${old.url}?thread=${THREAD}-v03`);
         await other.waitForSelector('body[data-resume="unsupported"]', { timeout: 10_000 });
+        await other.waitForSelector('body[data-history="unsupported"]', { timeout: 10_000 });
         await expect.poll(() => other.locator('#status-text').textContent()).toBe('Ready');
         expect(await other.locator('.msg').count()).toBe(0);
+        // No history there: a small note says so, and there is no "Load earlier".
+        expect(await other.locator('#history-note').textContent()).toContain('keeps no history');
+        expect(await other.locator('#load-earlier').isHidden()).toBe(true);
         expect(await other.locator('#send').isEnabled()).toBe(true);
       } finally {
         await other.context().close();
         await old.close();
         await v03.close();
       }
+    });
+
+    it(
+      'after three exchanges: all three in order; a slow reply in flight at the next reload goes on below them, once; no CancelTask',
+      { timeout: 60_000 },
+      async () => {
+        const { page, prefix } = await threadPage(`${THREAD}-three`, reloadErrors);
+        pages.push(page);
+        const said = ['first, about tea', 'second, about coffee', 'third, about cocoa'];
+        for (const [i, text] of said.entries()) await exchange(page, text, i + 1);
+        const { tasks } = await shownExchanges(page);
+
+        await reloadUntilResumed(page, 'none');
+        await expect.poll(() => shownExchanges(page)).toEqual({ said, replies: chatReplies(said), tasks });
+        expect(new Set(tasks).size).toBe(3);
+        expect(await page.locator('.msg.agent[data-past="true"][data-outcome="completed"]').count()).toBe(3);
+        expect(await page.locator('#load-earlier').isHidden()).toBe(true); // the page holds the whole thread
+
+        const slow = 'slow — and a fourth';
+        await send(page, slow);
+        await waitForMidStream(page, LAST_REPLY);
+        const taskId = await page.locator(LAST_REPLY).getAttribute('data-task-id');
+        const reply = await recordReplyTexts(page, LAST_REPLY);
+        await reloadUntilResumed(page, 'found');
+        await waitForMidStream(page, LAST_REPLY);
+        // The three above, then the reply in flight under its message: four exchanges, each once.
+        await expect.poll(() => page.locator('.msg.user').allTextContents()).toEqual([...said, slow]);
+        expect(await shownExchanges(page).then((shown) => shown.tasks)).toEqual([...tasks, taskId]);
+        expect(await page.locator(LAST_REPLY).getAttribute('data-resumed')).toBe('true');
+
+        const whole = slowReply(slow, { turn: 4, earlier: said });
+        await waitForPhase(page, LAST_REPLY, 'ended', 30_000);
+        expect(await shownExchanges(page)).toEqual({
+          said: [...said, slow],
+          replies: [...chatReplies(said), whole],
+          tasks: [...tasks, taskId],
+        });
+        expect((await reply.texts()).filter((text) => !whole.startsWith(text))).toEqual([]); // never a part twice
+        expect(linesOf(agentLog, prefix)).toEqual([`${prefix} turn 1`, `${prefix} turn 2`, `${prefix} turn 3`, `${prefix} turn 4 (slow)`]);
+      },
+    );
+
+    it('"Load earlier" (a page of 3, five exchanges): the two older ones above, in order, nothing doubled; then no more', async () => {
+      const { page } = await threadPage(`${THREAD}-earlier`, reloadErrors, '&page=3');
+      pages.push(page);
+      const said = ['one', 'two', 'three', 'four', 'five'];
+      for (const [i, text] of said.entries()) await exchange(page, text, i + 1);
+      const { tasks } = await shownExchanges(page);
+
+      await reloadUntilResumed(page, 'none');
+      await expect
+        .poll(() => shownExchanges(page))
+        .toEqual({ said: said.slice(2), replies: chatReplies(said).slice(2), tasks: tasks.slice(2) });
+      await page.click('#load-earlier');
+      await expect.poll(() => page.locator('.msg.user').count()).toBe(5);
+      expect(await shownExchanges(page)).toEqual({ said, replies: chatReplies(said), tasks });
+      await page.waitForSelector('body[data-history="shown"]');
+      expect(await page.locator('#load-earlier').isHidden()).toBe(true);
+      expect(await page.locator('#send').isEnabled()).toBe(true);
     });
 
     it('had no page errors and no console errors', () => {

@@ -1,10 +1,11 @@
 /**
- * The chat's state and actions, with no DOM: a list of exchanges (what the user said, and the
- * agent's turn folded into a `TurnView`), the one running turn, and a status line derived from it.
- * At start it resumes the thread's reply in flight, if any (a page reloaded mid-reply).
+ * The chat's state and actions, with no DOM: the thread's past (its history, read from the agent),
+ * a list of exchanges (what the user said, and the agent's turn folded into a `TurnView`), the one
+ * running turn, and a status line derived from it. At start it reads the newest page of the past
+ * and resumes the thread's reply in flight, if any (a page reloaded mid-reply).
  */
-import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a';
-import type { A2AClient, OutgoingFile, TurnEvent, TurnView } from 'a4h-a2a';
+import { catchTurnError, createA2A, initialTurnView, isA2AError, turnState } from 'a4h-a2a';
+import type { A2AClient, HistoryExchange, OutgoingFile, TurnEvent, TurnView } from 'a4h-a2a';
 import type { Observable, Subscription } from 'rxjs';
 import { resumeCheckOf } from './resume.js';
 import type { ResumeCheck } from './resume.js';
@@ -21,6 +22,8 @@ export interface ChatConfig {
   thread: string;
   /** The A2A contextId the backend derived for the thread (the secret stays on the server). */
   contextId: string;
+  /** The exchanges of each page of the past: the newest at start, then each "Load earlier". Default 20. */
+  historyLimit?: number;
 }
 
 /** What every exchange has: the agent's turn. */
@@ -42,7 +45,7 @@ export interface SentExchange extends ExchangeBase {
 
 /**
  * The agent's turn found running (or waiting on its question) when the page started: the message
- * it answers was sent before the page was reloaded, and this page does not know it.
+ * it answers was sent before the page was reloaded (the view's `request`, when the agent kept it).
  */
 export interface ResumedExchange extends ExchangeBase {
   resumed: true;
@@ -59,6 +62,14 @@ export interface Status {
   flags: string[];
 }
 
+/**
+ * Where the thread's past stands: `loading` a page; `shown` (with `earlier` when the agent has
+ * exchanges before the oldest shown); `unsupported` for an agent without `ListTasks` (v0.3: it shows
+ * no history); `failed` when the agent could not be asked.
+ */
+export type HistoryState =
+  { state: 'loading' } | { state: 'shown'; earlier: boolean } | { state: 'unsupported' } | { state: 'failed'; message: string };
+
 /** Whether the agent answered: its card is read once at start; a completed turn proves it too. */
 export type AgentReach = { state: 'checking' } | { state: 'reachable' } | { state: 'unreachable'; message: string };
 
@@ -67,26 +78,36 @@ export interface Chat {
   readonly reach: ReadonlySignal<AgentReach>;
   /** The look for a reply in flight at start; `checking` until it settles. */
   readonly resume: ReadonlySignal<ResumeCheck>;
+  /**
+   * The thread's past, oldest first, above `exchanges`: each exchange once (the reply in flight, which
+   * the agent lists too, shows as the resumed exchange), and none while the look for it is checking.
+   */
+  readonly past: ReadonlySignal<readonly HistoryExchange[]>;
+  /** The last page of the past: loading, shown (and whether there is an earlier one), or why not. */
+  readonly history: ReadonlySignal<HistoryState>;
   readonly exchanges: ReadonlySignal<readonly Exchange[]>;
   /** True while a turn runs (Cancel is enabled). */
   readonly busy: ReadonlySignal<boolean>;
-  /** False while a turn runs or the look for a reply in flight is still checking (Send is disabled). */
+  /** False while a turn runs, or the look for a reply in flight or the first page of the past is still loading (Send is disabled). */
   readonly canSend: ReadonlySignal<boolean>;
   readonly status: ReadonlySignal<Status>;
   /** Sends `text` (and `files`) as the next turn; ignored unless `canSend`, or when there is neither text nor a file. */
   send(text: string, files?: readonly OutgoingFile[]): void;
   /** Cancels the running turn: unsubscribing makes the library abort the stream and send CancelTask. */
   cancel(): void;
+  /** Loads the page of the past before the oldest shown ("Load earlier"); ignored while one loads or when there is none. */
+  loadEarlier(): void;
 }
 
 /** The agent's handle in contextId derivation; the backend uses the same. */
 export const HANDLE = 'web';
 
 /**
- * The chat of one thread. It starts by resuming the thread's reply in flight (`client.resume`): a
- * running task shows as a resumed exchange that streams on, a question the agent waits on shows
- * again (the next message answers it in its task); nothing unfinished, or a failure to look, shows
- * no exchange. Send waits for that look.
+ * The chat of one thread. It starts by reading the newest page of the thread's past
+ * (`client.history`) and, at the same time, resuming the thread's reply in flight (`client.resume`):
+ * a running task shows as a resumed exchange that streams on below the past, a question the agent
+ * waits on shows again (the next message answers it in its task); nothing unfinished, or a failure
+ * to look, shows no exchange. Send waits for both.
  */
 export function createChat(config: ChatConfig, client: A2AClient = createA2A()): Chat {
   const exchanges = signal<readonly Exchange[]>([]);
@@ -103,8 +124,19 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
   });
   const reach = signal<AgentReach>({ state: 'checking' });
   const resume = signal<ResumeCheck>({ state: 'checking' });
-  const canSend = computed(() => !busy() && resume().state !== 'checking');
-  const status = computed((): Status => statusOf(last(), reach(), resume(), config.agent));
+  const history = signal<HistoryState>({ state: 'loading' });
+  /** Whether the first page of the past was read (or could not be): Send waits for it. */
+  const opened = signal(false);
+  const canSend = computed(() => !busy() && resume().state !== 'checking' && opened());
+  const status = computed((): Status => statusOf(last(), reach(), resume(), opened(), config.agent));
+
+  // The past as loaded, newest page first, each earlier page prepended; shown without the tasks the exchanges show.
+  const loaded = signal<readonly HistoryExchange[]>([]);
+  const past = computed(() => {
+    if (resume().state === 'checking') return [];
+    const live = new Set(exchanges().map((exchange) => exchange.view.taskId));
+    return loaded().filter((exchange) => !live.has(exchange.taskId));
+  });
   // The card, once: an agent that is down shows at once, not after the first message.
   client.card(config.agent).subscribe({
     next: () => reach.set({ state: 'reachable' }),
@@ -144,9 +176,45 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     if (check.state !== resume.peek().state) resume.set(check);
   });
 
+  /** The cursor of the page before the oldest shown: `undefined` before the first page, `null` after the oldest. */
+  let before: string | null | undefined;
+  let loadingPage = false;
+  const loadPage = (): void => {
+    if (loadingPage || before === null) return;
+    loadingPage = true;
+    history.set({ state: 'loading' });
+    const page$ = client.history({
+      ...thread,
+      ...(config.historyLimit ? { limit: config.historyLimit } : {}),
+      ...(before ? { before } : {}),
+    });
+    page$.subscribe({
+      next: (page) => {
+        before = page.before ?? null;
+        loaded.update((list) => {
+          const known = new Set(list.map((exchange) => exchange.taskId));
+          return [...page.exchanges.filter((exchange) => !known.has(exchange.taskId)), ...list];
+        });
+        history.set({ state: 'shown', earlier: page.before !== undefined });
+      },
+      error: (error: unknown) => {
+        loadingPage = false;
+        opened.set(true);
+        history.set(isA2AError(error, 'unsupported') ? { state: 'unsupported' } : { state: 'failed', message: errorMessage(error) });
+      },
+      complete: () => {
+        loadingPage = false;
+        opened.set(true);
+      },
+    });
+  };
+  loadPage();
+
   return {
     reach,
     resume,
+    past,
+    history,
     exchanges,
     busy,
     canSend,
@@ -166,6 +234,7 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
       subscription.unsubscribe();
       patch(id, { stopped: true });
     },
+    loadEarlier: loadPage,
   };
 }
 
@@ -183,19 +252,23 @@ function idleStatus(reach: AgentReach, agent: string): Status {
   return { tone: 'idle', text: 'Ready', flags: [] };
 }
 
-/** The line before any exchange: the idle line, while the look for a reply in flight checks, or, quietly, why it could not. */
-function startStatus(reach: AgentReach, resume: ResumeCheck, agent: string): Status {
+/**
+ * The line before any exchange: the idle line, while the past loads or the look for a reply in flight
+ * checks, or, quietly, why it could not.
+ */
+function startStatus(reach: AgentReach, resume: ResumeCheck, opened: boolean, agent: string): Status {
   const idle = idleStatus(reach, agent);
   if (idle.tone === 'error') return idle;
   if (resume.state === 'checking') return { tone: 'busy', text: 'Checking for a reply in progress…', flags: [] };
+  if (!opened) return { tone: 'busy', text: 'Loading the conversation…', flags: [] };
   if (resume.state === 'failed' && reach.state === 'reachable') {
     return { tone: 'idle', text: `Ready (could not check for a reply in progress: ${resume.message})`, flags: [] };
   }
   return idle;
 }
 
-function statusOf(exchange: Exchange | undefined, reach: AgentReach, resume: ResumeCheck, agent: string): Status {
-  if (exchange === undefined) return startStatus(reach, resume, agent);
+function statusOf(exchange: Exchange | undefined, reach: AgentReach, resume: ResumeCheck, opened: boolean, agent: string): Status {
+  if (exchange === undefined) return startStatus(reach, resume, opened, agent);
   const idle = idleStatus(reach, agent);
   const { view } = exchange;
   if (exchange.stopped)
@@ -213,8 +286,8 @@ function statusOf(exchange: Exchange | undefined, reach: AgentReach, resume: Res
   return { tone: 'busy', text, flags };
 }
 
-/** How a turn that did not complete ended, in words. */
-export function outcomeText(view: TurnView): string {
+/** How a turn (or an exchange of the past) that did not complete ended, in words. */
+export function outcomeText(view: Pick<TurnView, 'outcome'>): string {
   switch (view.outcome) {
     case 'input-required':
       return 'the agent needs more input';

@@ -1,15 +1,23 @@
 /**
  * The web chat page: asks its backend where the agent is and which contextId this conversation has,
  * then renders the chat state (signals, see chat.ts) into the DOM with a few effects. A reload keeps
- * the thread, and the chat picks up a reply that was in progress.
+ * the thread: the page shows its past (read from the agent, "Load earlier" for more), then picks up
+ * a reply that was in progress below it.
  */
 // First, before the library: the SDK needs a global `Buffer` for raw-bytes file parts (see the file).
 import './buffer-polyfill.js';
 import { attachmentElement, fileToPart } from './attachments.js';
 import { createChat, outcomeText } from './chat.js';
-import type { Chat, Exchange } from './chat.js';
+import type { Chat, Exchange, HistoryState } from './chat.js';
+import type { HistoryExchange, UserMessage } from 'a4h-a2a';
 import { RESUMED_NOTE } from './resume.js';
 import { effect } from './signals.js';
+
+/** The exchanges of each page of the past: `?page=N` (1–100), else 20. */
+function historyLimit(): number {
+  const page = Number(new URL(location.href).searchParams.get('page'));
+  return Number.isInteger(page) && page >= 1 && page <= 100 ? page : 20;
+}
 
 /** The conversation key: `?thread=…` if given, else one kept in localStorage (so a reload continues). */
 function threadKey(): string {
@@ -37,6 +45,9 @@ function element<T extends HTMLElement>(id: string): T {
 const ui = {
   meta: element('meta'),
   messages: element('messages'),
+  history: element('history'),
+  loadEarlier: element<HTMLButtonElement>('load-earlier'),
+  historyNote: element('history-note'),
   status: element('status'),
   statusText: element('status-text'),
   flags: element('flags'),
@@ -48,8 +59,9 @@ const ui = {
   cancel: element<HTMLButtonElement>('cancel'),
 };
 
-/** The DOM of one exchange, created once and updated in place while the reply streams. */
+/** The DOM of one exchange, created once (and, for this page's turns, updated in place while the reply streams). */
 interface Row {
+  user: HTMLElement;
   agent: HTMLElement;
   body: HTMLElement;
   attachments: HTMLElement;
@@ -58,29 +70,43 @@ interface Row {
   note: HTMLElement;
 }
 
+/** A line under the person's text for each file they sent. */
+function sentFile(name: string): HTMLElement {
+  const line = document.createElement('span');
+  line.className = 'sent-file';
+  line.textContent = `attached: ${name}`;
+  return line;
+}
+
+/** The person's messages of an exchange the page did not send (of the past, or resumed): their texts, one a line, and files. */
+function fillUser(user: HTMLElement, messages: readonly UserMessage[], missing: string): void {
+  user.replaceChildren();
+  user.classList.toggle('resumed', messages.length === 0);
+  if (messages.length === 0) user.textContent = missing;
+  messages.forEach((message, i) => {
+    user.append(`${i > 0 ? '\n' : ''}${message.text}`);
+    for (const attachment of message.attachments ?? [])
+      user.append(sentFile(attachment.kind === 'file' ? (attachment.name ?? 'file') : 'data'));
+  });
+}
+
 function userElement(exchange: Exchange): HTMLElement {
   const user = document.createElement('div');
   user.className = 'msg user';
   if (exchange.resumed) {
-    user.classList.add('resumed');
-    user.textContent = RESUMED_NOTE;
+    // The message the resumed task answers comes with the view (`request`), a moment after the task.
+    fillUser(user, [], RESUMED_NOTE);
     return user;
   }
   user.textContent = exchange.text;
-  for (const file of exchange.files) {
-    const line = document.createElement('span');
-    line.className = 'sent-file';
-    line.textContent = `attached: ${file.name ?? 'file'}`;
-    user.append(line);
-  }
+  for (const file of exchange.files) user.append(sentFile(file.name ?? 'file'));
   return user;
 }
 
-function addRow(exchange: Exchange): Row {
-  const user = userElement(exchange);
+/** A row's elements, not yet in the page. */
+function newRow(user: HTMLElement): Row {
   const agent = document.createElement('div');
   agent.className = 'msg agent';
-  if (exchange.resumed) agent.dataset['resumed'] = 'true';
   const body = document.createElement('span');
   body.className = 'body';
   const attachments = document.createElement('div');
@@ -88,12 +114,37 @@ function addRow(exchange: Exchange): Row {
   const note = document.createElement('span');
   note.className = 'note';
   agent.append(body, attachments, note);
-  ui.messages.querySelector('.empty')?.remove();
-  ui.messages.append(user, agent);
-  return { agent, body, attachments, shown: 0, note };
+  return { user, agent, body, attachments, shown: 0, note };
 }
 
-function updateRow(row: Row, { view, stopped }: Exchange): void {
+function liveRow(exchange: Exchange): Row {
+  const row = newRow(userElement(exchange));
+  if (exchange.resumed) row.agent.dataset['resumed'] = 'true';
+  return row;
+}
+
+/** An exchange of the past, as the agent keeps it: drawn once, as a turn that ended so would be. */
+function pastRow(exchange: HistoryExchange): Row {
+  const user = document.createElement('div');
+  user.className = 'msg user';
+  fillUser(user, exchange.user, '(the agent kept no message)');
+  const row = newRow(user);
+  Object.assign(row.agent.dataset, {
+    past: 'true',
+    phase: exchange.outcome === undefined ? 'open' : 'ended',
+    outcome: exchange.outcome ?? '',
+    taskId: exchange.taskId,
+  });
+  row.body.textContent = exchange.reply;
+  for (const attachment of exchange.attachments ?? []) row.attachments.append(attachmentElement(attachment));
+  if (exchange.error !== undefined) row.note.textContent = exchange.error.message;
+  else if (exchange.outcome === undefined) row.note.textContent = `Unfinished (${exchange.state}).`;
+  else if (exchange.outcome !== 'completed') row.note.textContent = `Not completed: ${outcomeText(exchange)}.`;
+  return row;
+}
+
+function updateRow(row: Row, { view, stopped, resumed }: Exchange): void {
+  if (resumed && view.request !== undefined && row.user.classList.contains('resumed')) fillUser(row.user, [view.request], RESUMED_NOTE);
   const phase = stopped ? 'stopped' : view.phase;
   row.agent.dataset['phase'] = phase;
   row.agent.dataset['outcome'] = view.outcome ?? '';
@@ -109,18 +160,66 @@ function updateRow(row: Row, { view, stopped }: Exchange): void {
   if (row.note.textContent !== note) row.note.textContent = note;
 }
 
+/** The small line above the messages: "Load earlier" while there is an earlier page, or why the past does not show. */
+function renderHistory(history: HistoryState): void {
+  ui.loadEarlier.hidden = !(history.state === 'shown' && history.earlier);
+  let note = '';
+  if (history.state === 'unsupported') note = 'This agent keeps no history (A2A v0.3): earlier messages do not show.';
+  else if (history.state === 'failed') note = `Earlier messages could not be loaded (${history.message}).`;
+  if (ui.historyNote.textContent !== note) ui.historyNote.textContent = note;
+  ui.history.hidden = ui.loadEarlier.hidden && note === '';
+  document.body.dataset['history'] = history.state;
+}
+
 function render(chat: Chat): void {
-  const rows = new Map<number, Row>();
-  effect(() => {
-    const list = ui.messages;
-    const atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
-    for (const exchange of chat.exchanges()) {
-      let row = rows.get(exchange.id);
-      if (row === undefined) rows.set(exchange.id, (row = addRow(exchange)));
-      updateRow(row, exchange);
-    }
-    if (atBottom) list.scrollTop = list.scrollHeight;
+  const rows = new Map<string, Row>();
+  let first: string | undefined;
+  const list = ui.messages;
+  // Whether the list follows its end: until the reader scrolls up, and again once they scroll back down.
+  let atBottom = true;
+  list.addEventListener('scroll', () => {
+    atBottom = list.scrollHeight - list.scrollTop - list.clientHeight < 40;
   });
+  // A picture that finished loading grew the list (load events do not bubble: caught on the way down).
+  list.addEventListener(
+    'load',
+    () => {
+      if (atBottom) list.scrollTop = list.scrollHeight;
+    },
+    true,
+  );
+  effect(() => {
+    const fromBottom = list.scrollHeight - list.scrollTop;
+    // The past above this page's exchanges; keyed, so each row is drawn once and moved, never doubled.
+    const items = [
+      ...chat.past().map((exchange) => ({ key: `past:${exchange.taskId}`, past: exchange })),
+      ...chat.exchanges().map((exchange) => ({ key: `page:${exchange.id}`, exchange })),
+    ];
+    const keys = new Set(items.map((item) => item.key));
+    for (const [key, row] of rows) {
+      if (keys.has(key)) continue;
+      row.user.remove();
+      row.agent.remove();
+      rows.delete(key);
+    }
+    if (items.length > 0) list.querySelector('.empty')?.remove();
+    let at = ui.history.nextSibling;
+    for (const item of items) {
+      let row = rows.get(item.key);
+      if (row === undefined) rows.set(item.key, (row = 'past' in item ? pastRow(item.past) : liveRow(item.exchange)));
+      if ('exchange' in item) updateRow(row, item.exchange);
+      for (const node of [row.user, row.agent]) {
+        if (node === at) at = node.nextSibling;
+        else list.insertBefore(node, at);
+      }
+    }
+    // At the bottom, stay there; when earlier exchanges came in above, keep what was on screen in place.
+    const prepended = first !== undefined && keys.has(first) && items[0]?.key !== first;
+    first = items[0]?.key;
+    if (atBottom) list.scrollTop = list.scrollHeight;
+    else if (prepended) list.scrollTop = list.scrollHeight - fromBottom;
+  });
+  effect(() => renderHistory(chat.history()));
   effect(() => {
     const { tone, text, flags } = chat.status();
     ui.status.dataset['tone'] = tone;
@@ -150,6 +249,7 @@ function render(chat: Chat): void {
     ui.fileNames.textContent = '';
     void Promise.all(picked.map(fileToPart)).then((files) => chat.send(text, files));
   });
+  ui.loadEarlier.addEventListener('click', () => chat.loadEarlier());
   ui.cancel.addEventListener('click', () => {
     chat.cancel();
     ui.input.focus();
@@ -166,7 +266,7 @@ async function main(): Promise<void> {
     const { contextId } = await getJson<{ contextId: string }>(`/api/context?thread=${encodeURIComponent(thread)}`);
     ui.meta.textContent = `${new URL(agent).host} · thread ${thread} · context ${contextId.slice(0, 8)}…`;
     ui.meta.title = `agent ${agent}\nthread ${thread}\ncontextId ${contextId}`;
-    render(createChat({ agent, thread, contextId }));
+    render(createChat({ agent, thread, contextId, historyLimit: historyLimit() }));
     ui.input.disabled = false;
     ui.input.focus();
     document.body.dataset['ready'] = 'true';

@@ -1,32 +1,51 @@
 /**
  * One chat thread with one agent. `a2aConversation` runs a turn per message and keeps the turn's
- * view in a signal; this component keeps the earlier exchanges, the status line and the form. At
- * start it resumes the thread, so a page reloaded mid-reply shows the reply going on (or the
- * question the agent waits on).
+ * view in a signal, and loads the thread's past page by page; this component keeps this page's
+ * earlier exchanges, the status line and the form. At start it loads the newest page of the past and
+ * resumes the thread, so a page reloaded mid-reply shows the conversation so far, then the reply
+ * going on below it (or the question the agent waits on).
  */
 import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { a2aConversation, injectA2A, type TurnView } from 'a4h-a2a/angular';
+import { a2aConversation, injectA2A, type HistoryExchange, type TurnView } from 'a4h-a2a/angular';
 import { catchError, map, of, startWith } from 'rxjs';
 import { EXAMPLE_CONFIG } from './app.config';
 import { statusLine, type Reach } from './status';
 
 /**
  * A message sent and the agent's turn for it (its last view, once the next message is sent). `user`
- * is undefined for a reply resumed at start: its message was sent before the page was reloaded.
+ * is undefined for a reply resumed at start whose message the agent did not keep.
  */
 export interface Exchange {
   user: string | undefined;
   view: TurnView | undefined;
 }
 
-/** What the user column says for a resumed reply. */
+/** What the user column says for a resumed reply whose message the agent did not keep. */
 export const RESUMED_NOTE = '(your message from before the page was reloaded)';
 
 /** The conversation key: `?thread=…`, else the example's own. */
 function threadKey(): string {
   return new URLSearchParams(location.search).get('thread') || 'angular-demo';
+}
+
+/** The exchanges of each page of the past: `?page=N` (1–100), else 20. */
+function historyLimit(): number {
+  const page = Number(new URLSearchParams(location.search).get('page'));
+  return Number.isInteger(page) && page >= 1 && page <= 100 ? page : 20;
+}
+
+/** The person's messages of an exchange of the past, one a line (a question answered in its task adds the answer). */
+export function saidIn(exchange: HistoryExchange): string {
+  return exchange.user.map((message) => message.text).join('\n') || '(the agent kept no message)';
+}
+
+/** The line under a reply of the past that did not complete. */
+export function pastNote(exchange: HistoryExchange): string {
+  if (exchange.error !== undefined) return exchange.error.message;
+  if (exchange.outcome === undefined) return `unfinished (${exchange.state})`;
+  return exchange.outcome === 'completed' ? '' : exchange.outcome;
 }
 
 @Component({
@@ -41,14 +60,16 @@ export class ChatComponent {
   protected readonly thread = threadKey();
 
   /**
-   * The turn of the latest message; the contextId is asked of the backend inside each turn. Its view
-   * changes at most once per 50 ms while a reply streams (the first view and the end at once).
+   * The turn of the latest message, and the thread's past; the contextId is asked of the backend
+   * inside each turn (and each page of the past). Its view changes at most once per 50 ms while a
+   * reply streams (the first view and the end at once).
    */
   protected readonly chat = a2aConversation({
     agent: this.config.agent,
     handle: this.config.handle,
     thread: this.thread,
     coalesceMs: 50,
+    historyLimit: historyLimit(),
     contextId: () =>
       this.http.get<{ contextId: string }>('/api/context', { params: { thread: this.thread } }).pipe(map((reply) => reply.contextId)),
   });
@@ -72,14 +93,27 @@ export class ChatComponent {
   /** The latest message, if any (none, with a view, for a reply resumed at start). */
   protected readonly latest = signal<string | undefined>(undefined);
   protected readonly resumedNote = RESUMED_NOTE;
+  protected readonly saidIn = saidIn;
+  protected readonly pastNote = pastNote;
 
   protected readonly running = computed(() => this.chat.view()?.phase === 'running');
-  /** Send waits while a turn runs, and while the resume at start is still looking (one round trip). */
-  protected readonly canSend = computed(() => !this.running() && !this.chat.resuming());
-  protected readonly status = computed(() => statusLine(this.chat.view(), this.reach(), this.config.agent, this.chat.resuming()));
+  /** Send waits while a turn runs, and while the resume at start or a page of the past is still loading (one round trip). */
+  protected readonly canSend = computed(() => !this.running() && !this.chat.resuming() && !this.chat.loadingHistory());
+  protected readonly status = computed(() =>
+    statusLine(this.chat.view(), this.reach(), this.config.agent, this.chat.resuming(), this.chat.loadingHistory()),
+  );
   protected readonly contextId = computed(() => this.chat.view()?.contextId);
+  /** Where the past stands (the test waits on it): loading, shown, or why not (a v0.3 agent keeps no history). */
+  protected readonly historyState = computed(() => {
+    if (this.chat.loadingHistory()) return 'loading';
+    const error = this.chat.historyError();
+    if (error === undefined) return 'shown';
+    return error.kind === 'unsupported' ? 'unsupported' : 'failed';
+  });
 
   constructor() {
+    // The past (its newest page) above, the reply in flight below it; each exchange shows once.
+    this.chat.loadEarlier();
     this.chat.resume();
   }
 
@@ -88,7 +122,7 @@ export class ChatComponent {
     if (text === '' || !this.canSend()) return;
     const latest = this.latest();
     const view = this.chat.view();
-    if (latest !== undefined || view !== undefined) this.earlier.update((list) => [...list, { user: latest, view }]);
+    if (latest !== undefined || view !== undefined) this.earlier.update((list) => [...list, { user: latest ?? view?.request?.text, view }]);
     this.latest.set(text);
     input.value = '';
     this.chat.send(text);
