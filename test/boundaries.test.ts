@@ -76,17 +76,19 @@ describe('import boundaries of src/', () => {
     ).toEqual([]);
   });
 
-  it("only src/sdk/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
+  it("only src/sdk/bindings/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
     const grpc = (s: string) => s.startsWith('@grpc/') || s.startsWith('@bufbuild/') || /^@a2a-js\/sdk\/(.*\/)?grpc$/.test(s);
     expect(
-      files.flatMap(({ file, imports }) => (file === 'sdk/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`))),
+      files.flatMap(({ file, imports }) =>
+        file === 'sdk/bindings/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`),
+      ),
     ).toEqual([]);
     expect(
       files.flatMap(({ file, imports }) =>
         file === 'node/grpc.ts' ? [] : imports.filter((s) => s.endsWith('grpc/node.js')).map((s) => `${file} imports ${s}`),
       ),
     ).toEqual([]);
-    expect(files.find((f) => f.file === 'sdk/grpc/node.ts')?.imports).toEqual(
+    expect(files.find((f) => f.file === 'sdk/bindings/grpc/node.ts')?.imports).toEqual(
       expect.arrayContaining(['@grpc/grpc-js', '@a2a-js/sdk/client/grpc']),
     );
   });

@@ -1,19 +1,19 @@
 import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
-import { AgentExtensions } from './agent-extensions.js';
-import { ResponseWatch } from './calls.js';
-import { CardCache } from './card-cache.js';
-import type { CardValidators } from './card-fetch.js';
+import { AgentExtensions } from './extensions/option.js';
+import { ResponseWatch } from './fetch/response-watch.js';
+import { CardCache } from './card/cache.js';
+import type { CardValidators } from './card/fetch.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
-import { Bindings } from './bindings.js';
+import { Bindings } from './bindings/option.js';
 import type { AgentReachOptions } from './reach-options.js';
-import { GrpcChannels } from './grpc/channels.js';
-import type { GrpcSupport } from './grpc/support.js';
-import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
-import type { AgentLoader } from './load-agent.js';
+import { GrpcChannels } from './bindings/grpc/channels.js';
+import type { GrpcSupport } from './bindings/grpc/support.js';
+import { sdkFactory, type ResolvedAgent } from './agent/resolve.js';
+import type { AgentLoader } from './agent/load.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
 import { CardTrust } from './trust/trust.js';
 
@@ -49,9 +49,9 @@ export interface SdkPortOptions extends AgentReachOptions {
   grpc?: GrpcSupport;
 }
 
-export type { BindingsOption, ProtocolBinding } from './bindings.js';
+export type { BindingsOption, ProtocolBinding } from './bindings/option.js';
 export { agentReach, type AgentReachOptions } from './reach-options.js';
-export type { GrpcSupport } from './grpc/support.js';
+export type { GrpcSupport } from './bindings/grpc/support.js';
 
 /** SDK-backed ports: a {@link PortFactory}, and `close()` for the gRPC channels they opened. */
 export interface SdkPorts extends PortFactory {

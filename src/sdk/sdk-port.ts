@@ -6,13 +6,13 @@ import { redactQuery } from '../port/card-url.js';
 import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { unaryCall } from './calls.js';
-import type { CardCache } from './card-cache.js';
-import type { CardValidators } from './card-fetch.js';
-import { loadAgent, type AgentLoader } from './load-agent.js';
-import type { ResolvedAgent } from './resolve-agent.js';
-import { extensionHeaders } from './extension-headers.js';
-import { missingExtensions } from './required-extensions.js';
+import { unaryCall } from './transports/calls.js';
+import type { CardCache } from './card/cache.js';
+import type { CardValidators } from './card/fetch.js';
+import { loadAgent, type AgentLoader } from './agent/load.js';
+import type { ResolvedAgent } from './agent/resolve.js';
+import { extensionHeaders } from './extensions/headers.js';
+import { missingExtensions } from './extensions/required.js';
 import type { TurnHeaders } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */

@@ -5,10 +5,10 @@
  */
 import type { AgentInterface } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { Bindings } from '../../src/sdk/bindings.js';
-import { chooseInterface, type InterfaceChoice } from '../../src/sdk/choose-interface.js';
-import { parseGrpcAddress } from '../../src/sdk/grpc/address.js';
-import { GRPC_NODE_ONLY } from '../../src/sdk/grpc/support.js';
+import { Bindings } from '../../src/sdk/bindings/option.js';
+import { chooseInterface, type InterfaceChoice } from '../../src/sdk/agent/choose-interface.js';
+import { parseGrpcAddress } from '../../src/sdk/bindings/grpc/address.js';
+import { GRPC_NODE_ONLY } from '../../src/sdk/bindings/grpc/support.js';
 
 const CARD = 'https://agent.example/.well-known/agent-card.json';
 const iface = (protocolBinding: string, protocolVersion: string, url = `https://agent.example/${protocolBinding}/${protocolVersion}`) =>

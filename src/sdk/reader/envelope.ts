@@ -1,6 +1,6 @@
 import { A2AError } from '../../errors.js';
-import { extensionRefusal } from '../extension-refusal.js';
-import { wireMeaning } from '../wire-errors.js';
+import { extensionRefusal } from '../extensions/refusal.js';
+import { wireMeaning } from '../errors/wire-errors.js';
 import { SseLines } from './sse-lines.js';
 
 /** The JSON in `text`, or undefined when it is none. */

@@ -1,6 +1,6 @@
 import { taskStateToJSON } from '@a2a-js/sdk';
 import type { AgentEvent, Part, TaskState } from '../../port/types.js';
-import { STATES as SDK_STATES } from '../map.js';
+import { STATES as SDK_STATES } from '../mapping/from-sdk.js';
 import type { StreamIds } from './results.js';
 
 type Json = Record<string, unknown>;

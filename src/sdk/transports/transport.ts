@@ -2,7 +2,7 @@ import type { Observable } from 'rxjs';
 import type { AuthDetails } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
-import type { ResponseWatch } from '../calls.js';
+import type { ResponseWatch } from '../fetch/response-watch.js';
 
 /** A turn's own headers on a call (its trace context, with telemetry); none by default. */
 export type TurnHeaders = Readonly<Record<string, string>> | undefined;

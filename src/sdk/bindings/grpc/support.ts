@@ -4,7 +4,7 @@
  * neither. Nothing here imports them, nor the SDK's types (modules.ts has those); `node.ts` imports them,
  * and only the Node entry imports `node.ts`.
  */
-import { A2AError } from '../../errors.js';
+import { A2AError } from '../../../errors.js';
 
 /** The optional peer dependencies a gRPC agent needs, as `npm install` takes them. */
 export const GRPC_PACKAGES = '@grpc/grpc-js @bufbuild/protobuf';

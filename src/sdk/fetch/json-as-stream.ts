@@ -1,4 +1,4 @@
-import { isObject, rebuilt } from './reader/replies.js';
+import { isObject, rebuilt } from '../reader/replies.js';
 
 /**
  * A stream call answered with one JSON body instead of an event stream (servers that answer

@@ -1,6 +1,6 @@
 import type { CallInterceptor } from '@a2a-js/sdk/client';
-import { A2AError } from '../../errors.js';
-import type { CredentialPlan } from '../credentials/plan.js';
+import { A2AError } from '../../../errors.js';
+import type { CredentialPlan } from '../../credentials/plan.js';
 import type { GrpcAddress } from './address.js';
 
 /** A gRPC metadata key (lower case; `-bin` keys carry bytes, never a credential). */

@@ -1,4 +1,4 @@
-import type { A2AErrorKind } from '../errors.js';
+import type { A2AErrorKind } from '../../errors.js';
 import {
   EXTENSION_SUPPORT_REQUIRED,
   METHOD_NOT_FOUND,
@@ -6,7 +6,7 @@ import {
   UNAUTHENTICATED,
   UNAUTHORIZED,
   UNSUPPORTED_OPERATION,
-} from '../port/codes.js';
+} from '../../port/codes.js';
 
 /** Where a code was seen: a JSON-RPC error's `code`, the HTTP status of the answer, or the status a gRPC call ended with. */
 export type Wire = 'json-rpc' | 'http' | 'grpc';

@@ -1,13 +1,10 @@
-import { MAX_SSE_EVENT_CHARS } from './reader/sse.js';
+import { APPEND_MARK } from '../mapping/append-mark.js';
+import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';
 
-/**
- * The SDK's v0.3 HTTP+JSON client drops `append` from artifact-update events (S6 in the research
- * notes): chunks that extend an artifact arrive as replacements, and a reply streamed in appends
- * shows only its last chunk. It does keep the event's `metadata`, so the flag is carried across in
- * it: each `artifactUpdate` that says `"append": true` on the wire gets {@link APPEND_MARK} in its
- * metadata, and the mapping (`map.ts`) reads the mark back and removes it.
+/*
+ * The SDK's v0.3 HTTP+JSON client drops `append` from artifact-update events but keeps their
+ * `metadata`: the flag is carried across in it as the append mark (`mapping/append-mark.ts`).
  */
-export const APPEND_MARK = 'a4h_append';
 
 /** HTTP+JSON streams, v0.3's (`/v1/message:stream`, `/v1/tasks/{id}:subscribe`) and any other. */
 function isRestStream(url: string): boolean {

@@ -1,8 +1,8 @@
 import { A2AError } from '../../errors.js';
 import type { SecuritySchemeInfo } from '../../port/card.js';
-import { authDetails, httpAuthError, safeChallenge } from './auth-error.js';
-import { headersTooLarge, HEADERS_TOO_LARGE, type SentRequest } from '../headers-too-large.js';
-import type { Applied, CredentialPlan } from './plan.js';
+import { authDetails, httpAuthError, safeChallenge } from '../credentials/auth-error.js';
+import { headersTooLarge, HEADERS_TOO_LARGE, type SentRequest } from './headers-too-large.js';
+import type { Applied, CredentialPlan } from '../credentials/plan.js';
 
 /** Same-origin 307/308 redirects followed with credentials, at most. */
 const MAX_REDIRECTS = 3;

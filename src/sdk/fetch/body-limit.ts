@@ -1,4 +1,4 @@
-import { A2AError } from '../errors.js';
+import { A2AError } from '../../errors.js';
 
 /**
  * A response whose body may be read whole (a unary JSON-RPC or HTTP+JSON answer, not an SSE stream)

@@ -1,5 +1,5 @@
-import { A2AError, type A2AOperation } from '../errors.js';
-import type { CardSummary } from '../port/card.js';
+import { A2AError, type A2AOperation } from '../../errors.js';
+import type { CardSummary } from '../../port/card.js';
 
 /**
  * The `input` error of a call to an agent whose card marks extensions `required` that the call does

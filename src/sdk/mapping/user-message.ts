@@ -1,6 +1,6 @@
 import type { Message as SdkMessage } from '@a2a-js/sdk';
 import { Role } from '@a2a-js/sdk';
-import type { OutgoingMessage } from '../port/types.js';
+import type { OutgoingMessage } from '../../port/types.js';
 import { sdkParts } from './parts-out.js';
 
 /** The user's message: role user, its text part (then its files and data), its messageId (a fresh one when it has none), the thread's ids. */

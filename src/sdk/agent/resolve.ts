@@ -1,17 +1,17 @@
 import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
-import type { ProtocolBinding } from './bindings.js';
-import type { CheckedCard } from './card-schema.js';
-import { cardError, SPOKEN_BINDINGS } from './card-schema.js';
+import type { ProtocolBinding } from '../bindings/option.js';
+import type { CheckedCard } from '../card/schema.js';
+import { cardError, SPOKEN_BINDINGS } from '../card/schema.js';
 import { chooseInterface } from './choose-interface.js';
-import { onHost, parseGrpcAddress, type GrpcAddress } from './grpc/address.js';
-import { loadGrpc, type GrpcModules } from './grpc/modules.js';
-import { GRPC_NODE_ONLY, type GrpcSupport } from './grpc/support.js';
-import type { AuthDetails } from '../errors.js';
-import type { CardExtension, CardSignature, CardSummary } from '../port/card.js';
-import { securitySchemesOf } from './credentials/security.js';
-import { withBothExtensionNames } from './extension-headers.js';
-import type { AgentWire, Transport } from './transports/transport.js';
+import { onHost, parseGrpcAddress, type GrpcAddress } from '../bindings/grpc/address.js';
+import { loadGrpc, type GrpcModules } from '../bindings/grpc/modules.js';
+import { GRPC_NODE_ONLY, type GrpcSupport } from '../bindings/grpc/support.js';
+import type { AuthDetails } from '../../errors.js';
+import type { CardExtension, CardSignature, CardSummary } from '../../port/card.js';
+import { securitySchemesOf } from '../credentials/security.js';
+import { withBothExtensionNames } from '../extensions/headers.js';
+import type { AgentWire, Transport } from '../transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
 
 /** An agent ready for calls: its card summary and the transport of its calls, chosen once. Never changed once made. */

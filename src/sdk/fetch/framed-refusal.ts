@@ -1,6 +1,6 @@
-import { errorEnvelopeIn, parseJson } from './reader/envelope.js';
-import { rebuilt } from './reader/replies.js';
-import { MAX_ERROR_BODY, readCapped } from './reader/refusal.js';
+import { errorEnvelopeIn, parseJson } from '../reader/envelope.js';
+import { rebuilt } from '../reader/replies.js';
+import { MAX_ERROR_BODY, readCapped } from '../reader/refusal.js';
 
 /**
  * A JSON-RPC stream call refused with an SSE frame that the answer does not type as an event stream

@@ -1,8 +1,8 @@
-import { A2AError } from '../errors.js';
-import { checkExtensionUris, mergeExtensions, NO_EXTENSIONS, type ExtensionsOption } from '../port/extensions.js';
-import { longestMatch, parseScope, type UrlScope } from './url-scope.js';
+import { A2AError } from '../../errors.js';
+import { checkExtensionUris, mergeExtensions, NO_EXTENSIONS, type ExtensionsOption } from '../../port/extensions.js';
+import { longestMatch, parseScope, type UrlScope } from '../credentials/url-scope.js';
 
-export type { ExtensionsOption } from '../port/extensions.js';
+export type { ExtensionsOption } from '../../port/extensions.js';
 
 interface Entry extends UrlScope {
   uris: readonly string[];

@@ -1,9 +1,9 @@
 import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { A2AError, naming, type A2AOperation, type AuthDetails } from '../errors.js';
-import { networkCause } from '../network-cause.js';
-import { explainAuth } from './credentials/auth-error.js';
-import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
-import { extensionRefusal } from './extension-refusal.js';
+import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../errors.js';
+import { networkCause } from '../../network-cause.js';
+import { explainAuth } from '../credentials/auth-error.js';
+import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../port/codes.js';
+import { extensionRefusal } from '../extensions/refusal.js';
 import { grpcStatusName, wireMeaning, type WireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */

@@ -1,6 +1,6 @@
 import type { Part as SdkPart } from '@a2a-js/sdk';
-import { DATA_MEDIA_TYPE } from '../port/outgoing.js';
-import type { OutgoingMessage } from '../port/types.js';
+import { DATA_MEDIA_TYPE } from '../../port/outgoing.js';
+import type { OutgoingMessage } from '../../port/types.js';
 
 /**
  * The user's message as parts, for both generations: the text (when there is any, or when nothing

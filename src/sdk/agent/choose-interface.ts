@@ -1,7 +1,7 @@
 import type { AgentInterface } from '@a2a-js/sdk';
-import { BINDING_PREFERENCE, type ProtocolBinding } from './bindings.js';
-import { cardError } from './card-schema.js';
-import { parseGrpcAddress } from './grpc/address.js';
+import { BINDING_PREFERENCE, type ProtocolBinding } from '../bindings/option.js';
+import { cardError } from '../card/schema.js';
+import { parseGrpcAddress } from '../bindings/grpc/address.js';
 
 /** What the choice of an interface depends on besides the card. */
 export interface InterfaceChoice {

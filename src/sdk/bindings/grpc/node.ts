@@ -6,7 +6,7 @@
  */
 import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
-import { APPEND_MARK } from '../rest-append.js';
+import { APPEND_MARK } from '../../mapping/append-mark.js';
 import type { GrpcAddress } from './address.js';
 import type { GrpcLoader, GrpcModules } from './modules.js';
 import { GRPC_PACKAGES, grpcUnavailable } from './support.js';

@@ -1,5 +1,5 @@
-import { A2AError } from '../errors.js';
-import { longestMatch, parseScope, type UrlScope } from './url-scope.js';
+import { A2AError } from '../../errors.js';
+import { longestMatch, parseScope, type UrlScope } from '../credentials/url-scope.js';
 
 /** A protocol binding this client speaks, as cards name it. */
 export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';

@@ -1,7 +1,7 @@
 import * as z from 'zod/mini';
-import { A2AError } from '../errors.js';
-import { redactQuery } from '../port/card-url.js';
-import { describeIssue, issuePath } from '../validation.js';
+import { A2AError } from '../../errors.js';
+import { redactQuery } from '../../port/card-url.js';
+import { describeIssue, issuePath } from '../../validation.js';
 
 /**
  * The fields of an agent card the client relies on, validated before anything else reads the card.

@@ -7,9 +7,9 @@ import type {
   TaskStatus as SdkTaskStatus,
 } from '@a2a-js/sdk';
 import { Role, TaskState as SdkTaskState } from '@a2a-js/sdk';
-import { A2AError } from '../errors.js';
-import type { AgentEvent, AgentMessage, Artifact, FilePart, Part, SendResult, Task, TaskState, TaskStatus } from '../port/types.js';
-import { APPEND_MARK } from './rest-append.js';
+import { A2AError } from '../../errors.js';
+import type { AgentEvent, AgentMessage, Artifact, FilePart, Part, SendResult, Task, TaskState, TaskStatus } from '../../port/types.js';
+import { APPEND_MARK } from './append-mark.js';
 
 /**
  * The SDK's shapes (the same for v1.0 and, translated by its compat layer, v0.3) mapped into the

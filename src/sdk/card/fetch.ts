@@ -1,7 +1,7 @@
-import { A2AError } from '../errors.js';
-import { networkCause } from '../network-cause.js';
-import { redactQuery } from '../port/card-url.js';
-import { cardError } from './card-schema.js';
+import { A2AError } from '../../errors.js';
+import { networkCause } from '../../network-cause.js';
+import { redactQuery } from '../../port/card-url.js';
+import { cardError } from './schema.js';
 
 /** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
