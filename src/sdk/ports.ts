@@ -8,11 +8,12 @@ import { cardUrlOf } from '../port/card-url.js';
 import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
-import { Bindings } from './bindings/option.js';
+import { Bindings } from './bindings/forced.js';
+import { OpenBindings } from './bindings/open.js';
+import { sdkFactory } from './bindings/registry.js';
 import type { AgentReachOptions } from './reach-options.js';
-import { GrpcChannels } from './bindings/grpc/channels.js';
 import type { GrpcSupport } from './bindings/grpc/support.js';
-import { sdkFactory, type ResolvedAgent } from './agent/resolve.js';
+import type { ResolvedAgent } from './agent/resolve.js';
 import type { AgentLoader } from './agent/load.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
 import { CardTrust } from './trust/trust.js';
@@ -97,10 +98,9 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],
     reader: options.reader ?? 'a4h',
     movedWarned: new Set(),
-    bindings: new Bindings(options.bindings),
+    forced: new Bindings(options.bindings),
+    bindings: new OpenBindings({ grpc: options.grpc }),
   };
-  const channels = new GrpcChannels();
-  if (options.grpc) loader.grpc = { support: options.grpc, channels };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };
   const extensions = new AgentExtensions(options.extensions);
@@ -123,5 +123,5 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
     return new SdkPort(shared, cardUrl, turn?.headers, activated);
   };
-  return Object.assign(ports, { close: () => channels.close() });
+  return Object.assign(ports, { close: () => loader.bindings.close() });
 }

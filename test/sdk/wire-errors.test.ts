@@ -6,7 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import { classifySdkError, type CallContext } from '../../src/sdk/errors/classify.js';
 import { readStream } from '../../src/sdk/reader/json-rpc.js';
-import { WIRE_ERRORS, wireMeaning, type Wire } from '../../src/sdk/errors/wire-errors.js';
+import type { Wire } from '../../src/sdk/bindings/binding.js';
+import { WIRE_ERRORS, wireMeaning } from '../../src/sdk/errors/wire-errors.js';
 
 const AGENT = 'http://127.0.0.1:9/a2a/jsonrpc';
 const ctx = (status?: number): CallContext => ({ operation: 'stream', agent: AGENT, ...(status === undefined ? {} : { status }) });

@@ -1,15 +1,16 @@
 import type { AgentInterface } from '@a2a-js/sdk';
-import { BINDING_PREFERENCE, type ProtocolBinding } from '../bindings/option.js';
+import type { Binding } from '../bindings/binding.js';
+import type { ProtocolBinding } from '../bindings/option.js';
+import { BINDINGS, bindingNamed } from '../bindings/registry.js';
 import { cardError } from '../card/schema.js';
-import { parseGrpcAddress } from '../bindings/grpc/address.js';
 
 /** What the choice of an interface depends on besides the card. */
 export interface InterfaceChoice {
   /** The binding the `bindings` option forces for this agent, if any. */
   forced?: ProtocolBinding | undefined;
-  /** Whether gRPC interfaces may be chosen: `true`, or why not (a browser build, a package not installed). */
-  grpc: true | string;
-  /** What kept gRPC out, as the cause of the error when nothing else is left. */
+  /** Whether a binding's interfaces may be chosen: `true`, or why not (gRPC in a browser build, a package not installed). */
+  available(binding: Binding): true | string;
+  /** What kept a binding out, as the cause of the error when nothing else is left. */
   cause?: unknown;
 }
 
@@ -19,39 +20,59 @@ const rank = (version: string): number => {
   return major * 1_000 + minor;
 };
 
-const bindingOf = (i: AgentInterface): string => i.protocolBinding.toUpperCase();
+/** An interface of the card that may be chosen, with its binding and its place on the card. */
+interface Candidate {
+  i: AgentInterface;
+  binding: Binding;
+  index: number;
+}
 
 /**
  * Picks the interface to talk to: the newest protocol version first, then the client's preference
  * among bindings (JSON-RPC, HTTP+JSON, gRPC), then the card's order (a card lists its preferred
- * interface first). A binding the option forces narrows the choice to its interfaces. A gRPC
- * interface is a candidate only with gRPC support and an address the client can read; a card left
- * with no candidate is a `card` error naming what it offers (and why gRPC was not chosen).
+ * interface first). A binding the option forces narrows the choice to its interfaces. An interface
+ * is a candidate only when its binding is available and, for a binding not over HTTP, the client
+ * can read its address; a card left with no candidate is a `card` error naming what it offers (and
+ * why the bindings read apart were not chosen).
  */
 export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: string, choice: InterfaceChoice): AgentInterface {
-  const preference = (i: AgentInterface): number => (BINDING_PREFERENCE as readonly string[]).indexOf(bindingOf(i));
-  const candidates = interfaces
-    .map((i, index) => ({ i, index }))
-    .filter(({ i }) => preference(i) !== -1 && (choice.forced === undefined || bindingOf(i) === choice.forced))
-    .filter(({ i }) => bindingOf(i) !== 'GRPC' || (choice.grpc === true && parseGrpcAddress(i.url) !== undefined));
+  const candidates = interfaces.flatMap((i, index): Candidate[] => {
+    const binding = bindingNamed(i.protocolBinding);
+    return binding !== undefined && usable(i, binding, choice) ? [{ i, binding, index }] : [];
+  });
   candidates.sort(
-    (a, b) => rank(b.i.protocolVersion) - rank(a.i.protocolVersion) || preference(a.i) - preference(b.i) || a.index - b.index,
+    (a, b) => rank(b.i.protocolVersion) - rank(a.i.protocolVersion) || a.binding.preference - b.binding.preference || a.index - b.index,
   );
   const best = candidates[0];
   if (best !== undefined) return best.i;
   throw cardError(cardUrl, noInterface(interfaces, choice), choice.cause);
 }
 
-/** Why no interface of the card can be used: what it offers, and what kept each gRPC one out. */
+function usable(i: AgentInterface, binding: Binding, choice: InterfaceChoice): boolean {
+  if (choice.forced !== undefined && binding.name !== choice.forced) return false;
+  return choice.available(binding) === true && (binding.http !== undefined || binding.address(i.url) !== undefined);
+}
+
+/** Why no interface of the card can be used: what it offers, and what kept a binding read apart (gRPC) out. */
 function noInterface(interfaces: readonly AgentInterface[], choice: InterfaceChoice): string {
   const offered = [...new Set(interfaces.map((i) => i.protocolBinding))].join(', ') || 'none';
-  const grpc = interfaces.filter((i) => bindingOf(i) === 'GRPC' && (choice.forced === undefined || choice.forced === 'GRPC'));
-  let why = '';
-  if (grpc.length > 0 && choice.grpc !== true) why = `; ${choice.grpc}`;
-  else if (grpc.length > 0)
-    why = `; its gRPC address ${JSON.stringify(grpc[0]!.url)} is not host:port, grpc://host:port or https://host:port`;
+  const why = leftOut(interfaces, choice);
   if (choice.forced !== undefined) {
     return `the agent card offers no ${choice.forced} interface, which the bindings option asks for; it offers: ${offered}${why}`;
   }
-  return `the agent card offers no interface this client speaks (JSONRPC, HTTP+JSON or GRPC); it offers: ${offered}${why}`;
+  const names = BINDINGS.map((binding) => binding.name);
+  const spoken = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return `the agent card offers no interface this client speaks (${spoken}); it offers: ${offered}${why}`;
+}
+
+/** `; <why>` for the first binding not over HTTP whose interfaces the card offers: it is not available, or its address cannot be read. */
+function leftOut(interfaces: readonly AgentInterface[], choice: InterfaceChoice): string {
+  for (const binding of BINDINGS) {
+    if (binding.http !== undefined || (choice.forced !== undefined && choice.forced !== binding.name)) continue;
+    const own = interfaces.find((i) => bindingNamed(i.protocolBinding) === binding);
+    if (own === undefined) continue;
+    const available = choice.available(binding);
+    return `; ${available === true ? binding.unreadable(own.url) : available}`;
+  }
+  return '';
 }

@@ -1,5 +1,5 @@
 import { AgentCard } from '@a2a-js/sdk';
-import { ClientFactory } from '@a2a-js/sdk/client';
+import type { ClientFactory } from '@a2a-js/sdk/client';
 import type { Logger } from '../../logger.js';
 import type { CardSummary } from '../../port/card.js';
 import type { Loaded, Stale } from '../card/cache.js';
@@ -7,18 +7,14 @@ import { fetchCard, type CardValidators } from '../card/fetch.js';
 import { checkCard, type CheckedCard } from '../card/schema.js';
 import { agentFetch } from '../fetch/agent-fetch.js';
 import { authDetails } from '../credentials/auth-error.js';
-import type { CredentialPlan } from '../credentials/plan.js';
 import type { Credentials } from '../credentials/scope.js';
 import { redactQuery } from '../../port/card-url.js';
 import { withAgentQuery } from '../fetch/agent-query.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
 import { classifySdkError } from '../errors/classify.js';
-import type { Bindings } from '../bindings/option.js';
-import type { GrpcChannels } from '../bindings/grpc/channels.js';
-import { bothExtensionNamesOnGrpc } from '../extensions/headers.js';
-import { credentialsAsMetadata } from '../bindings/grpc/metadata.js';
-import type { GrpcSupport } from '../bindings/grpc/support.js';
-import { resolveAgent, sdkFactory, type AgentLink, type GrpcRoute, type ResolvedAgent } from './resolve.js';
+import type { Bindings } from '../bindings/forced.js';
+import type { OpenBindings } from '../bindings/open.js';
+import { resolveAgent, type AgentLink, type Reach, type ResolvedAgent } from './resolve.js';
 import { chooseTransport } from '../transports/choose.js';
 import type { StreamReader } from '../transports/transport.js';
 import type { CardTrust } from '../trust/trust.js';
@@ -43,9 +39,9 @@ export interface AgentLoader {
   /** The card URLs whose unspecified interface address was logged already: once per agent. */
   movedWarned: Set<string>;
   /** The binding forced per agent (the `bindings` option). */
-  bindings: Bindings;
-  /** gRPC support (the Node entry's), and the gRPC channels of these ports. */
-  grpc?: { support: GrpcSupport; channels: GrpcChannels };
+  forced: Bindings;
+  /** The bindings of these ports: which may be chosen, how a chosen one's clients are made. */
+  bindings: OpenBindings;
 }
 
 /**
@@ -83,15 +79,15 @@ export async function loadAgent(
     fetched.validators === undefined
       ? { value, maxAgeMs: fetched.maxAgeMs }
       : { value, maxAgeMs: fetched.maxAgeMs, validators: fetched.validators };
-  const connect = (summary: CardSummary, grpc?: GrpcRoute): AgentLink => {
+  const connect = (summary: CardSummary, reach: Reach): AgentLink => {
     const schemes = summary.securitySchemes ?? [];
-    const plan = loader.credentials.forAgent(cardUrl, summary, grpc?.address.origin);
+    const plan = loader.credentials.forAgent(cardUrl, summary, reach.address.scope);
     const fetch = withAgentQuery(agentFetch(loader.watch.fetch, { schemes, ...(plan ? { plan } : {}) }), cardUrl);
     const auth = authDetails(schemes, plan?.description ?? 'none');
     const { watch, outputModes, reader } = loader;
     return {
       fetch,
-      factory: grpc && loader.grpc ? grpcFactory(loader.grpc.channels, grpc, plan) : sdkFactory(fetch),
+      factory: reach.clients(fetch, plan),
       auth,
       ...(plan ? { credentials: plan.description } : {}),
       transport: (wire, client) => chooseTransport({ ...wire, fetch, auth, watch, outputModes }, client, reader),
@@ -106,7 +102,7 @@ export async function loadAgent(
       "the agent card names an unspecified address (a server's bind address); calling the host the card came from",
     );
   };
-  const choice = { moved, signature, binding: loader.bindings.forAgent(cardUrl), grpc: loader.grpc?.support };
+  const choice = { moved, signature, binding: loader.forced.forAgent(cardUrl), bindings: loader.bindings };
   const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, choice);
   if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return loaded(resolved);
   let extended: ResolvedAgent;
@@ -126,18 +122,6 @@ export async function loadAgent(
     return loaded(resolved);
   }
   return loaded(extended);
-}
-
-/**
- * The SDK's factory of a gRPC agent's clients: the pooled gRPC transport; the credentials, and a v0.3
- * call's extensions under both names, as each call's metadata.
- */
-function grpcFactory(channels: GrpcChannels, route: GrpcRoute, plan: CredentialPlan | undefined): ClientFactory {
-  return new ClientFactory({
-    transports: [channels.factoryFor(route.modules, route.address)],
-    preferredTransports: ['GRPC'],
-    clientConfig: { interceptors: [bothExtensionNamesOnGrpc, ...(plan ? [credentialsAsMetadata(plan, route.address)] : [])] },
-  });
 }
 
 /** v1.0 `capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`. */

@@ -1,16 +1,16 @@
 import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
-import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from '@a2a-js/sdk/client';
+import type { ClientFactory, Client } from '@a2a-js/sdk/client';
+import type { Binding, BindingAddress, ClientMaker } from '../bindings/binding.js';
+import type { OpenBindings } from '../bindings/open.js';
 import type { ProtocolBinding } from '../bindings/option.js';
+import { bindingNamed } from '../bindings/registry.js';
 import type { CheckedCard } from '../card/schema.js';
-import { cardError, SPOKEN_BINDINGS } from '../card/schema.js';
-import { chooseInterface } from './choose-interface.js';
-import { onHost, parseGrpcAddress, type GrpcAddress } from '../bindings/grpc/address.js';
-import { loadGrpc, type GrpcModules } from '../bindings/grpc/modules.js';
-import { GRPC_NODE_ONLY, type GrpcSupport } from '../bindings/grpc/support.js';
+import { cardError } from '../card/schema.js';
+import type { CredentialPlan } from '../credentials/plan.js';
+import { chooseInterface, type InterfaceChoice } from './choose-interface.js';
 import type { AuthDetails } from '../../errors.js';
 import type { CardExtension, CardSignature, CardSummary } from '../../port/card.js';
 import { securitySchemesOf } from '../credentials/security.js';
-import { withBothExtensionNames } from '../extensions/headers.js';
 import type { AgentWire, Transport } from '../transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
 
@@ -32,33 +32,19 @@ export interface ResolvedAgent {
   otherGeneration(): Promise<ResolvedAgent>;
 }
 
-/**
- * Builds the SDK's factory with the v0.3 compatibility switched on for both the card resolver and
- * the transports (half of it gives confusing errors), every request going through `fetch` (a v0.3
- * call's extensions under both header names: see {@link withBothExtensionNames}).
- */
-export function sdkFactory(fetch: typeof globalThis.fetch): ClientFactory {
-  const fetchImpl = withBothExtensionNames(fetch);
-  const legacyCompat = { enabled: true };
-  return new ClientFactory({
-    transports: [new JsonRpcTransportFactory({ fetchImpl, legacyCompat }), new RestTransportFactory({ fetchImpl, legacyCompat })],
-    preferredTransports: [...SPOKEN_BINDINGS],
-    cardResolver: new DefaultAgentCardResolver({ fetchImpl, legacyCompat }),
-  });
-}
-
 const major = (version: string): number => Number.parseInt(version, 10);
 
-/** A chosen gRPC interface: where it is, and the loaded gRPC support its client is made with. */
-export interface GrpcRoute {
-  address: GrpcAddress;
-  modules: GrpcModules;
+/** A chosen interface, made ready by its binding: its address, and the SDK's factory of its clients. */
+export interface Reach {
+  readonly address: BindingAddress;
+  /** The SDK's factory of the agent's clients, on the fetch of its calls and with its credentials. */
+  clients(fetch: typeof globalThis.fetch, plan: CredentialPlan | undefined): ClientFactory;
 }
 
 /** How an agent's calls reach it, once its summary is known: a fetch with its credentials, an SDK factory on it. */
 export interface AgentLink {
   fetch: typeof fetch;
-  /** The SDK's factory of the agent's clients (for a gRPC interface, one with the gRPC transport and the credentials as metadata). */
+  /** The SDK's factory of the agent's clients (made by the chosen interface's binding). */
   factory: ClientFactory;
   auth: AuthDetails;
   /** What kind of credential is sent (for the summary), when any. */
@@ -69,6 +55,8 @@ export interface AgentLink {
 
 /** How a card is resolved besides the card itself. */
 export interface ResolveOptions {
+  /** The bindings of these ports: which may be chosen, and how a chosen one's clients are made. */
+  bindings: OpenBindings;
   /** The summary is read from the authenticated extended card. */
   extended?: boolean;
   /** Hears that the chosen interface names an unspecified address and which URL is called instead. */
@@ -77,8 +65,6 @@ export interface ResolveOptions {
   signature?: CardSignature;
   /** The binding the `bindings` option forces for this agent. */
   binding?: ProtocolBinding | undefined;
-  /** gRPC support (the Node entry's); without it a gRPC interface is never chosen. */
-  grpc?: GrpcSupport | undefined;
 }
 
 /**
@@ -90,8 +76,8 @@ export async function resolveAgent(
   factory: ClientFactory,
   checked: CheckedCard,
   cardUrl: string,
-  connect: (summary: CardSummary, grpc?: GrpcRoute) => AgentLink,
-  options: ResolveOptions = {},
+  connect: (summary: CardSummary, reach: Reach) => AgentLink,
+  options: ResolveOptions,
 ): Promise<ResolvedAgent> {
   const resolver = factory.options.cardResolver;
   let normalized: SdkAgentCard;
@@ -100,12 +86,12 @@ export async function resolveAgent(
   } catch (cause) {
     throw cardError(cardUrl, `the agent card could not be read: ${cause instanceof Error ? cause.message : String(cause)}`, cause);
   }
-  const { chosen, grpc } = await choose(normalized.supportedInterfaces ?? [], cardUrl, options);
+  const { chosen, binding, reach } = await choose(normalized.supportedInterfaces ?? [], cardUrl, options);
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
-  const summary = summaryOf(normalized, chosen, protocolVersion, checked, grpc?.address);
-  const link = connect(summary, grpc);
+  const summary = summaryOf(normalized, chosen, protocolVersion, checked, reach.address);
+  const link = connect(summary, reach);
   if (link.credentials) summary.credentials = link.credentials;
   if (options.extended) summary.extended = true;
   if (options.signature) summary.signature = options.signature;
@@ -116,12 +102,12 @@ export async function resolveAgent(
     try {
       client = await link.factory.createFromAgentCard({
         ...normalized,
-        supportedInterfaces: [{ ...chosen, ...(grpc ? { url: grpc.address.target } : {}), protocolVersion: wireVersion }],
+        supportedInterfaces: [{ ...chosen, url: reach.address.target, protocolVersion: wireVersion }],
       });
     } catch (cause) {
       throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
     }
-    const wire = { endpoint: chosen.url, agent: summary.url, binding: chosen.protocolBinding, tenant: summary.tenant, legacy: inLegacy };
+    const wire = { endpoint: chosen.url, agent: summary.url, binding, tenant: summary.tenant, legacy: inLegacy };
     return { summary, client, transport: link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
   };
   const resolved = await generation(legacy, legacy ? '0.3' : protocolVersion, () =>
@@ -131,29 +117,33 @@ export async function resolveAgent(
 }
 
 /**
- * The interface to call (on the card's host when it names an unspecified address) and, when it is
- * gRPC, the gRPC support loaded for it. gRPC is loaded only once a gRPC interface wins; when it
- * cannot be, the choice is made again without gRPC, and a card with nothing else is a `card` error
- * saying why.
+ * The interface to call (on the card's host when it names an unspecified address), its binding, and
+ * how its clients are made. A binding that must load something first (gRPC) does so only once one of
+ * its interfaces wins; when it cannot, the choice is made again without it, and a card with nothing
+ * else is a `card` error saying why.
  */
 async function choose(
   interfaces: readonly AgentInterface[],
   cardUrl: string,
   options: ResolveOptions,
-): Promise<{ chosen: AgentInterface; grpc?: GrpcRoute }> {
-  const forced = options.binding;
-  let picked = chooseInterface(interfaces, cardUrl, { forced, grpc: options.grpc ? true : GRPC_NODE_ONLY });
-  if (picked.protocolBinding.toUpperCase() !== 'GRPC') return { chosen: reachable(picked, cardUrl, options.moved) };
-  let modules: GrpcModules;
-  try {
-    modules = await loadGrpc(options.grpc!);
-  } catch (cause) {
-    const why = cause instanceof Error ? cause.message : String(cause);
-    picked = chooseInterface(interfaces, cardUrl, { forced, grpc: why, cause });
-    return { chosen: reachable(picked, cardUrl, options.moved) };
+): Promise<{ chosen: AgentInterface; binding: Binding; reach: Reach }> {
+  const refused = new Map<Binding, string>();
+  const choice: InterfaceChoice = { forced: options.binding, available: (b) => refused.get(b) ?? options.bindings.available(b) };
+  for (;;) {
+    const picked = chooseInterface(interfaces, cardUrl, choice);
+    const binding = bindingNamed(picked.protocolBinding)!;
+    let maker: ClientMaker;
+    try {
+      maker = await options.bindings.prepare(binding);
+    } catch (cause) {
+      refused.set(binding, cause instanceof Error ? cause.message : String(cause));
+      choice.cause = cause;
+      continue;
+    }
+    const chosen = reachable(picked, binding, cardUrl, options.moved);
+    const reach: Reach = { address: binding.address(chosen.url)!, clients: (fetch, plan) => maker(chosen.url, fetch, plan) };
+    return { chosen, binding, reach };
   }
-  const chosen = reachableGrpc(picked, cardUrl, options.moved);
-  return { chosen, grpc: { address: parseGrpcAddress(chosen.url)!, modules } };
 }
 
 /** What the ladder and the CLI read of a card, on its chosen interface. */
@@ -162,14 +152,14 @@ function summaryOf(
   chosen: AgentInterface,
   protocolVersion: string,
   checked: CheckedCard,
-  grpc: GrpcAddress | undefined,
+  address: BindingAddress,
 ): CardSummary {
   const summary: CardSummary = {
     name: normalized.name,
     streaming: normalized.capabilities?.streaming === true,
     protocolVersion,
     transport: chosen.protocolBinding,
-    url: grpc ? grpc.url : withoutCredentials(chosen.url),
+    url: address.shown,
   };
   if (chosen.tenant) summary.tenant = chosen.tenant;
   if (normalized.description) summary.description = normalized.description;
@@ -202,27 +192,11 @@ function extensionsOf(checked: CheckedCard): CardExtension[] {
 }
 
 /** The interface as it is called: on the card's host when it names an unspecified address. */
-function reachable(chosen: AgentInterface, cardUrl: string, moved: ResolveOptions['moved']): AgentInterface {
-  const called = hostOfCard(chosen.url, cardUrl);
+function reachable(chosen: AgentInterface, binding: Binding, cardUrl: string, moved: ResolveOptions['moved']): AgentInterface {
+  const address = binding.address(chosen.url)!;
+  const called = hostOfCard(address.shown, cardUrl);
   if (called === undefined) return chosen;
-  moved?.(withoutCredentials(chosen.url), withoutCredentials(called));
-  return { ...chosen, url: called };
-}
-
-/** A gRPC interface as it is called: on the card's host when its address is an unspecified one. */
-function reachableGrpc(chosen: AgentInterface, cardUrl: string, moved: ResolveOptions['moved']): AgentInterface {
-  const address = parseGrpcAddress(chosen.url)!;
-  const called = hostOfCard(address.url, cardUrl);
-  if (called === undefined) return chosen;
-  const url = onHost(chosen.url, address, new URL(called).hostname);
-  moved?.(address.url, parseGrpcAddress(url)?.url ?? url);
+  const url = binding.onHost(chosen.url, new URL(called).hostname);
+  moved?.(address.shown, binding.address(url)?.shown ?? url);
   return { ...chosen, url };
-}
-
-/** A URL as the summary and error messages show it: never with a user or password. */
-function withoutCredentials(url: string): string {
-  const parsed = new URL(url);
-  parsed.username = '';
-  parsed.password = '';
-  return parsed.href;
 }

@@ -2,6 +2,7 @@ import * as z from 'zod/mini';
 import { A2AError } from '../../errors.js';
 import { redactQuery } from '../../port/card-url.js';
 import { describeIssue, issuePath } from '../../validation.js';
+import { bindingNamed } from '../bindings/registry.js';
 
 /**
  * The fields of an agent card the client relies on, validated before anything else reads the card.
@@ -17,13 +18,11 @@ const upTo = (max: number) => z.string().check(z.maxLength(max));
 const address = upTo(2_000);
 
 /**
- * The HTTP bindings, in order of preference (the SDK's v0.3 HTTP+JSON path drops `append`): their
- * interfaces' addresses must be http(s) URLs. gRPC's are read apart (`grpc/address.ts`), and the
- * choice among all bindings is `choose-interface.ts`'s.
+ * Whether an interface's addresses are checked as http(s) URLs: its binding's are (a binding over
+ * HTTP), or it names none (v0.3's `url` without `preferredTransport`). Others (gRPC's `host:port`)
+ * are read when an interface is chosen, by their binding (`agent/choose-interface.ts`).
  */
-export const SPOKEN_BINDINGS = ['JSONRPC', 'HTTP+JSON'] as const;
-const spoken = (binding: string | undefined): boolean =>
-  binding === undefined || (SPOKEN_BINDINGS as readonly string[]).includes(binding.toUpperCase());
+const overHttp = (binding: string | undefined): boolean => binding === undefined || bindingNamed(binding)?.http !== undefined;
 const between = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
 const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
 const text = upTo(10_000);
@@ -130,13 +129,15 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
  */
 function spokenAddresses(checked: CheckedCard): [string, string][] {
   if (checked.shape === '1.0') {
-    return checked.card.supportedInterfaces.flatMap((i, n) => (spoken(i.protocolBinding) ? [[`supportedInterfaces.${n}.url`, i.url]] : []));
+    return checked.card.supportedInterfaces.flatMap((i, n) =>
+      overHttp(i.protocolBinding) ? [[`supportedInterfaces.${n}.url`, i.url]] : [],
+    );
   }
   const { card } = checked;
   const extra = (card.additionalInterfaces ?? []).flatMap((i, n): [string, string][] =>
-    spoken(i.transport) ? [[`additionalInterfaces.${n}.url`, i.url]] : [],
+    overHttp(i.transport) ? [[`additionalInterfaces.${n}.url`, i.url]] : [],
   );
-  return spoken(card.preferredTransport) ? [['url', card.url], ...extra] : extra;
+  return overHttp(card.preferredTransport) ? [['url', card.url], ...extra] : extra;
 }
 
 export function cardError(cardUrl: string, message: string, cause?: unknown): A2AError {

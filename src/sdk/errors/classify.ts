@@ -4,7 +4,9 @@ import { networkCause } from '../../network-cause.js';
 import { explainAuth } from '../credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../port/codes.js';
 import { extensionRefusal } from '../extensions/refusal.js';
-import { grpcStatusName, wireMeaning, type WireMeaning } from './wire-errors.js';
+import type { FailedCall, WireMeaning } from '../bindings/binding.js';
+import { BINDINGS } from '../bindings/registry.js';
+import { wireMeaning } from './wire-errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -27,25 +29,19 @@ export function classifySdkError(error: unknown, context: CallContext): A2AError
   return classified.kind === 'auth' ? explainAuth(classified, context.auth) : classified;
 }
 
-/** The failed call as every step names it: the error's fields, and `<operation> to <agent>` for its message. */
-interface Call {
-  readonly base: { operation: A2AOperation; agent: string; cause: unknown };
-  readonly what: string;
-}
-
 /**
  * Each link of the `.cause` chain (a few deep: the SDK wraps once or twice) is asked, outermost
  * first, whether it is ours, a typed SDK error or another SDK error; when none is, the HTTP status
  * the port saw, a socket drop and anything else are asked of the thrown value itself.
  */
 function classify(error: unknown, context: CallContext): A2AError {
-  const call: Call = {
+  const call: FailedCall = {
     base: { operation: context.operation, agent: context.agent, cause: error },
     what: `${context.operation} to ${context.agent}`,
   };
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
     const found =
-      ours(link, context) ?? typedSdkError(link, call, context.status) ?? grpcStatus(link, call) ?? sdkError(link, call, context.status);
+      ours(link, context) ?? typedSdkError(link, call, context.status) ?? bindingError(link, call) ?? sdkError(link, call, context.status);
     if (found !== undefined) return found;
   }
   return statusSeen(context.status, call) ?? socketDrop(error, call) ?? anythingElse(error, call);
@@ -75,7 +71,7 @@ function standsFor(link: Error): number | undefined {
  * A typed SDK error whose code means the agent does not know the task, does not do the operation, or
  * requires an extension the call did not activate (named when the agent's words or data name it).
  */
-function typedSdkError(link: Error, call: Call, seen: number | undefined): A2AError | undefined {
+function typedSdkError(link: Error, call: FailedCall, seen: number | undefined): A2AError | undefined {
   const code = standsFor(link);
   const meaning = wireMeaning('json-rpc', code);
   switch (meaning?.kind) {
@@ -114,42 +110,20 @@ function typedSdkError(link: Error, call: Call, seen: number | undefined): A2AEr
   }
 }
 
-/**
- * An SDK error of its gRPC transport, by the status the call ended with: a status without an A2A
- * reason through the wire table's gRPC rows (UNAVAILABLE a retryable break, NOT_FOUND a task the
- * agent does not know, UNAUTHENTICATED an `auth` error, …), one with a reason the ladder has no rung
- * for (InvalidAgentResponse, VersionNotSupported, …) a protocol error.
- */
-function grpcStatus(link: Error, call: Call): A2AError | undefined {
-  const { transport, status } = link as { transport?: unknown; status?: unknown };
-  if (transport !== 'grpc' || typeof status !== 'number') return undefined;
-  const said = `gRPC ${grpcStatusName(status)}`;
-  // A reason the SDK read from the status's ErrorInfo (its typed errors carry their own name).
-  const meaning = link.name === 'A2AError' ? wireMeaning('grpc', status) : undefined;
-  if (meaning?.kind === 'auth') {
-    // As for HTTP: neither the agent's words nor the SDK's error quoting them go in.
-    return new A2AError({
-      operation: call.base.operation,
-      agent: call.base.agent,
-      kind: 'auth',
-      grpcCode: status,
-      message: `${call.what}: the agent refused the credentials (${said})`,
-    });
+/** The steps of the bindings that read their own transports' errors (gRPC's statuses), in the registry's order. */
+const BINDING_STEPS = BINDINGS.flatMap((binding) => (binding.classify ? [binding.classify] : []));
+
+/** An SDK error of a binding's own transport, read by that binding (gRPC's statuses by its rows). */
+function bindingError(link: Error, call: FailedCall): A2AError | undefined {
+  for (const step of BINDING_STEPS) {
+    const found = step(link, call);
+    if (found !== undefined) return found;
   }
-  const base = { ...call.base, grpcCode: status };
-  if (meaning === undefined)
-    return new A2AError({ ...base, kind: 'protocol', message: `${call.what} failed with ${said}: ${link.message}` });
-  const what =
-    meaning.kind === 'task-not-found'
-      ? `${call.what}: the agent does not know the task (${said}: ${link.message})`
-      : meaning.kind === 'unsupported'
-        ? `${call.what} is not supported by the agent (${said}: ${link.message})`
-        : `${call.what} failed with ${said}: ${link.message}`;
-  return new A2AError({ ...base, kind: meaning.kind, retryable: meaning.retryable, message: what });
+  return undefined;
 }
 
 /** Any other SDK error, read by the HTTP status it carries (or the port saw) and its JSON-RPC code. */
-function sdkError(link: Error, call: Call, seen: number | undefined): A2AError | undefined {
+function sdkError(link: Error, call: FailedCall, seen: number | undefined): A2AError | undefined {
   if (!(link instanceof SdkA2AError)) return undefined;
   const status = statusOf(link) ?? seen;
   const code = codeOf(link);
@@ -177,7 +151,7 @@ function sdkError(link: Error, call: Call, seen: number | undefined): A2AError |
 }
 
 /** An SDK error that means nothing the ladder has a rung for: its code and status, and its words. */
-function protocolError(link: Error, call: Call, code: number | undefined, status: number | undefined): A2AError {
+function protocolError(link: Error, call: FailedCall, code: number | undefined, status: number | undefined): A2AError {
   return new A2AError({
     ...call.base,
     kind: 'protocol',
@@ -188,7 +162,7 @@ function protocolError(link: Error, call: Call, code: number | undefined, status
 }
 
 /** The HTTP status the port saw, when no link of the chain said more (the SDK put it only in its message). */
-function statusSeen(status: number | undefined, call: Call): A2AError | undefined {
+function statusSeen(status: number | undefined, call: FailedCall): A2AError | undefined {
   const meaning = wireMeaning('http', status);
   if (meaning?.kind === 'auth') return authRefusal(call, status);
   if (status === undefined || status < 400) return undefined;
@@ -196,7 +170,7 @@ function statusSeen(status: number | undefined, call: Call): A2AError | undefine
 }
 
 /** A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with its cause's code. */
-function socketDrop(error: unknown, call: Call): A2AError | undefined {
+function socketDrop(error: unknown, call: FailedCall): A2AError | undefined {
   if (!(error instanceof TypeError)) return undefined;
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const why = `${networkCause(error) ?? error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
@@ -204,13 +178,13 @@ function socketDrop(error: unknown, call: Call): A2AError | undefined {
 }
 
 /** Anything else (a malformed body, a thrown string): a protocol error with its text. */
-function anythingElse(error: unknown, call: Call): A2AError {
+function anythingElse(error: unknown, call: FailedCall): A2AError {
   const message = error instanceof Error ? error.message : String(error);
   return new A2AError({ ...call.base, kind: 'protocol', message: `${call.what} failed: ${message}` });
 }
 
 /** A refusal of the credentials: HTTP 401/403, or the JSON-RPC codes agents send for them. Never retryable. */
-function authRefusal(call: Call, status?: number, code?: number): A2AError {
+function authRefusal(call: FailedCall, status?: number, code?: number): A2AError {
   // Neither the agent's words nor the body go in, nor the SDK's error quoting them (the cause): an
   // agent could echo the credential back.
   return new A2AError({
@@ -224,12 +198,12 @@ function authRefusal(call: Call, status?: number, code?: number): A2AError {
 }
 
 /** An HTTP status that says "this server does not do that": the ladder falls back (send) or polls. */
-function refused(call: Call, status: number): A2AError {
+function refused(call: FailedCall, status: number): A2AError {
   return new A2AError({ ...call.base, kind: 'unsupported', status, message: `${call.what} was refused with HTTP ${status}` });
 }
 
 /** Any other HTTP failure: retryable when its status is worth another try. */
-function httpFailure(call: Call, status: number, meaning: WireMeaning | undefined): A2AError {
+function httpFailure(call: FailedCall, status: number, meaning: WireMeaning | undefined): A2AError {
   return new A2AError({
     ...call.base,
     kind: 'http',

@@ -1,4 +1,5 @@
 import type { Observable } from 'rxjs';
+import type { Binding } from '../bindings/binding.js';
 import type { AuthDetails } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
@@ -34,8 +35,8 @@ export interface AgentWire {
   readonly endpoint: string;
   /** The agent as errors name it: the interface's URL without credentials. */
   readonly agent: string;
-  /** The chosen interface's binding: `JSONRPC`, `HTTP+JSON` or `GRPC`. */
-  readonly binding: string;
+  /** The chosen interface's binding. */
+  readonly binding: Binding;
   /** The interface's tenant, when it has one. */
   readonly tenant: string | undefined;
   /** The calls speak A2A v0.3. */
