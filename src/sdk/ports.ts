@@ -1,6 +1,6 @@
 import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
-import { AgentExtensions } from './extensions/option.js';
+import { AgentExtensions } from './extensions/options.js';
 import { ResponseWatch } from './fetch/response-watch.js';
 import { CardCache } from './card/cache.js';
 import type { CardValidators } from './card/fetch.js';
@@ -50,7 +50,7 @@ export interface SdkPortOptions extends AgentReachOptions {
   grpc?: GrpcSupport;
 }
 
-export type { BindingsOption, ProtocolBinding } from './bindings/option.js';
+export type { BindingsOption, ProtocolBinding } from './bindings/options.js';
 export { agentReach, type AgentReachOptions } from './reach-options.js';
 export type { GrpcSupport } from './bindings/grpc/support.js';
 

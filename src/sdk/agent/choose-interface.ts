@@ -1,6 +1,6 @@
 import type { AgentInterface } from '@a2a-js/sdk';
 import type { Binding } from '../bindings/binding.js';
-import type { ProtocolBinding } from '../bindings/option.js';
+import type { ProtocolBinding } from '../bindings/options.js';
 import { BINDINGS, bindingNamed } from '../bindings/registry.js';
 import { cardError } from '../card/schema.js';
 

@@ -11,7 +11,7 @@ import type { Credentials } from '../credentials/scope.js';
 import { redactQuery } from '../../port/card-url.js';
 import { withAgentQuery } from '../fetch/agent-query.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
-import { classifySdkError } from '../errors/classify.js';
+import { classifySdkError } from '../classify/sdk-errors.js';
 import type { Bindings } from '../bindings/forced.js';
 import type { OpenBindings } from '../bindings/open.js';
 import { resolveAgent, type AgentLink, type Reach, type ResolvedAgent } from './resolve.js';

@@ -2,15 +2,14 @@ import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { ClientFactory, Client } from '@a2a-js/sdk/client';
 import type { Binding, BindingAddress, ClientMaker } from '../bindings/binding.js';
 import type { OpenBindings } from '../bindings/open.js';
-import type { ProtocolBinding } from '../bindings/option.js';
+import type { ProtocolBinding } from '../bindings/options.js';
 import { bindingNamed } from '../bindings/registry.js';
-import type { CheckedCard } from '../card/schema.js';
-import { cardError } from '../card/schema.js';
+import { cardError, type CheckedCard } from '../card/schema.js';
 import type { CredentialPlan } from '../credentials/plan.js';
 import { chooseInterface, type InterfaceChoice } from './choose-interface.js';
 import type { AuthDetails } from '../../errors.js';
-import type { CardExtension, CardSignature, CardSummary } from '../../port/card.js';
-import { securitySchemesOf } from '../credentials/security.js';
+import type { CardSignature, CardSummary } from '../../port/card.js';
+import { cardSummary } from './summary.js';
 import type { AgentWire, Transport } from '../transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
 
@@ -90,7 +89,7 @@ export async function resolveAgent(
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
-  const summary = summaryOf(normalized, chosen, protocolVersion, checked, reach.address);
+  const summary = cardSummary(normalized, chosen, protocolVersion, checked, reach.address);
   const link = connect(summary, reach);
   if (link.credentials) summary.credentials = link.credentials;
   if (options.extended) summary.extended = true;
@@ -144,51 +143,6 @@ async function choose(
     const reach: Reach = { address: binding.address(chosen.url)!, clients: (fetch, plan) => maker(chosen.url, fetch, plan) };
     return { chosen, binding, reach };
   }
-}
-
-/** What the ladder and the CLI read of a card, on its chosen interface. */
-function summaryOf(
-  normalized: SdkAgentCard,
-  chosen: AgentInterface,
-  protocolVersion: string,
-  checked: CheckedCard,
-  address: BindingAddress,
-): CardSummary {
-  const summary: CardSummary = {
-    name: normalized.name,
-    streaming: normalized.capabilities?.streaming === true,
-    protocolVersion,
-    transport: chosen.protocolBinding,
-    url: address.shown,
-  };
-  if (chosen.tenant) summary.tenant = chosen.tenant;
-  if (normalized.description) summary.description = normalized.description;
-  if (normalized.skills?.length) {
-    summary.skills = normalized.skills.map((s) => ({
-      id: s.id,
-      name: s.name,
-      ...(s.description ? { description: s.description } : {}),
-      ...(s.inputModes?.length ? { inputModes: [...s.inputModes] } : {}),
-    }));
-  }
-  if (normalized.defaultInputModes?.length) summary.defaultInputModes = [...normalized.defaultInputModes];
-  if (normalized.defaultOutputModes?.length) summary.defaultOutputModes = [...normalized.defaultOutputModes];
-  const schemes = securitySchemesOf(checked.card);
-  if (schemes.length) summary.securitySchemes = schemes;
-  const extensions = extensionsOf(checked);
-  if (extensions.length) summary.extensions = extensions;
-  return summary;
-}
-
-/** The extensions the card declares, as it declares them (the SDK's v0.3 translation is not needed for them: both shapes agree). */
-function extensionsOf(checked: CheckedCard): CardExtension[] {
-  return (checked.card.capabilities?.extensions ?? []).map((declared) => {
-    const extension: CardExtension = { uri: declared.uri, required: declared.required === true };
-    if (declared.description) extension.description = declared.description;
-    const params = declared.params;
-    if (typeof params === 'object' && params !== null && !Array.isArray(params)) extension.params = params as Record<string, unknown>;
-    return extension;
-  });
 }
 
 /** The interface as it is called: on the card's host when it names an unspecified address. */

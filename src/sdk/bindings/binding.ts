@@ -2,7 +2,7 @@ import type { ClientFactory, TransportFactory } from '@a2a-js/sdk/client';
 import type { A2AError, A2AErrorKind, A2AOperation } from '../../errors.js';
 import type { CredentialPlan } from '../credentials/plan.js';
 import type { GrpcSupport } from './grpc/support.js';
-import type { ProtocolBinding } from './option.js';
+import type { ProtocolBinding } from './options.js';
 
 /** Where a code was seen: a JSON-RPC error's `code`, the HTTP status of the answer, or the status a gRPC call ended with. */
 export type Wire = 'json-rpc' | 'http' | 'grpc';
@@ -14,7 +14,7 @@ export interface WireMeaning {
   readonly retryable: boolean;
 }
 
-/** One row of the wire table (`errors/wire-errors.ts`). */
+/** One row of the wire table (`classify/wire-errors.ts`). */
 export interface WireError extends WireMeaning {
   readonly wire: Wire;
   readonly code: number;

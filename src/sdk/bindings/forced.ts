@@ -1,6 +1,6 @@
 import { A2AError } from '../../errors.js';
 import { longestMatch, parseScope, type UrlScope } from '../credentials/url-scope.js';
-import type { BindingsOption, ProtocolBinding } from './option.js';
+import type { BindingsOption, ProtocolBinding } from './options.js';
 import { BINDINGS } from './registry.js';
 
 /** One checked entry of the option. */

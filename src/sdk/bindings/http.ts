@@ -1,5 +1,5 @@
 import type { Binding, BindingAddress, HttpTransport } from './binding.js';
-import type { ProtocolBinding } from './option.js';
+import type { ProtocolBinding } from './options.js';
 
 /** What makes one binding over HTTP (JSON-RPC, HTTP+JSON) different from the other. */
 interface HttpBindingParts<N extends ProtocolBinding> {

@@ -2,7 +2,7 @@ import type { Binding, BindingSetup, ClientMaker, OpenBinding } from './binding.
 import { BINDINGS, sdkFactory } from './registry.js';
 
 /** The clients of a binding over HTTP: the SDK's factory over those bindings, on the agent's fetch. */
-const overHttp: ClientMaker = (_url, fetch) => sdkFactory(fetch);
+const httpClients: ClientMaker = (_url, fetch) => sdkFactory(fetch);
 
 /**
  * The bindings of one factory of ports: whether each can be chosen, what an interface of each is
@@ -22,7 +22,7 @@ export class OpenBindings {
 
   /** What the clients of a chosen interface of `binding` are made with; rejects when that cannot be loaded. */
   prepare(binding: Binding): Promise<ClientMaker> {
-    return this.open.get(binding)?.prepare() ?? Promise.resolve(overHttp);
+    return this.open.get(binding)?.prepare() ?? Promise.resolve(httpClients);
   }
 
   /** Closes what every binding opened. */

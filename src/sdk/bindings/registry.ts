@@ -4,7 +4,7 @@ import type { Binding } from './binding.js';
 import { grpc } from './grpc.js';
 import { httpJson } from './http-json.js';
 import { jsonRpc } from './json-rpc.js';
-import type { ProtocolBinding } from './option.js';
+import type { ProtocolBinding } from './options.js';
 
 /**
  * Every binding the client speaks, by the name cards give it: adding one is its module and its line

@@ -1,5 +1,5 @@
 import { A2AError } from '../../errors.js';
-import { wireMeaning } from '../errors/wire-errors.js';
+import { wireMeaning } from '../classify/wire-errors.js';
 
 /** HTTP 431 Request Header Fields Too Large (RFC 6585). */
 export const HEADERS_TOO_LARGE = 431;

@@ -103,7 +103,7 @@ export function fromSdkTask(task: SdkTask): Task {
   return out;
 }
 
-/** The event's metadata without the append mark the HTTP+JSON repair put in (`rest-append.ts`), and whether it was there. */
+/** The event's metadata without the append mark the HTTP+JSON repair put in (`fetch/rest-append.ts`), and whether it was there. */
 function withoutAppendMark(metadata: Record<string, unknown> | undefined): {
   metadata: Record<string, unknown> | undefined;
   marked: boolean;

@@ -1,6 +1,6 @@
 import { Observable } from 'rxjs';
 import type { A2AOperation, AuthDetails } from '../../errors.js';
-import { classifySdkError } from '../errors/classify.js';
+import { classifySdkError } from '../classify/sdk-errors.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
 
 /** Where a call goes, as its errors name it, and the watch that saw its status. */
