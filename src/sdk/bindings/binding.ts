@@ -96,6 +96,11 @@ export interface Binding<N extends ProtocolBinding = ProtocolBinding> {
   readonly errors: readonly WireError[];
   /** Its step of the classifier: an SDK error of its own transport, read by its rows; undefined for any other. */
   classify?(link: Error, call: FailedCall): A2AError | undefined;
+  /**
+   * Its own sign, besides -32601 (every binding's), that a call met the agent's other protocol
+   * generation (gRPC: UNIMPLEMENTED, each generation's service having a name of its own).
+   */
+  otherGeneration?(error: A2AError): boolean;
   /** The binding in one factory of ports, for a binding that needs more than a fetch (gRPC). */
   open?(setup: BindingSetup): OpenBinding;
 }

@@ -6,7 +6,7 @@ import { onHost, parseGrpcAddress, type GrpcAddress } from './grpc/address.js';
 import { GrpcChannels } from './grpc/channels.js';
 import { credentialsAsMetadata } from './grpc/metadata.js';
 import { loadGrpc, type GrpcModules } from './grpc/modules.js';
-import { classifyGrpcStatus, GRPC_ERRORS } from './grpc/status.js';
+import { classifyGrpcStatus, GRPC_ERRORS, UNIMPLEMENTED } from './grpc/status.js';
 import { GRPC_NODE_ONLY, grpcUnavailable } from './grpc/support.js';
 
 const NAME = 'GRPC';
@@ -29,6 +29,7 @@ export const grpc: Binding<typeof NAME> = {
   onHost: (url, host) => onHost(url, parseGrpcAddress(url)!, host),
   errors: GRPC_ERRORS,
   classify: classifyGrpcStatus,
+  otherGeneration: (error) => error.grpcCode === UNIMPLEMENTED,
   open: openGrpc,
 };
 

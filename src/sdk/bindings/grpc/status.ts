@@ -4,6 +4,9 @@ import { MEANINGS } from '../meanings.js';
 
 const { taskNotFound, unsupported, auth, broken } = MEANINGS;
 
+/** gRPC's status for a method the server does not have: each generation's service has its own name, so the other generation's calls meet it. */
+export const UNIMPLEMENTED = 12;
+
 /** gRPC's rows of the wire table (A2A §10): a status the SDK could not read an A2A error from. */
 export const GRPC_ERRORS: readonly WireError[] = [
   { wire: 'grpc', code: 1, name: 'CANCELLED', ...broken },
@@ -12,7 +15,7 @@ export const GRPC_ERRORS: readonly WireError[] = [
   { wire: 'grpc', code: 7, name: 'PERMISSION_DENIED', ...auth },
   // A2A's UnsupportedOperation and VersionNotSupported, and a finished task's resubscribe, without their ErrorInfo.
   { wire: 'grpc', code: 9, name: 'FAILED_PRECONDITION', ...unsupported },
-  { wire: 'grpc', code: 12, name: 'UNIMPLEMENTED', ...unsupported },
+  { wire: 'grpc', code: UNIMPLEMENTED, name: 'UNIMPLEMENTED', ...unsupported },
   // @grpc/grpc-js reports a reset stream (RST_STREAM) as INTERNAL.
   { wire: 'grpc', code: 13, name: 'INTERNAL', ...broken },
   { wire: 'grpc', code: 14, name: 'UNAVAILABLE', ...broken },
