@@ -1,4 +1,4 @@
-import { isObject, rebuilt } from '../reader/replies.js';
+import { isObject, readJsonBody, rebuilt } from '../reader/replies.js';
 
 /**
  * A stream call answered with one JSON body instead of an event stream (servers that answer
@@ -10,13 +10,7 @@ import { isObject, rebuilt } from '../reader/replies.js';
 export async function jsonAsStream(init: RequestInit | undefined, response: Response): Promise<Response> {
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
   if (!response.ok || !type.includes('json') || response.body === null || !asksForStream(init)) return response;
-  const text = await response.text();
-  let answer: unknown;
-  try {
-    answer = JSON.parse(text);
-  } catch {
-    return rebuilt(response, text);
-  }
+  const { text, json: answer } = await readJsonBody(response);
   const jsonRpc = typeof init?.body === 'string' && init.body.includes('"jsonrpc"');
   const carries = isObject(answer) && (jsonRpc ? 'result' in answer : !('error' in answer));
   if (!carries) return rebuilt(response, text);
