@@ -42,6 +42,138 @@ function offenders(allowed: (folder: string) => boolean, forbidden: (file: strin
   );
 }
 
+/** The module a relative import reaches, as a path under src/ (`.js` read as the `.ts` it is built from). */
+function target(file: string, specifier: string): string {
+  const parts = file.split('/').slice(0, -1);
+  for (const piece of specifier.split('/')) {
+    if (piece === '..') parts.pop();
+    else if (piece !== '.') parts.push(piece);
+  }
+  return parts.join('/').replace(/\.js$/, '.ts');
+}
+
+/** One import from a file of src/ to another (type imports too). */
+interface Edge {
+  file: string;
+  to: string;
+}
+
+const edges: Edge[] = files.flatMap(({ file, imports }) =>
+  imports.filter((s) => s.startsWith('.')).map((s) => ({ file, to: target(file, s) })),
+);
+
+/**
+ * The imports that do not go down: from a part (as `partOf` names a path; undefined: not checked) to
+ * a part of the same layer or of a higher one (`layers`, top first), and those reaching a part in no layer.
+ */
+function upward(all: readonly Edge[], layers: readonly (readonly string[])[], partOf: (path: string) => string | undefined): string[] {
+  const rank = new Map(layers.flatMap((layer, i) => layer.map((part) => [part, i] as const)));
+  return all.flatMap(({ file, to }) => {
+    const [from, into] = [partOf(file), partOf(to)];
+    if (from === undefined || into === undefined || from === into) return [];
+    const [a, b] = [rank.get(from), rank.get(into)];
+    if (a === undefined || b === undefined) return [`${file} imports ${to}: ${a === undefined ? from : into} is in no layer`];
+    return a < b ? [] : [`${file} (${from}) imports ${to} (${into})`];
+  });
+}
+
+/** Each cycle of imports found, as the files on it. */
+function cycles(all: readonly Edge[]): string[] {
+  const next = new Map<string, string[]>();
+  for (const { file, to } of all) next.set(file, [...(next.get(file) ?? []), to]);
+  const state = new Map<string, 'open' | 'done'>();
+  const found: string[] = [];
+  const visit = (file: string, path: string[]): void => {
+    state.set(file, 'open');
+    for (const to of next.get(file) ?? []) {
+      if (state.get(to) === 'open') found.push([...path.slice(path.indexOf(to)), to].join(' → '));
+      else if (!state.has(to)) visit(to, [...path, to]);
+    }
+    state.set(file, 'done');
+  };
+  for (const file of next.keys()) if (!state.has(file)) visit(file, [file]);
+  return found;
+}
+
+/** The folder of src/ a path is in (or the file itself, at src/'s root). */
+const srcPart = (path: string): string => path.split('/')[0]!;
+
+/** The folder of src/sdk/ a path is in (`.` for its root); undefined outside src/sdk/. */
+function sdkPart(path: string): string | undefined {
+  if (!path.startsWith('sdk/')) return undefined;
+  const rest = path.slice('sdk/'.length);
+  return rest.includes('/') ? rest.slice(0, rest.indexOf('/')) : '.';
+}
+
+/** The layers of src/, top first: the parts of one layer do not import each other. */
+const SRC_LAYERS = [
+  ['cli', 'angular'],
+  ['node'],
+  ['index.ts'],
+  ['client'],
+  ['sdk', 'turn', 'testing', 'telemetry'],
+  ['identity', 'render'],
+  ['port'],
+  ['errors.ts', 'logger.ts', 'network-cause.ts', 'validation.ts', 'rx.ts'],
+  ['card-signature.ts'],
+];
+
+/**
+ * The folders of src/sdk/, top first: the factory and the port of one agent (the root); the card →
+ * resolved agent pipeline; the transports; signed cards; the card's fetch, schema and cache; the
+ * fetches under every call; the client's own stream reader; the classifier and the wire table; the
+ * bindings and their registry; extensions; credentials; the SDK's shapes mapped to the port's.
+ */
+const SDK_FOLDERS = [
+  '.',
+  'agent',
+  'transports',
+  'trust',
+  'card',
+  'fetch',
+  'reader',
+  'classify',
+  'bindings',
+  'extensions',
+  'credentials',
+  'mapping',
+];
+
+describe('the layers of src/ and of src/sdk/, and no cycle', () => {
+  it('the folders of src/ (and the files at its root) import only the layers below theirs', () => {
+    expect(upward(edges, SRC_LAYERS, srcPart)).toEqual([]);
+  });
+
+  it('the folders of src/sdk/ are these, and each imports only the folders below it', () => {
+    const present = new Set(files.flatMap(({ file }) => sdkPart(file) ?? []));
+    expect([...present].sort()).toEqual([...SDK_FOLDERS].sort());
+    expect(
+      upward(
+        edges,
+        SDK_FOLDERS.map((folder) => [folder]),
+        sdkPart,
+      ),
+    ).toEqual([]);
+  });
+
+  it('no module of src/ reaches itself through its imports (type imports count)', () => {
+    expect(cycles(edges)).toEqual([]);
+  });
+
+  it('the checks see an import that goes up, one across a layer, and a cycle', () => {
+    const crossing = [
+      { file: 'port/a.ts', to: 'turn/b.ts' },
+      { file: 'turn/b.ts', to: 'telemetry/c.ts' },
+      { file: 'telemetry/c.ts', to: 'port/a.ts' },
+    ];
+    expect(upward(crossing, SRC_LAYERS, srcPart)).toEqual([
+      'port/a.ts (port) imports turn/b.ts (turn)',
+      'turn/b.ts (turn) imports telemetry/c.ts (telemetry)',
+    ]);
+    expect(cycles(crossing)).toEqual(['port/a.ts → turn/b.ts → telemetry/c.ts → port/a.ts']);
+  });
+});
+
 describe('import boundaries of src/', () => {
   it('finds the source files and their imports', () => {
     expect(files.length).toBeGreaterThan(30);
@@ -76,17 +208,19 @@ describe('import boundaries of src/', () => {
     ).toEqual([]);
   });
 
-  it("only src/sdk/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
+  it("only src/sdk/bindings/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
     const grpc = (s: string) => s.startsWith('@grpc/') || s.startsWith('@bufbuild/') || /^@a2a-js\/sdk\/(.*\/)?grpc$/.test(s);
     expect(
-      files.flatMap(({ file, imports }) => (file === 'sdk/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`))),
+      files.flatMap(({ file, imports }) =>
+        file === 'sdk/bindings/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`),
+      ),
     ).toEqual([]);
     expect(
       files.flatMap(({ file, imports }) =>
         file === 'node/grpc.ts' ? [] : imports.filter((s) => s.endsWith('grpc/node.js')).map((s) => `${file} imports ${s}`),
       ),
     ).toEqual([]);
-    expect(files.find((f) => f.file === 'sdk/grpc/node.ts')?.imports).toEqual(
+    expect(files.find((f) => f.file === 'sdk/bindings/grpc/node.ts')?.imports).toEqual(
       expect.arrayContaining(['@grpc/grpc-js', '@a2a-js/sdk/client/grpc']),
     );
   });

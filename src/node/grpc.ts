@@ -1,5 +1,5 @@
-import { loadGrpcWith } from '../sdk/grpc/node.js';
-import type { GrpcSupport } from '../sdk/grpc/support.js';
+import { loadGrpcWith } from '../sdk/bindings/grpc/node.js';
+import type { GrpcSupport } from '../sdk/bindings/grpc/support.js';
 
 /**
  * gRPC support for `createSdkPorts({ grpc: grpcSupport() })`; the Node `createA2A` uses it by itself.

@@ -1,19 +1,20 @@
 import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
-import { AgentExtensions } from './agent-extensions.js';
-import { ResponseWatch } from './calls.js';
-import { CardCache } from './card-cache.js';
-import type { CardValidators } from './card-fetch.js';
+import { AgentExtensions } from './extensions/options.js';
+import { ResponseWatch } from './fetch/response-watch.js';
+import { CardCache } from './card/cache.js';
+import type { CardValidators } from './card/fetch.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { Credentials } from './credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
-import { Bindings } from './bindings.js';
+import { Bindings } from './bindings/forced.js';
+import { OpenBindings } from './bindings/open.js';
+import { sdkFactory } from './bindings/registry.js';
 import type { AgentReachOptions } from './reach-options.js';
-import { GrpcChannels } from './grpc/channels.js';
-import type { GrpcSupport } from './grpc/support.js';
-import { sdkFactory, type ResolvedAgent } from './resolve-agent.js';
-import type { AgentLoader } from './load-agent.js';
+import type { GrpcSupport } from './bindings/grpc/support.js';
+import type { ResolvedAgent } from './agent/resolve.js';
+import type { AgentLoader } from './agent/load.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
 import { CardTrust } from './trust/trust.js';
 
@@ -49,9 +50,9 @@ export interface SdkPortOptions extends AgentReachOptions {
   grpc?: GrpcSupport;
 }
 
-export type { BindingsOption, ProtocolBinding } from './bindings.js';
+export type { BindingsOption, ProtocolBinding } from './bindings/options.js';
 export { agentReach, type AgentReachOptions } from './reach-options.js';
-export type { GrpcSupport } from './grpc/support.js';
+export type { GrpcSupport } from './bindings/grpc/support.js';
 
 /** SDK-backed ports: a {@link PortFactory}, and `close()` for the gRPC channels they opened. */
 export interface SdkPorts extends PortFactory {
@@ -97,10 +98,9 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     outputModes: [...(options.outputModes ?? ['text/plain', 'text/markdown'])],
     reader: options.reader ?? 'a4h',
     movedWarned: new Set(),
-    bindings: new Bindings(options.bindings),
+    forced: new Bindings(options.bindings),
+    bindings: new OpenBindings({ grpc: options.grpc }),
   };
-  const channels = new GrpcChannels();
-  if (options.grpc) loader.grpc = { support: options.grpc, channels };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };
   const extensions = new AgentExtensions(options.extensions);
@@ -123,5 +123,5 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
     return new SdkPort(shared, cardUrl, turn?.headers, activated);
   };
-  return Object.assign(ports, { close: () => channels.close() });
+  return Object.assign(ports, { close: () => loader.bindings.close() });
 }

@@ -1,5 +1,5 @@
 import type { ExtensionsOption } from '../port/extensions.js';
-import type { BindingsOption } from './bindings.js';
+import type { BindingsOption } from './bindings/options.js';
 import type { CredentialsOption } from './credentials/options.js';
 import type { TrustOption } from './trust/options.js';
 

@@ -6,13 +6,14 @@ import { redactQuery } from '../port/card-url.js';
 import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { unaryCall } from './calls.js';
-import type { CardCache } from './card-cache.js';
-import type { CardValidators } from './card-fetch.js';
-import { loadAgent, type AgentLoader } from './load-agent.js';
-import type { ResolvedAgent } from './resolve-agent.js';
-import { extensionHeaders } from './extension-headers.js';
-import { missingExtensions } from './required-extensions.js';
+import { unaryCall } from './transports/calls.js';
+import type { CardCache } from './card/cache.js';
+import type { CardValidators } from './card/fetch.js';
+import { loadAgent, type AgentLoader } from './agent/load.js';
+import { BINDINGS } from './bindings/registry.js';
+import type { ResolvedAgent } from './agent/resolve.js';
+import { extensionHeaders } from './extensions/headers.js';
+import { missingExtensions } from './extensions/required.js';
 import type { TurnHeaders } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
@@ -21,8 +22,9 @@ export interface PortShared {
   loader: AgentLoader;
 }
 
-/** gRPC's status for a method the server does not have: each generation's service has its own name, so the other generation's calls meet it. */
-const UNIMPLEMENTED = 12;
+/** A -32601 (method not found: every binding's), or a binding's own sign (gRPC's UNIMPLEMENTED): the call met the other protocol generation. */
+const otherGenerationSaid = (error: A2AError): boolean =>
+  error.code === METHOD_NOT_FOUND || BINDINGS.some((binding) => binding.otherGeneration?.(error) === true);
 
 /** A sign of life is no answer: it neither settles the generation nor proves the other one. */
 const isAlive = (value: unknown): boolean => (value as { kind?: unknown } | undefined)?.kind === 'alive';
@@ -160,7 +162,7 @@ function orOtherGeneration<T>(
           subscriber.next(value);
         },
         error: (error: unknown) => {
-          if (spoke || !isA2AError(error, 'unsupported') || !(error.code === METHOD_NOT_FOUND || error.grpcCode === UNIMPLEMENTED)) {
+          if (spoke || !isA2AError(error, 'unsupported') || !otherGenerationSaid(error)) {
             return subscriber.error(error);
           }
           // The retry is added to `subscriber`, so the consumer's leaving ends it too.

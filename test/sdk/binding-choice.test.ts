@@ -5,16 +5,17 @@
  */
 import type { AgentInterface } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { Bindings } from '../../src/sdk/bindings.js';
-import { chooseInterface, type InterfaceChoice } from '../../src/sdk/choose-interface.js';
-import { parseGrpcAddress } from '../../src/sdk/grpc/address.js';
-import { GRPC_NODE_ONLY } from '../../src/sdk/grpc/support.js';
+import { Bindings } from '../../src/sdk/bindings/forced.js';
+import { OpenBindings } from '../../src/sdk/bindings/open.js';
+import { chooseInterface, type InterfaceChoice } from '../../src/sdk/agent/choose-interface.js';
+import { parseGrpcAddress } from '../../src/sdk/bindings/grpc/address.js';
 
 const CARD = 'https://agent.example/.well-known/agent-card.json';
 const iface = (protocolBinding: string, protocolVersion: string, url = `https://agent.example/${protocolBinding}/${protocolVersion}`) =>
   ({ url, protocolBinding, protocolVersion, tenant: '' }) as AgentInterface;
-const NODE: InterfaceChoice = { grpc: true };
-const BROWSER: InterfaceChoice = { grpc: GRPC_NODE_ONLY };
+const NODE: InterfaceChoice = { available: () => true };
+const browser = new OpenBindings({});
+const BROWSER: InterfaceChoice = { available: (binding) => browser.available(binding) };
 const pick = (interfaces: AgentInterface[], choice: InterfaceChoice = NODE) => {
   const chosen = chooseInterface(interfaces, CARD, choice);
   return `${chosen.protocolBinding} ${chosen.protocolVersion}`;

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromSdkEvent } from '../../src/sdk/map.js';
+import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
 import { fastEvent } from '../../src/sdk/reader/fast.js';
 import { toStreamResponse, type StreamIds } from '../../src/sdk/reader/results.js';
 

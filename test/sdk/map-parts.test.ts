@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fromSdkEvent } from '../../src/sdk/map.js';
+import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
 import { toStreamResponse } from '../../src/sdk/reader/results.js';
 
 /** File and data parts as each generation writes them, mapped into the domain (bytes decoded once, as a Uint8Array). */

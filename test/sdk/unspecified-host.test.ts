@@ -2,7 +2,7 @@ import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
-import { hostOfCard } from '../../src/sdk/unspecified-host.js';
+import { hostOfCard } from '../../src/sdk/agent/unspecified-host.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { collect, endOf, FAST } from './harness.js';
 import { sendJson, sseFrame, startRawAgent, type RawAgent } from './raw-agent.js';

@@ -1,6 +1,6 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary } from '../../port/card.js';
-import { parseScope, type UrlScope } from '../url-scope.js';
+import { parseScope, type UrlScope } from './url-scope.js';
 import { apiKeyNameProblem, TOKEN, type ApiKeyPlace } from './names.js';
 
 /** Header names and values to add to a request. */

@@ -1,6 +1,6 @@
 import { A2AError } from '../../errors.js';
-import { extensionRefusal } from '../extension-refusal.js';
-import { wireMeaning } from '../wire-errors.js';
+import { extensionRefusal } from '../extensions/refusal.js';
+import { wireMeaning } from '../classify/wire-errors.js';
 import { SseLines } from './sse-lines.js';
 
 /** The JSON in `text`, or undefined when it is none. */
@@ -40,7 +40,7 @@ function firstSseData(body: string): string | undefined {
   return first?.charCodeAt(0) === 0x1e ? first.slice(1) : first;
 }
 
-/** A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are (`errors.ts`). */
+/** A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are (`classify/sdk-errors.ts`). */
 export function rpcError(error: { code?: unknown; message?: unknown; data?: unknown }): A2AError {
   const code = typeof error.code === 'number' ? error.code : undefined;
   const said = typeof error.message === 'string' ? error.message : 'no message';

@@ -1,11 +1,11 @@
 import { taskStateToJSON } from '@a2a-js/sdk';
 import type { AgentEvent, Part, TaskState } from '../../port/types.js';
-import { STATES as SDK_STATES } from '../map.js';
+import { STATES as SDK_STATES } from '../mapping/from-sdk.js';
 import type { StreamIds } from './results.js';
 
 type Json = Record<string, unknown>;
 
-/** The v1.0 task states by their wire names (`TASK_STATE_WORKING`…): `map.ts`'s table, keyed as the wire spells it. */
+/** The v1.0 task states by their wire names (`TASK_STATE_WORKING`…): `mapping/from-sdk.ts`'s table, keyed as the wire spells it. */
 const STATES: Record<string, TaskState> = Object.fromEntries(
   Object.entries(SDK_STATES).map(([value, state]) => [taskStateToJSON(Number(value)), state]),
 );

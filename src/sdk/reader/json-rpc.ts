@@ -1,7 +1,7 @@
 import { Observable, type Subscriber } from 'rxjs';
 import type { StreamResponse } from '@a2a-js/sdk';
 import { A2AError } from '../../errors.js';
-import { classifySdkError, type CallContext } from '../errors.js';
+import { classifySdkError, type CallContext } from '../classify/sdk-errors.js';
 import { isError, parseJson, rpcError } from './envelope.js';
 import { eventStream, refusal } from './refusal.js';
 import { readSse, type SseSink } from './sse.js';

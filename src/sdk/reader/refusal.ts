@@ -1,5 +1,5 @@
 import { A2AError } from '../../errors.js';
-import { wireMeaning } from '../wire-errors.js';
+import { wireMeaning } from '../classify/wire-errors.js';
 import { isError, parseJson, rpcError } from './envelope.js';
 
 /** Why a stream was refused, and the HTTP status to classify it under (none for a wrong Content-Type). */

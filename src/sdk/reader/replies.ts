@@ -16,13 +16,7 @@ export async function tolerantReply(init: RequestInit | undefined, response: Res
   if (!type.includes('json') || response.body === null) return response;
   const request = rpcRequest(init?.body);
   if (request === undefined) return response;
-  const text = await response.text();
-  let envelope: unknown;
-  try {
-    envelope = JSON.parse(text);
-  } catch {
-    return rebuilt(response, text);
-  }
+  const { text, json: envelope } = await readJsonBody(response);
   if (!isObject(envelope)) return rebuilt(response, text);
   let changed = false;
   const id = envelope['id'];
@@ -44,6 +38,16 @@ function rpcRequest(body: unknown): { id: unknown; method: string } | undefined 
     return isObject(json) && typeof json['method'] === 'string' ? { id: json['id'], method: json['method'] } : undefined;
   } catch {
     return undefined;
+  }
+}
+
+/** A body read whole: its text, and its JSON when the text is JSON (undefined when it is not). */
+export async function readJsonBody(response: Response): Promise<{ text: string; json: unknown }> {
+  const text = await response.text();
+  try {
+    return { text, json: JSON.parse(text) as unknown };
+  } catch {
+    return { text, json: undefined };
   }
 }
 

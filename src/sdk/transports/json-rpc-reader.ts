@@ -1,6 +1,6 @@
 import { type Observable } from 'rxjs';
 import { endsStream, type AgentEvent, type OutgoingMessage } from '../../port/types.js';
-import { fromSdkEvent } from '../map.js';
+import { fromSdkEvent } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
 import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
 import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';

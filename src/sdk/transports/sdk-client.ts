@@ -4,9 +4,9 @@ import { map, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
-import { streamCall, unaryCall, type CallSite } from '../calls.js';
-import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../map.js';
-import { userMessage } from '../user-message.js';
+import { streamCall, unaryCall, type CallSite } from './calls.js';
+import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../mapping/from-sdk.js';
+import { userMessage } from '../mapping/user-message.js';
 import type { AgentWire, Transport, TurnHeaders } from './transport.js';
 
 /**

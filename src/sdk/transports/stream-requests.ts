@@ -1,6 +1,6 @@
 import { SendMessageRequest, SubscribeToTaskRequest } from '@a2a-js/sdk';
 import type { OutgoingMessage } from '../../port/types.js';
-import { legacyParts } from '../parts-out.js';
+import { legacyParts } from '../mapping/parts-out.js';
 import type { StreamRequest } from '../reader/json-rpc.js';
 import type { AgentWire } from './transport.js';
 

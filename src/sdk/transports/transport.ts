@@ -1,8 +1,9 @@
 import type { Observable } from 'rxjs';
+import type { Binding } from '../bindings/binding.js';
 import type { AuthDetails } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
-import type { ResponseWatch } from '../calls.js';
+import type { ResponseWatch } from '../fetch/response-watch.js';
 
 /** A turn's own headers on a call (its trace context, with telemetry); none by default. */
 export type TurnHeaders = Readonly<Record<string, string>> | undefined;
@@ -34,8 +35,8 @@ export interface AgentWire {
   readonly endpoint: string;
   /** The agent as errors name it: the interface's URL without credentials. */
   readonly agent: string;
-  /** The chosen interface's binding: `JSONRPC`, `HTTP+JSON` or `GRPC`. */
-  readonly binding: string;
+  /** The chosen interface's binding. */
+  readonly binding: Binding;
   /** The interface's tenant, when it has one. */
   readonly tenant: string | undefined;
   /** The calls speak A2A v0.3. */

@@ -1,5 +1,5 @@
 import { redactQuery } from '../../port/card-url.js';
-import { maxAgeOf, readLimited } from '../card-fetch.js';
+import { maxAgeOf, readLimited } from '../card/fetch.js';
 import { readJwks, type TrustedKey } from './jwks.js';
 import { normaliseJwksUrl } from './options.js';
 

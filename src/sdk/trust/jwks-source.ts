@@ -1,5 +1,5 @@
 import { Observable, take, timeout } from 'rxjs';
-import { CardCache } from '../card-cache.js';
+import { CardCache } from '../card/cache.js';
 import { fetchJwks, jwksError, type FetchedJwks } from './jwks-fetch.js';
 import type { TrustedKey } from './jwks.js';
 import type { CheckedTrust } from './options.js';

@@ -2,7 +2,7 @@ import { A2AError } from '../../errors.js';
 import type { Logger } from '../../logger.js';
 import { redactQuery } from '../../port/card-url.js';
 import type { CardSignature } from '../../port/card.js';
-import { checkCard, type CheckedCard } from '../card-schema.js';
+import { checkCard, type CheckedCard } from '../card/schema.js';
 import { signedForm, unsignedFields } from './canonical.js';
 import { jwksError } from './jwks-fetch.js';
 import type { TrustedKey } from './jwks.js';

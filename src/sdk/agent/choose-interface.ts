@@ -1,0 +1,78 @@
+import type { AgentInterface } from '@a2a-js/sdk';
+import type { Binding } from '../bindings/binding.js';
+import type { ProtocolBinding } from '../bindings/options.js';
+import { BINDINGS, bindingNamed } from '../bindings/registry.js';
+import { cardError } from '../card/schema.js';
+
+/** What the choice of an interface depends on besides the card. */
+export interface InterfaceChoice {
+  /** The binding the `bindings` option forces for this agent, if any. */
+  forced?: ProtocolBinding | undefined;
+  /** Whether a binding's interfaces may be chosen: `true`, or why not (gRPC in a browser build, a package not installed). */
+  available(binding: Binding): true | string;
+  /** What kept a binding out, as the cause of the error when nothing else is left. */
+  cause?: unknown;
+}
+
+/** `major.minor` of a protocol version as one comparable number; a card with no `protocolVersion` is a v0.3 card. */
+const rank = (version: string): number => {
+  const [major = 0, minor = 0] = (version || '0.3').split('.').map((part) => Number.parseInt(part, 10) || 0);
+  return major * 1_000 + minor;
+};
+
+/** An interface of the card that may be chosen, with its binding and its place on the card. */
+interface Candidate {
+  i: AgentInterface;
+  binding: Binding;
+  index: number;
+}
+
+/**
+ * Picks the interface to talk to: the newest protocol version first, then the client's preference
+ * among bindings (JSON-RPC, HTTP+JSON, gRPC), then the card's order (a card lists its preferred
+ * interface first). A binding the option forces narrows the choice to its interfaces. An interface
+ * is a candidate only when its binding is available and, for a binding not over HTTP, the client
+ * can read its address; a card left with no candidate is a `card` error naming what it offers (and
+ * why the bindings read apart were not chosen).
+ */
+export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: string, choice: InterfaceChoice): AgentInterface {
+  const candidates = interfaces.flatMap((i, index): Candidate[] => {
+    const binding = bindingNamed(i.protocolBinding);
+    return binding !== undefined && usable(i, binding, choice) ? [{ i, binding, index }] : [];
+  });
+  candidates.sort(
+    (a, b) => rank(b.i.protocolVersion) - rank(a.i.protocolVersion) || a.binding.preference - b.binding.preference || a.index - b.index,
+  );
+  const best = candidates[0];
+  if (best !== undefined) return best.i;
+  throw cardError(cardUrl, noInterface(interfaces, choice), choice.cause);
+}
+
+function usable(i: AgentInterface, binding: Binding, choice: InterfaceChoice): boolean {
+  if (choice.forced !== undefined && binding.name !== choice.forced) return false;
+  return choice.available(binding) === true && (binding.http !== undefined || binding.address(i.url) !== undefined);
+}
+
+/** Why no interface of the card can be used: what it offers, and what kept a binding read apart (gRPC) out. */
+function noInterface(interfaces: readonly AgentInterface[], choice: InterfaceChoice): string {
+  const offered = [...new Set(interfaces.map((i) => i.protocolBinding))].join(', ') || 'none';
+  const why = leftOut(interfaces, choice);
+  if (choice.forced !== undefined) {
+    return `the agent card offers no ${choice.forced} interface, which the bindings option asks for; it offers: ${offered}${why}`;
+  }
+  const names = BINDINGS.map((binding) => binding.name);
+  const spoken = `${names.slice(0, -1).join(', ')} or ${names.at(-1)}`;
+  return `the agent card offers no interface this client speaks (${spoken}); it offers: ${offered}${why}`;
+}
+
+/** `; <why>` for the first binding not over HTTP whose interfaces the card offers: it is not available, or its address cannot be read. */
+function leftOut(interfaces: readonly AgentInterface[], choice: InterfaceChoice): string {
+  for (const binding of BINDINGS) {
+    if (binding.http !== undefined || (choice.forced !== undefined && choice.forced !== binding.name)) continue;
+    const own = interfaces.find((i) => bindingNamed(i.protocolBinding) === binding);
+    if (own === undefined) continue;
+    const available = choice.available(binding);
+    return `; ${available === true ? binding.unreadable(own.url) : available}`;
+  }
+  return '';
+}

@@ -1,0 +1,100 @@
+/**
+ * gRPC support on Node: the only module that loads `@grpc/grpc-js` and the SDK's gRPC client
+ * transport, both at once and only when a gRPC interface is chosen (a dynamic import), so a client
+ * that never meets a gRPC agent never loads them, and one without them installed gets a `card` error
+ * naming the packages. Only the Node entry imports this module (the core entry never does).
+ */
+import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
+import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
+import { APPEND_MARK } from '../../mapping/append-mark.js';
+import type { GrpcAddress } from './address.js';
+import type { GrpcLoader, GrpcModules } from './modules.js';
+import { GRPC_PACKAGES, grpcUnavailable } from './support.js';
+
+type GrpcJs = typeof import('@grpc/grpc-js');
+type SdkGrpc = typeof import('@a2a-js/sdk/client/grpc');
+
+/** How the two modules are imported: the real dynamic imports, or a test's stand-in. */
+export type GrpcImporter = () => Promise<[SdkGrpc, GrpcJs]>;
+
+const importBoth: GrpcImporter = () => Promise.all([import('@a2a-js/sdk/client/grpc'), import('@grpc/grpc-js')]);
+
+const MISSING = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
+
+/**
+ * gRPC support over `importer` (the real dynamic imports by default; tests hand in a failing one).
+ * The modules are imported once, on the first gRPC interface chosen; a failed import is tried again
+ * next time (the packages may have been installed since).
+ */
+export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcLoader {
+  let loaded: Promise<GrpcModules> | undefined;
+  return {
+    load: () => {
+      loaded ??= importer().then(
+        ([sdk, grpc]) => modulesOf(sdk, grpc),
+        (error: unknown) => {
+          loaded = undefined;
+          const code = (error as { code?: unknown } | undefined)?.code;
+          const why = MISSING.has(String(code))
+            ? `its gRPC interface needs the optional packages ${GRPC_PACKAGES}, which are not installed: npm install ${GRPC_PACKAGES}`
+            : `gRPC support could not be loaded (${error instanceof Error ? error.message : String(error)})`;
+          throw grpcUnavailable(why, error);
+        },
+      );
+      return loaded;
+    },
+  };
+}
+
+/** The SDK's gRPC transports on channels of their own, over the loaded modules. */
+function modulesOf(sdk: SdkGrpc, grpc: GrpcJs): GrpcModules {
+  const appendMark = appendMarkInterceptor(grpc);
+  return {
+    transport: (address, legacy) => {
+      const factory = new sdk.GrpcTransportFactory({
+        grpcChannelCredentials: address.tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),
+        // The SDK's v0.3 gRPC client drops `append` (as its HTTP+JSON one does): the mark carries it.
+        ...(legacy ? { grpcCallOptions: { interceptors: [appendMark] } } : {}),
+        legacyCompat: { enabled: true },
+      });
+      return factory.create(address.target, cardFor(address, legacy));
+    },
+    close: (transport) => {
+      const client = (transport as { grpcClient?: unknown }).grpcClient;
+      if (client instanceof grpc.Client) grpc.closeClient(client);
+    },
+  };
+}
+
+/** The one-interface card the SDK's factory reads the protocol version from. */
+function cardFor(address: GrpcAddress, legacy: boolean): AgentCard {
+  const only: AgentInterface = { url: address.target, protocolBinding: 'GRPC', protocolVersion: legacy ? '0.3' : '1.0', tenant: '' };
+  return { supportedInterfaces: [only] } as AgentCard;
+}
+
+/** What a v0.3 stream event looks like as the SDK's v0.3 codec decoded it. */
+interface LegacyEvent {
+  payload?: { $case?: string; value?: { append?: boolean; metadata?: Record<string, unknown> } };
+}
+
+/**
+ * A call interceptor that writes {@link APPEND_MARK} into the metadata of each v0.3 artifact update
+ * that says `append`, before the SDK's v0.3 translation (which keeps metadata and drops the flag)
+ * reads it; the mapping reads the mark back.
+ */
+function appendMarkInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Interceptor {
+  return (options, nextCall) =>
+    new grpc.InterceptingCall(nextCall(options), {
+      start: (metadata, _listener, next) => {
+        next(metadata, {
+          onReceiveMessage: (message: LegacyEvent, nextMessage) => {
+            const payload = message?.payload;
+            if (payload?.$case === 'artifactUpdate' && payload.value?.append === true) {
+              payload.value.metadata = { ...payload.value.metadata, [APPEND_MARK]: true };
+            }
+            nextMessage(message);
+          },
+        });
+      },
+    });
+}

@@ -1,0 +1,37 @@
+import { boundedResponse } from './body-limit.js';
+import { framedRefusal } from './framed-refusal.js';
+import { jsonAsStream } from './json-as-stream.js';
+import { tolerantReply } from '../reader/replies.js';
+import { markAppends } from './rest-append.js';
+
+/**
+ * The fetch under the SDK. It remembers the HTTP status of each call's response, keyed by the call's abort signal, so an error
+ * the SDK reports only as text ("HTTP error … 405") can still be classified by its status.
+ */
+export class ResponseWatch {
+  private readonly statuses = new WeakMap<AbortSignal, number>();
+
+  constructor(
+    private readonly base: typeof fetch,
+    /** The largest answer read whole (see {@link boundedResponse}). */
+    private readonly maxResponseBytes = Number.POSITIVE_INFINITY,
+  ) {}
+
+  /**
+   * The fetch handed to the SDK: it notes each status, bounds every answer read whole, keeps HTTP+JSON
+   * `append` flags, reads JSON-RPC replies tolerantly (see {@link tolerantReply}), hands a stream
+   * call answered with one JSON body on as a stream of that one answer (see {@link jsonAsStream}), and
+   * one refused with an SSE frame not typed as a stream on as the JSON error it is (see {@link framedRefusal}).
+   */
+  readonly fetch: typeof fetch = async (input, init) => {
+    const response = await this.base(input, init);
+    if (init?.signal) this.statuses.set(init.signal, response.status);
+    const bounded = boundedResponse(response, this.maxResponseBytes);
+    const read = await tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded));
+    return framedRefusal(init, await jsonAsStream(init, read));
+  };
+
+  statusOf(signal: AbortSignal): number | undefined {
+    return this.statuses.get(signal);
+  }
+}
