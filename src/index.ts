@@ -33,7 +33,7 @@ export type {
 export type { TrustOption } from './sdk/trust/options.js';
 export type { Jwk, Jwks } from './sdk/trust/jwks.js';
 export type { ExtensionsOption } from './port/extensions.js';
-export { missingExtensions } from './sdk/required-extensions.js';
+export { missingExtensions } from './sdk/extensions/required.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type { CardExtension, CardSignature, CardSummary, SecuritySchemeInfo, SignatureProblem } from './port/card.js';

@@ -1,5 +1,5 @@
 import { taskStateToJSON } from '@a2a-js/sdk';
-import type { AgentEvent, Part, TaskState } from '../../port/types.js';
+import type { AgentEvent, Part, TaskState, TaskStatus } from '../../port/types.js';
 import { STATES as SDK_STATES } from '../mapping/from-sdk.js';
 import type { StreamIds } from './results.js';
 
@@ -113,27 +113,31 @@ function textParts(parts: unknown[]): Part[] | undefined {
 function bareStatus(update: Json): AgentEvent | undefined {
   let taskId = '';
   let contextId = '';
-  let state: TaskState | undefined;
+  let status: TaskStatus | undefined;
   for (const key in update) {
     const value = update[key];
     if (key === 'taskId' && typeof value === 'string') taskId = value;
     else if (key === 'contextId' && typeof value === 'string') contextId = value;
-    else if (key === 'status' && isPlain(value)) state = bareState(value);
+    else if (key === 'status' && isPlain(value)) status = bareState(value);
     else return undefined;
-    if (key === 'status' && state === undefined) return undefined;
+    if (key === 'status' && status === undefined) return undefined;
   }
-  if (state === undefined) return undefined;
-  const event: AgentEvent = { kind: 'status', taskId, status: { state } };
+  if (status === undefined) return undefined;
+  const event: AgentEvent = { kind: 'status', taskId, status };
   if (contextId !== '') event.contextId = contextId;
   return event;
 }
 
-function bareState(status: Json): TaskState | undefined {
+/** `{ state, timestamp? }` as the SDK's mapping reads it (an empty timestamp is none), or undefined for anything else. */
+function bareState(status: Json): TaskStatus | undefined {
   let state: TaskState | undefined;
+  let timestamp: string | undefined;
   for (const key in status) {
     const value = status[key];
     if (key === 'state' && typeof value === 'string' && Object.hasOwn(STATES, value)) state = STATES[value];
-    else if (key !== 'timestamp' || typeof value !== 'string') return undefined;
+    else if (key === 'timestamp' && typeof value === 'string') timestamp = value;
+    else return undefined;
   }
-  return state;
+  if (state === undefined) return undefined;
+  return timestamp ? { state, timestamp } : { state };
 }
