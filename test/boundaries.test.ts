@@ -107,7 +107,7 @@ function sdkPart(path: string): string | undefined {
 
 /** The layers of src/, top first: the parts of one layer do not import each other. */
 const SRC_LAYERS = [
-  ['cli', 'angular'],
+  ['cli', 'angular', 'ai-sdk'],
   ['node'],
   ['index.ts'],
   ['client'],
