@@ -22,8 +22,11 @@ const withoutHopByHop = (headers: IncomingMessage['headers']): Record<string, st
     string | string[]
   >;
 
-/** Starts a proxy in front of `upstream` (the agent's base URL), `rttMs` away (half of it each way). */
-export async function startFarAgent(upstream: string, rttMs: number): Promise<FarAgent> {
+/**
+ * Starts a proxy in front of `upstream` (the agent's base URL), `rttMs` away (half of it each way).
+ * `onRequest` hears each request's body as it leaves its sender (it reaches the agent half a round trip later).
+ */
+export async function startFarAgent(upstream: string, rttMs: number, onRequest?: (body: string) => void): Promise<FarAgent> {
   const upstreamOrigin = new URL(upstream).origin;
   const oneWay = rttMs / 2;
   const sockets = new Set<Socket>();
@@ -77,7 +80,10 @@ export async function startFarAgent(upstream: string, rttMs: number): Promise<Fa
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The request is on its way: it arrives, whatever happens to its sender meanwhile.
-    req.on('end', () => later(() => relay(req, res, Buffer.concat(chunks))));
+    req.on('end', () => {
+      onRequest?.(Buffer.concat(chunks).toString('utf8'));
+      later(() => relay(req, res, Buffer.concat(chunks)));
+    });
     req.on('error', () => undefined);
     res.on('error', () => undefined);
   });

@@ -35,6 +35,8 @@ let token = '';
 /** The demo agent's log: `<contextId prefix> turn N (slow)`, `… canceled`. */
 const agentLog: string[] = [];
 const gatewayLog: string[] = [];
+/** The bodies of the requests on their way to the agent (they left a replica). */
+const toAgent: string[] = [];
 
 const contextOf = (thread: string) => deriveContextId(SECRET, USER, thread);
 const cancelled = () => agentLog.filter((line) => line.endsWith('canceled')).length;
@@ -60,7 +62,7 @@ beforeAll(async () => {
   const issuer = await devIssuer(join(dir, 'issuer'));
   token = await issuer.sign(USER);
   agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), log: (line) => agentLog.push(line) });
-  far = await startFarAgent(agent.url, 150);
+  far = await startFarAgent(agent.url, 150, (body) => toAgent.push(body));
   const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
   cluster = await startCluster({ agent: far.url, secret: SECRET, auth, log: (line) => gatewayLog.push(line) });
 }, 30_000);
@@ -82,32 +84,38 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
     expect([...seen].sort()).toEqual(cluster.names);
   });
 
-  it('kill -9 of the replica that took each POST, right after its 200 or before it: no message lost or doubled, each reply whole', async () => {
-    for (let i = 0; i < 4; i++) {
+  it('kill -9 of the replica that took each POST: right after its 200, before it sent the message, with the message on its way: none lost or doubled', async () => {
+    for (const [i, when] of (['after the 200', 'before the send', 'message on its way'] as const).entries()) {
       const thread = `killed-${i}`;
+      const context = await contextOf(thread);
       let killed: string | undefined;
       let killing: Promise<void> | undefined;
       const kill = (name: string) => {
         killed ??= name;
         killing ??= cluster.kill(name);
       };
-      // Before the 200: as soon as a replica logs the message, the agent has it or not yet.
-      const logged = gatewayLog.length;
+      const [logged, sent] = [gatewayLog.length, toAgent.length];
+      const tookIt = () => gatewayLog.slice(logged).find((line) => line.includes(`"${thread}": message`));
+      const onItsWay = () =>
+        toAgent.slice(sent).some((body) => /SendStreamingMessage|message\/stream/.test(body) && body.includes(context));
+      // Before the 200: as soon as the replica logs the message, or as soon as the message left it for the agent.
       const watch =
-        i % 2 === 1
-          ? eventually(() => gatewayLog.slice(logged).some((line) => line.includes(`"${thread}": message`)), 10_000).then(() =>
-              kill(/^gateway (\w+):/.exec(gatewayLog.slice(logged).find((line) => line.includes(`"${thread}": message`))!)![1]!),
-            )
-          : undefined;
+        when === 'after the 200'
+          ? undefined
+          : eventually(() => tookIt() !== undefined && (when === 'before the send' || onItsWay()), 10_000).then(() =>
+              kill(/^gateway (\w+):/.exec(tookIt()!)![1]!),
+            );
       const followed = await follow(thread, {
         text: `hello from ${thread}`,
-        onStream: (replica) => (i % 2 === 0 ? kill(replica) : undefined),
+        onStream: (replica) => (when === 'after the 200' ? kill(replica) : undefined),
       });
       await watch;
       await killing;
       expect(killed).toBeDefined();
       expect(followed.reconnects).toBeGreaterThanOrEqual(1);
       await expectDeliveredOnce(thread, followed);
+      // The message the agent got was followed, not sent again; the one it never got was sent again.
+      if (when === 'message on its way') expect(followed.resent).toBe(0);
       await cluster.restart(killed!);
     }
   });
