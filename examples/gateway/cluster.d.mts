@@ -25,7 +25,7 @@ export interface ReplicaSettings {
   /** `--max-buffered-bytes`. */
   maxBufferedBytes?: number;
   /** `--lookup`. */
-  lookup?: 'first-message' | 'every-message';
+  lookup?: 'every-message';
 }
 
 export interface ClusterOptions extends ReplicaSettings {

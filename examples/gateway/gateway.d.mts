@@ -24,8 +24,11 @@ export interface GatewayOptions {
   heartbeatMs?: number;
   /** Unread bytes after which a client is dropped; default {@link MAX_BUFFERED_BYTES}. */
   maxBufferedBytes?: number;
-  /** The library's `waitingTaskLookup` policy; default the library's (`first-message`). */
-  lookup?: 'first-message' | 'every-message';
+  /**
+   * `every-message`: look for a pending question before every message (clients that do not carry its
+   * task id). Default: no lookup (`continueInterrupted: false`); the client carries the question's task id.
+   */
+  lookup?: 'every-message';
   /** The client to use (default: the Node entry's `createA2A`). */
   client?: A2AClient;
   /** One line per request (keys and ids quoted). */

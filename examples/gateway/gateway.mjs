@@ -26,7 +26,7 @@
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { takeWhile } from 'rxjs';
+import { firstValueFrom, takeWhile } from 'rxjs';
 // The built library (`npm run build`); an app would write `from 'a4h-a2a/node'`.
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
@@ -51,7 +51,9 @@ export async function startGateway(options) {
   const log = options.log ?? (() => {});
   const verify = options.verify ?? (await tokenVerifier(options.auth ?? (await devTrust())));
   const settings = { heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS, maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES };
-  const policy = options.lookup ? { waitingTaskLookup: options.lookup } : {};
+  // The client carries a pending question's task id: no lookup before a message goes, so a replica sends
+  // what it took at once (a message sent late, after its client asked for it elsewhere, would be doubled).
+  const policy = options.lookup === 'every-message' ? { waitingTaskLookup: 'every-message' } : { continueInterrupted: false };
   const a2a = options.client ?? createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy });
   let draining = false;
   /** The streams open now, each ended when its turn is handed over. */
@@ -140,6 +142,8 @@ export async function startGateway(options) {
   server.on('clientError', (_error, socket) => socket.destroy());
   server.headersTimeout = 10_000;
   server.requestTimeout = 15_000;
+  // The agent's card, read before the first message (which would otherwise wait for it).
+  await firstValueFrom(a2a.card(agent)).catch((error) => log(`the agent's card could not be read yet: ${quote(error?.message ?? error)}`));
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
@@ -208,7 +212,8 @@ async function main() {
         '                              (default: the development issuer of token.mjs)\n' +
         `  --heartbeat-ms N            a comment on an idle stream this often (default ${HEARTBEAT_MS})\n` +
         `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
-        '  --lookup every-message      look for a pending question on every message (clients that do not carry its task id)\n',
+        '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
+        '                              its task id; a message then waits a round trip before it goes)\n',
     );
     if (!values.help) process.exitCode = 2;
     return;
@@ -219,9 +224,7 @@ async function main() {
     return Number(value);
   };
   if (values.jwks && (!values.issuer || !values.audience)) throw new Error('--jwks needs --issuer and --audience');
-  if (values.lookup && values.lookup !== 'every-message' && values.lookup !== 'first-message') {
-    throw new Error('--lookup is first-message or every-message');
-  }
+  if (values.lookup && values.lookup !== 'every-message') throw new Error('--lookup takes every-message');
   const name = values.name ?? `${hostname()}:${process.pid}`;
   const gateway = await startGateway({
     agent: values.agent,
@@ -231,7 +234,7 @@ async function main() {
     ...(values.jwks ? { auth: { jwks: values.jwks, issuer: values.issuer ?? '', audience: values.audience ?? '' } } : {}),
     ...(values['heartbeat-ms'] ? { heartbeatMs: count(values['heartbeat-ms'], '--heartbeat-ms') } : {}),
     ...(values['max-buffered-bytes'] ? { maxBufferedBytes: count(values['max-buffered-bytes'], '--max-buffered-bytes') } : {}),
-    ...(values.lookup ? { lookup: /** @type {'first-message' | 'every-message'} */ (values.lookup) } : {}),
+    ...(values.lookup ? { lookup: /** @type {'every-message'} */ (values.lookup) } : {}),
     log: (line) => process.stderr.write(`gateway ${name}: ${line}\n`),
   });
   process.stdout.write(`gateway ${name} on ${gateway.url}\n`);
