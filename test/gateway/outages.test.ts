@@ -1,8 +1,10 @@
 /**
  * Outages and freezes of the gateway example behind haproxy, the demo agent 150 ms away: haproxy
- * down for 6 s in the middle of 50 replies (the agent finishes most of them meanwhile), and a replica
- * frozen (SIGSTOP) while it streams replies. Counted against the agent's own record: every message
- * delivered once, every reply whole; and the frozen replica's clients move on within seconds.
+ * down for 6 s in the middle of 50 replies (the agent finishes most of them meanwhile), a replica
+ * frozen (SIGSTOP) while it streams replies, and one frozen right after it took a message (thawed
+ * after its client asked another replica for the message: sent late, it would be doubled). Counted
+ * against the agent's own record: every message delivered once, every reply whole; and the frozen
+ * replica's clients move on within seconds.
  */
 import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -27,6 +29,7 @@ let agent: DemoAgent;
 let far: FarAgent;
 let cluster: Cluster;
 let token = '';
+const gatewayLog: string[] = [];
 
 /** Every message delivered once, every reply whole and once, against the agent's record. */
 async function expectAllDelivered(threads: readonly string[], followed: readonly Followed[]): Promise<void> {
@@ -51,7 +54,7 @@ beforeAll(async () => {
   agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 120 });
   far = await startFarAgent(agent.url, 150);
   const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: far.url, secret: SECRET, auth });
+  cluster = await startCluster({ agent: far.url, secret: SECRET, auth, log: (line) => gatewayLog.push(line) });
 }, 30_000);
 
 afterAll(async () => {
@@ -122,5 +125,23 @@ describe('outages and freezes', { timeout: 60_000 }, () => {
     const replica = cluster.replica(frozen);
     expect((await fetch(new URL('healthz', `http://127.0.0.1:${replica.port}/`))).status).toBe(200);
     expect(await Promise.race([replica.exited.then(() => 'exited'), sleep(500).then(() => 'alive')])).toBe('alive');
+  });
+
+  it('a replica frozen right after it took a message: the client asks another for it, and the message reaches the agent once', async () => {
+    const thread = 'frozen-with-a-message';
+    const logged = gatewayLog.length;
+    const took = () => gatewayLog.slice(logged).find((line) => line.includes(`"${thread}": message`));
+    let frozen = '';
+    const watch = eventually(() => took() !== undefined, 10_000).then(() => {
+      frozen = /^gateway (\w+):/.exec(took()!)![1]!;
+      cluster.replica(frozen).freeze();
+    });
+    const followed = await followTurn({ gateway: cluster.url, token, thread, text: `hello from ${thread}` });
+    await watch;
+    // Thawed, it finds its client gone: whatever it had of the message, it must not send it now.
+    cluster.replica(frozen).thaw();
+    await sleep(1_000);
+    expect(followed.replicas).not.toContain(frozen);
+    await expectAllDelivered([thread], [followed]);
   });
 });
