@@ -4,19 +4,30 @@ export interface FollowOptions {
   /** The gateway's (or the load balancer's) base URL. */
   gateway: string;
   thread: string;
+  /** A bearer token (its `sub` is the user): sent as `Authorization: Bearer …`. */
+  token?: string;
   /** The message to send; without it, the thread's reply in progress is followed. */
   text?: string;
+  /**
+   * The message's id; a fresh UUID by default. Given, the message is first asked for (it may have been
+   * sent before) and sent only if the agent never got it: given again with the same text, a message is not doubled.
+   */
+  messageId?: string;
+  /** The task of the question this message answers (the interrupted `end`'s `taskId`): any replica continues it. */
+  taskId?: string;
   /** A position to start from (an earlier stream's last event id). */
   from?: string;
-  /** Consecutive attempts without an event before giving up; default 20. */
-  maxRetries?: number;
-  /** Pause before a reconnect; default 200 ms. */
-  retryMs?: number;
+  /** How long to keep reconnecting without progress before giving up; default 180,000 ms. */
+  budgetMs?: number;
+  /** The heartbeat assumed until a stream announces its own (`X-Heartbeat-Ms`); default 5,000 ms. */
+  heartbeatMs?: number;
+  /** Random numbers in [0, 1) for the backoff's jitter. */
+  random?: () => number;
   fetch?: typeof fetch;
   signal?: AbortSignal;
   /** Each event as JSON, with its SSE id. */
   onEvent?: (event: { type: string; [key: string]: unknown }, id: string | undefined) => void;
-  /** Each stream opened, with the replica that serves it (`X-Replica`). */
+  /** Each stream opened, with the replica that serves it (`X-Replica`: the replica's `--name`). */
   onStream?: (replica: string) => void;
   /** Before each reconnect, with the position it resumes from. */
   onReconnect?: (lastEventId: string | undefined) => void;
@@ -26,14 +37,37 @@ export interface Followed {
   /** The reply as the client folded it from the `text` events of every stream. */
   reply: string;
   /** The turn's `end` event, when it ended. */
-  end?: { type: 'end'; outcome: string; text: string; taskId?: string; contextId?: string };
-  /** The turn's `error` event, when it failed. */
+  end?: { type: 'end'; outcome: string; text: string; taskId?: string };
+  /** The turn's `error` event, when it failed (kind, the gateway's sentence, retryable). */
   error?: { kind: string; message: string; retryable: boolean };
-  /** Streams opened again after the first broke. */
+  /** Requests made after the first (streams asked again, messages asked for or sent again). */
   reconnects: number;
+  /** Times the message was sent again because the agent never got it. */
+  resent: number;
   /** The replica of each stream, in order. */
   replicas: string[];
+  /** For each stream that broke: ms from the last event before the break to the first one after. */
+  recoveries: number[];
+  /** The message's id (when a message was sent). */
+  messageId?: string;
   lastEventId?: string;
 }
 
+export declare const DEFAULT_BUDGET_MS: number;
+
+/** The client gave up: where to resume from (`--from`), or the message to ask for (`--message-id`). */
+export declare class GatewayUnreachable extends Error {
+  /** The position reached, once the agent named the task. */
+  readonly lastEventId?: string;
+  /** The message's id, when it may have been sent and no position was reached. */
+  readonly messageId?: string;
+}
+
+/** The gateway refused the request (a 4xx other than 408, 425, 429); after a 401, a fresh token goes on from where it was. */
+export declare class GatewayRefused extends GatewayUnreachable {
+  readonly status: number;
+}
+
 export declare function followTurn(options: FollowOptions): Promise<Followed>;
+/** The pause before reconnect number `attempt` (from 0). */
+export declare function backoff(attempt: number, random?: () => number): number;

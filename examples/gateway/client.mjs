@@ -1,119 +1,254 @@
 /**
- * A gateway client that never loses a reply: it posts a message (or asks for the thread's reply in
- * progress), reads the turn's Server-Sent Events, and whenever the stream breaks before the turn's
- * `end` (a replica killed, a deploy, the network) reconnects with `Last-Event-ID` through the load
- * balancer. Whichever replica answers sends exactly the rest. A browser app does the same with
- * `fetch`; `EventSource` does it by itself for GET streams.
+ * The gateway's one client (tests, chaos runs and the command line): it sends a message and follows
+ * its turn to the end, losing neither. A browser app does the same with `fetch`.
  *
- *     node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE]
+ * - **The message, once.** Its id is the client's (`messageId`), kept until the agent names the
+ *   task. A stream that breaks before that is followed up by asking for the message
+ *   (`GET …/events?message=ID`, the library's resume by messageId): its turn if the agent got it,
+ *   else `not-received`, and only then is it sent again, with the same id. A message given with
+ *   its id (sent before, its turn not seen) is asked for first.
+ * - **The reply, whole and once.** From the task on, each event's id is a position; a broken stream
+ *   is asked again with `Last-Event-ID`, through any replica, and brings exactly the rest.
+ * - **Outages.** Reconnects back off exponentially with jitter, for `budgetMs` without progress
+ *   (default 3 minutes); past it a {@link GatewayUnreachable} error carries the position and the
+ *   message id to resume from later. A stream silent for two heartbeats (`X-Heartbeat-Ms`) is dead.
+ *
+ *     node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [--token T] [--task ID]
+ *       [--from ID] [--message-id ID] [--budget SECONDS]            (the token: $A4H_GATEWAY_TOKEN)
  */
+import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { parseArgs } from 'node:util';
 import { createParser } from 'eventsource-parser';
 import { startedAs } from '../started-as.mjs';
 
+/** How long the client keeps trying without progress, unless told. */
+export const DEFAULT_BUDGET_MS = 180_000;
+/** The heartbeat assumed until a stream announces its own. */
+const DEFAULT_HEARTBEAT_MS = 5_000;
+/** The first pause before a reconnect, and the longest. */
+const BACKOFF = { initialMs: 250, maxMs: 5_000 };
+/** Statuses that are worth asking again: the gateway or the balancer could not serve now. */
+const TRANSIENT = new Set([408, 425, 429]);
+
+/** The client gave up (its budget passed without progress): what to resume from. */
+export class GatewayUnreachable extends Error {
+  /** @param {string} message @param {{ lastEventId?: string; messageId?: string }} where */
+  constructor(message, where) {
+    super(message);
+    this.name = 'GatewayUnreachable';
+    this.lastEventId = where.lastEventId;
+    this.messageId = where.messageId;
+  }
+}
+
+/** The gateway refused the request (4xx): asking again would not help; a 401 (a token expired) with a fresh token may. */
+export class GatewayRefused extends GatewayUnreachable {
+  /** @param {number} status @param {string} message @param {{ lastEventId?: string; messageId?: string }} where */
+  constructor(status, message, where) {
+    super(`the gateway refused: ${status} ${message}`, where);
+    this.name = 'GatewayRefused';
+    this.status = status;
+  }
+}
+
 /**
- * Follows one turn to its end through the gateway at `options.gateway`.
+ * Follows one turn to its end through the gateway (or the balancer) at `options.gateway`.
  * @param {import('./client.d.mts').FollowOptions} options
  * @returns {Promise<import('./client.d.mts').Followed>}
  */
 export async function followTurn(options) {
   const fetchImpl = options.fetch ?? fetch;
+  const random = options.random ?? Math.random;
+  const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   const base = new URL(`threads/${encodeURIComponent(options.thread)}/`, options.gateway);
-  const maxRetries = options.maxRetries ?? 20;
-  const retryMs = options.retryMs ?? 200;
-  const result = { reply: '', end: undefined, error: undefined, reconnects: 0, replicas: [], lastEventId: options.from };
-  let failures = 0;
-  let first = options.text !== undefined;
-  for (;;) {
-    const request = first
-      ? { url: new URL('messages', base), init: { method: 'POST', body: JSON.stringify({ text: options.text }) } }
-      : { url: new URL('events', base), init: { method: 'GET' } };
-    const headers = { accept: 'text/event-stream', 'content-type': 'application/json' };
-    if (!first && result.lastEventId !== undefined) headers['last-event-id'] = result.lastEventId;
+  const sending = options.text !== undefined;
+  const messageId = sending ? (options.messageId ?? randomUUID()) : undefined;
+  /** @type {import('./client.d.mts').Followed} */
+  const result = { reply: '', reconnects: 0, resent: 0, replicas: [], recoveries: [], messageId, lastEventId: options.from };
+  let heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
+  /** The message may have reached a replica (or did, with a caller's id): it is asked for before it is sent again. */
+  let maySent = options.messageId !== undefined;
+  let attempt = 0;
+  let lastProgress = Date.now();
+  /** When the last event came, and whether a stream broke since (for `recoveries`). */
+  let lastEventAt = 0;
+  let broken = false;
+  for (let requests = 0; ; requests++) {
+    if (requests > 0) result.reconnects += 1;
+    const headers = { accept: 'text/event-stream', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
+    /** @type {{ url: URL; method: string; body?: string }} */
+    let request;
+    if (result.lastEventId !== undefined) {
+      request = { url: new URL('events', base), method: 'GET' };
+      headers['last-event-id'] = result.lastEventId;
+    } else if (sending && !maySent) {
+      const body = { text: options.text, messageId, ...(options.taskId ? { taskId: options.taskId } : {}) };
+      request = { url: new URL('messages', base), method: 'POST', body: JSON.stringify(body) };
+      headers['content-type'] = 'application/json';
+      maySent = true;
+    } else {
+      request = { url: new URL(sending ? `events?message=${encodeURIComponent(messageId ?? '')}` : 'events', base), method: 'GET' };
+    }
+    // One controller per request: the caller's signal, or a silence of two heartbeats, ends it.
+    const controller = new AbortController();
+    const abort = () => controller.abort();
+    options.signal?.addEventListener('abort', abort, { once: true });
+    let silence = setTimeout(abort, 2 * heartbeatMs);
     let progressed = false;
+    let notReceived = false;
     try {
-      const response = await fetchImpl(request.url, { ...request.init, headers, signal: options.signal });
-      if (response.status >= 400 && response.status < 500) {
-        throw Object.assign(new Error(`the gateway refused: ${response.status} ${await response.text()}`), { final: true });
+      const init = { method: request.method, headers, signal: controller.signal, ...(request.body ? { body: request.body } : {}) };
+      const response = await fetchImpl(request.url, init);
+      if (response.status >= 400 && response.status < 500 && !TRANSIENT.has(response.status)) {
+        const where = { lastEventId: result.lastEventId, messageId: maySent ? messageId : undefined };
+        throw new GatewayRefused(response.status, (await response.text()).slice(0, 200), where);
       }
-      if (!response.ok || response.body === null) throw new Error(`the gateway answered ${response.status}`);
-      first = false; // the message is sent: from here on, only reconnects
-      const replica = response.headers.get('x-replica') ?? '?';
-      result.replicas.push(replica);
-      options.onStream?.(replica);
-      progressed = await read(response.body, (event) => {
-        if (event.id) result.lastEventId = event.id;
-        const data = JSON.parse(event.data);
-        if (data.type === 'text') result.reply = data.replace ? data.text : result.reply + data.text;
-        if (data.type === 'end') result.end = data;
-        if (data.type === 'error') result.error = data.error;
-        options.onEvent?.(data, event.id);
-      });
+      if (response.ok && response.body !== null) {
+        heartbeatMs = Number(response.headers.get('x-heartbeat-ms')) || heartbeatMs;
+        clearTimeout(silence);
+        silence = setTimeout(abort, 2 * heartbeatMs);
+        const replica = response.headers.get('x-replica') ?? '?';
+        result.replicas.push(replica);
+        options.onStream?.(replica);
+        await readEvents(
+          response.body,
+          () => silence.refresh(),
+          (event) => {
+            progressed = true;
+            if (broken) result.recoveries.push(Date.now() - lastEventAt);
+            broken = false;
+            lastEventAt = Date.now();
+            if (event.id) result.lastEventId = event.id;
+            const data = JSON.parse(event.data);
+            if (data.type === 'text') result.reply = data.replace ? data.text : result.reply + data.text;
+            if (data.type === 'end' && data.outcome === 'not-received') notReceived = true;
+            else if (data.type === 'end') result.end = data;
+            if (data.type === 'error') result.error = data.error;
+            options.onEvent?.(data, event.id);
+          },
+        );
+      } else await response.body?.cancel();
     } catch (error) {
-      if (error?.final || options.signal?.aborted) throw error;
-      // The POST itself may have failed before the gateway took it: only then is it sent again.
+      if (error instanceof GatewayRefused || options.signal?.aborted) throw error;
+      // Refused, reset, timed out or silent: asked again below.
+    } finally {
+      clearTimeout(silence);
+      options.signal?.removeEventListener('abort', abort);
     }
     if (result.end !== undefined || result.error !== undefined) return result;
-    failures = progressed ? 0 : failures + 1;
-    if (failures > maxRetries) throw new Error(`the gateway could not be reached after ${maxRetries} retries`);
-    result.reconnects += first ? 0 : 1;
+    if (lastEventAt > 0) broken = true;
+    if (notReceived) {
+      // The agent never got the message: it goes again, now, with the same id.
+      maySent = false;
+      result.resent += 1;
+      continue;
+    }
+    if (progressed) {
+      attempt = 0;
+      lastProgress = Date.now();
+    }
+    if (Date.now() - lastProgress > budgetMs) {
+      throw new GatewayUnreachable(`the gateway did not answer for ${Math.round(budgetMs / 1000)} s`, {
+        lastEventId: result.lastEventId,
+        messageId: maySent ? messageId : undefined,
+      });
+    }
     options.onReconnect?.(result.lastEventId);
-    await sleep(retryMs, undefined, { signal: options.signal });
+    await sleep(backoff(attempt++, random), undefined, { signal: options.signal });
   }
 }
 
-/**
- * Reads SSE from `body`, calling `onEvent` per event, until the stream ends or breaks. True when
- * at least one event came (the connection worked).
- */
-async function read(
+/** The pause before reconnect number `attempt` (from 0): doubling from 250 ms up to 5 s, half of it at random. */
+export function backoff(/** @type {number} */ attempt, random = Math.random) {
+  const ceiling = Math.min(BACKOFF.maxMs, BACKOFF.initialMs * 2 ** Math.min(attempt, 20));
+  return Math.round(ceiling * (0.5 + 0.5 * random()));
+}
+
+/** Reads SSE from `body`, calling `onEvent` per event, until the stream ends or breaks; each chunk says `alive()`. */
+async function readEvents(
   /** @type {ReadableStream<Uint8Array>} */ body,
+  /** @type {() => void} */ alive,
   /** @type {(event: import('eventsource-parser').EventSourceMessage) => void} */ onEvent,
 ) {
-  let events = 0;
-  const parser = createParser({
-    onEvent: (event) => {
-      events += 1;
-      onEvent(event);
-    },
-  });
+  const parser = createParser({ onEvent });
   const decoder = new TextDecoder();
-  try {
-    for await (const chunk of body) parser.feed(decoder.decode(chunk, { stream: true }));
-  } catch {
-    // A broken stream ends like a closed one: the caller reconnects.
+  for await (const chunk of body) {
+    alive();
+    parser.feed(decoder.decode(chunk, { stream: true }));
   }
-  return events > 0;
 }
 
-/** The command line: prints the reply as it streams, and each reconnect on stderr. */
+/** A word for a shell: single-quoted unless it is plain. */
+const shellWord = (/** @type {string} */ word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
+
+/** The command line: the reply on stdout; the replica serving each stream, reconnects and how to go on, on stderr. */
 async function main() {
-  const [gateway, thread, ...words] = process.argv.slice(2);
-  if (!gateway || !thread) {
-    process.stderr.write('Usage: node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE]\n');
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      token: { type: 'string' },
+      task: { type: 'string' },
+      from: { type: 'string' },
+      'message-id': { type: 'string' },
+      budget: { type: 'string' },
+    },
+  });
+  const [gateway, thread, ...words] = positionals;
+  const budget = Number(values.budget ?? DEFAULT_BUDGET_MS / 1000);
+  if (!gateway || !thread || !(budget > 0)) {
+    process.stderr.write(
+      'Usage: node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [options]\n' +
+        '  --token TOKEN     a bearer token (default $A4H_GATEWAY_TOKEN; node examples/gateway/token.mjs <user> makes one)\n' +
+        '  --task ID         the task of the question this message answers\n' +
+        '  --from ID         follow a reply from a position (an id an earlier run printed)\n' +
+        "  --message-id ID   the message's id: resend a message whose turn was not seen, without doubling it\n" +
+        `  --budget SECONDS  how long to keep trying without progress (default ${DEFAULT_BUDGET_MS / 1000})\n`,
+    );
     process.exitCode = 2;
     return;
   }
+  const text = words.length > 0 ? words.join(' ') : undefined;
+  const again = (/** @type {string[]} */ extra) =>
+    ['node examples/gateway/client.mjs', gateway, thread, ...extra].map((w, i) => (i === 0 ? w : shellWord(w))).join(' ');
   let shown = 0;
-  const followed = await followTurn({
-    gateway,
-    thread,
-    ...(words.length > 0 ? { text: words.join(' ') } : {}),
-    onEvent: (event) => {
-      if (event.type === 'text') {
-        process.stdout.write(event.replace ? `\n${event.text}` : event.text);
-        shown += event.text.length;
-      }
-    },
-    onReconnect: (id) => process.stderr.write(`\n[stream lost; reconnecting${id ? ` from ${id}` : ''}]\n`),
-  });
-  if (followed.error) {
-    process.stderr.write(`\nerror: ${followed.error.message}\n`);
+  try {
+    const followed = await followTurn({
+      gateway,
+      thread,
+      budgetMs: budget * 1000,
+      ...(text !== undefined ? { text } : {}),
+      ...(values.token || process.env.A4H_GATEWAY_TOKEN ? { token: values.token || process.env.A4H_GATEWAY_TOKEN } : {}),
+      ...(values.task ? { taskId: values.task } : {}),
+      ...(values.from ? { from: values.from } : {}),
+      ...(values['message-id'] ? { messageId: values['message-id'] } : {}),
+      onStream: (replica) => process.stderr.write(`[via replica ${replica}]\n`),
+      onEvent: (event) => {
+        if (event.type !== 'text') return;
+        process.stdout.write(event.replace ? `\n${event.text}` : String(event.text));
+        shown += String(event.text).length;
+      },
+      onReconnect: (id) => process.stderr.write(`\n[stream lost; reconnecting${id ? ` from ${id}` : ''}]\n`),
+    });
+    if (followed.error) {
+      process.stderr.write(`\nerror: ${followed.error.message}\n`);
+      process.exitCode = 1;
+      return;
+    }
+    process.stdout.write(shown === 0 && followed.end ? `${followed.end.text}\n` : '\n');
+    process.stderr.write(`[${followed.end?.outcome}; replicas: ${followed.replicas.join(' → ')}]\n`);
+    if (followed.end?.outcome === 'input-required' && followed.end.taskId) {
+      process.stderr.write(`To answer: ${again(['--task', followed.end.taskId, '<your answer>'])}\n`);
+    }
+  } catch (error) {
+    if (!(error instanceof GatewayUnreachable)) throw error;
+    const answering = values.task ? ['--task', values.task] : [];
+    const message = error.messageId ? [...answering, '--message-id', error.messageId, text ?? ''] : [];
+    const resume = error.lastEventId ? ['--from', error.lastEventId] : message;
+    const later = error instanceof GatewayRefused ? (error.status === 401 ? ' With a fresh token' : '') : ' Later';
+    process.stderr.write(`\nclient: ${error.message}.${resume.length && later ? `${later}, go on with: ${again(resume)}` : ''}\n`);
     process.exitCode = 1;
-    return;
   }
-  process.stdout.write(shown === 0 && followed.end ? `${followed.end.text}\n` : '\n');
-  process.stderr.write(`[${followed.end?.outcome}; replicas: ${followed.replicas.join(' → ')}]\n`);
 }
 
 if (startedAs(import.meta)) {

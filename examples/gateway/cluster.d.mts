@@ -1,4 +1,5 @@
 /** Types of cluster.mjs, for the TypeScript tests. */
+import type { AuthOptions } from './auth.mjs';
 
 export interface Replica {
   name: string;
@@ -9,9 +10,25 @@ export interface Replica {
   kill(): Promise<{ code: number | null; signal: string | null }>;
   /** SIGTERM, as a deploy: the replica hands its turns over and exits 0. */
   stop(): Promise<{ code: number | null; signal: string | null }>;
+  /** SIGSTOP: the process freezes (its sockets stay open). */
+  freeze(): void;
+  /** SIGCONT. */
+  thaw(): void;
 }
 
-export interface ClusterOptions {
+/** What every replica is started with besides the agent, port, name and secret. */
+export interface ReplicaSettings {
+  /** The identity provider (`--jwks`, `--issuer`, `--audience`); default the development issuer. */
+  auth?: AuthOptions;
+  /** `--heartbeat-ms` (haproxy's timeouts follow it). */
+  heartbeatMs?: number;
+  /** `--max-buffered-bytes`. */
+  maxBufferedBytes?: number;
+  /** `--lookup`. */
+  lookup?: 'every-message';
+}
+
+export interface ClusterOptions extends ReplicaSettings {
   agent: string;
   /** The identity secret every replica shares. */
   secret: string;
@@ -34,15 +51,15 @@ export interface Cluster {
   kill(name: string): Promise<void>;
   /** SIGTERM one replica, wait for it to exit, start it again on its port, wait until haproxy routes to it. */
   restart(name: string): Promise<void>;
+  /** Stops haproxy (an outage of the balancer); the replicas run on. */
+  stopBalancer(): Promise<void>;
+  /** Starts haproxy again on its port, with its configuration; resolves once it serves. */
+  startBalancer(): Promise<void>;
   stop(): Promise<void>;
 }
 
 export declare function freePort(): Promise<number>;
-export declare function startReplica(options: {
-  agent: string;
-  port: number;
-  name: string;
-  secret: string;
-  log?: (line: string) => void;
-}): Promise<Replica>;
+export declare function startReplica(
+  options: { agent: string; port: number; name: string; secret: string; log?: (line: string) => void } & ReplicaSettings,
+): Promise<Replica>;
 export declare function startCluster(options: ClusterOptions): Promise<Cluster>;

@@ -1,7 +1,8 @@
 /**
  * The gateway as it runs in production, on one machine: N replica processes (gateway.mjs) sharing
- * the identity secret and nothing else, behind haproxy. Replicas can be killed, restarted (SIGTERM:
- * hand over, then start again on the same port) and counted; `npm run example:gateway` and the
+ * the identity secret and the identity provider's keys and nothing else, behind haproxy. Replicas
+ * can be killed, restarted (SIGTERM: hand over, then start again on the same port), frozen
+ * (SIGSTOP) and thawed, and haproxy stopped and started again; `npm run example:gateway` and the
  * tests use it.
  */
 import { spawn } from 'node:child_process';
@@ -24,13 +25,25 @@ export function freePort() {
   });
 }
 
+/** The command-line flags of a replica's settings. @param {import('./cluster.d.mts').ReplicaSettings} settings */
+function flagsOf(settings) {
+  const { auth, heartbeatMs, maxBufferedBytes, lookup } = settings;
+  return [
+    ...(auth ? ['--jwks', auth.jwks, '--issuer', auth.issuer, '--audience', auth.audience] : []),
+    ...(heartbeatMs ? ['--heartbeat-ms', String(heartbeatMs)] : []),
+    ...(maxBufferedBytes ? ['--max-buffered-bytes', String(maxBufferedBytes)] : []),
+    ...(lookup ? ['--lookup', lookup] : []),
+  ];
+}
+
 /**
  * Starts one replica process on `port`; resolves once it listens.
- * @param {{ agent: string; port: number; name: string; secret: string; log?: (line: string) => void }} options
+ * @param {{ agent: string; port: number; name: string; secret: string; log?: (line: string) => void } & import('./cluster.d.mts').ReplicaSettings} options
  * @returns {Promise<import('./cluster.d.mts').Replica>}
  */
-export function startReplica({ agent, port, name, secret, log }) {
-  const child = spawn(process.execPath, [GATEWAY, '--agent', agent, '--port', String(port), '--name', name], {
+export function startReplica({ agent, port, name, secret, log, ...settings }) {
+  const args = [GATEWAY, '--agent', agent, '--port', String(port), '--name', name, ...flagsOf(settings)];
+  const child = spawn(process.execPath, args, {
     env: { ...process.env, A4H_IDENTITY_SECRET: secret },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -53,9 +66,12 @@ export function startReplica({ agent, port, name, secret, log }) {
           return exited;
         },
         stop: async () => {
+          child.kill('SIGCONT'); // a frozen replica must run to hand over
           child.kill('SIGTERM');
           return exited;
         },
+        freeze: () => child.kill('SIGSTOP'),
+        thaw: () => child.kill('SIGCONT'),
       });
     });
     exited.then(({ code, signal }) => reject(new Error(`replica ${name} exited (${signal ?? code}) before it listened`)));
@@ -89,26 +105,44 @@ export async function startCluster(options) {
   const count = options.replicas ?? 3;
   const names = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
   const ports = await Promise.all(names.map(() => freePort()));
-  const start = (name, port) => startReplica({ agent: options.agent, port, name, secret: options.secret, log: options.log });
+  const { agent, secret, log, auth, heartbeatMs, maxBufferedBytes, lookup } = options;
+  const settings = {
+    ...(auth ? { auth } : {}),
+    ...(heartbeatMs ? { heartbeatMs } : {}),
+    ...(maxBufferedBytes ? { maxBufferedBytes } : {}),
+  };
+  const start = (name, port) => startReplica({ agent, port, name, secret, log, ...settings, ...(lookup ? { lookup } : {}) });
   /** @type {Map<string, import('./cluster.d.mts').Replica>} */
   const running = new Map();
   try {
     for (const replica of await Promise.all(names.map((name, i) => start(name, ports[i])))) running.set(replica.name, replica);
-    const haproxy = await startHaproxy({
+    const balancer = {
       port: options.port || (await freePort()), // 0: a free one (haproxy needs it named)
       replicas: names.map((name, i) => ({ name, port: ports[i] })),
-      ...(options.log ? { log: (line) => options.log(`haproxy: ${line}`) } : {}),
-    });
+      ...(heartbeatMs ? { heartbeatMs } : {}),
+      ...(log ? { log: (line) => log(`haproxy: ${line}`) } : {}),
+    };
+    /** @type {Awaited<ReturnType<typeof startHaproxy>> | undefined} */
+    let haproxy = await startHaproxy(balancer);
+    const url = haproxy.url;
+    const config = haproxy.config;
     const replica = (name) => {
       const found = running.get(name);
       if (found === undefined) throw new Error(`replica ${name} is not running`);
       return found;
     };
     return {
-      url: haproxy.url,
-      config: haproxy.config,
+      url,
+      config,
       names,
       replica,
+      stopBalancer: async () => {
+        await haproxy?.stop();
+        haproxy = undefined;
+      },
+      startBalancer: async () => {
+        haproxy ??= await startHaproxy(balancer);
+      },
       kill: async (name) => {
         await replica(name).kill();
         running.delete(name);
@@ -120,10 +154,10 @@ export async function startCluster(options) {
           running.delete(name);
         }
         running.set(name, await start(name, ports[names.indexOf(name)]));
-        await routedTo(haproxy.url, name);
+        await routedTo(url, name);
       },
       stop: async () => {
-        await haproxy.stop();
+        await haproxy?.stop();
         await Promise.all([...running.values()].map((r) => r.stop()));
         running.clear();
       },

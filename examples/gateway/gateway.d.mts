@@ -1,7 +1,9 @@
 /** Types of gateway.mjs, for the TypeScript tests. */
 import type { A2AClient } from '../../dist/index.js';
+import type { AuthOptions } from './auth.mjs';
 
-export declare const HANDLE: string;
+export declare const HEARTBEAT_MS: number;
+export declare const MAX_BUFFERED_BYTES: number;
 
 export interface GatewayOptions {
   /** The A2A agent's base URL or card URL. */
@@ -14,9 +16,22 @@ export interface GatewayOptions {
   name?: string;
   /** The identity secret; default `A4H_IDENTITY_SECRET`. */
   secret?: string;
+  /** The identity provider whose tokens are accepted; default the development issuer (token.mjs). */
+  auth?: AuthOptions;
+  /** Instead of `auth`: the user of an `Authorization` header, or a thrown `Refusal`. */
+  verify?: (authorization: string | undefined) => Promise<string>;
+  /** A comment on a stream idle this long; default {@link HEARTBEAT_MS}. */
+  heartbeatMs?: number;
+  /** Unread bytes after which a client is dropped; default {@link MAX_BUFFERED_BYTES}. */
+  maxBufferedBytes?: number;
+  /**
+   * `every-message`: look for a pending question before every message (clients that do not carry its
+   * task id). Default: no lookup (`continueInterrupted: false`); the client carries the question's task id.
+   */
+  lookup?: 'every-message';
   /** The client to use (default: the Node entry's `createA2A`). */
   client?: A2AClient;
-  /** One line per request. */
+  /** One line per request (keys and ids quoted). */
   log?: (line: string) => void;
 }
 
@@ -24,7 +39,7 @@ export interface Gateway {
   /** `http://127.0.0.1:PORT/` */
   url: string;
   name: string;
-  /** Drains: no new requests, health check 503, running turns handed over (no CancelTask), streams ended. */
+  /** Drains: no new requests, health check 503, named turns handed over (no CancelTask), streams ended. */
   close(): Promise<void>;
 }
 

@@ -1,48 +1,44 @@
 /**
- * A chat gateway replica on a4h-a2a: a thread's message in, the agent's turn out as Server-Sent
- * Events whose ids are reply positions, so a client that loses its stream (a replica killed, a
- * deploy, a network blip) reconnects through the load balancer to any replica and gets exactly the
- * rest. Replicas share `A4H_IDENTITY_SECRET` and nothing else: no session store, no sticky routing.
+ * A chat gateway replica on a4h-a2a: a user's message in, the agent's turn out as Server-Sent Events
+ * whose ids are reply positions, so a client that loses its stream (a replica killed, a deploy, an
+ * outage) reconnects through the load balancer to any replica and gets exactly the rest. Replicas
+ * share `A4H_IDENTITY_SECRET` and the identity provider's keys, nothing else: no session store, no
+ * sticky routing.
  *
  *     A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [--port N] [--name NAME]
+ *       [--jwks FILE|URL --issuer ISS --audience AUD] [--heartbeat-ms N] [--max-buffered-bytes N]
  *
- *   POST /threads/KEY/messages   {"text": "…"}  → text/event-stream: the turn's events
- *   GET  /threads/KEY/events     Last-Event-ID: <position> (or ?from=) → the rest of that reply;
- *                                without one, the thread's reply in progress (or its pending question)
- *   POST /threads/KEY/cancel     {"taskId": "…"} → 202: CancelTask for that task, from any replica
- *   GET  /healthz                200 while serving, 503 once draining (the load balancer's check)
+ * Every /threads request carries `Authorization: Bearer <JWT>` (auth.mjs); its `sub` is the user, and
+ * the user is the handle the thread's contextId is derived with: a thread is its user's own, and a
+ * task id or position of another user's thread is the library's `foreign-task`, answered 404.
  *
- * Each SSE event is `event: <TurnEvent type>`, `data: <the event as JSON>` and, once the agent named
- * its task, `id: <delivered>.<taskId>` (`formatPosition`). A client that leaves mid-reply leaves the
- * task running (`onLeave: 'detach'`): it may come back; a Stop button posts `cancel`. On SIGTERM
- * (a deploy) the replica stops taking requests, fails its health check, hands its turns over
- * (`close({ detach: true })`: no CancelTask) and ends its streams; their clients reconnect elsewhere.
+ *   POST /threads/KEY/messages  {"text", "messageId"?, "taskId"?} → text/event-stream: the turn
+ *   GET  /threads/KEY/events    Last-Event-ID: <position> (or ?from=) → the rest of that reply;
+ *                               ?message=ID → the turn of that message, or `end` outcome not-received;
+ *                               neither → the thread's reply in progress (or its pending question)
+ *   POST /threads/KEY/cancel    {"taskId"} → 202: CancelTask for that task, from any replica
+ *   GET  /healthz               200 while serving, 503 once draining (the load balancer's check)
+ *
+ * A client that leaves mid-reply leaves the task running (`onLeave: 'detach'`). On SIGTERM (a
+ * deploy) the replica stops taking requests, fails its health check, hands over the turns whose task
+ * the agent named (`close({ detach: true })`) and ends its streams; their clients reconnect elsewhere.
  */
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { parseArgs } from 'node:util';
-import { take } from 'rxjs';
+import { firstValueFrom, takeWhile } from 'rxjs';
 // The built library (`npm run build`); an app would write `from 'a4h-a2a/node'`.
-import { catchTurnError, createA2A, formatPosition, parsePosition, positionAfter } from '../../dist/node/index.js';
+import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
-import { eventFrame, STREAM_HEADERS } from './sse.mjs';
+import { tokenVerifier } from './auth.mjs';
+import { optionalId, positionOf, quote, readJson, Refusal, threadKeyOf } from './request.mjs';
+import { streamEvents } from './stream.mjs';
+import { devIssuer } from './token.mjs';
 
-/** The agent's handle in the contextId derivation: every replica must use the same. */
-export const HANDLE = 'demo';
-/** Longest thread key and message accepted. */
-const MAX_THREAD = 200;
-const MAX_BODY = 64 * 1024;
-/** A comment line this often keeps idle streams open through proxies. */
-const HEARTBEAT_MS = 15_000;
-
-/** A request the gateway refuses, with its status. */
-class Refusal extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
+/** A comment on an idle stream this often; a client that hears nothing for two of them reconnects. */
+export const HEARTBEAT_MS = 5_000;
+/** Bytes a client may leave unread before it is dropped (it resumes by its position). */
+export const MAX_BUFFERED_BYTES = 1024 * 1024;
 
 /**
  * Starts one replica; resolves once it listens.
@@ -53,97 +49,110 @@ export async function startGateway(options) {
   const agent = new URL(options.agent).href;
   const name = options.name ?? `${hostname()}:${process.pid}`;
   const log = options.log ?? (() => {});
-  const a2a = options.client ?? createA2A(options.secret ? { identitySecret: options.secret } : {});
+  const verify = options.verify ?? (await tokenVerifier(options.auth ?? (await devTrust())));
+  const settings = { heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS, maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES };
+  // The client carries a pending question's task id: no lookup before a message goes, so a replica sends
+  // what it took at once (a message sent late, after its client asked for it elsewhere, would be doubled).
+  const policy = options.lookup === 'every-message' ? { waitingTaskLookup: 'every-message' } : { continueInterrupted: false };
+  const a2a = options.client ?? createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy });
   let draining = false;
   /** The streams open now, each ended when its turn is handed over. */
   const streams = new Set();
 
-  /**
-   * Streams `events$` to `res` as SSE, each event's id its position (from `from` on).
-   * @param {import('node:http').ServerResponse} res
-   * @param {import('rxjs').Observable<import('../../dist/index.js').TurnEvent>} events$
-   * @param {import('../../dist/index.js').ReplyPosition | undefined} from
-   */
-  const stream = (res, events$, from) => {
-    res.writeHead(200, { ...STREAM_HEADERS, 'X-Replica': name });
-    res.write(`retry: 1000\n: replica ${name}\n\n`);
-    let position = from;
-    const heartbeat = setInterval(() => res.write(': keep-alive\n\n'), HEARTBEAT_MS);
-    const stop = () => {
-      clearInterval(heartbeat);
-      streams.delete(res);
-      subscription.unsubscribe();
-    };
-    const subscription = events$.pipe(catchTurnError()).subscribe({
-      next: (event) => {
-        // Handed over (SIGTERM): end the stream without a word; the client reconnects elsewhere.
-        if (event.type === 'error' && draining && event.error.kind === 'aborted') return;
-        if (event.type !== 'error') position = positionAfter(position, event);
-        res.write(eventFrame(event, position && formatPosition(position)));
-      },
-      complete: () => res.end(),
+  /** @param {import('node:http').ServerResponse} res @param {import('rxjs').Observable<any>} events$ @param {any} from @param {string} who */
+  const stream = (res, events$, from, who) => {
+    const open = streamEvents(res, events$.pipe(catchTurnError()), {
+      ...settings,
+      name,
+      from,
+      draining: () => draining,
+      log: (line) => log(`${who}: ${line}`),
+      onFinish: () => streams.delete(open),
     });
-    streams.add(res);
-    // The client left (or the stream ended): leaving detaches, it does not cancel.
-    res.on('close', stop);
+    if (!open.finished) streams.add(open);
   };
 
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
   const route = async (req, res) => {
-    if (!req.url?.startsWith('/')) throw new Refusal(400, 'the request target must be a path');
-    const url = new URL(`http://localhost${req.url}`);
+    let url;
+    try {
+      url = new URL(req.url ?? '', 'http://localhost');
+    } catch {
+      throw new Refusal(400, 'the request target is not a path');
+    }
     if (url.pathname === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new Refusal(405, 'only GET');
       return reply(res, draining ? 503 : 200, { replica: name, draining });
     }
     const match = /^\/threads\/([^/]+)\/(messages|events|cancel)$/.exec(url.pathname);
     if (match === null) throw new Refusal(404, 'not found');
-    const thread = decodeURIComponent(match[1]);
-    if (thread.length > MAX_THREAD) throw new Refusal(400, `a thread key is at most ${MAX_THREAD} characters`);
+    const user = await verify(req.headers.authorization);
+    const thread = threadKeyOf(/** @type {string} */ (match[1]));
     if (draining) throw new Refusal(503, 'this replica is shutting down; try again');
-    const base = { agent, handle: HANDLE, thread, onLeave: 'detach' };
+    const who = `${quote(user)} ${quote(thread)}`;
+    const base = { agent, handle: user, thread, onLeave: /** @type {const} */ ('detach') };
     const action = match[2];
     if (action === 'events') {
       if (req.method !== 'GET') throw new Refusal(405, 'only GET');
-      const from = positionOf(req.headers['last-event-id'] ?? url.searchParams.get('from') ?? undefined);
-      log(`${thread}: resume${from ? ` ${from.taskId} after ${from.delivered} characters` : ''}`);
-      return stream(res, a2a.resume({ ...base, ...(from ? { from } : {}) }), from);
+      const from = positionOf(req.headers['last-event-id'] ?? url.searchParams.get('from'));
+      const messageId = optionalId(url.searchParams.get('message'), 'message');
+      if (from && messageId) throw new Refusal(400, 'ask for a position or a message, not both');
+      const what = from ? `${quote(from.taskId)} after ${from.delivered}` : messageId ? `message ${quote(messageId)}` : 'the thread';
+      log(`${who}: resume ${what}`);
+      return stream(res, a2a.resume({ ...base, ...(from ? { from } : {}), ...(messageId ? { messageId } : {}) }), from, who);
     }
     if (req.method !== 'POST') throw new Refusal(405, 'only POST');
     const body = await readJson(req);
     if (action === 'messages') {
       if (typeof body.text !== 'string' || body.text.trim() === '') throw new Refusal(400, 'the body must be {"text": "<a message>"}');
-      log(`${thread}: message`);
-      return stream(res, a2a.turn({ ...base, text: body.text }), undefined);
+      const messageId = optionalId(body.messageId, 'messageId');
+      const taskId = optionalId(body.taskId, 'taskId');
+      log(`${who}: message ${quote(messageId ?? '(no id)')}${taskId ? ` answering ${quote(taskId)}` : ''}`);
+      const turn = { ...base, text: body.text, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) };
+      return stream(res, a2a.turn(turn), undefined, who);
     }
-    if (typeof body.taskId !== 'string' || body.taskId === '') throw new Refusal(400, 'the body must be {"taskId": "<the task>"}');
-    // Follow the task until it is named, then leave with the default onLeave: the client sends CancelTask.
+    const taskId = optionalId(body.taskId, 'taskId');
+    if (taskId === undefined) throw new Refusal(400, 'the body must be {"taskId": "<the task>"}');
+    log(`${who}: cancel ${quote(taskId)}`);
+    // Follow the task until it is named (checked to be the user's), then leave with the default
+    // onLeave: the client sends CancelTask. Another user's task ends in foreign-task: nothing sent.
     const { onLeave: _detach, ...cancelling } = base;
-    log(`${thread}: cancel ${body.taskId}`);
     await new Promise((resolve, reject) =>
       a2a
-        .resume({ ...cancelling, taskId: body.taskId })
-        .pipe(take(2)) // start, then task: once the task is known, leaving cancels it
-        .subscribe({ complete: resolve, error: reject }),
+        .resume({ ...cancelling, taskId })
+        .pipe(takeWhile((event) => event.type !== 'task', true))
+        .subscribe({ complete: () => resolve(undefined), error: reject }),
     );
-    return reply(res, 202, { taskId: body.taskId });
+    return reply(res, 202, { taskId });
   };
 
   const server = createServer((req, res) => {
     route(req, res).catch((error) => {
-      const status = error instanceof Refusal ? error.status : error?.kind === 'task-not-found' ? 404 : 502;
-      if (!res.headersSent) reply(res, status, { error: error instanceof Error ? error.message : String(error) });
-      else res.end();
+      const refusal =
+        error instanceof Refusal
+          ? error
+          : error?.kind === 'foreign-task' || error?.kind === 'task-not-found'
+            ? new Refusal(404, 'no such task on this thread')
+            : undefined;
+      if (refusal === undefined) log(`request failed: ${quote(error?.kind ?? 'error')}: ${quote(error?.message ?? error)}`);
+      if (res.headersSent) res.end();
+      else reply(res, refusal?.status ?? 502, { error: refusal?.message ?? 'the agent could not be reached' }, refusal?.headers);
     });
   });
+  server.on('clientError', (_error, socket) => socket.destroy());
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 15_000;
+  // The agent's card, read before the first message (which would otherwise wait for it).
+  await firstValueFrom(a2a.card(agent)).catch((error) => log(`the agent's card could not be read yet: ${quote(error?.message ?? error)}`));
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {
       server.off('error', reject);
-      resolve();
+      resolve(undefined);
     });
   });
   const { address, port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  /** @type {Promise<void> | undefined} */
   let closing;
   return {
     url: `http://${address.includes(':') ? `[${address}]` : address}:${port}/`,
@@ -153,9 +162,9 @@ export async function startGateway(options) {
         draining = true;
         const closed = new Promise((resolve) => server.close(resolve));
         server.closeIdleConnections();
-        // Every running turn fails `aborted` without CancelTask, and its stream ends quietly.
+        // Turns whose task the agent named are handed over (no CancelTask); the others are waited for.
         await a2a.close({ detach: true });
-        for (const res of streams) res.end();
+        for (const open of streams) open.end();
         server.closeAllConnections();
         await closed;
       })();
@@ -164,36 +173,16 @@ export async function startGateway(options) {
   };
 }
 
-/** @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} value */
-function reply(res, status, value) {
-  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store' });
+/** The development issuer (token.mjs), which replicas trust unless told another. */
+async function devTrust() {
+  const issuer = await devIssuer();
+  return { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
+}
+
+/** A JSON answer. @param {import('node:http').ServerResponse} res @param {number} status @param {unknown} value @param {Record<string, string>} [headers] */
+function reply(res, status, value, headers = {}) {
+  res.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
   res.end(JSON.stringify(value));
-}
-
-/** The position of a `Last-Event-ID`, undefined when none was sent; a malformed one is refused. */
-function positionOf(/** @type {string | string[] | undefined} */ id) {
-  if (id === undefined || id === '') return undefined;
-  const position = typeof id === 'string' ? parsePosition(id) : undefined;
-  if (position === undefined) throw new Refusal(400, 'Last-Event-ID is not a position this gateway wrote');
-  return position;
-}
-
-/** The request's JSON body (at most {@link MAX_BODY} bytes) as an object. */
-async function readJson(/** @type {import('node:http').IncomingMessage} */ req) {
-  let size = 0;
-  const chunks = [];
-  for await (const chunk of req) {
-    size += chunk.length;
-    if (size > MAX_BODY) throw new Refusal(413, `the body is over ${MAX_BODY} bytes`);
-    chunks.push(chunk);
-  }
-  try {
-    const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
-    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
-  } catch {
-    // refused below
-  }
-  throw new Refusal(400, 'the body must be a JSON object');
 }
 
 /** The replica's command line: runs until SIGTERM or SIGINT, then hands its turns over and exits 0. */
@@ -204,31 +193,52 @@ async function main() {
       port: { type: 'string' },
       host: { type: 'string' },
       name: { type: 'string' },
+      jwks: { type: 'string' },
+      issuer: { type: 'string' },
+      audience: { type: 'string' },
+      'heartbeat-ms': { type: 'string' },
+      'max-buffered-bytes': { type: 'string' },
+      lookup: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help || !values.agent) {
     process.stdout.write(
-      'Usage: A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [--port N] [--host ADDRESS] [--name NAME]\n' +
-        '  --agent URL   the A2A agent (required)\n' +
-        '  --port N      port to listen on (default 0: a free one, printed)\n' +
-        '  --name NAME   this replica in logs and the X-Replica header (default host:pid)\n',
+      'Usage: A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [options]\n' +
+        '  --agent URL                 the A2A agent (required)\n' +
+        '  --port N, --host ADDRESS    where to listen (default a free port on 127.0.0.1, printed)\n' +
+        '  --name NAME                 this replica in logs and the X-Replica header (default host:pid)\n' +
+        '  --jwks FILE|URL             the identity provider’s keys, with --issuer and --audience\n' +
+        '                              (default: the development issuer of token.mjs)\n' +
+        `  --heartbeat-ms N            a comment on an idle stream this often (default ${HEARTBEAT_MS})\n` +
+        `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
+        '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
+        '                              its task id; a message then waits a round trip before it goes)\n',
     );
     if (!values.help) process.exitCode = 2;
     return;
   }
-  const port = Number(values.port ?? '0');
-  if (!/^\d+$/.test(values.port ?? '0') || port > 65_535) throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+  const count = (/** @type {string | undefined} */ value, /** @type {string} */ flag, max = 2 ** 31 - 1) => {
+    if (value === undefined) return undefined;
+    if (!/^\d+$/.test(value) || Number(value) > max) throw new Error(`${flag} must be a whole number up to ${max}, not ${quote(value)}`);
+    return Number(value);
+  };
+  if (values.jwks && (!values.issuer || !values.audience)) throw new Error('--jwks needs --issuer and --audience');
+  if (values.lookup && values.lookup !== 'every-message') throw new Error('--lookup takes every-message');
   const name = values.name ?? `${hostname()}:${process.pid}`;
   const gateway = await startGateway({
     agent: values.agent,
-    port,
+    port: count(values.port, '--port', 65_535) ?? 0,
     name,
     ...(values.host ? { host: values.host } : {}),
+    ...(values.jwks ? { auth: { jwks: values.jwks, issuer: values.issuer ?? '', audience: values.audience ?? '' } } : {}),
+    ...(values['heartbeat-ms'] ? { heartbeatMs: count(values['heartbeat-ms'], '--heartbeat-ms') } : {}),
+    ...(values['max-buffered-bytes'] ? { maxBufferedBytes: count(values['max-buffered-bytes'], '--max-buffered-bytes') } : {}),
+    ...(values.lookup ? { lookup: /** @type {'every-message'} */ (values.lookup) } : {}),
     log: (line) => process.stderr.write(`gateway ${name}: ${line}\n`),
   });
   process.stdout.write(`gateway ${name} on ${gateway.url}\n`);
-  const stop = (signal) => {
+  const stop = (/** @type {string} */ signal) => {
     process.stderr.write(`gateway ${name}: ${signal}, handing its turns over\n`);
     gateway.close().then(() => process.exit(0));
   };

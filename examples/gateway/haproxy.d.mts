@@ -5,9 +5,12 @@ export declare function haproxyConfig(options: {
   port: number;
   replicas: readonly { name: string; port: number }[];
   host?: string;
+  /** The replicas' heartbeat, which the timeouts follow; default 5,000 ms. */
+  heartbeatMs?: number;
 }): string;
 export declare function startHaproxy(options: {
   port: number;
   replicas: readonly { name: string; port: number }[];
+  heartbeatMs?: number;
   log?: (line: string) => void;
 }): Promise<{ url: string; config: string; stop(): Promise<void> }>;

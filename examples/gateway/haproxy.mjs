@@ -13,26 +13,35 @@ import { setTimeout as sleep } from 'node:timers/promises';
 export const HAPROXY = '/usr/sbin/haproxy';
 
 /**
- * The configuration: round robin over the replicas, no stickiness (any replica serves any thread),
- * a health check on `/healthz` every 500 ms (a draining replica answers 503 and gets nothing new),
- * a failed connection retried on another replica (`option redispatch`: a killed replica's port
- * refuses), no response buffering, and timeouts long enough for a streamed reply.
- * @param {{ port: number; replicas: readonly { name: string; port: number }[]; host?: string }} options
+ * The configuration: round robin over the replicas, no stickiness (any replica serves any thread);
+ * a health check on `/healthz` every 500 ms that fails in 1 s (a draining replica answers 503, a
+ * frozen one nothing), two failures in a row (a busy replica's slow answer is not one) mark a
+ * replica down within 3 s, and its sessions are ended then (their clients resume elsewhere); a failed connection retried on another replica (`option redispatch`: a killed
+ * replica's port refuses); timeouts sized to the replicas' heartbeat (`heartbeatMs`, default 5 s):
+ * a stream silent for three heartbeats is dead, and so is a client that reads nothing for as long.
+ * @param {{ port: number; replicas: readonly { name: string; port: number }[]; host?: string; heartbeatMs?: number }} options
  */
-export function haproxyConfig({ port, replicas, host = '127.0.0.1' }) {
-  const servers = replicas.map((r) => `    server ${r.name} ${host}:${r.port} check inter 500ms fall 1 rise 1`);
+export function haproxyConfig({ port, replicas, host = '127.0.0.1', heartbeatMs = 5_000 }) {
+  const idle = `${(3 * heartbeatMs) / 1000}s`;
+  const servers = replicas.map((r) => `    server ${r.name} ${host}:${r.port}`);
+  const line = (/** @type {string} */ setting, /** @type {string} */ comment) => `    ${setting.padEnd(27)}# ${comment}`;
   return [
     'global',
     '    maxconn 4096',
     '',
     'defaults',
     '    mode http',
-    '    option http-server-close   # a new server connection per request: nothing reused on a replica that left',
-    '    option redispatch 1        # a refused connection is retried on another replica',
+    line('option http-server-close', 'a new server connection per request: nothing reused on a replica that left'),
+    line('option redispatch 1', 'a refused connection is retried on another replica'),
     '    retries 3',
     '    timeout connect 1s',
-    '    timeout client 1h          # a streamed reply may be long; the gateway sends a comment every 15 s',
-    '    timeout server 1h',
+    line('timeout http-request 10s', 'a request head and body, however slowly sent'),
+    '    timeout queue 5s',
+    line(`timeout client ${idle}`, 'a client that reads nothing for 3 heartbeats is cut (it resumes)'),
+    line(`timeout server ${idle}`, 'a replica that sends nothing for 3 heartbeats is dead'),
+    line('timeout check 1s', 'a frozen replica fails its check within a second'),
+    '    # checked every 500 ms (250 ms once one fails); down after 2 failures, and then its sessions end',
+    '    default-server check inter 500ms fastinter 250ms fall 2 rise 1 on-marked-down shutdown-sessions',
     '',
     'frontend chat',
     `    bind ${host}:${port}`,
@@ -49,7 +58,7 @@ export function haproxyConfig({ port, replicas, host = '127.0.0.1' }) {
 /**
  * Starts haproxy with {@link haproxyConfig}; resolves once it accepts on `port` and a replica
  * answers through it.
- * @param {{ port: number; replicas: readonly { name: string; port: number }[]; log?: (line: string) => void }} options
+ * @param {{ port: number; replicas: readonly { name: string; port: number }[]; heartbeatMs?: number; log?: (line: string) => void }} options
  * @returns {Promise<{ url: string; config: string; stop(): Promise<void> }>}
  */
 export async function startHaproxy(options) {

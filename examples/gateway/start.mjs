@@ -1,7 +1,7 @@
 /**
  * `npm run example:gateway`: the demo agent, three gateway replicas sharing one identity secret, and
- * haproxy in front of them, all on 127.0.0.1; prints haproxy's URL and what to try. Ctrl+C stops
- * everything.
+ * haproxy in front of them, all on 127.0.0.1; prints haproxy's URL, a token from the development
+ * issuer (token.mjs), which the replicas trust, and what to try. Ctrl+C stops everything.
  *
  *     node examples/gateway/start.mjs [--port N]    (haproxy's port; default 8080)
  */
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 // The demo agent as `npm run build` builds it (dist/demo).
 import { startDemoAgent } from '../../dist/demo/agent.js';
 import { startCluster } from './cluster.mjs';
+import { devIssuer } from './token.mjs';
 
 const { values } = parseArgs({ options: { port: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
 const port = Number(values.port ?? '8080');
@@ -34,16 +35,21 @@ const cluster = await startCluster({
 });
 
 const url = cluster.url;
+const token = await (await devIssuer()).sign('alice');
 process.stdout.write(`The gateway: ${url} (haproxy → replicas ${cluster.names.join(', ')} → the demo agent at ${agent.url})
 
-Try it — a slow reply, then kill the replica that streams it (its name is in the X-Replica header):
+Every request carries a token; here is one for the user alice, for an hour
+(node examples/gateway/token.mjs <user> makes others):
+  export A4H_GATEWAY_TOKEN=${token}
+
+Try it — a slow reply, then kill the replica named in the client's [via replica …] line:
   node examples/gateway/client.mjs ${url} my-thread "slow tell me about replicas"
   kill -9 <pid of that replica>     (${cluster.names.map((name) => `${name}: ${cluster.replica(name).pid}`).join(', ')})
 The client reconnects with Last-Event-ID through haproxy and prints exactly the rest.
 
 Or with curl:
-  curl -N -X POST ${url}threads/my-thread/messages -d '{"text":"hello"}'
-  curl -N ${url}threads/my-thread/events -H 'Last-Event-ID: <an id: line from above>'
+  curl -N -X POST ${url}threads/my-thread/messages -H "Authorization: Bearer $A4H_GATEWAY_TOKEN" -d '{"text":"hello"}'
+  curl -N ${url}threads/my-thread/events -H "Authorization: Bearer $A4H_GATEWAY_TOKEN" -H 'Last-Event-ID: <an id: line from above>'
 
 Ctrl+C stops everything.
 `);

@@ -1,9 +1,10 @@
 /**
  * The gateway example (examples/gateway) as it runs in production: three replica processes sharing
- * only the identity secret, behind Debian's haproxy, in front of the demo agent. Replicas are
- * killed (SIGKILL, a crash) and restarted (SIGTERM, a deploy) while replies stream; the client
- * (examples/gateway/client.mjs) reconnects with Last-Event-ID through haproxy. The agent's own
- * record (its tasks, read with the raw SDK) says whether anything was lost, doubled or cancelled.
+ * only the identity secret and the identity provider's keys, behind Debian's haproxy, in front of
+ * the demo agent 150 ms away (a delay in front of it). Replicas are killed (SIGKILL, a crash) right
+ * after a POST's 200 or before it, and restarted (SIGTERM, a deploy) right after 100 messages; a
+ * question is answered through round robin. The agent's own record (its tasks and the messages
+ * each carries, read with the raw SDK) says whether anything was lost, doubled or cancelled.
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library
  * (the replicas import dist/).
@@ -12,57 +13,68 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
 import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
 import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { HANDLE } from '../../examples/gateway/gateway.mjs';
+import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
-import { agentTasks } from './agent-truth.js';
+import { agentTasks, ledger } from './agent-truth.js';
+import { startFarAgent, type FarAgent } from './far-agent.js';
 
 const SECRET = 'replicas-test-secret-not-for-production';
+const USER = 'ada';
 let dir = '';
 let agent: DemoAgent;
+let far: FarAgent;
 let cluster: Cluster;
+let token = '';
 /** The demo agent's log: `<contextId prefix> turn N (slow)`, `… canceled`. */
 const agentLog: string[] = [];
 const gatewayLog: string[] = [];
+/** The bodies of the requests on their way to the agent (they left a replica). */
+const toAgent: string[] = [];
 
-const contextOf = (thread: string) => deriveContextId(SECRET, HANDLE, thread);
-const prefixOf = async (thread: string) => (await contextOf(thread)).slice(0, 8);
-/** The agent's log lines about `thread`. */
-const linesOf = async (thread: string) => {
-  const prefix = await prefixOf(thread);
-  return agentLog.filter((line) => line.startsWith(prefix));
-};
+const contextOf = (thread: string) => deriveContextId(SECRET, USER, thread);
+const cancelled = () => agentLog.filter((line) => line.endsWith('canceled')).length;
+const follow = (thread: string, more: Partial<Parameters<typeof followTurn>[0]> = {}) =>
+  followTurn({ gateway: cluster.url, token, thread, ...more });
 
-/** The client's reply is whole and once: it is the end's text and the agent's own record of the task. */
-async function expectWholeOnce(thread: string, followed: Followed): Promise<void> {
+/** The message was delivered once and its reply came whole, once: against the agent's own record. */
+async function expectDeliveredOnce(thread: string, followed: Followed): Promise<void> {
   expect(followed.error).toBeUndefined();
   expect(followed.end).toMatchObject({ outcome: 'completed' });
   expect(followed.reply).toBe(followed.end!.text);
   const tasks = await agentTasks(agent.url, await contextOf(thread));
-  expect(tasks.map((t) => ({ id: t.id, completed: t.completed }))).toEqual([{ id: followed.end!.taskId, completed: true }]);
-  expect(tasks[0]!.reply).toBe(followed.reply);
+  expect(ledger([followed.messageId!], tasks)).toEqual({ messages: 1, lost: [], doubled: [], orphaned: [] });
+  expect(tasks.map((t) => ({ id: t.id, completed: t.completed, reply: t.reply }))).toEqual([
+    { id: followed.end!.taskId, completed: true, reply: followed.reply },
+  ]);
 }
 
 beforeAll(async () => {
   if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
   if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
   dir = await mkdtemp(join(tmpdir(), 'a4h-replicas-test-'));
+  const issuer = await devIssuer(join(dir, 'issuer'));
+  token = await issuer.sign(USER);
   agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), log: (line) => agentLog.push(line) });
-  cluster = await startCluster({ agent: agent.url, secret: SECRET, log: (line) => gatewayLog.push(line) });
+  far = await startFarAgent(agent.url, 150, (body) => toAgent.push(body));
+  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
+  cluster = await startCluster({ agent: far.url, secret: SECRET, auth, log: (line) => gatewayLog.push(line) });
 }, 30_000);
 
 afterAll(async () => {
   await cluster?.stop();
+  await far?.close();
   await agent?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
-describe('the gateway behind haproxy: three replicas, the secret shared and nothing else', { timeout: 60_000 }, () => {
+describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 }, () => {
   it('haproxy routes with no stickiness: consecutive requests reach every replica', async () => {
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) {
@@ -72,100 +84,90 @@ describe('the gateway behind haproxy: three replicas, the secret shared and noth
     expect([...seen].sort()).toEqual(cluster.names);
   });
 
-  it('kill -9 the replica streaming a reply: the client reconnects to another and gets exactly the rest; one task, completed', async () => {
-    const thread = 'killed-mid-reply';
-    let first: string | undefined;
-    let killed: Promise<void> | undefined;
-    let atKill = '';
-    let reply = '';
-    const followed = await followTurn({
-      gateway: cluster.url,
-      thread,
-      text: 'slow tell me about replicas',
-      onStream: (replica) => {
-        first ??= replica;
-      },
-      onEvent: (event) => {
-        if (event.type !== 'text') return;
-        reply = event.replace ? String(event.text) : reply + String(event.text);
-        if (killed === undefined && reply.length > 40) {
-          atKill = reply;
-          killed = cluster.kill(first!);
-        }
-      },
-    });
-    await killed;
-    expect(atKill.length).toBeGreaterThan(40);
-    expect(followed.replicas).toHaveLength(2);
-    expect(followed.replicas[1]).not.toBe(first);
-    expect(followed.reconnects).toBe(1);
-    expect(followed.reply.startsWith(atKill)).toBe(true);
-    await expectWholeOnce(thread, followed);
-    expect(await linesOf(thread)).toEqual([expect.stringMatching(/turn 1 \(slow\)$/)]);
-    await cluster.restart(first!);
+  it('kill -9 of the replica that took each POST: right after its 200, before it sent the message, with the message on its way: none lost or doubled', async () => {
+    for (const [i, when] of (['after the 200', 'before the send', 'message on its way'] as const).entries()) {
+      const thread = `killed-${i}`;
+      const context = await contextOf(thread);
+      let killed: string | undefined;
+      let killing: Promise<void> | undefined;
+      const kill = (name: string) => {
+        killed ??= name;
+        killing ??= cluster.kill(name);
+      };
+      const [logged, sent] = [gatewayLog.length, toAgent.length];
+      const tookIt = () => gatewayLog.slice(logged).find((line) => line.includes(`"${thread}": message`));
+      const onItsWay = () =>
+        toAgent.slice(sent).some((body) => /SendStreamingMessage|message\/stream/.test(body) && body.includes(context));
+      // Before the 200: as soon as the replica logs the message, or as soon as the message left it for the agent.
+      const watch =
+        when === 'after the 200'
+          ? undefined
+          : eventually(() => tookIt() !== undefined && (when === 'before the send' || onItsWay()), 10_000).then(() =>
+              kill(/^gateway (\w+):/.exec(tookIt()!)![1]!),
+            );
+      const followed = await follow(thread, {
+        text: `hello from ${thread}`,
+        onStream: (replica) => (when === 'after the 200' ? kill(replica) : undefined),
+      });
+      await watch;
+      await killing;
+      expect(killed).toBeDefined();
+      expect(followed.reconnects).toBeGreaterThanOrEqual(1);
+      await expectDeliveredOnce(thread, followed);
+      // The message the agent got was followed, not sent again; the one it never got was sent again.
+      if (when === 'message on its way') expect(followed.resent).toBe(0);
+      await cluster.restart(killed!);
+    }
   });
 
-  it("the agent's question, asked through a replica that was then killed, is answered through another: the same task continues", async () => {
-    const thread = 'question-across-replicas';
-    let asker: string | undefined;
-    const asked = await followTurn({
-      gateway: cluster.url,
-      thread,
-      text: 'ask which city',
-      onStream: (replica) => {
-        asker ??= replica;
-      },
-    });
+  it('chat, chat, ask, answer through round robin: the answer carries the question’s task id, and any replica continues it', async () => {
+    const thread = 'round-robin';
+    const served = new Set<string>();
+    // Chat until every replica served the thread (each remembers it looked for a waiting task), then ask.
+    for (let i = 0; served.size < cluster.names.length && i < 9; i++)
+      served.add((await follow(thread, { text: `hello ${i}` })).replicas[0]!);
+    const asked = await follow(thread, { text: 'ask which city' });
     expect(asked.end).toMatchObject({ outcome: 'input-required', text: expect.stringContaining('which city?') });
-    await cluster.kill(asker!);
-    const answered = await followTurn({ gateway: cluster.url, thread, text: 'Lisbon' });
-    expect(answered.replicas[0]).not.toBe(asker);
+    // The balancer sends the answer to a replica that served the thread but did not see the question.
+    const other = cluster.names.find((name) => name !== asked.replicas[0])!;
+    const direct = `http://127.0.0.1:${cluster.replica(other).port}/`;
+    const answered = await followTurn({ gateway: direct, token, thread, text: 'Lisbon', taskId: asked.end!.taskId! });
+    expect(answered.replicas).toEqual([other]);
     expect(answered.end).toMatchObject({ outcome: 'completed', taskId: asked.end!.taskId, text: expect.stringContaining('“Lisbon”') });
-    await expectWholeOnce(thread, answered);
-    expect(await linesOf(thread)).toEqual([expect.stringMatching(/\(ask\)$/), expect.stringMatching(/\(answer\)$/)]);
-    await cluster.restart(asker!);
+    const tasks = await agentTasks(agent.url, await contextOf(thread));
+    const question = tasks.find((task) => task.id === asked.end!.taskId)!;
+    expect(question).toMatchObject({ state: 'TASK_STATE_COMPLETED', messageIds: [asked.messageId, answered.messageId] });
+    expect(tasks.filter((task) => task.state !== 'TASK_STATE_COMPLETED')).toEqual([]);
   });
 
   it('a Stop button through any replica cancels the task the stream on another replica follows', async () => {
     const thread = 'stopped-through-another';
-    let cancelled: Promise<Response> | undefined;
-    const followed = await followTurn({
-      gateway: cluster.url,
-      thread,
+    let stopped: Promise<Response> | undefined;
+    const followed = await follow(thread, {
       text: 'slow stop me',
       onEvent: (event, id) => {
-        if (event.type !== 'text' || cancelled !== undefined) return;
+        if (event.type !== 'text' || stopped !== undefined) return;
         const taskId = id!.slice(id!.indexOf('.') + 1);
-        cancelled = fetch(new URL(`threads/${thread}/cancel`, cluster.url), { method: 'POST', body: JSON.stringify({ taskId }) });
+        const init = { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ taskId }) };
+        stopped = fetch(new URL(`threads/${thread}/cancel`, cluster.url), init);
       },
     });
-    expect((await cancelled!).status).toBe(202);
+    expect((await stopped!).status).toBe(202);
     expect(followed.end).toMatchObject({ outcome: 'canceled' });
-    await eventually(() => agentLog.some((line) => line.endsWith('canceled')), 5_000);
     const tasks = await agentTasks(agent.url, await contextOf(thread));
     expect(tasks.map((t) => t.state)).toEqual(['TASK_STATE_CANCELED']);
   });
 
-  it('a rolling restart of every replica while 100 replies stream: none lost, none doubled, none cancelled', async () => {
+  it('a rolling restart (SIGTERM) started 300 ms after 100 new messages: none lost, none doubled, none cancelled, every reply whole', async () => {
     const threads = Array.from({ length: 100 }, (_, i) => `rolling-${i}`);
-    const started = new Set<string>();
-    const turns = threads.map((thread) =>
-      followTurn({
-        gateway: cluster.url,
-        thread,
-        text: `slow turn of ${thread}`,
-        onEvent: (event) => {
-          if (event.type === 'text') started.add(thread);
-        },
-      }),
-    );
-    await eventually(() => started.size === threads.length, 15_000);
-    const cancelledBefore = agentLog.filter((line) => line.endsWith('canceled')).length;
+    const cancelledBefore = cancelled();
+    const turns = threads.map((thread) => follow(thread, { text: `slow turn of ${thread}` }));
+    await sleep(300);
     for (const name of cluster.names) await cluster.restart(name);
     const followed = await Promise.all(turns);
-    for (const [i, thread] of threads.entries()) await expectWholeOnce(thread, followed[i]!);
+    await Promise.all(threads.map((thread, i) => expectDeliveredOnce(thread, followed[i]!)));
     // Every replica was restarted while every reply streamed: every client lost its stream once at least.
     expect(followed.filter((f) => f.reconnects === 0)).toEqual([]);
-    expect(agentLog.filter((line) => line.endsWith('canceled')).length).toBe(cancelledBefore);
+    expect(cancelled()).toBe(cancelledBefore);
   });
 });

@@ -1,0 +1,19 @@
+/** Types of request.mjs, for the TypeScript tests. */
+import type { IncomingMessage } from 'node:http';
+import type { ReplyPosition } from '../../dist/index.js';
+
+export declare const MAX_KEY: number;
+export declare const MAX_BODY: number;
+
+export declare class Refusal extends Error {
+  constructor(status: number, message: string, headers?: Record<string, string>);
+  readonly status: number;
+  readonly headers: Record<string, string>;
+}
+
+export declare function quote(value: unknown): string;
+export declare function isSafeId(value: unknown, max?: number): value is string;
+export declare function threadKeyOf(segment: string): string;
+export declare function optionalId(value: unknown, name: string): string | undefined;
+export declare function positionOf(id: string | string[] | null | undefined): ReplyPosition | undefined;
+export declare function readJson(req: IncomingMessage): Promise<Record<string, unknown>>;

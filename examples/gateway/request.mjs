@@ -1,0 +1,88 @@
+/**
+ * What a gateway replica reads from a request, checked before anything reaches the agent: the thread
+ * key of the path (percent-encoded, no control characters), ids (bounded), a `Last-Event-ID`
+ * position, a small JSON body. A request that fails a check is a {@link Refusal}: a status and a
+ * reason that echoes nothing of the input. Logs quote keys and ids with {@link quote}.
+ */
+import { parsePosition } from '../../dist/node/index.js';
+
+/** Longest thread key, message id or task id accepted (characters). */
+export const MAX_KEY = 200;
+/** Longest JSON body accepted (bytes). */
+export const MAX_BODY = 64 * 1024;
+
+/** Characters that would forge or hide a log line: C0 and C1 controls, line and paragraph separators, bidi overrides. */
+const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
+const UNSAFE_ALL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
+
+/** A request the gateway refuses: an HTTP status, a short reason, and headers to send with it. */
+export class Refusal extends Error {
+  /** @param {number} status @param {string} message @param {Record<string, string>} [headers] */
+  constructor(status, message, headers = {}) {
+    super(message);
+    this.status = status;
+    this.headers = headers;
+  }
+}
+
+/**
+ * A value for a log line: JSON-quoted (so a newline or an escape sequence cannot forge a line), the
+ * separators and bidi controls JSON leaves alone escaped too, cut at 64 characters.
+ * @param {unknown} value
+ */
+export function quote(value) {
+  const text = String(value);
+  const cut = text.length > 64 ? `${text.slice(0, 64)}…` : text;
+  return JSON.stringify(cut).replace(UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+}
+
+/** Whether `value` is a usable key or id: a non-empty string of at most `max` characters, none of them unsafe. */
+export function isSafeId(/** @type {unknown} */ value, max = MAX_KEY) {
+  return typeof value === 'string' && value !== '' && value.length <= max && !UNSAFE.test(value);
+}
+
+/** The thread key of a path segment: valid percent-encoding, at most {@link MAX_KEY} characters, no control character. */
+export function threadKeyOf(/** @type {string} */ segment) {
+  let key;
+  try {
+    key = decodeURIComponent(segment);
+  } catch {
+    throw new Refusal(400, 'the thread key is not valid percent-encoding');
+  }
+  if (key.length > MAX_KEY) throw new Refusal(400, `a thread key is at most ${MAX_KEY} characters`);
+  if (!isSafeId(key)) throw new Refusal(400, 'a thread key has no control characters');
+  return key;
+}
+
+/** An optional id of a body or query (`messageId`, `taskId`): absent, or a safe id; refused otherwise. */
+export function optionalId(/** @type {unknown} */ value, /** @type {string} */ name) {
+  if (value === undefined || value === null) return undefined;
+  if (!isSafeId(value)) throw new Refusal(400, `${name} must be a string of 1 to ${MAX_KEY} characters, no control characters`);
+  return /** @type {string} */ (value);
+}
+
+/** The position of a `Last-Event-ID` (or `?from=`), undefined when none was sent; a malformed one is refused. */
+export function positionOf(/** @type {string | string[] | null | undefined} */ id) {
+  if (id === undefined || id === null || id === '') return undefined;
+  const position = typeof id === 'string' && id.length <= MAX_KEY + 16 ? parsePosition(id) : undefined;
+  if (position === undefined || !isSafeId(position.taskId)) throw new Refusal(400, 'Last-Event-ID is not a position this gateway wrote');
+  return position;
+}
+
+/** The request's JSON body (at most {@link MAX_BODY} bytes) as an object. */
+export async function readJson(/** @type {import('node:http').IncomingMessage} */ req) {
+  let size = 0;
+  const chunks = [];
+  for await (const chunk of req) {
+    size += chunk.length;
+    if (size > MAX_BODY) throw new Refusal(413, `the body is over ${MAX_BODY} bytes`);
+    chunks.push(chunk);
+  }
+  try {
+    const value = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    if (value !== null && typeof value === 'object' && !Array.isArray(value)) return value;
+  } catch {
+    // refused below
+  }
+  throw new Refusal(400, 'the body must be a JSON object');
+}
