@@ -358,3 +358,21 @@ describe('close()', () => {
     expect(stream.observed).toBe(false);
   });
 });
+
+describe('continueInterrupted: false (replicas whose callers carry the question)', () => {
+  it("a thread's next message does not continue the task this process saw left waiting: only the caller's task id does", async () => {
+    const port = createFakePort({
+      card: () => of(testCard()),
+      stream: (message, n) =>
+        n === 1 ? of(ev.task('Q', 'input-required', { message: 'Which city?', contextId: message.contextId! })) : of(ev.message('ok')),
+      getTask: () => of(task('Q', 'input-required', { contextId: 'C' })),
+    });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port, policy: { continueInterrupted: false } });
+    const thread = { agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', contextId: 'C' };
+    expect(endOf(await run(client.turn({ ...thread, text: 'ask' })))).toMatchObject({ outcome: 'input-required', taskId: 'Q' });
+    await run(client.turn({ ...thread, text: 'something else' }));
+    await run(client.turn({ ...thread, text: 'Paris', taskId: 'Q' }));
+    expect(port.calls.flatMap((c) => (c.method === 'stream' ? [c.message.taskId ?? null] : []))).toEqual([null, null, 'Q']);
+    expect(port.calls.filter((c) => c.method === 'listTasks')).toEqual([]);
+  });
+});

@@ -7,7 +7,11 @@ import { rememberThread, type ThreadTurnStart } from './remember.js';
 
 export type { ThreadMemory } from './registry.js';
 
-/** When a thread's message asks the agent for a task it left waiting (see the policy's `waitingTaskLookup`). */
+/**
+ * When a thread's message asks the agent for a task it left waiting (see the policy's
+ * `waitingTaskLookup`); `never` (the policy's `continueInterrupted: false`) also leaves out the task
+ * this process saw left waiting: only the caller's task id continues one.
+ */
 export type WaitingTaskLookup = 'never' | 'first-message' | 'every-message';
 
 /** What a thread's message goes with, as the thread decides it. */
@@ -73,7 +77,9 @@ export class Threads {
    * to look for one at the agent (once per thread per process, or every time, by the lookup rule).
    */
   message(key: string, callerTaskId: string | undefined): MessagePlan {
-    const own = this.memories.takeInterrupted(key);
+    // `never`: only the caller's task is continued, so no process's memory decides (replicas share nothing).
+    const remembered = this.memories.takeInterrupted(key);
+    const own = this.lookup === 'never' ? undefined : remembered;
     const taskId = callerTaskId ?? own;
     const look =
       taskId === undefined && this.lookup !== 'never' && (this.lookup === 'every-message' || this.memories.get(key)?.lookedUp !== true);

@@ -51,9 +51,11 @@ export const turnPolicySchema = z.object({
   /** The most files and data parts one turn keeps; more ends the turn with a protocol error. */
   maxAttachments: count(0, 1e6, 100),
   /**
-   * A thread's first message in a process looks for a task the agent left waiting on it
-   * (input-required, auth-required) with one `ListTasks` (v1.0 agents), and continues that task, so
-   * a question asked before a restart is answered in its own task. `false` turns the lookup off.
+   * A thread's message continues a task the agent left waiting on it (input-required, auth-required):
+   * the one a turn of this process ended on, or one a lookup finds (`ListTasks`, v1.0 agents; when:
+   * `waitingTaskLookup`), so a question asked before a restart is answered in its own task. `false`
+   * turns both off: only a task id the caller gives is continued (replicas whose callers carry the
+   * question's task id, so no process's memory decides).
    */
   continueInterrupted: z._default(z.boolean(), true),
   /**
