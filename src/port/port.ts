@@ -4,7 +4,7 @@ import type { CardSummary } from './card.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
 
 /**
- * The ladder's only view of an agent: six calls, each a cold Observable bound to one agent.
+ * The ladder's only view of an agent: seven calls (`listTasks` optional), each a cold Observable bound to one agent.
  *
  * Nothing happens until a call is subscribed; each subscription is its own request with its own
  * `AbortController`, aborted when the subscription ends. Failures arrive as {@link A2AError}s
