@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
+import { config } from './commands/config.js';
 import { context } from './commands/context.js';
 import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
@@ -27,8 +28,12 @@ Usage:
               [credentials] [signed cards]
   a4h card <agent-url> [--json] [credentials] [signed cards]
   a4h context <handle> <key>
+  a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
+                  [--svc-param KEY:VALUE]… [--insecure]
 
-Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
+Credentials: -H 'Name: value' (repeatable), --bearer-env VAR, --bearer TOKEN, --api-key KEY, --svc-param KEY:VALUE (repeatable), --insecure, --config FILE
+(a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY or a 0600 .env file;
+settings resolve flag > environment > local .env or --config FILE > ~/.config/a4h/agents/HOST_PORT.env > ~/.config/a4h/.env > default).
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
@@ -36,7 +41,15 @@ Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across 
 NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context };
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  chat,
+  send,
+  resume,
+  history,
+  card,
+  context,
+  config,
+};
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

@@ -21,14 +21,18 @@ export interface CliRun {
 /** Starts `a4h …` in its own process with a clean environment (no colour, the test secret unless overridden). */
 export function startCli(
   args: string[],
-  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number } = {},
+  options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string } = {},
 ): CliRun {
   const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1', A4H_IDENTITY_SECRET: SECRET };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;
   }
-  const child = spawn(process.execPath, [CLI, ...args], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [CLI, ...args], {
+    env,
+    stdio: ['pipe', 'pipe', 'pipe'],
+    ...(options.cwd ? { cwd: options.cwd } : {}),
+  });
   let stdout = '';
   let stderr = '';
   const waiters: { pattern: RegExp; resolve: () => void }[] = [];

@@ -2,13 +2,14 @@ import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { CardSummary } from '../../port/card.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
 import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
+                ${CONNECTION_SYNOPSIS}
                 [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
@@ -17,6 +18,7 @@ activated with --extension on send, chat and resume), the security schemes the c
 whether credentials are configured for it, and the verdict on its signature (verified by KID,
 unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
 offers an authenticated extended card, that card is fetched with them and shown.
+${CONNECTION_USAGE}
 ${TRUST_USAGE}`;
 
 /** The flags `a4h card` takes (its usage lists each; a test keeps them so). */
@@ -36,7 +38,7 @@ export async function card(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('card needs exactly one agent URL');
-  const reach = await agentOptions(values, agent, io.env);
+  const reach = await agentOptions(values, agent, io);
   // The card needs no identity: a throwaway secret keeps the no-secret warning away.
   const client = createA2A({
     identitySecret: globalThis.crypto.randomUUID(),

@@ -2,7 +2,7 @@ import { lastValueFrom } from 'rxjs';
 import type { A2AClient } from '../../client/types.js';
 import { missingExtensions } from '../../index.js';
 import { createA2A } from '../../node/create-a2a.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { ChatSession } from '../chat-session.js';
 import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-settings.js';
 import { TRUST_USAGE } from '../trust.js';
@@ -13,6 +13,7 @@ import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../opt
 
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
                 [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                ${CONNECTION_SYNOPSIS}
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
@@ -26,6 +27,7 @@ and /save DIR writes the last reply's into DIR. /help lists the chat's commands 
 that starts with a slash). -H and --bearer-env give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET.
+${CONNECTION_USAGE}
 ${TRUST_USAGE}`;
 
 /** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
@@ -45,7 +47,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     return 0;
   }
   const settings = chatSettings(values, positionals);
-  const reach = await agentOptions(values, settings.agent, io.env);
+  const reach = await agentOptions(values, settings.agent, io);
   const client = createA2A({ logger: stderrLogger(io, settings.verbose), ...reach });
   try {
     try {

@@ -1,7 +1,7 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { HistoryPage } from '../../port/history.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { describeError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { exchangeLines } from '../exchange-text.js';
@@ -12,6 +12,7 @@ import { TRUST_USAGE } from '../trust.js';
 
 export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
                    [--extension URI]… [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                   ${CONNECTION_SYNOPSIS}
 
 Shows a thread's past exchanges, oldest first, as the agent keeps them: nothing is stored here, the
 agent's tasks are listed by the thread's conversation id (ListTasks: A2A v1.0 agents; a v0.3 agent is
@@ -20,6 +21,7 @@ its files, and [outcome] ([working] for a reply still running: a4h resume follow
 the newest N (1–100, default 20); when there are earlier ones, stderr says so, and --before CURSOR
 shows the ones before. --json: one JSON object per exchange per line ({"type":"exchange",…}, a file's
 bytes in base64), then {"type":"before","before":CURSOR} when there are earlier ones.
+${CONNECTION_USAGE}
 ${TRUST_USAGE}`;
 
 /** `a4h history`: one page of a thread's past exchanges. */
@@ -50,7 +52,7 @@ export async function history(args: string[], io: Io): Promise<number> {
     ...(values.before === undefined ? {} : { before: nonEmpty('before', values.before, '') }),
     ...extensionsFrom(values),
   };
-  const reach = await agentOptions(values, agent, io.env);
+  const reach = await agentOptions(values, agent, io);
   const client = createA2A({ logger: stderrLogger(io, values.verbose === true), ...reach });
   try {
     let page: HistoryPage;

@@ -1,6 +1,6 @@
 import { tap } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TRUST_USAGE } from '../trust.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -9,6 +9,7 @@ import { reportTurn } from '../report-turn.js';
 
 export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json]
                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                  ${CONNECTION_SYNOPSIS}
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:
 a reply another process started (a chat that was left, a gateway that died), or the question the
@@ -19,6 +20,7 @@ task is refused, nothing of it shown); without either, you vouch for it and it i
 start line names), or says the agent never got it (exit 1: send it again). With nothing in flight
 it says so and exits 0. Output, --json, --extension and the exit status are send's; Ctrl-C cancels
 the task at the agent.
+${CONNECTION_USAGE}
 ${TRUST_USAGE}`;
 
 /** The flags `a4h resume` takes (its usage lists each; a test keeps them so). */
@@ -52,7 +54,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
-  const reach = await agentOptions(values, agent, io.env);
+  const reach = await agentOptions(values, agent, io);
   const client = createA2A({ logger: stderrLogger(io, verbose), ...reach });
   try {
     let outcome: string | undefined;
