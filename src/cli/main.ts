@@ -6,6 +6,7 @@ import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
 import { config } from './commands/config.js';
 import { context } from './commands/context.js';
+import { demoServer } from './commands/demo-server.js';
 import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
@@ -30,6 +31,7 @@ Usage:
   a4h context <handle> <key>
   a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                   [--svc-param KEY:VALUE]… [--insecure]
+  a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR, --bearer TOKEN, --api-key KEY, --svc-param KEY:VALUE (repeatable), --insecure, --config FILE
 (a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY or a 0600 .env file;
@@ -49,6 +51,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   card,
   context,
   config,
+  'demo-server': demoServer,
 };
 
 export function version(): string {

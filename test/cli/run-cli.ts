@@ -16,6 +16,8 @@ export interface CliRun {
   result: Promise<CliResult>;
   /** Resolves when stdout has shown `pattern`. */
   waitFor(pattern: RegExp): Promise<void>;
+  /** What stdout has shown so far. */
+  output(): string;
 }
 
 /** Starts `a4h …` in its own process with a clean environment (no colour, the test secret unless overridden). */
@@ -52,6 +54,7 @@ export function startCli(
   return {
     child,
     result,
+    output: () => stdout,
     waitFor: (pattern) =>
       new Promise<void>((resolve) => {
         if (pattern.test(stdout)) return resolve();
