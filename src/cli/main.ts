@@ -4,6 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
 import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
+import { completion } from './commands/completion.js';
 import { config } from './commands/config.js';
 import { context } from './commands/context.js';
 import { demoServer } from './commands/demo-server.js';
@@ -31,6 +32,7 @@ Usage:
   a4h context <handle> <key>
   a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                   [--svc-param KEY:VALUE]… [--insecure]
+  a4h completion bash|zsh|fish
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR, --bearer TOKEN, --api-key KEY, --svc-param KEY:VALUE (repeatable), --insecure, --config FILE
@@ -43,7 +45,7 @@ Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across 
 NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   chat,
   send,
   resume,
@@ -52,6 +54,7 @@ const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
   context,
   config,
   'demo-server': demoServer,
+  completion,
 };
 
 export function version(): string {

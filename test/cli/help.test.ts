@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CARD_OPTIONS } from '../../src/cli/commands/card.js';
 import { CHAT_OPTIONS } from '../../src/cli/commands/chat.js';
+import { COMPLETION_OPTIONS } from '../../src/cli/commands/completion.js';
 import { CONFIG_OPTIONS } from '../../src/cli/commands/config.js';
 import { CONTEXT_OPTIONS } from '../../src/cli/commands/context.js';
 import { RESUME_OPTIONS } from '../../src/cli/commands/resume.js';
@@ -21,6 +22,7 @@ const PARSERS: Record<string, Options> = {
   card: CARD_OPTIONS,
   context: CONTEXT_OPTIONS,
   config: CONFIG_OPTIONS,
+  completion: COMPLETION_OPTIONS,
 };
 const COMMANDS = Object.keys(PARSERS);
 const GLOBAL = new Set(['help', 'verbose']);

@@ -24,16 +24,19 @@ bytes in base64), then {"type":"before","before":CURSOR} when there are earlier 
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}`;
 
+/** The flags `a4h history` takes. */
+export const HISTORY_OPTIONS = {
+  ...THREAD_OPTIONS,
+  ...AGENT_OPTIONS,
+  ...EXTENSION_OPTIONS,
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  before: { type: 'string' },
+} as const;
+
 /** `a4h history`: one page of a thread's past exchanges. */
 export async function history(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...THREAD_OPTIONS,
-    ...AGENT_OPTIONS,
-    ...EXTENSION_OPTIONS,
-    json: { type: 'boolean' },
-    limit: { type: 'string' },
-    before: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, HISTORY_OPTIONS);
   if (values.help) {
     io.out.write(`${HISTORY_USAGE}\n`);
     return 0;
