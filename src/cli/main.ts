@@ -6,6 +6,7 @@ import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
 import { completion } from './commands/completion.js';
 import { config } from './commands/config.js';
+import { conformance } from './commands/conformance.js';
 import { context } from './commands/context.js';
 import { demoServer } from './commands/demo-server.js';
 import { history } from './commands/history.js';
@@ -33,6 +34,7 @@ Usage:
   a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                   [--svc-param KEY:VALUE]… [--insecure]
   a4h completion bash|zsh|fish
+  a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [signed cards]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR, --bearer TOKEN, --api-key KEY, --svc-param KEY:VALUE (repeatable), --insecure, --config FILE
@@ -55,6 +57,7 @@ export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number
   config,
   'demo-server': demoServer,
   completion,
+  conformance,
 };
 
 export function version(): string {

@@ -9,6 +9,7 @@ import { CARD_OPTIONS } from '../../src/cli/commands/card.js';
 import { CHAT_OPTIONS } from '../../src/cli/commands/chat.js';
 import { COMPLETION_OPTIONS } from '../../src/cli/commands/completion.js';
 import { CONFIG_OPTIONS } from '../../src/cli/commands/config.js';
+import { CONFORMANCE_OPTIONS } from '../../src/cli/commands/conformance.js';
 import { CONTEXT_OPTIONS } from '../../src/cli/commands/context.js';
 import { RESUME_OPTIONS } from '../../src/cli/commands/resume.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
@@ -23,6 +24,7 @@ const PARSERS: Record<string, Options> = {
   context: CONTEXT_OPTIONS,
   config: CONFIG_OPTIONS,
   completion: COMPLETION_OPTIONS,
+  conformance: CONFORMANCE_OPTIONS,
 };
 const COMMANDS = Object.keys(PARSERS);
 const GLOBAL = new Set(['help', 'verbose']);

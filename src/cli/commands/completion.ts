@@ -4,6 +4,7 @@ import { parse } from '../options.js';
 import { CARD_OPTIONS } from './card.js';
 import { CHAT_OPTIONS } from './chat.js';
 import { CONFIG_OPTIONS } from './config.js';
+import { CONFORMANCE_OPTIONS } from './conformance.js';
 import { CONTEXT_OPTIONS } from './context.js';
 import { HISTORY_OPTIONS } from './history.js';
 import { RESUME_OPTIONS } from './resume.js';
@@ -33,6 +34,7 @@ export const COMPLETIONS: CompletionTable = {
   config: { words: ['show'], flags: flagsOf(CONFIG_OPTIONS) },
   'demo-server': { words: [], flags: DEMO_SERVER_FLAGS },
   completion: { words: [...SHELLS], flags: flagsOf(COMPLETION_OPTIONS) },
+  conformance: { words: [], flags: flagsOf(CONFORMANCE_OPTIONS) },
 };
 
 /** `a4h completion <shell>`: the script on stdout. */
