@@ -128,7 +128,10 @@ describe("the agent's fetch itself", () => {
     const other = await startRawAgent((_req, res) => sendJson(res, {}));
     try {
       const [entry] = checkCredentials({ [new URL(own.url).origin]: { bearer: AUTH_SECRETS.bearer } });
-      const fetch = agentFetch(globalThis.fetch, { plan: planFor(entry!, own.url, undefined, new TokenCache(globalThis.fetch)), schemes: [] });
+      const fetch = agentFetch(globalThis.fetch, {
+        plan: planFor(entry!, own.url, undefined, new TokenCache(globalThis.fetch)),
+        schemes: [],
+      });
       // Its own origin gets the credentials.
       await (await fetch(`${own.url}rpc`, { method: 'POST', body: '{}' })).text();
       expect(seen).toEqual([BEARER]);
