@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_MOUNTS, PERSON_TOKENS, startOAuthAgents, type OAuthAgents } from '../../fixtures/agent-oauth.js';
 import { REPLY, type ReceivedRequest } from '../../fixtures/index.js';
 import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-provider.js';
+import type { A2AError } from '../../src/errors.js';
 import type { CredentialsCall } from '../../src/sdk/credentials/options.js';
 import { client, completed, failed } from './credentials-kit.js';
 import { endOf } from './harness.js';
@@ -102,7 +103,7 @@ describe('a credentials function that knows the person', () => {
       results = await Promise.all(
         ['alice', 'mallory', 'bob'].map((person) =>
           lastValueFrom(a2a.turn({ agent, handle: 'assistant', thread: `${person}:chat-2`, text: 'artifacts' }).pipe(toArray())).catch(
-            (error: unknown) => error as Error,
+            (error: unknown) => error as A2AError,
           ),
         ),
       );
