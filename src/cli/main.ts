@@ -28,7 +28,8 @@ Usage:
   a4h card <agent-url> [--json] [credentials] [signed cards]
   a4h context <handle> <key>
 
-Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
+Credentials: -H 'Name: value'…, --bearer-env VAR, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL].
+A token (--bearer-env) and an OAuth client secret come from environment variables, out of shell history.
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.

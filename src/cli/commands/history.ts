@@ -11,7 +11,8 @@ import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonE
 import { TRUST_USAGE } from '../trust.js';
 
 export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
-                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
+                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Shows a thread's past exchanges, oldest first, as the agent keeps them: nothing is stored here, the
 agent's tasks are listed by the thread's conversation id (ListTasks: A2A v1.0 agents; a v0.3 agent is
