@@ -84,8 +84,12 @@ export async function agentOptions(
     return typeof value === 'string' ? value : undefined;
   };
   const svc = valueOf(configuration, 'svc-param')?.value;
+  // An OAuth client given on the command line makes its own bearer token: a configured one (environment,
+  // file, auth login) steps aside; --bearer with it is a usage error.
+  const oauth = flags['oauth-client-id'] !== undefined;
+  if (oauth && flags.bearer !== undefined) throw new UsageError('--bearer and --oauth-client-id both give the bearer token: give one');
   const credentials = credentialsFrom(flags, agent, io.env, {
-    bearer: text('bearer'),
+    bearer: oauth ? undefined : text('bearer'),
     apiKey: text('api-key'),
     svcParams: Array.isArray(svc) ? svc : [],
   });

@@ -1,10 +1,12 @@
-import type { CredentialsOption } from '../sdk/credentials/options.js';
+import type { AgentCredentials, CredentialsOption } from '../sdk/credentials/options.js';
+import { oauthFrom, OAUTH_OPTIONS, type OAuthFlags } from './oauth.js';
 import { UsageError } from './io.js';
 
 /**
- * The flags that give an agent credentials: `-H 'Name: value'` (repeatable, as in curl), `--bearer-env
- * VAR`, `--bearer TOKEN` and `--api-key KEY` (their environment equivalents `A2ACLI_BEARER` and
- * `A2ACLI_API_KEY`), and `--svc-param KEY:VALUE` (repeatable: a service parameter, not a credential flag).
+ * The flags that give an agent credentials: `-H 'Name: value'` (repeatable, as in curl), `--bearer-env VAR`,
+ * `--bearer TOKEN` and `--api-key KEY` (their environment equivalents `A2ACLI_BEARER` and `A2ACLI_API_KEY`),
+ * an OAuth client (`--oauth-client-id`, `--oauth-client-secret-env`, `--oauth-scope`, `--oauth-token-url`),
+ * and `--svc-param KEY:VALUE` (repeatable: a service parameter, not a credential flag).
  */
 export const CREDENTIAL_OPTIONS = {
   header: { type: 'string', short: 'H', multiple: true },
@@ -12,10 +14,11 @@ export const CREDENTIAL_OPTIONS = {
   bearer: { type: 'string' },
   'api-key': { type: 'string' },
   'svc-param': { type: 'string', multiple: true },
+  ...OAUTH_OPTIONS,
 } as const;
 
 /** What the flags gave, parsed. */
-export interface CredentialFlags {
+export interface CredentialFlags extends OAuthFlags {
   header?: string[] | undefined;
   'bearer-env'?: string | undefined;
 }
@@ -34,9 +37,10 @@ const TOKEN = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /**
  * The credentials the flags give for `agent`, keyed by its origin (so they reach that origin only, the
  * card fetch included):
- * each `-H 'Name: value'` as a header, and the token of `--bearer-env VAR` (read from the environment,
- * out of shell history) as a bearer token. Undefined when no flag was given. A malformed flag is a
- * usage error that never repeats a value.
+ * each `-H 'Name: value'` as a header, the token of `--bearer-env VAR` (read from the environment,
+ * out of shell history) as a bearer token, and the OAuth client of the `--oauth-*` flags. They go with
+ * the card fetch too, but for an OAuth client without `--oauth-token-url` (its token URL is on the card).
+ * Undefined when no flag was given. A malformed flag is a usage error that never repeats a value.
  */
 export function credentialsFrom(
   flags: CredentialFlags,
@@ -58,23 +62,25 @@ export function credentialsFrom(
     bearer = bearer.trim();
     if (/[\r\n\0]/.test(bearer)) throw new UsageError(`--bearer-env ${variable}: the token must be one line`);
   }
-  if (bearer === undefined && apiKey === undefined && Object.keys(headers).length === 0) return undefined;
+  const oauth = oauthFrom(flags, env);
+  if (bearer !== undefined && oauth !== undefined)
+    throw new UsageError('--bearer-env and --oauth-client-id both give the bearer token: give one');
+  if (bearer === undefined && apiKey === undefined && oauth === undefined && Object.keys(headers).length === 0) return undefined;
   let origin: string;
   try {
     origin = new URL(agent).origin;
   } catch {
     return undefined; // the client refuses the URL itself, with its own message
   }
-  // The card fetch too: it goes to the same origin, and some agents keep their card behind the same credentials.
-  // Not with an API key: where it goes is the card's to say, so it cannot go with the card's own fetch.
-  return {
-    [origin]: {
-      ...(bearer === undefined ? {} : { bearer }),
-      ...(apiKey === undefined ? {} : { apiKey }),
-      ...(Object.keys(headers).length ? { headers } : {}),
-      card: apiKey === undefined,
-    },
-  };
+  // The card fetch too: it goes to the same origin, and some agents keep their card behind the same credentials
+  // (an OAuth client learns its token URL from the card, unless it was given). Not with an API key: where it
+  // goes is the card's to say, so it cannot go with the card's own fetch.
+  const entry: AgentCredentials = { card: apiKey === undefined && (oauth === undefined || oauth.tokenUrl !== undefined) };
+  if (bearer !== undefined) entry.bearer = bearer;
+  if (apiKey !== undefined) entry.apiKey = apiKey;
+  if (Object.keys(headers).length) entry.headers = headers;
+  if (oauth !== undefined) entry.oauth = oauth;
+  return { [origin]: entry };
 }
 
 /** Adds one `Name: value` (or `KEY:VALUE`) header; a malformed one is a usage error that never repeats the value. */

@@ -37,9 +37,10 @@ Usage:
   a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [signed cards]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
-Credentials: -H 'Name: value' (repeatable), --bearer-env VAR, --bearer TOKEN, --api-key KEY, --svc-param KEY:VALUE (repeatable), --insecure, --config FILE
-(a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY or a 0600 .env file;
-settings resolve flag > environment > local .env or --config FILE > ~/.config/a4h/agents/HOST_PORT.env > ~/.config/a4h/.env > default).
+Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL], --svc-param KEY:VALUE…, --insecure, --config FILE
+(a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY, --bearer-env or a 0600 .env file;
+an OAuth client secret comes from an environment variable; settings resolve flag > environment > local .env or --config FILE
+> ~/.config/a4h/agents/HOST_PORT.env > ~/.config/a4h/.env > a4h auth login's token > default).
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.

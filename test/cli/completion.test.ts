@@ -41,7 +41,7 @@ function bashComplete(cases: string[][]): string[][] {
     .map((line) => line.split(' ').filter((word) => word !== ''));
 }
 
-describe('a4h completion', () => {
+describe('a4h completion', { timeout: 60_000 }, () => {
   it('the table has every command a4h runs, and nothing else', () => {
     expect(Object.keys(COMPLETIONS).sort()).toEqual(Object.keys(COMMANDS).sort());
   });

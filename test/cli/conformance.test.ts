@@ -26,7 +26,7 @@ afterAll(async () => {
 
 const TCK_NOTE = /^Note: a smoke check of basic operations from this client, not the A2A TCK/m;
 
-describe('a4h conformance', () => {
+describe('a4h conformance', { timeout: 60_000 }, () => {
   it('a v1.0 agent: every check passes (card, send, get-task, stream, list-tasks, cancel, task-not-found), exit 0', async () => {
     const { code, stdout, stderr } = await runCli(['conformance', v1.url]);
     expect(code, stdout + stderr).toBe(0);

@@ -11,7 +11,7 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describe('a4h demo-server', () => {
+describe('a4h demo-server', { timeout: 60_000 }, () => {
   it('starts the demo agent on a free loopback port, answers a4h send, and exits 0 on SIGTERM', async () => {
     const server = startCli(['demo-server', '--port', '0', '--memory', join(dir, 'memory.json')], { timeoutMs: 60_000 });
     const LISTENING = /listening on (http:\/\/127\.0\.0\.1:\d+\/?)/;

@@ -53,7 +53,7 @@ afterAll(async () => {
   await agents.close();
 });
 
-describe('--insecure', () => {
+describe('--insecure', { timeout: 60_000 }, () => {
   it('without it a self-signed agent is refused (verification is on by default)', async () => {
     const { code, stderr } = await runCli(['send', `${frontOrigin}${AUTH_MOUNTS.bearer}`, '--bearer', AUTH_SECRETS.bearer, 'artifacts']);
     expect(code).not.toBe(0);

@@ -9,6 +9,7 @@ import { parse } from '../options.js';
 import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
                 ${CONNECTION_SYNOPSIS}
                 [--trust-jwks FILE|URL]… [--require-signed-card]
 
@@ -99,7 +100,7 @@ function securityRows(summary: CardSummary): [string, string][] {
 function credentialsRow(summary: CardSummary, configured: boolean): string {
   if (summary.credentials) return `${summary.credentials}, sent to ${originOf(summary.url)}`;
   if (configured) return `configured, but not sent: the interface is on another origin (${originOf(summary.url)})`;
-  return 'none configured (-H, --bearer-env)';
+  return 'none configured (-H, --bearer-env, --oauth-client-id)';
 }
 
 /** The origin credentials are scoped by: a gRPC interface's (`grpcs://h:p`, `grpc://h:p`) is its https or http one. */

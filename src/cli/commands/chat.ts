@@ -12,7 +12,8 @@ import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
 
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
-                [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                [-H 'Name: value']… [--bearer-env VAR]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
                 ${CONNECTION_SYNOPSIS}
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
@@ -24,7 +25,7 @@ still in progress on the thread, or a question the agent is waiting on, under wh
 --task ID: your first line continues that task. /attach PATH sends a file with your next
 message; the agent's files and data parts show as one line each ([file] name (mediaType, N bytes)),
 and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
-that starts with a slash). -H and --bearer-env give the agent
+that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET.
 ${CONNECTION_USAGE}

@@ -10,6 +10,7 @@ import { reportTurn } from '../report-turn.js';
 
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json]
                 [--timeout SECONDS] [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
                 ${CONNECTION_SYNOPSIS}
                 [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
 
@@ -21,7 +22,9 @@ With --json, one JSON object per turn event per line (file bytes in base64); the
 {"type":"end","outcome",…,"text","attachments"?,"contextId","taskId"}, or
 {"type":"error","kind","message"} on an error, a timeout or a cancel.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
-reads a bearer token from an environment variable (keeps it out of shell history). --task continues
+reads a bearer token from an environment variable (keeps it out of shell history). --oauth-client-id
+with --oauth-client-secret-env gets tokens by OAuth 2.0 client credentials at the token URL the card
+names (or --oauth-token-url), for the scopes the card asks (or each --oauth-scope). --task continues
 that task (one the agent left waiting for an answer, on this thread: another thread's is refused
 before anything is sent), as a later line of a chat would. --message-id gives the message that id
 (a fresh one otherwise; the --json start line names it): if the command dies before the agent

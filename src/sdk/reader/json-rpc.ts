@@ -6,6 +6,7 @@ import { isError, parseJson, rpcError } from './envelope.js';
 import { eventStream, refusal } from './refusal.js';
 import { readSse, type SseSink } from './sse.js';
 import { toStreamResponse, type StreamIds } from './results.js';
+import { callFor, type Caller } from '../credentials/callers.js';
 
 /** One JSON-RPC streaming call: where, what, and in which protocol generation. */
 export interface StreamRequest {
@@ -25,6 +26,8 @@ export interface ReaderOptions {
   maxEventChars: number;
   /** The turn's own headers (its trace context), under the reader's. */
   headers?: Readonly<Record<string, string>>;
+  /** Whom the call is for: its credentials are made for them (see {@link callFor}). */
+  caller?: Caller;
 }
 
 /** What becomes of each result of a stream, and which result is its last word. */
@@ -103,6 +106,7 @@ class JsonRpcStream<T> implements SseSink {
     private readonly mapping: StreamMapping<T>,
   ) {
     this.ids = request.taskId === undefined ? {} : { taskId: request.taskId };
+    callFor(this.controller.signal, options.caller);
   }
 
   /** Opens the request, refuses an answer that is no event stream, and reads the events to the body's end. */

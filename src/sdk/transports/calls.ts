@@ -2,6 +2,7 @@ import { Observable } from 'rxjs';
 import type { A2AOperation, AuthDetails } from '../../errors.js';
 import { classifySdkError } from '../classify/sdk-errors.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
+import { callFor, type Caller } from '../credentials/callers.js';
 
 /** Where a call goes, as its errors name it, and the watch that saw its status. */
 export interface CallSite {
@@ -9,6 +10,8 @@ export interface CallSite {
   agent: string;
   watch: ResponseWatch;
   auth?: AuthDetails;
+  /** Whom the call is for: its credentials are made for them (see {@link callFor}). */
+  caller?: Caller;
 }
 
 /**
@@ -18,6 +21,7 @@ export interface CallSite {
 export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promise<T>): Observable<T> {
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
+    callFor(controller.signal, site.caller);
     let settled = false;
     run(controller.signal).then(
       (value) => {
@@ -45,6 +49,7 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
 export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => AsyncIterable<S>, map: (event: S) => T): Observable<T> {
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
+    callFor(controller.signal, site.caller);
     let ended = false;
     const pump = async (): Promise<void> => {
       for await (const event of open(controller.signal)) {
