@@ -23,6 +23,7 @@ export const CONNECTION_SYNOPSIS = '[--bearer TOKEN] [--api-key KEY] [--svc-para
 export const CONNECTION_USAGE = `--bearer TOKEN and --api-key KEY give a credential (sent as the card's security scheme says);
 a flag's value shows in the process table and in shell history, so prefer their environment
 variables A2ACLI_BEARER and A2ACLI_API_KEY (or --bearer-env VAR, or a 0600 .env file: a4h config show).
+Each flag has its variable: A2ACLI_ and the flag in upper snake case (A2ACLI_OAUTH_CLIENT_ID…).
 --svc-param KEY:VALUE adds a service parameter (repeatable; an HTTP header, gRPC metadata; A2ACLI_SVC_PARAM
 takes KEY:VALUE,KEY:VALUE). --insecure turns TLS certificate verification off (development only;
 always warned on stderr). --config FILE reads settings from FILE in place of the local .env.`;
@@ -43,6 +44,11 @@ export function flagLayer(flags: AgentFlags): Map<string, string | readonly stri
   if (flags['api-key'] !== undefined) values.set('A2ACLI_API_KEY', flags['api-key']);
   if (flags['svc-param'] !== undefined) values.set('A2ACLI_SVC_PARAM', flags['svc-param']);
   if (flags.insecure === true) values.set('A2ACLI_INSECURE', 'true');
+  for (const name of ['oauth-client-id', 'oauth-client-secret-env', 'oauth-token-url'] as const) {
+    const value = flags[name];
+    if (value !== undefined) values.set(`A2ACLI_${name.toUpperCase().replace(/-/g, '_')}`, value);
+  }
+  if (flags['oauth-scope'] !== undefined) values.set('A2ACLI_OAUTH_SCOPE', flags['oauth-scope']);
   return values;
 }
 
@@ -84,11 +90,19 @@ export async function agentOptions(
     return typeof value === 'string' ? value : undefined;
   };
   const svc = valueOf(configuration, 'svc-param')?.value;
-  // An OAuth client given on the command line makes its own bearer token: a configured one (environment,
-  // file, auth login) steps aside; --bearer with it is a usage error.
-  const oauth = flags['oauth-client-id'] !== undefined;
+  // The OAuth client as configured (flags, A2ACLI_OAUTH_* variables, files). It makes its own bearer
+  // token: a configured one from a lower source steps aside; --bearer with it is a usage error.
+  const scopes = valueOf(configuration, 'oauth-scope')?.value;
+  const effective: AgentFlags = {
+    ...flags,
+    'oauth-client-id': text('oauth-client-id'),
+    'oauth-client-secret-env': text('oauth-client-secret-env'),
+    'oauth-scope': Array.isArray(scopes) ? [...scopes] : undefined,
+    'oauth-token-url': text('oauth-token-url'),
+  };
+  const oauth = effective['oauth-client-id'] !== undefined;
   if (oauth && flags.bearer !== undefined) throw new UsageError('--bearer and --oauth-client-id both give the bearer token: give one');
-  const credentials = credentialsFrom(flags, agent, io.env, {
+  const credentials = credentialsFrom(effective, agent, io.env, {
     bearer: oauth ? undefined : text('bearer'),
     apiKey: text('api-key'),
     svcParams: Array.isArray(svc) ? svc : [],

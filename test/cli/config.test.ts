@@ -171,4 +171,28 @@ describe('the commands use the configuration', { timeout: 60_000 }, () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--svc-param takes KEY:VALUE/);
   });
+
+  it('A2ACLI_OAUTH_CLIENT_ID and A2ACLI_OAUTH_CLIENT_SECRET_ENV: the OAuth client of the --oauth flags, from the environment', async () => {
+    const url = agents.v1.url(AUTH_MOUNTS.oauth);
+    const { code, stdout, stderr } = await runCli(['send', url, 'artifacts'], {
+      env: env({
+        A2ACLI_OAUTH_CLIENT_ID: AUTH_SECRETS.clientId,
+        A2ACLI_OAUTH_CLIENT_SECRET_ENV: 'MY_SECRET',
+        MY_SECRET: AUTH_SECRETS.clientSecret,
+      }),
+      cwd: project,
+    });
+    expect(stdout, stderr).toBe(`${REPLY.artifacts}\n`);
+    expect(code).toBe(0);
+    expect(stderr).not.toContain(AUTH_SECRETS.clientSecret);
+  });
+
+  it('every usage says a credential flag shows in the process table and shell history, and names the variables', async () => {
+    for (const command of ['send', 'chat', 'card', 'resume', 'history', 'conformance']) {
+      const { stdout } = await runCli([command, '--help']);
+      expect(stdout.replace(/\s+/g, ' '), command).toMatch(
+        /a flag's value shows in the process table and in shell history, so prefer their environment variables A2ACLI_BEARER and A2ACLI_API_KEY/,
+      );
+    }
+  });
 });

@@ -1,7 +1,7 @@
 import { createNodeFetch } from '../../node/fetch.js';
 import { grpcSupport } from '../../node/grpc.js';
 import { createSdkPorts } from '../../sdk/ports.js';
-import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { runChecks } from '../conformance/checks.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -24,7 +24,8 @@ task refused with TaskNotCancelableError, a running one cancelled), task-not-fou
 id refused with TaskNotFoundError). One line per check (name: pass|fail|skip (what was seen)), then
 the tally. This is ${NOT_THE_TCK}.
 -o json prints one object: {"agent","checks":[{"name","status","detail"}],"pass","fail","skip","note"}.
-Exit status: 0 no check failed, 1 one did, 2 bad usage.`;
+Exit status: 0 no check failed, 1 one did, 2 bad usage.
+${CONNECTION_USAGE}`;
 
 /** The flags `a4h conformance` takes. */
 export const CONFORMANCE_OPTIONS = {

@@ -31,6 +31,10 @@ export const SETTINGS: readonly Setting[] = [
   setting('bearer', 'string', true, '(none)'),
   setting('api-key', 'string', true, '(none)'),
   setting('svc-param', 'list', true, '(none)'),
+  setting('oauth-client-id', 'string', false, '(none)'),
+  setting('oauth-client-secret-env', 'string', false, '(none)'),
+  setting('oauth-scope', 'list', false, "(the card's)"),
+  setting('oauth-token-url', 'string', false, "(the card's)"),
   setting('insecure', 'boolean', false, 'false (TLS certificates are verified)'),
 ];
 
