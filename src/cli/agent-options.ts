@@ -35,6 +35,7 @@ export interface AgentFlags extends CredentialFlags, TrustFlags {
   'svc-param'?: string[] | undefined;
   insecure?: boolean | undefined;
   config?: string | undefined;
+  'oauth-device-url'?: string | undefined;
 }
 
 /** The flags' values by the variable of their setting, for the configuration's top layer. */
@@ -44,7 +45,7 @@ export function flagLayer(flags: AgentFlags): Map<string, string | readonly stri
   if (flags['api-key'] !== undefined) values.set('A2ACLI_API_KEY', flags['api-key']);
   if (flags['svc-param'] !== undefined) values.set('A2ACLI_SVC_PARAM', flags['svc-param']);
   if (flags.insecure === true) values.set('A2ACLI_INSECURE', 'true');
-  for (const name of ['oauth-client-id', 'oauth-client-secret-env', 'oauth-token-url'] as const) {
+  for (const name of ['oauth-client-id', 'oauth-client-secret-env', 'oauth-token-url', 'oauth-device-url'] as const) {
     const value = flags[name];
     if (value !== undefined) values.set(`A2ACLI_${name.toUpperCase().replace(/-/g, '_')}`, value);
   }
@@ -52,24 +53,34 @@ export function flagLayer(flags: AgentFlags): Map<string, string | readonly stri
   return values;
 }
 
-/** The layer of the token `auth login` stored for the agent's origin (below every file), when one is stored. */
-export function tokenLayer(env: NodeJS.ProcessEnv, agent: string): Layer[] {
+/**
+ * The layer of the token `auth login` stored for the agent's origin (below every file), when one is
+ * stored and has not expired; an expired one is left out with a warning saying to log in again.
+ */
+export function tokenLayer(env: NodeJS.ProcessEnv, agent: string, warnings: string[] = []): Layer[] {
   const token = storedToken(env, agent);
   if (token === undefined) return [];
+  if (token.expiresAt !== undefined && token.expiresAt <= Date.now()) {
+    warnings.push(`the token a4h auth login stored for ${new URL(agent).origin} has expired: run a4h auth login again`);
+    return [];
+  }
   return [{ source: `auth login (${tokensFile(env)})`, values: new Map([['A2ACLI_BEARER', token.accessToken]]) }];
 }
 
 /** The configuration of a command on `agent`: flags, environment, files and a stored token. */
 export function configurationFor(flags: AgentFlags, agent: string, io: Io): Configuration {
   if (flags.config !== undefined && flags.config.trim() === '') throw new UsageError('--config needs a file');
-  return loadConfiguration({
+  const warnings: string[] = [];
+  const configuration = loadConfiguration({
     flags: flagLayer(flags),
     env: io.env,
     cwd: process.cwd(),
     agent,
     ...(flags.config === undefined ? {} : { configFile: flags.config }),
-    below: tokenLayer(io.env, agent),
+    below: tokenLayer(io.env, agent, warnings),
   });
+  configuration.warnings.push(...warnings);
+  return configuration;
 }
 
 /**

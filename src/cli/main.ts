@@ -2,6 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
+import { auth } from './commands/auth.js';
 import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
 import { completion } from './commands/completion.js';
@@ -35,6 +36,9 @@ Usage:
                   [--svc-param KEY:VALUE]… [--insecure]
   a4h completion bash|zsh|fish
   a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [signed cards]
+  a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR] [--oauth-scope S]…
+                 [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--insecure] [--config FILE]
+  a4h auth logout <agent-url> [--config FILE]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
 Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL], --svc-param KEY:VALUE…, --insecure, --config FILE
@@ -59,6 +63,7 @@ export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number
   'demo-server': demoServer,
   completion,
   conformance,
+  auth,
 };
 
 export function version(): string {

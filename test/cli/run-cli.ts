@@ -18,6 +18,8 @@ export interface CliRun {
   waitFor(pattern: RegExp): Promise<void>;
   /** What stdout has shown so far. */
   output(): string;
+  /** What stderr has shown so far. */
+  stderr(): string;
 }
 
 /** Starts `a4h …` in its own process with a clean environment (no colour, the test secret unless overridden). */
@@ -55,6 +57,7 @@ export function startCli(
     child,
     result,
     output: () => stdout,
+    stderr: () => stderr,
     waitFor: (pattern) =>
       new Promise<void>((resolve) => {
         if (pattern.test(stdout)) return resolve();

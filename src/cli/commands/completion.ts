@@ -1,6 +1,7 @@
 import { completionScript, flagsOf, SHELLS, type CompletionTable, type Shell } from '../completion/scripts.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
+import { AUTH_OPTIONS } from './auth.js';
 import { CARD_OPTIONS } from './card.js';
 import { CHAT_OPTIONS } from './chat.js';
 import { CONFIG_OPTIONS } from './config.js';
@@ -35,6 +36,7 @@ export const COMPLETIONS: CompletionTable = {
   'demo-server': { words: [], flags: DEMO_SERVER_FLAGS },
   completion: { words: [...SHELLS], flags: flagsOf(COMPLETION_OPTIONS) },
   conformance: { words: [], flags: flagsOf(CONFORMANCE_OPTIONS) },
+  auth: { words: ['login', 'logout'], flags: flagsOf(AUTH_OPTIONS) },
 };
 
 /** `a4h completion <shell>`: the script on stdout. */

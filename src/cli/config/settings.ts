@@ -35,6 +35,7 @@ export const SETTINGS: readonly Setting[] = [
   setting('oauth-client-secret-env', 'string', false, '(none)'),
   setting('oauth-scope', 'list', false, "(the card's)"),
   setting('oauth-token-url', 'string', false, "(the card's)"),
+  setting('oauth-device-url', 'string', false, '(none)'),
   setting('insecure', 'boolean', false, 'false (TLS certificates are verified)'),
 ];
 
