@@ -1,22 +1,9 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import { createInsecureFetch } from '../node/insecure-fetch.js';
 import type { Io } from './io.js';
 
-/**
- * The fetch of `--insecure` (or `A2ACLI_INSECURE`): undici's, on a pool that does not verify TLS
- * certificates, with the timeouts of the client's own. For development against a self-signed agent only.
- */
+/** The fetch of `--insecure` (or `A2ACLI_INSECURE`): TLS certificates not verified. For development only. */
 export function insecureFetch(): typeof fetch {
-  const dispatcher = new Agent({
-    connect: { rejectUnauthorized: false, timeout: 10_000 },
-    headersTimeout: 600_000,
-    bodyTimeout: 900_000,
-    keepAliveTimeout: 1_000,
-  });
-  return ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-      ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher,
-    })) as unknown as typeof fetch;
+  return createInsecureFetch().fetch;
 }
 
 /**
