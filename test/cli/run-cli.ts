@@ -1,9 +1,13 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 /** The built command (npm test builds before it runs the tests). */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
 export const SECRET = 'correct horse battery staple 0123456789';
+/** A config dir that does not exist: the commands find no global configuration and no stored token. */
+const NO_CONFIG = join(tmpdir(), 'a4h-tests-no-config');
 
 export interface CliResult {
   code: number | null;
@@ -27,7 +31,13 @@ export function startCli(
   args: string[],
   options: { env?: Record<string, string | undefined>; input?: string; timeoutMs?: number; cwd?: string } = {},
 ): CliRun {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', NO_COLOR: '1', A4H_IDENTITY_SECRET: SECRET };
+  // No configuration of the machine's user: the config dir is one that does not exist (a test that wants one gives its own).
+  const env: Record<string, string> = {
+    PATH: process.env.PATH ?? '',
+    NO_COLOR: '1',
+    A4H_IDENTITY_SECRET: SECRET,
+    XDG_CONFIG_HOME: NO_CONFIG,
+  };
   for (const [key, value] of Object.entries(options.env ?? {})) {
     if (value === undefined) delete env[key];
     else env[key] = value;

@@ -100,7 +100,7 @@ function securityRows(summary: CardSummary): [string, string][] {
 function credentialsRow(summary: CardSummary, configured: boolean): string {
   if (summary.credentials) return `${summary.credentials}, sent to ${originOf(summary.url)}`;
   if (configured) return `configured, but not sent: the interface is on another origin (${originOf(summary.url)})`;
-  return 'none configured (-H, --bearer-env, --oauth-client-id)';
+  return 'none configured (-H, --bearer, --api-key, --oauth-client-id, a4h auth login)';
 }
 
 /** The origin credentials are scoped by: a gRPC interface's (`grpcs://h:p`, `grpc://h:p`) is its https or http one. */
