@@ -1,6 +1,6 @@
 import type { NodeA2AOptions } from '../node/create-a2a.js';
 import { storedToken, tokensFile } from './auth/store.js';
-import { loadConfiguration, valueOf, type Configuration } from './config/load.js';
+import { ConfigFileError, loadConfiguration, valueOf, type Configuration } from './config/load.js';
 import { booleanOf, type Layer } from './config/settings.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS, type CredentialFlags } from './credentials.js';
 import { insecureFetch, warnInsecure } from './insecure.js';
@@ -71,14 +71,20 @@ export function tokenLayer(env: NodeJS.ProcessEnv, agent: string, warnings: stri
 export function configurationFor(flags: AgentFlags, agent: string, io: Io): Configuration {
   if (flags.config !== undefined && flags.config.trim() === '') throw new UsageError('--config needs a file');
   const warnings: string[] = [];
-  const configuration = loadConfiguration({
-    flags: flagLayer(flags),
-    env: io.env,
-    cwd: process.cwd(),
-    agent,
-    ...(flags.config === undefined ? {} : { configFile: flags.config }),
-    below: tokenLayer(io.env, agent, warnings),
-  });
+  let configuration: Configuration;
+  try {
+    configuration = loadConfiguration({
+      flags: flagLayer(flags),
+      env: io.env,
+      cwd: process.cwd(),
+      agent,
+      ...(flags.config === undefined ? {} : { configFile: flags.config }),
+      below: tokenLayer(io.env, agent, warnings),
+    });
+  } catch (error) {
+    // A --config FILE that cannot be read is the caller's mistake: bad usage, on every command.
+    throw error instanceof ConfigFileError ? new UsageError(error.message) : error;
+  }
   configuration.warnings.push(...warnings);
   return configuration;
 }

@@ -75,6 +75,9 @@ describe('a4h config show: each value with the source it resolved from', { timeo
     const missing = await show(['--config', join(root, 'nope.env')]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read the configuration file .*nope\.env \(ENOENT\)/);
+    const send = await runCli(['send', 'http://127.0.0.1:9/', '--config', join(root, 'nope.env'), 'hi'], { env: env(), cwd: project });
+    expect(send.code).toBe(2);
+    expect(send.stderr).toMatch(/cannot read the configuration file .*nope\.env \(ENOENT\)/);
   });
 
   it("scoped by agent: an agent's own file applies to that agent only", async () => {

@@ -42,13 +42,7 @@ export async function config(args: string[], io: Io): Promise<number> {
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
   if (agent !== undefined && agentScope(agent) === undefined) throw new UsageError(`not a URL: ${agent}`);
-  let configuration;
-  try {
-    configuration = configurationFor(values, agent ?? '', io);
-  } catch (error) {
-    if (error instanceof Error && error.name === 'ConfigFileError') throw new UsageError(error.message);
-    throw error;
-  }
+  const configuration = configurationFor(values, agent ?? '', io);
   const scope = agent === undefined ? undefined : agentScope(agent);
   const settings = [...configuration.resolved.map(shown), identitySecret(io.env)];
   if (output === 'json') {
