@@ -131,15 +131,12 @@ describe('a4h auth login --device (RFC 8628, oidc-provider)', { timeout: 90_000 
     expect(turn.stdout, turn.stderr).toBe(`${REPLY.artifacts}\n`);
   });
 
-  it('a refused sign-in: exit 5, the sign-in was refused (access_denied), nothing stored', async () => {
+  it("the card's device code flow (no --oauth-device-url); a refused sign-in: exit 5, the sign-in was refused (access_denied), nothing stored", async () => {
     const url = oauthAgents.v1.url(OAUTH_MOUNTS.call);
-    const run = startCli(
-      ['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id, '--oauth-device-url', provider.deviceUrl],
-      {
-        env: env(),
-        timeoutMs: 60_000,
-      },
-    );
+    const run = startCli(['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id], {
+      env: env(),
+      timeoutMs: 60_000,
+    });
     const userCode = await new Promise<string>((resolve) => {
       const check = (): void => {
         const found = /enter the code (\S+)/.exec(run.stderr());

@@ -1,5 +1,6 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
+import type { SecuritySchemeInfo } from '../../port/card.js';
 import { requestToken, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
 import { configurationFor, CONNECTION_OPTIONS } from '../agent-options.js';
 import { deviceLogin } from '../auth/device.js';
@@ -23,8 +24,8 @@ Client credentials (the default): the client id and the secret from the environm
 --oauth-client-secret-env names, at the card's token URL (or --oauth-token-url) for the card's
 scopes (or --oauth-scope). --device: the device code flow (RFC 8628) for a person: the page and
 the code to enter there are shown on stderr, and the command waits (--timeout, default 300 s)
-until the sign-in is approved at --oauth-device-url (its token endpoint: --oauth-token-url or the
-card's). Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
+until the sign-in is approved, at the card's device code flow (or --oauth-device-url and
+--oauth-token-url). Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
 A2ACLI_OAUTH_SCOPE, A2ACLI_OAUTH_TOKEN_URL, A2ACLI_OAUTH_DEVICE_URL) and may come from a .env file.
 The token goes to <config dir>/tokens.json (mode 0600, keyed by the agent's origin; the config dir
 is $XDG_CONFIG_HOME/a4h, default ~/.config/a4h) and is never shown. logout removes it.
@@ -96,6 +97,9 @@ export async function auth(args: string[], io: Io): Promise<number> {
   }
 }
 
+/** What the card's OAuth scheme says (its summary's fields). */
+type OAuthScheme = Pick<SecuritySchemeInfo, 'tokenUrl' | 'deviceAuthorizationUrl' | 'deviceTokenUrl' | 'scopes'>;
+
 /** What a login got: the token, its flow, its endpoint. */
 interface Login {
   token: AccessToken;
@@ -124,18 +128,19 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
   const scopesGiven = valueOf(configuration, 'oauth-scope')?.value;
   let scopes = Array.isArray(scopesGiven) ? [...scopesGiven] : undefined;
   let tokenUrl = text('oauth-token-url');
-  if (tokenUrl === undefined || scopes === undefined) {
+  let deviceUrl = text('oauth-device-url');
+  if (tokenUrl === undefined || scopes === undefined || (device && deviceUrl === undefined)) {
     const scheme = await oauthSchemeOf(agent, fetchImpl);
-    tokenUrl ??= scheme?.tokenUrl;
+    tokenUrl ??= device ? (scheme?.deviceTokenUrl ?? scheme?.tokenUrl) : scheme?.tokenUrl;
     scopes ??= scheme?.scopes;
+    if (device) deviceUrl ??= scheme?.deviceAuthorizationUrl;
   }
   if (tokenUrl === undefined) throw new UsageError("the agent's card names no OAuth token URL: give --oauth-token-url URL");
   if (!device) {
     const token = await requestToken({ tokenUrl, clientId, clientSecret: secret!, ...(scopes ? { scopes } : {}), fetch: fetchImpl });
     return { token, flow: 'client_credentials', tokenUrl };
   }
-  const deviceUrl = text('oauth-device-url');
-  if (deviceUrl === undefined) throw new UsageError('--device needs the device authorization endpoint: --oauth-device-url URL');
+  if (deviceUrl === undefined) throw new UsageError("the agent's card names no device authorization endpoint: give --oauth-device-url URL");
   const seconds = timeout === undefined ? 300 : Number(timeout);
   if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
     throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
@@ -156,14 +161,14 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
   return { token, flow: 'device_code', tokenUrl };
 }
 
-/** The card's OAuth scheme: its client-credentials token URL and the scopes its requirement asks for. */
-async function oauthSchemeOf(agent: string, fetchImpl: typeof fetch): Promise<{ tokenUrl?: string; scopes?: string[] } | undefined> {
+/** The card's OAuth scheme: its flows' endpoints and the scopes its requirement asks for. */
+async function oauthSchemeOf(agent: string, fetchImpl: typeof fetch): Promise<OAuthScheme | undefined> {
   const client = createA2A({ identitySecret: globalThis.crypto.randomUUID(), fetch: fetchImpl });
   try {
     const summary = await lastValueFrom(client.card(agent));
     const scheme = (summary.securitySchemes ?? []).find((s) => s.type === 'oauth2');
     if (scheme === undefined) return undefined;
-    return { ...(scheme.tokenUrl ? { tokenUrl: scheme.tokenUrl } : {}), ...(scheme.scopes ? { scopes: scheme.scopes } : {}) };
+    return scheme;
   } finally {
     await client.close();
   }

@@ -72,6 +72,11 @@ function schemeOf(name: string, value: unknown, required: boolean): SecuritySche
       const clientCredentials = flows['clientCredentials'] ?? flows['client_credentials'];
       const tokenUrl = isObject(clientCredentials) ? str(clientCredentials['tokenUrl']) : undefined;
       if (tokenUrl) info.tokenUrl = tokenUrl;
+      const device = flows['deviceCode'] ?? flows['device_code'];
+      const deviceUrl = isObject(device) ? str(device['deviceAuthorizationUrl']) : undefined;
+      const deviceTokenUrl = isObject(device) ? str(device['tokenUrl']) : undefined;
+      if (deviceUrl) info.deviceAuthorizationUrl = deviceUrl;
+      if (deviceTokenUrl) info.deviceTokenUrl = deviceTokenUrl;
       const metadataUrl = str(body['oauth2MetadataUrl']);
       if (metadataUrl) info.metadataUrl = metadataUrl;
       break;
