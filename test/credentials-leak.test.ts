@@ -15,7 +15,12 @@ import { runCli } from './cli/run-cli.js';
 import { eventually } from './eventually.js';
 import { sendJson, startRawAgent } from './sdk/raw-agent.js';
 
-const WRONG = { bearer: 'wrong-bearer-value-5e6f7a8b9c', apiKey: 'wrong-apikey-value-0a1b2c3d4e', header: 'custom-header-secret-f0e1d2c3' };
+const WRONG = {
+  bearer: 'wrong-bearer-value-5e6f7a8b9c',
+  apiKey: 'wrong-apikey-value-0a1b2c3d4e',
+  header: 'custom-header-secret-f0e1d2c3',
+  clientSecret: 'wrong-client-secret-9d8c7b6a5f',
+};
 
 let agents: AuthAgents;
 /** The token endpoint's clock: still unless a case moves it on to let the tokens it issued expire. */
@@ -127,6 +132,33 @@ describe('no credential value in any output', () => {
     const said = (name: string): string => outputs.find((o) => o.name === name)?.text ?? '';
     expect(said('oauth function turn artifacts')).toContain("outcome: 'completed'");
     expect(said('oauth function, expired turn artifacts')).toContain('the agent refused the credentials (HTTP 401');
+    // The oauth option: a token from the card's token URL; then, the endpoint's clock past its lifetime, refused
+    // once and asked for again; a wrong client secret, refused by the token endpoint.
+    const client = { clientId: AUTH_SECRETS.clientId, clientSecret: AUTH_SECRETS.clientSecret };
+    const oauthOption: CredentialsOption = { [v1]: { oauth: client } };
+    const viaOption = createA2A({
+      identitySecret: 'leak test identity secret 0123456789',
+      credentials: oauthOption,
+      logger: keepingLogger('oauth'),
+    });
+    for (const [step, text] of [
+      ['fresh', 'artifacts'],
+      ['refused, renewed', 'drop'],
+    ] as const) {
+      const result = await lastValueFrom(
+        viaOption.turn({ agent: agents.v1.url(AUTH_MOUNTS.oauth), handle: 'h', thread: `oauth ${step}`, text }).pipe(toArray()),
+      ).catch((e: unknown) => e);
+      outputs.push({ name: `oauth option ${step}`, text: everything(result) });
+      tokenClockMs += 1_200;
+    }
+    await viaOption.close();
+    expect(said('oauth option refused, renewed')).toContain("outcome: 'completed'");
+    await libraryCase(
+      'oauth option, wrong secret',
+      { [v1]: { oauth: { ...client, clientSecret: WRONG.clientSecret } } },
+      agents.v1.url(AUTH_MOUNTS.oauth),
+    );
+    expect(said('oauth option, wrong secret turn artifacts')).toContain('error "invalid_client"');
     await libraryCase(
       'function that throws',
       { [v1]: { headers: () => Promise.reject(new Error('token endpoint down')), card: true } },
