@@ -139,6 +139,22 @@ describe('a call refused with 401', () => {
     }
   });
 
+  it("concurrent calls refused with one revoked token cause one token request; the request goes through the client's fetch", async () => {
+    const through: string[] = [];
+    const fetchSeen: typeof fetch = (input, init) => {
+      through.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return fetch(input, init);
+    };
+    const port = createSdkPorts({ fetch: fetchSeen, credentials: oauth(agents.v1.baseUrl) })(agents.v1.url(OAUTH_MOUNTS.call));
+    await firstValueFrom(port.send({ text: 'artifacts' }));
+    expect(through).toContain(`POST ${server.tokenUrl}`);
+    await server.revoke(agents.seen.filter((s) => s.mount === OAUTH_MOUNTS.call && s.accepted).at(-1)!.token!);
+    const tokens = server.tokenRequests.length;
+    const results = await Promise.all(Array.from({ length: 4 }, () => firstValueFrom(port.send({ text: 'artifacts' }))));
+    expect(results.map((r) => r.kind)).toEqual(['task', 'task', 'task', 'task']);
+    expect(tokensSince(tokens)).toHaveLength(1);
+  });
+
   it('a second 401 with the fresh token is the auth error, after two token requests (a token without the scope the agent wants)', async () => {
     const port = createSdkPorts({ credentials: oauth(agents.v1.baseUrl, { scopes: ['a2a.call'] }) })(agents.v1.url(OAUTH_MOUNTS.admin));
     await firstValueFrom(port.card());
