@@ -1,5 +1,6 @@
 import { A2AError } from '../../errors.js';
-import { networkCause } from '../../network-cause.js';
+import { clientCertificateRefusal, networkCause } from '../../network-cause.js';
+import { clientCertificateError } from '../credentials/auth-error.js';
 import { redactQuery } from '../../port/card-url.js';
 import { cardError } from './schema.js';
 
@@ -27,9 +28,16 @@ export interface NotModified {
   validators: CardValidators;
 }
 
-/** The card could not be had: the request or its body failed on the way. */
+/**
+ * The card could not be had: the request or its body failed on the way (an `auth` error when the
+ * agent refused the TLS handshake for the client certificate).
+ */
 function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
   const shown = redactQuery(cardUrl);
+  const refusal = clientCertificateRefusal(cause);
+  if (refusal !== undefined) {
+    return clientCertificateError(refusal, `could not ${verb} the agent card from ${shown}`, { operation: 'card', agent: shown, cause });
+  }
   const why = networkCause(cause);
   return new A2AError({
     kind: 'card',

@@ -1,7 +1,7 @@
 import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../errors.js';
-import { networkCause } from '../../network-cause.js';
-import { explainAuth } from '../credentials/auth-error.js';
+import { clientCertificateRefusal, networkCause } from '../../network-cause.js';
+import { clientCertificateError, explainAuth } from '../credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../port/codes.js';
 import { extensionRefusal } from '../extensions/refusal.js';
 import type { FailedCall, WireMeaning } from '../bindings/binding.js';
@@ -169,9 +169,14 @@ function statusSeen(status: number | undefined, call: FailedCall): A2AError | un
   return meaning?.kind === 'unsupported' ? refused(call, status) : httpFailure(call, status, meaning);
 }
 
-/** A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with its cause's code. */
+/**
+ * A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with
+ * its cause's code; a TLS handshake the agent refused for the client certificate is an `auth` error.
+ */
 function socketDrop(error: unknown, call: FailedCall): A2AError | undefined {
   if (!(error instanceof TypeError)) return undefined;
+  const refusal = clientCertificateRefusal(error);
+  if (refusal !== undefined) return clientCertificateError(refusal, call.what, call.base);
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const why = `${networkCause(error) ?? error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
   return new A2AError({ ...call.base, kind: 'network', message: `${call.what}: the connection failed (${why})` });

@@ -1,4 +1,6 @@
 import { A2AError } from '../../../errors.js';
+import { clientCertificateRefusalIn } from '../../../network-cause.js';
+import { clientCertificateError } from '../../credentials/auth-error.js';
 import type { FailedCall, WireError, WireMeaning } from '../binding.js';
 import { MEANINGS } from '../meanings.js';
 
@@ -6,6 +8,9 @@ const { taskNotFound, unsupported, auth, broken } = MEANINGS;
 
 /** gRPC's status for a method the server does not have: each generation's service has its own name, so the other generation's calls meet it. */
 export const UNIMPLEMENTED = 12;
+
+/** gRPC's status for a channel that could not connect (and a connection that broke). */
+const UNAVAILABLE = 14;
 
 /** gRPC's rows of the wire table (A2A §10): a status the SDK could not read an A2A error from. */
 export const GRPC_ERRORS: readonly WireError[] = [
@@ -18,7 +23,7 @@ export const GRPC_ERRORS: readonly WireError[] = [
   { wire: 'grpc', code: UNIMPLEMENTED, name: 'UNIMPLEMENTED', ...unsupported },
   // @grpc/grpc-js reports a reset stream (RST_STREAM) as INTERNAL.
   { wire: 'grpc', code: 13, name: 'INTERNAL', ...broken },
-  { wire: 'grpc', code: 14, name: 'UNAVAILABLE', ...broken },
+  { wire: 'grpc', code: UNAVAILABLE, name: 'UNAVAILABLE', ...broken },
   { wire: 'grpc', code: 16, name: 'UNAUTHENTICATED', ...auth },
 ];
 
@@ -59,6 +64,9 @@ export function classifyGrpcStatus(link: Error, call: FailedCall): A2AError | un
   const { transport, status } = link as { transport?: unknown; status?: unknown };
   if (transport !== 'grpc' || typeof status !== 'number') return undefined;
   const said = `gRPC ${grpcStatusName(status)}`;
+  // A channel that could not connect because the agent refused the TLS handshake for the client certificate.
+  const refusal = status === UNAVAILABLE ? clientCertificateRefusalIn(link.message) : undefined;
+  if (refusal !== undefined) return clientCertificateError(refusal, call.what, { ...call.base });
   // A reason the SDK read from the status's ErrorInfo (its typed errors carry their own name).
   const meaning = link.name === 'A2AError' ? BY_CODE.get(status) : undefined;
   if (meaning?.kind === 'auth') {
