@@ -38,10 +38,26 @@ async function pemFile(flag: string, path: string): Promise<string> {
   }
 }
 
+/** The certificate and key of `--cert` (and `--key`): a key-less certificate, or an encrypted key without its passphrase, is a usage error. */
+async function clientPair(certPath: string, keyPath: string | undefined, passphrase: boolean): Promise<{ cert: string; key: string }> {
+  const cert = await pemFile('cert', certPath);
+  const key = keyPath === undefined ? cert : await pemFile('key', keyPath);
+  if (keyPath === undefined && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) {
+    throw new UsageError(`--cert ${certPath} holds no private key: give it with --key FILE`);
+  }
+  if (!passphrase && /-----BEGIN ENCRYPTED PRIVATE KEY-----|Proc-Type: 4,ENCRYPTED/.test(key)) {
+    throw new UsageError(
+      `the key of --${keyPath === undefined ? 'cert' : 'key'} is encrypted: give its passphrase with --key-pass-env VAR`,
+    );
+  }
+  return { cert, key };
+}
+
 /**
  * The `tls` option the flags give for `agent`, keyed by its origin (so the certificate goes to that
  * origin only, the card fetch included). Undefined when no flag was given. A file that cannot be read,
- * a key without a certificate, a certificate without a key, an unset passphrase variable or an agent
+ * a key without a certificate, a certificate without a key, an encrypted key without its passphrase,
+ * an unset passphrase variable or an agent
  * that is not https is a usage error; the client checks the PEM itself (a `config` error).
  */
 export async function tlsFrom(flags: TlsFlags, agent: string, env: NodeJS.ProcessEnv): Promise<ClientTlsOption | undefined> {
@@ -58,14 +74,7 @@ export async function tlsFrom(flags: TlsFlags, agent: string, env: NodeJS.Proces
     return undefined; // the client refuses the URL itself, with its own message
   }
   if (!origin.startsWith('https:')) throw new UsageError('--cert, --key and --cacert are for an https:// agent');
-  const tls: ClientTls = {};
-  if (certPath !== undefined) {
-    tls.cert = await pemFile('cert', certPath);
-    tls.key = keyPath === undefined ? tls.cert : await pemFile('key', keyPath);
-    if (keyPath === undefined && !/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(tls.key)) {
-      throw new UsageError(`--cert ${certPath} holds no private key: give it with --key FILE`);
-    }
-  }
+  const tls: ClientTls = certPath === undefined ? {} : await clientPair(certPath, keyPath, variable !== undefined);
   if (variable !== undefined) {
     const passphrase = env[variable];
     if (passphrase === undefined || passphrase === '') {

@@ -61,16 +61,27 @@ export interface TlsDispatchers {
 
 /**
  * An undici `Agent` per `tls` entry, whose connections to the entry's origin carry its certificate,
- * key and CA, and whose connections anywhere else (a redirect) carry nothing of it; and a default
- * `Agent` for every other request. All connect through {@link alertAware}.
+ * key and CA; and a default `Agent` for every other request. A connection to another origin (a
+ * redirect) carries nothing of the entry: it takes that origin's own entry (one keyed by the origin
+ * alone), or none. All connect through {@link alertAware}.
  */
 export function tlsDispatchers(pool: PoolOptions, entries: readonly TlsEntry[]): TlsDispatchers {
   const plain = alertAware({ timeout: pool.connectTimeoutMs });
-  const fallback = agentOf(pool, () => plain);
+  const connectors = new Map(
+    entries.map((entry) => [
+      entry,
+      alertAware({ timeout: pool.connectTimeoutMs, ...secureOptions(entry.tls) }, entry.tls.cert !== undefined),
+    ]),
+  );
+  const originConnector = (origin: string) => {
+    const own = entries.find((entry) => entry.origin === origin && entry.path === '');
+    return (own === undefined ? undefined : connectors.get(own)) ?? plain;
+  };
+  const fallback = agentOf(pool, originConnector);
   const agents = new Map(
     entries.map((entry) => {
-      const withTls = alertAware({ timeout: pool.connectTimeoutMs, ...secureOptions(entry.tls) }, entry.tls.cert !== undefined);
-      return [entry, agentOf(pool, (origin) => (origin === entry.origin ? withTls : plain))] as const;
+      const connector = connectors.get(entry) ?? plain;
+      return [entry, agentOf(pool, (origin) => (origin === entry.origin ? connector : originConnector(origin)))] as const;
     }),
   );
   return {

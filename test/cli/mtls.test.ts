@@ -97,6 +97,11 @@ describe('a4h with a client certificate', () => {
       () => ['--cert', files.path('missing.crt'), '--key', files.path('client.key')],
       /--cert .*missing\.crt: cannot read it \(ENOENT\)/,
     ],
+    [
+      'an encrypted key without --key-pass-env',
+      () => ['--cert', files.path('encrypted.crt'), '--key', files.path('encrypted.key')],
+      /the key of --key is encrypted: give its passphrase with --key-pass-env VAR/,
+    ],
     ['a key-less --cert', () => ['--cert', files.path('client.crt')], /--cert .*client\.crt holds no private key: give it with --key FILE/],
   ];
   it.each(USAGE_MISTAKES)('usage mistake, exit 2 naming the flag: %s', async (_name, flags, message) => {

@@ -5,12 +5,16 @@
  * turn fails with an `auth` error saying the agent refused the TLS handshake; one agent's certificate
  * never reaches another (a server that records what was offered); gRPC channels carry it too.
  */
+import { createServer, type Server, type ServerOptions } from 'node:https';
+import type { AddressInfo } from 'node:net';
+import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTlsAgent, startTlsGrpcAgent, type TlsAgent } from '../../fixtures/agent-mtls.js';
 import { REPLY, type FixtureAgent } from '../../fixtures/index.js';
 import { makeCertificates, type TestCertificates } from '../../fixtures/tls-certs.js';
 import { A2AError } from '../../src/errors.js';
 import { createA2A, type NodeA2AOptions } from '../../src/node/create-a2a.js';
+import { createNodeFetch } from '../../src/node/fetch.js';
 import { completed, failed, turn } from './credentials-kit.js';
 import { FAST } from './harness.js';
 
@@ -41,6 +45,21 @@ function client(tls: NodeA2AOptions['tls']) {
 }
 
 const agentTls = () => ({ cert: certs.client.cert, key: certs.client.key, ca: certs.ca });
+
+/** A bare HTTPS server on 127.0.0.1 requiring a client certificate the CA signed, answering with `handler`; its origin. */
+async function bareServer(options: ServerOptions, handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const tls = { key: certs.server.key, cert: certs.server.cert, ca: certs.ca, requestCert: true, rejectUnauthorized: true };
+  const server: Server = createServer({ ...tls, ...options }, handler);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  clients.push({
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  });
+  return `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
 
 describe('an agent that requires a client certificate', () => {
   it('with its certificate: the card fetch and the turn go through, each request presenting it', async () => {
@@ -95,6 +114,36 @@ describe("one agent's certificate never reaches another", () => {
     expect(offeredToRecording.length).toBeGreaterThanOrEqual(4);
     expect(new Set(offeredToRecording)).toEqual(new Set([null]));
     expect(new Set(required.offered.slice(from.required))).toEqual(new Set(['client-a']));
+  });
+});
+
+describe("one agent's certificate, redirected", () => {
+  it('a redirect from the agent to another origin goes there without its certificate (that origin takes its own entry)', async () => {
+    const redirecting = await bareServer({}, (_req, res) =>
+      res.writeHead(302, { location: `${recording.baseUrl}/.well-known/agent-card.json` }).end(),
+    );
+    const node = createNodeFetch({ tls: { [redirecting]: agentTls(), [recording.baseUrl]: { ca: certs.ca } } });
+    clients.push(node);
+    const from = recording.offered.length;
+    const response = await node.fetch(`${redirecting}/`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ name: 'tls-record' });
+    expect(recording.offered.slice(from)).toEqual([null]);
+  });
+});
+
+describe('TLS 1.2: an agent refusing the handshake without a certificate', () => {
+  it('handshake_failure does not say why: an auth error saying the agent may ask for a client certificate', async () => {
+    const origin = await bareServer({ maxVersion: 'TLSv1.2' }, (_req, res) => res.end('{}'));
+    const a2a = client({ [origin]: { ca: certs.ca } });
+    const error = await lastValueFrom(a2a.card(`${origin}/`)).catch((e: A2AError) => e);
+    expect(error).toMatchObject({
+      kind: 'auth',
+      retryable: false,
+      operation: 'card',
+      auth: { sent: 'not known (the TLS alert does not say)' },
+    });
+    expect((error as A2AError).message).toContain('the agent refused the TLS handshake (it may ask for a client certificate: mutual TLS)');
   });
 });
 
