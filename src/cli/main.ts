@@ -35,7 +35,7 @@ Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require
 an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
-NO_COLOR turns colour off.`;
+A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context };

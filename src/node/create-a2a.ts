@@ -7,6 +7,13 @@ import type { ClientTlsOption } from './tls.js';
 
 /** The environment variable the Node entry reads the identity secret from. */
 export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';
+/** The environment variable the Node entry reads the previous identity secrets from (comma-separated, newest first). */
+export const PREVIOUS_IDENTITY_SECRETS_ENV = 'A4H_PREVIOUS_IDENTITY_SECRETS';
+
+/** The previous secrets in `A4H_PREVIOUS_IDENTITY_SECRETS`: comma-separated, blanks ignored. */
+export function previousSecretsFromEnv(value: string | undefined): string[] {
+  return (value ?? '').split(',').filter((secret) => secret.trim() !== '');
+}
 
 /** Node options: the core's, plus the HTTP client's timeouts and pooling. */
 export interface NodeA2AOptions extends A2AOptions {
@@ -26,7 +33,8 @@ export interface NodeA2AOptions extends A2AOptions {
 
 /**
  * The client for Node: the identity secret from `A4H_IDENTITY_SECRET` unless one is passed (unset
- * or empty: a random per-process key and one warning), HTTP through undici with timeouts and
+ * or empty: a random per-process key and one warning), the secrets it replaced from
+ * `A4H_PREVIOUS_IDENTITY_SECRETS` (comma-separated, newest first), HTTP through undici with timeouts and
  * pooling, and gRPC agents through the SDK's gRPC transport (`@grpc/grpc-js`, an optional peer
  * dependency, loaded only when an agent's chosen interface is gRPC). `close()` releases the pool and
  * the gRPC channels. With `logger: console`, log lines read sentence first
@@ -35,6 +43,7 @@ export interface NodeA2AOptions extends A2AOptions {
 export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   const fromEnv = process.env[IDENTITY_SECRET_ENV];
   const identitySecret = options.identitySecret ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
+  const previous = options.previousIdentitySecrets ?? previousSecretsFromEnv(process.env[PREVIOUS_IDENTITY_SECRETS_ENV]);
   if (options.tls !== undefined && (options.fetch !== undefined || options.ports !== undefined)) {
     throw new A2AError({
       kind: 'config',
@@ -49,6 +58,7 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
     {
       ...core,
       ...(identitySecret === undefined ? {} : { identitySecret }),
+      ...(previous.length === 0 ? {} : { previousIdentitySecrets: previous }),
       ...(http ? { fetch: http.fetch } : {}),
     },
     { ...(http ? { owned: http } : {}), deriver: nodeContextIdDeriver, grpc: grpcSupport(tls) },
