@@ -71,9 +71,9 @@ describe('an agent that requires a client certificate', () => {
     expect(new Set(offered)).toEqual(new Set(['client-a']));
   });
 
-  it('an encrypted key with its passphrase', async () => {
+  it('an encrypted key with its passphrase (and the CA as a list)', async () => {
     const { cert, key } = certs.encrypted;
-    const a2a = client({ [required.baseUrl]: { cert, key, passphrase: certs.passphrase, ca: certs.ca } });
+    const a2a = client({ [required.baseUrl]: { cert, key, passphrase: certs.passphrase, ca: [certs.ca] } });
     const from = required.offered.length;
     expect(completed(await turn(a2a, required.url('/'), 'artifacts'))).toBe(REPLY.artifacts);
     expect(new Set(required.offered.slice(from))).toEqual(new Set(['client-b']));
@@ -161,6 +161,17 @@ describe('gRPC: a grpcs:// interface requiring a client certificate', () => {
   });
 });
 
+describe('gRPC: an encrypted key', () => {
+  it('is decrypted with its passphrase for the channel (gRPC takes none)', async () => {
+    const { cert, key } = certs.encrypted;
+    const tls = {
+      [grpcAgent.baseUrl]: { ca: certs.ca },
+      [grpcAgent.grpcOrigin]: { cert, key, passphrase: certs.passphrase, ca: certs.ca },
+    };
+    expect(completed(await turn(client(tls), grpcAgent.url('/'), 'status'))).toBe(REPLY.status);
+  });
+});
+
 describe('the tls option, checked when the client is made', () => {
   const made = (tls: unknown) => {
     try {
@@ -180,6 +191,8 @@ describe('the tls option, checked when the client is made', () => {
     expect(mismatch?.message).toMatch(/cannot be used/);
     expect(mismatch?.message).not.toContain('PRIVATE KEY');
     expect(made({ 'http://agent.example': { ca: certs.ca } })?.message).toContain('https origin');
+    expect(made({ [origin]: { ca: certs.ca, pfx: 'x' } })?.message).toContain('unknown field "pfx"');
+    expect(made({ [origin]: {} })?.message).toContain('give cert and key, or ca, or both');
     expect(made({ [origin]: { cert: certs.encrypted.cert, key: certs.encrypted.key, passphrase: 'wrong' } })?.message).not.toContain(
       'wrong',
     );
