@@ -2,6 +2,7 @@ import { A2AError } from '../../errors.js';
 import { networkCause } from '../../network-cause.js';
 import { redactQuery } from '../../port/card-url.js';
 import { cardError } from './schema.js';
+import { retryAfterOf } from '../classify/retry-after.js';
 
 /** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
@@ -74,11 +75,13 @@ export async function fetchCard(
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     const shown = redactQuery(cardUrl);
+    const retryAfterMs = retryAfterOf(response);
     throw new A2AError({
       kind: 'card',
       operation: 'card',
       agent: shown,
       status: response.status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       message: `no agent card at ${shown} (HTTP ${response.status})${response.status === 404 ? baseUrlHint(cardUrl) : ''}`,
     });
   }

@@ -1,5 +1,5 @@
 import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../errors.js';
+import { A2AError, naming, retryingAfter, type A2AOperation, type AuthDetails } from '../../errors.js';
 import { networkCause } from '../../network-cause.js';
 import { explainAuth } from '../credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../port/codes.js';
@@ -7,6 +7,7 @@ import { extensionRefusal } from '../extensions/refusal.js';
 import type { FailedCall, WireMeaning } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
 import { wireMeaning } from './wire-errors.js';
+import { NOT_NOW_STATUSES } from '../../port/codes.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -16,6 +17,8 @@ export interface CallContext {
   status?: number;
   /** What an `auth` error of this call says about the card's schemes and what was sent. */
   auth?: AuthDetails;
+  /** A 429's or 503's `Retry-After`, in milliseconds from the answer, when it named one. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -26,7 +29,14 @@ export interface CallContext {
  */
 export function classifySdkError(error: unknown, context: CallContext): A2AError {
   const classified = classify(error, context);
-  return classified.kind === 'auth' ? explainAuth(classified, context.auth) : classified;
+  if (classified.kind === 'auth') return explainAuth(classified, context.auth);
+  return context.retryAfterMs === undefined ? classified : saidWhen(classified, context.retryAfterMs);
+}
+
+/** A 429 or 503 that said when to ask again (`Retry-After`): the error carries it, as `retryAfterMs`. */
+function saidWhen(error: A2AError, retryAfterMs: number): A2AError {
+  const notNow = error.kind === 'http' && error.status !== undefined && NOT_NOW_STATUSES.has(error.status);
+  return notNow && error.retryAfterMs === undefined ? retryingAfter(error, retryAfterMs) : error;
 }
 
 /**
