@@ -237,4 +237,4 @@ export function timeoutError(phase: TimeoutPhase, ms: number, operation: A2AOper
 }
 
 /** A quiet stream or a slow poll may be tried again; the other bounds are final. */
-const RETRYABLE_PHASES: ReadonlySet<TimeoutPhase> = new Set(['first-event', 'idle', 'poll-request']);
+const RETRYABLE_PHASES: ReadonlySet<TimeoutPhase> = new Set(['card', 'first-event', 'idle', 'poll-request']);

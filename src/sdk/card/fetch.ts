@@ -3,6 +3,7 @@ import { networkCause } from '../../network-cause.js';
 import { redactQuery } from '../../port/card-url.js';
 import { cardError } from './schema.js';
 import { retryAfterOf } from '../classify/retry-after.js';
+import { wireMeaning } from '../classify/wire-errors.js';
 
 /** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
@@ -28,12 +29,16 @@ export interface NotModified {
   validators: CardValidators;
 }
 
-/** The card could not be had: the request or its body failed on the way. */
+/**
+ * The card could not be had: the request or its body failed on the way. Retryable: a refused
+ * connection or a dropped one is an agent restarting or a network in trouble, as on any other call.
+ */
 function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
   const shown = redactQuery(cardUrl);
   const why = networkCause(cause);
   return new A2AError({
     kind: 'card',
+    retryable: true,
     operation: 'card',
     agent: shown,
     message: `could not ${verb} the agent card from ${shown}${why === undefined ? '' : `: ${why}`}`,
@@ -78,6 +83,8 @@ export async function fetchCard(
     const retryAfterMs = retryAfterOf(response);
     throw new A2AError({
       kind: 'card',
+      // As the wire table says of the status on any call: 408, 429 and 5xx but 501 are worth another try, the rest final.
+      retryable: wireMeaning('http', response.status)?.retryable ?? false,
       operation: 'card',
       agent: shown,
       status: response.status,
