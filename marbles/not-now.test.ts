@@ -4,6 +4,8 @@ import { A2AError } from '../src/errors.js';
 import { ev, task, testCard } from '../src/testing/index.js';
 import { resolvePolicy } from '../src/turn/policy.js';
 import { whenTaken } from '../src/turn/not-now.js';
+import { cancelTask } from '../src/turn/cancel-task.js';
+import { threadHistory } from '../src/turn/thread-history.js';
 import { a2aError, labels, marbles, turn, withPolicy } from './helpers.js';
 
 /** A 429 or 503 as the port reports it, with the `Retry-After` it named (ms), if any. */
@@ -158,6 +160,31 @@ describe('a call answered 429 or 503 before any event is made again when the age
         expectSubscriptions(refused.subscriptions).toBe('^!');
       });
     }
+  });
+});
+
+describe('outside a turn: a thread\'s history and a cancel by task id wait the same way', () => {
+  it("client.history's ListTasks answered 429 with Retry-After is asked again after it", () => {
+    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const busy = cold<never>('-#', undefined, notNow(429, 5));
+      const page = cold('-(p|)', { p: { tasks: [] } });
+      const port = agent({ listTasks: [busy, page] });
+      expectObservable(threadHistory(port, 'ctx', { policy: { retryAfter } })).toBe('7ms (h|)', { h: { contextId: 'ctx', exchanges: [] } });
+      expectSubscriptions(busy.subscriptions).toBe('^!');
+      expectSubscriptions(page.subscriptions).toBe('6ms ^!');
+    });
+  });
+
+  it('client.cancel\'s CancelTask answered 503 with Retry-After is sent again after it', () => {
+    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+      const busy = cold<never>('-#', undefined, notNow(503, 5));
+      const cancelled = task('T', 'canceled');
+      const done = cold('-(x|)', { x: cancelled });
+      const port = agent({ cancel: [busy, done] });
+      expectObservable(cancelTask(port, { taskId: 'T' }, resolvePolicy({ retryAfter }))).toBe('7ms (x|)', { x: cancelled });
+      expectSubscriptions(busy.subscriptions).toBe('^!');
+      expectSubscriptions(done.subscriptions).toBe('6ms ^!');
+    });
   });
 });
 
