@@ -29,15 +29,13 @@ export interface NotModified {
   validators: CardValidators;
 }
 
-/**
- * The card could not be had: the request or its body failed on the way. Retryable: a refused
- * connection or a dropped one is an agent restarting or a network in trouble, as on any other call.
- */
+/** The card could not be had: the request or its body failed on the way. */
 function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
   const shown = redactQuery(cardUrl);
   const why = networkCause(cause);
   return new A2AError({
     kind: 'card',
+    // A refused or dropped connection is an agent restarting or a network in trouble, as on any other call.
     retryable: true,
     operation: 'card',
     agent: shown,

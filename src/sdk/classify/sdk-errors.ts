@@ -1,5 +1,5 @@
 import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
-import { A2AError, naming, retryingAfter, type A2AOperation, type AuthDetails } from '../../errors.js';
+import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../errors.js';
 import { networkCause } from '../../network-cause.js';
 import { explainAuth } from '../credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../port/codes.js';
@@ -8,6 +8,7 @@ import type { FailedCall, WireMeaning } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
 import { wireMeaning } from './wire-errors.js';
 import { NOT_NOW_STATUSES } from '../../port/codes.js';
+import { retryingAfter } from '../../errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
