@@ -21,8 +21,11 @@ interface Rig {
   streams(): number;
 }
 
-/** Room for a second's wait before a stream's first event. */
-const WAITING: LadderOptions = { ...POLICY, policy: { ...POLICY.policy, firstEventTimeoutMs: 5_000, retryAfter: { maxTries: 2 } } };
+/** Room for a second's wait before a stream's first event (and for a busy machine's card). */
+const WAITING: LadderOptions = {
+  ...POLICY,
+  policy: { ...POLICY.policy, cardTimeoutMs: 5_000, firstEventTimeoutMs: 5_000, retryAfter: { maxTries: 2 } },
+};
 
 for (const version of ['1.0', '0.3'] as const) {
   describe(`v${version} gRPC: not now`, () => {
