@@ -86,10 +86,11 @@ describe('the card answered 503 with an HTTP-date Retry-After', () => {
     expect(result.ms).toBeGreaterThanOrEqual(900);
   });
 
-  it('past maxTries the card error says when', async () => {
+  it('a Retry-After past cardTimeoutMs (1 s here) is not waited for: the card error, retryable, says when', async () => {
     const r = rig();
     r.proxy.plan({ on: 'card', fault: { type: 'respond', status: 503, headers: { 'retry-after': '3' } }, times: Infinity });
-    const error = expectError(await r.turn('artifacts'), 'card', { status: 503, retryAfterMs: 3_000 });
+    const error = expectError(await r.turn('artifacts'), 'card', { status: 503, retryable: true, retryAfterMs: 3_000 });
     expect(error.retryAt).toBeGreaterThan(Date.now());
+    expect(r.proxy.count('card')).toBe(1);
   });
 });
