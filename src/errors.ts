@@ -134,8 +134,9 @@ export class A2AError extends Error {
    * On an agent's HTTP 429 or 503 (gRPC RESOURCE_EXHAUSTED or UNAVAILABLE with a `retry-after`):
    * how long after the error the call may be made again, in milliseconds — the agent's `Retry-After`
    * (seconds or an HTTP date), or, when it named no time, the next delay of the policy's
-   * `retryAfter` backoff. Set once the ladder stopped waiting (its `retryAfter.maxTries` used, or a
-   * wait that would pass the turn's deadline, the call's bound or `retryAfter.maxWaitMs`).
+   * `retryAfter` backoff. A turn's error has it once the ladder stopped waiting (its
+   * `retryAfter.maxTries` used, or a wait that would pass the turn's deadline, the call's bound or
+   * `retryAfter.maxWaitMs`): a gateway can answer its own 503 with it.
    */
   readonly retryAfterMs?: number;
   /** With {@link A2AError.retryAfterMs}: the same moment as a time (epoch milliseconds, `Date.now()`'s clock). */
