@@ -3,6 +3,8 @@ import { clientCertificateRefusal, networkCause } from '../../network-cause.js';
 import { clientCertificateError } from '../credentials/auth-error.js';
 import { redactQuery } from '../../port/card-url.js';
 import { cardError } from './schema.js';
+import { retryAfterOf } from '../classify/retry-after.js';
+import { wireMeaning } from '../classify/wire-errors.js';
 
 /** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
@@ -41,6 +43,8 @@ function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A
   const why = networkCause(cause);
   return new A2AError({
     kind: 'card',
+    // A refused or dropped connection is an agent restarting or a network in trouble, as on any other call.
+    retryable: true,
     operation: 'card',
     agent: shown,
     message: `could not ${verb} the agent card from ${shown}${why === undefined ? '' : `: ${why}`}`,
@@ -82,11 +86,15 @@ export async function fetchCard(
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     const shown = redactQuery(cardUrl);
+    const retryAfterMs = retryAfterOf(response);
     throw new A2AError({
       kind: 'card',
+      // As the wire table says of the status on any call: 408, 429 and 5xx but 501 are worth another try, the rest final.
+      retryable: wireMeaning('http', response.status)?.retryable ?? false,
       operation: 'card',
       agent: shown,
       status: response.status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       message: `no agent card at ${shown} (HTTP ${response.status})${response.status === 404 ? baseUrlHint(cardUrl) : ''}`,
     });
   }

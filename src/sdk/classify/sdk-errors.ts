@@ -7,6 +7,8 @@ import { extensionRefusal } from '../extensions/refusal.js';
 import type { FailedCall, WireMeaning } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
 import { wireMeaning } from './wire-errors.js';
+import { NOT_NOW_STATUSES } from '../../port/codes.js';
+import { retryingAfter } from '../../errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -16,6 +18,8 @@ export interface CallContext {
   status?: number;
   /** What an `auth` error of this call says about the card's schemes and what was sent. */
   auth?: AuthDetails;
+  /** A 429's or 503's `Retry-After`, in milliseconds from the answer, when it named one. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -26,7 +30,14 @@ export interface CallContext {
  */
 export function classifySdkError(error: unknown, context: CallContext): A2AError {
   const classified = classify(error, context);
-  return classified.kind === 'auth' ? explainAuth(classified, context.auth) : classified;
+  if (classified.kind === 'auth') return explainAuth(classified, context.auth);
+  return context.retryAfterMs === undefined ? classified : saidWhen(classified, context.retryAfterMs);
+}
+
+/** A 429 or 503 that said when to ask again (`Retry-After`): the error carries it, as `retryAfterMs`. */
+function saidWhen(error: A2AError, retryAfterMs: number): A2AError {
+  const notNow = error.kind === 'http' && error.status !== undefined && NOT_NOW_STATUSES.has(error.status);
+  return notNow && error.retryAfterMs === undefined ? retryingAfter(error, retryAfterMs) : error;
 }
 
 /**

@@ -11,6 +11,13 @@ export interface CallSite {
   auth?: AuthDetails;
 }
 
+/** The call's site with what its watch saw of the answer: its status, and a 429's or 503's `Retry-After`. */
+function seen(site: CallSite, signal: AbortSignal): CallSite & { status?: number; retryAfterMs?: number } {
+  const status = site.watch.statusOf(signal);
+  const retryAfterMs = site.watch.retryAfterOf(signal);
+  return { ...site, ...(status === undefined ? {} : { status }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+}
+
 /**
  * One SDK promise call as a cold Observable: the call starts on subscribe with its own
  * AbortController, aborted on teardown; its failure is classified into an A2AError.
@@ -28,7 +35,7 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
       (error: unknown) => {
         settled = true;
         if (controller.signal.aborted) return;
-        subscriber.error(classifySdkError(error, { ...site, status: site.watch.statusOf(controller.signal) }));
+        subscriber.error(classifySdkError(error, seen(site, controller.signal)));
       },
     );
     // Abort only a call still in flight: aborting a finished one costs a DOMException for nothing.
@@ -57,7 +64,7 @@ export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => 
     pump().catch((error: unknown) => {
       ended = true;
       if (subscriber.closed || controller.signal.aborted) return;
-      subscriber.error(classifySdkError(error, { ...site, status: site.watch.statusOf(controller.signal) }));
+      subscriber.error(classifySdkError(error, seen(site, controller.signal)));
     });
     return () => {
       if (!ended) controller.abort();

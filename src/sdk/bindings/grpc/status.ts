@@ -54,6 +54,22 @@ export function grpcStatusName(code: number): string {
   return GRPC_NAMES[code] ?? String(code);
 }
 
+/** RESOURCE_EXHAUSTED and UNAVAILABLE: a server that says when to come back (a `retry-after` in the status's metadata) did not take the call. */
+const GRPC_NOT_NOW: ReadonlySet<number> = new Set([8, 14]);
+
+/**
+ * The `retry-after` of the status's trailing metadata (whole seconds, as HTTP's), in milliseconds,
+ * which the SDK keeps on its error's cause; undefined without one.
+ */
+function retryAfterIn(cause: unknown): number | undefined {
+  const metadata = (cause as { metadata?: { get?: (key: string) => unknown[] } } | undefined)?.metadata;
+  const value = typeof metadata?.get === 'function' ? metadata.get('retry-after')[0] : undefined;
+  return typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Math.min(MAX_TIMER_MS, Number(value) * 1000) : undefined;
+}
+
+/** The longest delay a JavaScript timer takes. */
+const MAX_TIMER_MS = 2_147_483_647;
+
 /**
  * An SDK error of its gRPC transport, by the status the call ended with: a status without an A2A
  * reason through gRPC's rows (UNAVAILABLE a retryable break, NOT_FOUND a task the agent does not
@@ -79,7 +95,8 @@ export function classifyGrpcStatus(link: Error, call: FailedCall): A2AError | un
       message: `${call.what}: the agent refused the credentials (${said})`,
     });
   }
-  const base = { ...call.base, grpcCode: status };
+  const retryAfterMs = GRPC_NOT_NOW.has(status) ? retryAfterIn(link.cause) : undefined;
+  const base = { ...call.base, grpcCode: status, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
   if (meaning === undefined)
     return new A2AError({ ...base, kind: 'protocol', message: `${call.what} failed with ${said}: ${link.message}` });
   const what =
