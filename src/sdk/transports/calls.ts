@@ -14,6 +14,13 @@ export interface CallSite {
   caller?: Caller;
 }
 
+/** The call's site with what its watch saw of the answer: its status, and a 429's or 503's `Retry-After`. */
+function seen(site: CallSite, signal: AbortSignal): CallSite & { status?: number; retryAfterMs?: number } {
+  const status = site.watch.statusOf(signal);
+  const retryAfterMs = site.watch.retryAfterOf(signal);
+  return { ...site, ...(status === undefined ? {} : { status }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+}
+
 /**
  * One SDK promise call as a cold Observable: the call starts on subscribe with its own
  * AbortController, aborted on teardown; its failure is classified into an A2AError. Credentials the
@@ -34,7 +41,7 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
         },
         (error: unknown) => {
           if (signal.aborted) return void (settled = true);
-          const failure = classifySdkError(error, { ...site, status: site.watch.statusOf(signal) });
+          const failure = classifySdkError(error, seen(site, signal));
           if (!retry && renewed(failure, signal)) return attempt(true);
           settled = true;
           subscriber.error(failure);
@@ -73,7 +80,7 @@ export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => 
       };
       pump().catch((error: unknown) => {
         if (subscriber.closed || signal.aborted) return void (ended = true);
-        const failure = classifySdkError(error, { ...site, status: site.watch.statusOf(signal) });
+        const failure = classifySdkError(error, seen(site, signal));
         if (!retry && !spoke && renewed(failure, signal)) return attempt(true);
         ended = true;
         subscriber.error(failure);
