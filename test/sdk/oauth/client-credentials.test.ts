@@ -191,6 +191,36 @@ describe('the token endpoint refusing the client', () => {
   });
 });
 
+describe('the card fetch with a token (card: true)', () => {
+  it('needs oauth.tokenUrl: without it, an auth error before anything is sent; with it, the card fetch carries a token', async () => {
+    const agent = agents.v1.url(OAUTH_MOUNTS.call);
+    const tokens = server.tokenRequests.length;
+    const blind = client({ [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret }, card: true } });
+    let error;
+    try {
+      error = failed(await turn(blind, agent, 'artifacts'));
+    } finally {
+      await blind.close();
+    }
+    expect(error).toMatchObject({
+      kind: 'auth',
+      message: expect.stringContaining('the card is not read yet, so it cannot name the token URL'),
+    });
+    expect(tokensSince(tokens)).toEqual([]);
+    const from = agents.v1.received.length;
+    const pinned = client({
+      [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret, tokenUrl: server.tokenUrl }, card: true },
+    });
+    try {
+      expect(completed(await turn(pinned, agent, 'artifacts'))).toBe(REPLY.artifacts);
+    } finally {
+      await pinned.close();
+    }
+    const cardFetch = agents.v1.received.slice(from).find((r) => r.method.endsWith('agent-card.json'));
+    expect(cardFetch?.headers['authorization']).toMatch(/^Bearer /);
+  });
+});
+
 describe('the option', () => {
   it('is checked by createA2A: a config error naming the field, never a value', () => {
     const bad: [Record<string, unknown>, RegExp][] = [
