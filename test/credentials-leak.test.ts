@@ -232,29 +232,32 @@ describe('no credential value in any output', () => {
     const env = { GOOD: AUTH_SECRETS.bearer, BAD: WRONG.bearer };
     const bearer = agents.v1.url(AUTH_MOUNTS.bearer);
     const apiKey = agents.v1.url(AUTH_MOUNTS.apiKey);
-    await cliCase('send good', ['send', bearer, '--json', '--verbose', '--bearer-env', 'GOOD', 'drop'], env);
-    await cliCase('send bad', ['send', bearer, '--json', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env);
-    await cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--verbose', '--bearer-env', 'BAD', 'artifacts'], env);
-    await cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']);
-    await cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']);
-    await cliCase('send header', [
-      'send',
-      bearer,
-      '--verbose',
-      '-H',
-      `X-Custom: ${WRONG.header}`,
-      '-H',
-      `Authorization: Bearer ${AUTH_SECRETS.forbidden}`,
-      'hi',
+    // Eleven processes, side by side (one after another they take a minute on a loaded machine).
+    await Promise.all([
+      cliCase('send good', ['send', bearer, '--json', '--verbose', '--bearer-env', 'GOOD', 'drop'], env),
+      cliCase('send bad', ['send', bearer, '--json', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
+      cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
+      cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']),
+      cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']),
+      cliCase('send header', [
+        'send',
+        bearer,
+        '--verbose',
+        '-H',
+        `X-Custom: ${WRONG.header}`,
+        '-H',
+        `Authorization: Bearer ${AUTH_SECRETS.forbidden}`,
+        'hi',
+      ]),
+      cliCase('card good', ['card', bearer, '--verbose', '--bearer-env', 'GOOD'], env),
+      cliCase('card good json', ['card', agents.v03.url('/'), '--json', '--verbose', '--bearer-env', 'GOOD'], env),
+      cliCase('card bad', ['card', bearer, '--verbose', '--bearer-env', 'BAD'], env),
+      cliCase('chat good', ['chat', agents.v03.url('/'), '--verbose', '--bearer-env', 'GOOD'], env, 'artifacts\nauth\n'),
+      cliCase('chat bad', ['chat', bearer, '--verbose', '-H', `Authorization: Bearer ${WRONG.bearer}`], env, 'artifacts\n'),
     ]);
-    await cliCase('card good', ['card', bearer, '--verbose', '--bearer-env', 'GOOD'], env);
-    await cliCase('card good json', ['card', agents.v03.url('/'), '--json', '--verbose', '--bearer-env', 'GOOD'], env);
-    await cliCase('card bad', ['card', bearer, '--verbose', '--bearer-env', 'BAD'], env);
-    await cliCase('chat good', ['chat', agents.v03.url('/'), '--verbose', '--bearer-env', 'GOOD'], env, 'artifacts\nauth\n');
-    await cliCase('chat bad', ['chat', bearer, '--verbose', '-H', `Authorization: Bearer ${WRONG.bearer}`], env, 'artifacts\n');
     expect(outputs.some((o) => o.text.includes('refused the credentials'))).toBe(true);
     expect(outputs.some((o) => o.text.includes('a bearer token (Authorization header)'))).toBe(true);
-  });
+  }, 90_000);
 
   it('searched for every value in play', () => {
     const secrets = [
