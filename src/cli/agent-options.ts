@@ -5,6 +5,7 @@ import { booleanOf, type Layer } from './config/settings.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS, type CredentialFlags } from './credentials.js';
 import { insecureFetch, warnInsecure } from './insecure.js';
 import { notice, UsageError, type Io } from './io.js';
+import { TLS_OPTIONS, tlsFrom, type TlsFlags } from './tls.js';
 import { TRUST_OPTIONS, trustFrom, type TrustFlags } from './trust.js';
 
 /** The flags of the connection: TLS verification off (development only) and an explicit configuration file. */
@@ -13,8 +14,8 @@ export const CONNECTION_OPTIONS = {
   config: { type: 'string' },
 } as const;
 
-/** The flags that say how to reach an agent and what to trust of it: credentials, connection, signed cards. */
-export const AGENT_OPTIONS = { ...CREDENTIAL_OPTIONS, ...CONNECTION_OPTIONS, ...TRUST_OPTIONS } as const;
+/** The flags that say how to reach an agent and what to trust of it: credentials, connection, mutual TLS, signed cards. */
+export const AGENT_OPTIONS = { ...CREDENTIAL_OPTIONS, ...CONNECTION_OPTIONS, ...TLS_OPTIONS, ...TRUST_OPTIONS } as const;
 
 /** The synopsis of the flags that came with the configuration, for each command's usage. */
 export const CONNECTION_SYNOPSIS = '[--bearer TOKEN] [--api-key KEY] [--svc-param KEY:VALUE]… [--insecure] [--config FILE]';
@@ -29,7 +30,7 @@ takes KEY:VALUE,KEY:VALUE). --insecure turns TLS certificate verification off (d
 always warned on stderr). --config FILE reads settings from FILE in place of the local .env.`;
 
 /** The agent flags, parsed. */
-export interface AgentFlags extends CredentialFlags, TrustFlags {
+export interface AgentFlags extends CredentialFlags, TlsFlags, TrustFlags {
   bearer?: string | undefined;
   'api-key'?: string | undefined;
   'svc-param'?: string[] | undefined;
@@ -91,14 +92,14 @@ export function configurationFor(flags: AgentFlags, agent: string, io: Io): Conf
 
 /**
  * The client options the agent flags and the configuration give for `agent`: its credentials (scoped
- * to its origin), the keys its card is checked with, and the fetch of `--insecure` (which always
+ * to its origin), its client certificate (mutual TLS), the keys its card is checked with, and the fetch of `--insecure` (which always
  * warns on stderr). The configuration's warnings (a credential in a file others can read…) go to stderr too.
  */
 export async function agentOptions(
   flags: AgentFlags,
   agent: string,
   io: Io,
-): Promise<Pick<NodeA2AOptions, 'credentials' | 'trust' | 'fetch'>> {
+): Promise<Pick<NodeA2AOptions, 'credentials' | 'tls' | 'trust' | 'fetch'>> {
   if (flags.bearer !== undefined && flags['bearer-env'] !== undefined) throw new UsageError('give --bearer or --bearer-env, not both');
   const configuration = configurationFor(flags, agent, io);
   for (const warning of configuration.warnings) notice(io, io.style.yellow(`warning: ${warning}`));
@@ -129,10 +130,12 @@ export async function agentOptions(
   if (insecureRaw !== undefined && insecure === undefined) {
     throw new UsageError(`${valueOf(configuration, 'insecure')!.source}: A2ACLI_INSECURE takes true or false`);
   }
+  const tls = await tlsFrom(flags, agent, io.env);
   const trust = await trustFrom(flags);
   if (insecure === true) warnInsecure(io, agent, credentials !== undefined);
   return {
     ...(credentials ? { credentials } : {}),
+    ...(tls ? { tls } : {}),
     ...(trust ? { trust } : {}),
     ...(insecure === true ? { fetch: insecureFetch() } : {}),
   };

@@ -6,7 +6,8 @@ import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-provide
 import type { A2AError } from '../../src/errors.js';
 import type { CredentialsCall } from '../../src/sdk/credentials/options.js';
 import { client, completed, failed } from './credentials-kit.js';
-import { endOf } from './harness.js';
+import { endOf, FAST } from './harness.js';
+import { createA2A } from '../../src/node/create-a2a.js';
 
 // Per-person credentials, tried as an attacker would: two people on one agent, each call of each turn must
 // carry its own person's token and no one else's; a person the gateway cannot sign in fails alone.
@@ -37,9 +38,11 @@ function gatewayCredentials(calls: CredentialsCall[]) {
 /** Whose a recorded call is: by the contextId it carries, or the task id it names. */
 function ownerOf(request: ReceivedRequest, contexts: Map<string, string>, tasks: Map<string, string>): string | undefined {
   const params = (request.params ?? {}) as { contextId?: string; id?: string; message?: { contextId?: string } };
-  const context = params.message?.contextId ?? params.contextId;
+  const query = new URL(request.path, 'http://agent').searchParams.get('contextId') ?? undefined; // HTTP+JSON's ListTasks
+  const context = params.message?.contextId ?? params.contextId ?? query;
   if (context !== undefined) return contexts.get(context);
-  return params.id === undefined ? undefined : tasks.get(params.id);
+  const id = params.id ?? /\/tasks\/([^/:?]+)/.exec(request.method)?.[1]; // HTTP+JSON names the task in its path
+  return id === undefined ? undefined : tasks.get(id);
 }
 
 describe('a credentials function that knows the person', () => {
@@ -117,6 +120,46 @@ describe('a credentials function that knows the person', () => {
     expect(error.message).toContain('the credentials function for');
     // Mallory's calls never left: every request the agent judged carried a good token.
     expect(agents.seen.slice(seen).every((s) => s.accepted)).toBe(true);
+  });
+
+  it("over HTTP+JSON too (every call through the SDK's transport): each call with its person's token", async () => {
+    const calls: CredentialsCall[] = [];
+    const a2a = createA2A({
+      identitySecret: 'people test identity secret 0123456789',
+      policy: FAST.policy,
+      credentials: { [agents.v1.baseUrl]: gatewayCredentials(calls) },
+      bindings: { [agents.v1.baseUrl]: 'HTTP+JSON' },
+    });
+    const agent = agents.v1.url(OAUTH_MOUNTS.people);
+    const from = agents.v1.received.length;
+    const contexts = new Map<string, string>();
+    const tasks = new Map<string, string>();
+    try {
+      for (const person of ['alice', 'bob']) contexts.set(await a2a.contextId('assistant', `${person}:rest`), person);
+      const ends = await Promise.all(
+        ['alice', 'bob'].map((person) =>
+          lastValueFrom(a2a.turn({ agent, handle: 'assistant', thread: `${person}:rest`, text: 'drop' }).pipe(toArray())).then((events) => {
+            const end = endOf(events);
+            if (end.taskId !== undefined) tasks.set(end.taskId, person);
+            return end;
+          }),
+        ),
+      );
+      for (const end of ends) expect([end.outcome, end.text]).toEqual(['completed', REPLY.drop]);
+    } finally {
+      await a2a.close();
+    }
+    const rest = agents.v1.received.slice(from).filter((r) => r.mount === OAUTH_MOUNTS.people && !r.method.endsWith('agent-card.json'));
+    expect(rest.map((r) => r.method)).toEqual(expect.arrayContaining(['POST /message:stream']));
+    for (const request of rest) {
+      const owner = ownerOf(request, contexts, tasks);
+      expect([request.method, owner, request.headers['authorization']]).toEqual([
+        request.method,
+        expect.stringMatching(/^(alice|bob)$/),
+        `Bearer ${PERSON_TOKENS[owner ?? '']}`,
+      ]);
+    }
+    expect(calls.filter((c) => c.card !== undefined).every((c) => c.caller !== undefined)).toBe(true);
   });
 
   it('the old (agent, card) shape still works, and with card: true the card fetch calls it without a caller or a card', async () => {

@@ -3,6 +3,7 @@ import { createA2A } from '../../node/create-a2a.js';
 import type { CardSummary } from '../../port/card.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
@@ -11,6 +12,7 @@ import { describeSignature, TRUST_USAGE } from '../trust.js';
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
                 ${CONNECTION_SYNOPSIS}
+                [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
@@ -20,7 +22,8 @@ whether credentials are configured for it, and the verdict on its signature (ver
 unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
 offers an authenticated extended card, that card is fetched with them and shown.
 ${CONNECTION_USAGE}
-${TRUST_USAGE}`;
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h card` takes (its usage lists each; a test keeps them so). */
 export const CARD_OPTIONS = {

@@ -3,6 +3,7 @@ import type { A2AClient } from '../../client/types.js';
 import { missingExtensions } from '../../index.js';
 import { createA2A } from '../../node/create-a2a.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { ChatSession } from '../chat-session.js';
 import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-settings.js';
 import { TRUST_USAGE } from '../trust.js';
@@ -12,6 +13,7 @@ import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
 
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
+                [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
                 ${CONNECTION_SYNOPSIS}
@@ -29,7 +31,8 @@ that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET.
 ${CONNECTION_USAGE}
-${TRUST_USAGE}`;
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
 export const CHAT_OPTIONS = {

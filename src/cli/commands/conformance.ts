@@ -3,6 +3,7 @@ import { grpcSupport } from '../../node/grpc.js';
 import { createSdkPorts } from '../../sdk/ports.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { runChecks } from '../conformance/checks.js';
+import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { parse } from '../options.js';
@@ -14,7 +15,7 @@ export const NOT_THE_TCK =
 export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
                        [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
                        ${CONNECTION_SYNOPSIS}
-                       [--trust-jwks FILE|URL]… [--require-signed-card]
+                       [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
 
 Smoke-checks a live agent's basic operations, one after the other, each bounded by --timeout
 (default 30 s): card (fetched, parsed, an interface chosen), send (a blocking SendMessage of
@@ -25,7 +26,8 @@ id refused with TaskNotFoundError). One line per check (name: pass|fail|skip (wh
 the tally. This is ${NOT_THE_TCK}.
 -o json prints one object: {"agent","checks":[{"name","status","detail"}],"pass","fail","skip","note"}.
 Exit status: 0 no check failed, 1 one did, 2 bad usage.
-${CONNECTION_USAGE}`;
+${CONNECTION_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h conformance` takes. */
 export const CONFORMANCE_OPTIONS = {

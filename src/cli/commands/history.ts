@@ -2,6 +2,7 @@ import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { HistoryPage } from '../../port/history.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { describeError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { exchangeLines } from '../exchange-text.js';
@@ -11,6 +12,7 @@ import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonE
 import { TRUST_USAGE } from '../trust.js';
 
 export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
+                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                    [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                    [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
                    ${CONNECTION_SYNOPSIS}
@@ -23,7 +25,8 @@ the newest N (1–100, default 20); when there are earlier ones, stderr says so,
 shows the ones before. --json: one JSON object per exchange per line ({"type":"exchange",…}, a file's
 bytes in base64), then {"type":"before","before":CURSOR} when there are earlier ones.
 ${CONNECTION_USAGE}
-${TRUST_USAGE}`;
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h history` takes. */
 export const HISTORY_OPTIONS = {

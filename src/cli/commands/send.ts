@@ -2,6 +2,7 @@ import { createA2A } from '../../node/create-a2a.js';
 import { readAttachment } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { TRUST_USAGE } from '../trust.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -12,6 +13,7 @@ export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle 
                 [--timeout SECONDS] [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
                 ${CONNECTION_SYNOPSIS}
+                [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
@@ -34,7 +36,8 @@ A2A-Extensions); an agent whose card requires one that is not given is refused b
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
 1 failed/rejected/canceled/error, 2 bad usage (an extension the agent requires missing too). The identity secret comes from A4H_IDENTITY_SECRET.
 ${CONNECTION_USAGE}
-${TRUST_USAGE}`;
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h send` takes (its usage lists each; a test keeps them so). */
 export const SEND_OPTIONS = {

@@ -1,6 +1,14 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary, SecuritySchemeInfo } from '../../port/card.js';
-import { apiKeyPlaceProblem, checkHeaders, type ApiKeyCredential, type CredentialEntry, type CredentialHeaders } from './options.js';
+import {
+  apiKeyPlaceProblem,
+  checkHeaders,
+  type ApiKeyCredential,
+  type CredentialEntry,
+  type CredentialHeaders,
+  type CredentialsCall,
+  type CredentialsFunction,
+} from './options.js';
 import { shownName, type ApiKeyPlace } from './names.js';
 import type { Caller } from './callers.js';
 import type { TokenCache, TokenSpec } from './oauth/token-cache.js';
@@ -100,6 +108,18 @@ function cannotPlace(entry: CredentialEntry, why: string): A2AError {
 }
 
 /**
+ * The headers `fn` gives for a request (told whose it is and whether it repeats a refused one),
+ * checked; its failure is the call's `auth` error, with its error as the cause.
+ */
+async function fromFunction(key: string, fn: CredentialsFunction, call: CredentialsCall): Promise<CredentialHeaders> {
+  try {
+    return checkHeaders(key, 'the function', await fn(call.agent, call.card, call));
+  } catch (cause) {
+    throw new A2AError({ kind: 'auth', message: `the credentials function for ${key} failed`, auth: { sent: 'none' }, cause });
+  }
+}
+
+/**
  * Places an entry's credentials for an agent: the bearer token in `Authorization`, the API key where
  * the card (or the credential) says, static headers as given, and a function's headers fresh for
  * every request. Throws an `auth` error when an API key has no place.
@@ -159,18 +179,7 @@ export function planFor(entry: CredentialEntry, agent: string, card: CardSummary
       }
       const base = await withToken();
       if (fn === undefined) return { url: target, ...base, sent: description };
-      let fresh: CredentialHeaders;
-      try {
-        const about = { agent, card, ...(call.caller ? { caller: call.caller } : {}), ...(call.retry ? { retry: true } : {}) };
-        fresh = checkHeaders(entry.key, 'the function', await fn(agent, card, about));
-      } catch (cause) {
-        throw new A2AError({
-          kind: 'auth',
-          message: `the credentials function for ${entry.key} failed`,
-          auth: { sent: 'none' },
-          cause,
-        });
-      }
+      const fresh = await fromFunction(entry.key, fn, { agent, card, ...call });
       const names = Object.keys(fresh);
       const sent = [
         ...kinds.slice(0, -1),

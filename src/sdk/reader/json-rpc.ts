@@ -114,8 +114,8 @@ class JsonRpcStream<T> implements SseSink {
     const response = await this.open();
     const body = eventStream(response);
     if (body === null) {
-      const refused = await refusal(response);
-      return this.fail(refused.error, refused.status);
+      const { error, status, retryAfterMs } = await refusal(response);
+      return this.fail(error, status, retryAfterMs);
     }
     await readSse(body, this, this.options.maxEventChars);
     this.settle();
@@ -173,12 +173,13 @@ class JsonRpcStream<T> implements SseSink {
   }
 
   /** Any failure, the request's, the body's or the mapping's: the request aborted, the error classified (unless the consumer left). */
-  fail(error: unknown, status?: number): void {
+  fail(error: unknown, status?: number, retryAfterMs?: number): void {
     const aborted = this.controller.signal.aborted;
     this.settle();
     this.controller.abort(); // a refused or broken body is not read on
     if (this.subscriber.closed || aborted) return;
-    this.subscriber.error(classifySdkError(error, status === undefined ? this.site : { ...this.site, status }));
+    const site = { ...this.site, ...(status === undefined ? {} : { status }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    this.subscriber.error(classifySdkError(error, site));
   }
 
   /** The consumer left: the request aborted, or, after the agent's last word, its body drained for a while. */

@@ -139,6 +139,22 @@ describe('a call refused with 401', () => {
     }
   });
 
+  it("concurrent calls refused with one revoked token cause one token request; the request goes through the client's fetch", async () => {
+    const through: string[] = [];
+    const fetchSeen: typeof fetch = (input, init) => {
+      through.push(`${init?.method ?? 'GET'} ${String(input)}`);
+      return fetch(input, init);
+    };
+    const port = createSdkPorts({ fetch: fetchSeen, credentials: oauth(agents.v1.baseUrl) })(agents.v1.url(OAUTH_MOUNTS.call));
+    await firstValueFrom(port.send({ text: 'artifacts' }));
+    expect(through).toContain(`POST ${server.tokenUrl}`);
+    await server.revoke(agents.seen.filter((s) => s.mount === OAUTH_MOUNTS.call && s.accepted).at(-1)!.token!);
+    const tokens = server.tokenRequests.length;
+    const results = await Promise.all(Array.from({ length: 4 }, () => firstValueFrom(port.send({ text: 'artifacts' }))));
+    expect(results.map((r) => r.kind)).toEqual(['task', 'task', 'task', 'task']);
+    expect(tokensSince(tokens)).toHaveLength(1);
+  });
+
   it('a second 401 with the fresh token is the auth error, after two token requests (a token without the scope the agent wants)', async () => {
     const port = createSdkPorts({ credentials: oauth(agents.v1.baseUrl, { scopes: ['a2a.call'] }) })(agents.v1.url(OAUTH_MOUNTS.admin));
     await firstValueFrom(port.card());
@@ -172,6 +188,36 @@ describe('the token endpoint refusing the client', () => {
     );
     expect(JSON.stringify(error) + error.message).not.toContain(wrong);
     expect(seenSince(seen, OAUTH_MOUNTS.call)).toEqual([]);
+  });
+});
+
+describe('the card fetch with a token (card: true)', () => {
+  it('needs oauth.tokenUrl: without it, an auth error before anything is sent; with it, the card fetch carries a token', async () => {
+    const agent = agents.v1.url(OAUTH_MOUNTS.call);
+    const tokens = server.tokenRequests.length;
+    const blind = client({ [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret }, card: true } });
+    let error;
+    try {
+      error = failed(await turn(blind, agent, 'artifacts'));
+    } finally {
+      await blind.close();
+    }
+    expect(error).toMatchObject({
+      kind: 'auth',
+      message: expect.stringContaining('the card is not read yet, so it cannot name the token URL'),
+    });
+    expect(tokensSince(tokens)).toEqual([]);
+    const from = agents.v1.received.length;
+    const pinned = client({
+      [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret, tokenUrl: server.tokenUrl }, card: true },
+    });
+    try {
+      expect(completed(await turn(pinned, agent, 'artifacts'))).toBe(REPLY.artifacts);
+    } finally {
+      await pinned.close();
+    }
+    const cardFetch = agents.v1.received.slice(from).find((r) => r.method.endsWith('agent-card.json'));
+    expect(cardFetch?.headers['authorization']).toMatch(/^Bearer /);
   });
 });
 
