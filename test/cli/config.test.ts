@@ -2,7 +2,7 @@
  * Configuration: `.env` files and A2ACLI_* variables under the flags, in one order (flag → environment →
  * local file → the agent's own global file → global file → default), shown by `a4h config show` with
  * each value's source, and used by the commands (credentials, --insecure). HOME and XDG_CONFIG_HOME
- * point at a temporary directory; nothing leaves 127.0.0.1. Several processes per test: a minute each on a busy machine.
+ * point at a temporary directory; nothing leaves 127.0.0.1. Several processes per test: up to two minutes each on a busy machine.
  */
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -45,7 +45,7 @@ const scopeOf = (url: string) => `127.0.0.1_${new URL(url).port}`;
 const show = (args: string[], extra: Record<string, string> = {}) => runCli(['config', 'show', ...args], { env: env(extra), cwd: project });
 const line = (stdout: string, name: string) => stdout.split('\n').find((l) => l.startsWith(`${name}: `));
 
-describe('a4h config show: each value with the source it resolved from', { timeout: 60_000 }, () => {
+describe('a4h config show: each value with the source it resolved from', { timeout: 120_000 }, () => {
   it('precedence: flag over environment over local .env over the agent file over the global file over the default', async () => {
     const url = agents.v1.url('/');
     expect(line((await show([url])).stdout, 'insecure')).toBe('insecure: false (TLS certificates are verified) (source: default)');
