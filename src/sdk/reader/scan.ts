@@ -17,9 +17,9 @@ export function scanTextChunk(data: string, echo: string, ids: StreamIds): Agent
   const scan = new Scan(data);
   if (!scan.literal('{"jsonrpc":"2.0","id":') || !scan.literal(echo) || !scan.literal(',"result":{"artifactUpdate":{"taskId":"'))
     return undefined;
-  const taskId = scan.string();
+  const taskId = scan.string(ids.taskId);
   if (taskId === undefined || !scan.literal(',"contextId":"')) return undefined;
-  const contextId = scan.string();
+  const contextId = scan.string(ids.contextId);
   if (contextId === undefined || !scan.literal(',"artifact":{"artifactId":"')) return undefined;
   const artifactId = scan.string();
   if (!artifactId || !scan.literal(',"parts":[{"text":"')) return undefined;
@@ -37,6 +37,8 @@ export function scanTextChunk(data: string, echo: string, ids: StreamIds): Agent
 
 /** A JSON string's raw characters that need reading: an escape, or a control character (which JSON forbids). */
 const SPECIAL = /[\\\u0000-\u001f]/;
+/** A string that is not written as it is in JSON: a quote, an escape or a control character. */
+const RAW = /["\\\u0000-\u001f]/;
 
 /** A position in one frame's text, read forward. */
 class Scan {
@@ -51,9 +53,22 @@ class Scan {
     return true;
   }
 
-  /** The rest of a string whose opening quote was read, and its closing quote stepped over; undefined when it is no valid JSON string. */
-  string(): string | undefined {
+  /**
+   * The rest of a string whose opening quote was read, and its closing quote stepped over; undefined
+   * when it is no valid JSON string. When it is `known` (an id the stream told before), that string
+   * itself: the ladder compares ids on every event, and the same string compares at once.
+   */
+  string(known?: string): string | undefined {
     const start = this.at;
+    if (
+      known !== undefined &&
+      this.data.startsWith(known, start) &&
+      this.data.charCodeAt(start + known.length) === 0x22 &&
+      !RAW.test(known)
+    ) {
+      this.at = start + known.length + 1;
+      return known;
+    }
     let end = this.data.indexOf('"', start);
     // A quote after an odd run of backslashes is escaped: the string goes on.
     while (end !== -1 && escaped(this.data, end)) end = this.data.indexOf('"', end + 1);
