@@ -18,17 +18,20 @@ const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
-           [signed cards]
+           [mutual TLS] [signed cards]
   a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json] [--timeout SECONDS]
-           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] <text…>
+           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
+           [signed cards] <text…>
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
-             [credentials] [signed cards]
+             [credentials] [mutual TLS] [signed cards]
   a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
-              [credentials] [signed cards]
-  a4h card <agent-url> [--json] [credentials] [signed cards]
+              [credentials] [mutual TLS] [signed cards]
+  a4h card <agent-url> [--json] [credentials] [mutual TLS] [signed cards]
   a4h context <handle> <key>
 
-Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
+Credentials: -H 'Name: value'…, --bearer-env VAR, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL].
+A token (--bearer-env) and an OAuth client secret come from environment variables, out of shell history.
+Mutual TLS: --cert FILE --key FILE (--key-pass-env VAR for an encrypted key's passphrase), --cacert FILE.
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.

@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   catchError,
   concat,
   defer,
@@ -26,6 +27,7 @@ import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
 import { firstSend } from './first-send.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
+import { notNowPort } from './not-now.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
 import { TurnTask } from './task.js';
@@ -173,10 +175,12 @@ function runLadder(
   body: (ctx: LadderContext, card: CardSummary) => Observable<AgentEvent | LadderNote>,
 ): Observable<TurnEvent> {
   const { policy } = options;
+  const random = options.random ?? Math.random;
+  const deadline = asyncScheduler.now() + policy.turnTimeoutMs;
   const ctx: LadderContext = {
-    port: trackedPort(port, task),
+    port: trackedPort(notNowPort(port, policy, random, deadline), task),
     policy,
-    random: options.random ?? Math.random,
+    random,
     logger: options.logger ?? silentLogger,
     task,
     ...(options.onCancel ? { onCancel: options.onCancel } : {}),
