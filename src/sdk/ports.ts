@@ -25,8 +25,9 @@ export interface SdkPortOptions extends AgentReachOptions {
   /** Cards larger than this are refused. Default 1 MiB; a positive whole number, else a `config` error. */
   cardMaxBytes?: number;
   /**
-   * Who reads JSON-RPC streams: `a4h` (default), the client's own tolerant reader, or `sdk`, the
-   * official SDK's transport. Unary calls and HTTP+JSON always go through the SDK.
+   * Who reads streams: `a4h` (default), the client's own tolerant reader for JSON-RPC, and a v1.0
+   * gRPC stream's messages handed straight from the call to the turn; or `sdk`, the official SDK's
+   * transport as it delivers them. Unary calls, HTTP+JSON and v0.3 gRPC always go through the SDK.
    */
   reader?: 'a4h' | 'sdk';
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */

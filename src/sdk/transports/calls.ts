@@ -57,28 +57,57 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
 }
 
 /**
+ * A way for a stream call's events to come besides its iterable (gRPC's direct delivery): a sink
+ * opened per call, the key the call carries to name it, and its closing.
+ */
+export type DirectSinks = (sink: (event: unknown) => void) => { readonly key: string; close(): void };
+
+/**
  * One SDK stream as a cold Observable of mapped events. Unsubscribing aborts the request (an idle
  * stream is not left waiting for its next chunk); a graceful close completes; a drop errors.
  * Refused before its first event for credentials that can be renewed (gRPC UNAUTHENTICATED): opened once more.
+ * With `direct`, each attempt opens a sink whose key `open` puts on the call: events handed to it are
+ * mapped and emitted at once (a malformed one fails the stream and aborts the call), as those that come
+ * through the iterable are.
  */
-export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => AsyncIterable<S>, map: (event: S) => T): Observable<T> {
+export function streamCall<S, T>(
+  site: CallSite,
+  open: (signal: AbortSignal, sink?: string) => AsyncIterable<S>,
+  map: (event: S) => T,
+  direct?: DirectSinks,
+): Observable<T> {
   return new Observable<T>((subscriber) => {
     let controller: AbortController;
     let ended = false;
     let spoke = false;
+    let delivery: ReturnType<DirectSinks> | undefined;
+    const emit = (event: S): void => {
+      spoke = true;
+      subscriber.next(map(event));
+    };
     const attempt = (retry: boolean): void => {
       const { signal } = (controller = new AbortController());
       callFor(signal, site.caller, retry);
-      const pump = async (): Promise<void> => {
-        for await (const event of open(signal)) {
-          if (subscriber.closed) return;
-          spoke = true;
-          subscriber.next(map(event));
+      delivery = direct?.((event) => {
+        if (subscriber.closed) return;
+        try {
+          emit(event as S);
+        } catch (error) {
+          // The call is still open: the teardown aborts it.
+          subscriber.error(classifySdkError(error, seen(site, signal)));
         }
+      });
+      const pump = async (): Promise<void> => {
+        for await (const event of open(signal, delivery?.key)) {
+          if (subscriber.closed) return;
+          emit(event);
+        }
+        delivery?.close();
         ended = true;
         subscriber.complete();
       };
       pump().catch((error: unknown) => {
+        delivery?.close();
         if (subscriber.closed || signal.aborted) return void (ended = true);
         const failure = classifySdkError(error, seen(site, signal));
         if (!retry && !spoke && renewed(failure, signal)) return attempt(true);
@@ -88,6 +117,7 @@ export function streamCall<S, T>(site: CallSite, open: (signal: AbortSignal) => 
     };
     attempt(false);
     return () => {
+      delivery?.close();
       if (!ended) controller.abort();
     };
   });

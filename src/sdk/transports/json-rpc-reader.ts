@@ -2,6 +2,7 @@ import { type Observable } from 'rxjs';
 import { endsStream, type AgentEvent, type OutgoingMessage } from '../../port/types.js';
 import { fromSdkEvent } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
+import { scanTextChunk } from '../reader/scan.js';
 import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
 import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';
 import { SdkClientTransport } from './sdk-client.js';
@@ -17,8 +18,11 @@ function isLastWord(event: AgentEvent): boolean {
   return endsStream(event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : undefined);
 }
 
-/** How our reader maps a stream's results: to agent events (the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task. */
-const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, alive: ALIVE, ends: isLastWord };
+/**
+ * How our reader maps a stream's results: to agent events (an SDK server's text chunk straight from
+ * the frame's text, the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task.
+ */
+const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, scan: scanTextChunk, alive: ALIVE, ends: isLastWord };
 
 /**
  * A JSON-RPC agent whose streams the client reads itself ({@link readStream}: tolerant of what real

@@ -18,7 +18,7 @@ import type { AgentWire, Transport, TurnCall } from './transport.js';
 export class SdkClientTransport implements Transport {
   constructor(
     protected readonly wire: AgentWire,
-    private readonly client: Client,
+    protected readonly client: Client,
   ) {}
 
   send(message: OutgoingMessage, call: TurnCall): Observable<SendResult> {
