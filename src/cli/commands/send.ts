@@ -61,7 +61,8 @@ export async function send(args: string[], io: Io): Promise<number> {
     const parts = await readParts(words, partFlags(args, SEND_OPTIONS), readStdin);
     if (parts.length === 0) throw new UsageError('send needs a message: --text, --file, --data, or words after the agent');
     if (parts.every((part) => part.kind === 'text' && part.text.trim() === '')) throw new UsageError('the message is empty: say something');
-    if (values.save !== undefined && (values.save.trim() === '' || values.async)) throw new UsageError('--save needs a directory, and a send that waits');
+    if (values.save !== undefined && (values.save.trim() === '' || values.async))
+      throw new UsageError('--save needs a directory, and a send that waits');
     const { request, ladder } = await turnPlan(values, parts, io.env, policyOf(values));
     const verbose = values.verbose === true;
     const logger = stderrLogger(io, verbose);

@@ -20,7 +20,8 @@ export function modeOf(flags: ModeFlags): OutputMode {
   if (flags.json && (flags.output !== undefined || mode.stream)) {
     throw new UsageError('--json (a4h’s turn events) goes alone: -o json and --stream are the protocol’s objects');
   }
-  if (flags.async && (mode.stream || flags.json || flags.wait)) throw new UsageError('--async does not wait: not with --stream, --json or --wait');
+  if (flags.async && (mode.stream || flags.json || flags.wait))
+    throw new UsageError('--async does not wait: not with --stream, --json or --wait');
   return mode;
 }
 
@@ -44,7 +45,13 @@ export function policyOf(flags: { timeout?: string | undefined; 'poll-interval'?
   return policy;
 }
 
-const BINDINGS: Record<string, ProtocolBinding> = { JSONRPC: 'JSONRPC', 'JSON-RPC': 'JSONRPC', 'HTTP+JSON': 'HTTP+JSON', REST: 'HTTP+JSON', GRPC: 'GRPC' };
+const BINDINGS: Record<string, ProtocolBinding> = {
+  JSONRPC: 'JSONRPC',
+  'JSON-RPC': 'JSONRPC',
+  'HTTP+JSON': 'HTTP+JSON',
+  REST: 'HTTP+JSON',
+  GRPC: 'GRPC',
+};
 
 /**
  * The interface choice of the specification (§11): the card's order, the `--transport` bindings first in

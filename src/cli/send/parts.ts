@@ -39,9 +39,11 @@ export function partFlags(args: string[], options: NonNullable<ParseArgsConfig['
       last = { flag: token.name, value };
       flags.push(last);
     } else if (token.name === 'media-type') {
-      if (last === undefined) throw new UsageError('--media-type names the type of the part flag just before it (--text, --file or --data)');
+      if (last === undefined)
+        throw new UsageError('--media-type names the type of the part flag just before it (--text, --file or --data)');
       if (last.mediaType !== undefined) throw new UsageError(`--media-type is given twice for --${last.flag} ${last.value}`);
-      if (!/^[^\s/;]+\/[^\s/;]+(\s*;.*)?$/.test(value)) throw new UsageError(`--media-type takes a type such as application/pdf, not "${value}"`);
+      if (!/^[^\s/;]+\/[^\s/;]+(\s*;.*)?$/.test(value))
+        throw new UsageError(`--media-type takes a type such as application/pdf, not "${value}"`);
       last.mediaType = value;
     } else {
       last = undefined;

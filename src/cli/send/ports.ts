@@ -26,7 +26,8 @@ export class DeliveryPort extends ForwardingPort {
     if (!this.streamed) return this.inner.card().pipe(map((card) => (card.streaming ? { ...card, streaming: false } : card)));
     return this.inner.card().pipe(
       tap((card) => {
-        if (!card.streaming) notice(this.io, 'the agent does not stream (its card says so): one blocking send, then GetTask until it settles');
+        if (!card.streaming)
+          notice(this.io, 'the agent does not stream (its card says so): one blocking send, then GetTask until it settles');
       }),
     );
   }

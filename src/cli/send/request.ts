@@ -43,7 +43,9 @@ export async function turnPlan(
   if (flags['context-id'] !== undefined) throw new UsageError('--thread derives the contextId: give --thread or --context-id, not both');
   const secret = env[IDENTITY_SECRET_ENV];
   if (secret === undefined || secret === '') {
-    throw new UsageError(`--thread derives the contextId from ${IDENTITY_SECRET_ENV}, which is not set (a thread would not continue in the next run)`);
+    throw new UsageError(
+      `--thread derives the contextId from ${IDENTITY_SECRET_ENV}, which is not set (a thread would not continue in the next run)`,
+    );
   }
   request.contextId = await deriveContextId(secret, nonEmpty('handle', flags.handle, DEFAULT_HANDLE), nonEmpty('thread', flags.thread, ''));
   return { request, ladder: { policy, lookForWaitingTask: taskId === undefined, taskFromCaller: taskId !== undefined } };
