@@ -82,6 +82,7 @@ export async function send(args: string[], io: Io): Promise<number> {
       return await reportProtocolTurn(io, (onAgentEvent) => runTurn(delivered, request, { ...options, onAgentEvent }), {
         mode,
         agent,
+        verbose,
         ...save,
       });
     } finally {
@@ -90,6 +91,6 @@ export async function send(args: string[], io: Io): Promise<number> {
       await close();
     }
   } catch (error) {
-    return reportFailure(io, mode, error, { command: 'send', ...(agent === undefined ? {} : { agent }) });
+    return reportFailure(io, mode, error, { command: 'send', verbose: values.verbose === true, ...(agent === undefined ? {} : { agent }) });
   }
 }

@@ -27,6 +27,8 @@ export interface ProtocolReport {
   agent: string;
   /** Where the agent's files go (`--save`), when given. */
   save?: string;
+  /** An error's causes too (`--verbose`). */
+  verbose?: boolean;
 }
 
 /**
@@ -79,7 +81,8 @@ export async function reportProtocolTurn(
       'cancelled' in result
         ? new A2AError({ kind: 'aborted', operation: 'turn', message: 'cancelled; the agent was asked to stop the task' })
         : (result as { error: unknown }).error;
-    return reportFailure(io, mode, error, { command: 'send', agent: report.agent, ...(taskId === undefined ? {} : { taskId }) });
+    const context = { command: 'send', agent: report.agent, verbose: report.verbose === true };
+    return reportFailure(io, mode, error, taskId === undefined ? context : { ...context, taskId });
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
