@@ -196,13 +196,26 @@ describe('no credential value in any output', () => {
     expect(agents.issuer.issued.length).toBeGreaterThan(0);
   });
 
-  it('of the command: stdout and stderr of send (--json, --verbose), card and chat', async () => {
+  it('of the command: stdout and stderr of send (--json, --verbose, --debug), card and chat', async () => {
     const env = { GOOD: AUTH_SECRETS.bearer, BAD: WRONG.bearer };
     const bearer = agents.v1.url(AUTH_MOUNTS.bearer);
     const apiKey = agents.v1.url(AUTH_MOUNTS.apiKey);
     await cliCase('send good', ['send', bearer, '--json', '--verbose', '--bearer-env', 'GOOD', 'drop'], env);
     await cliCase('send bad', ['send', bearer, '--json', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env);
-    await cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--verbose', '--bearer-env', 'BAD', 'artifacts'], env);
+    await cliCase(
+      'send v0.3 bad',
+      ['send', agents.v03.url('/'), '--a2a-version', '0.3', '--verbose', '--bearer-env', 'BAD', 'artifacts'],
+      env,
+    );
+    // --debug logs the wire: the credentials stay out of it (redacted), whatever else is asked.
+    await cliCase('send debug', ['send', bearer, '--debug', '--verbose', '--stream', '--bearer-env', 'GOOD', 'artifacts'], env);
+    await cliCase('send debug api key', ['send', apiKey, '--debug', '-o', 'json', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']);
+    await cliCase('send debug query key', [
+      'send',
+      `${agents.v1.url(AUTH_MOUNTS.apiKeyQuery)}?api_key=${AUTH_SECRETS.apiKey}`,
+      '--debug',
+      'artifacts',
+    ]);
     await cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']);
     await cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']);
     await cliCase('send header', [

@@ -79,9 +79,9 @@ describe('a gRPC interface at an https:// address', () => {
       expect(card.stdout).toMatch(/transport +GRPC grpcs:\/\/127\.0\.0\.1:\d+\n/);
       const sent = await runCli(['send', host.agent.url('/'), '--json', 'artifacts'], { env });
       expect(jsonLines(sent.stdout).at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: REPLY.artifacts });
-      // Without trusting the certificate, the TLS handshake fails: a network error, exit 1.
+      // Without trusting the certificate, the TLS handshake fails: the agent cannot be reached, exit 3.
       const untrusted = await runCli(['send', host.agent.url('/'), 'artifacts']);
-      expect(untrusted.code).toBe(1);
+      expect(untrusted.code).toBe(3);
     } finally {
       await host.agent.close();
     }

@@ -53,7 +53,7 @@ describe('a4h send: exit status per outcome (0: the command did its job, whateve
     expect(stdout).toContain(AUTH_PROMPT);
     expect(stderr).toContain('TASK_STATE_AUTH_REQUIRED');
   });
-  it('0 failed, the agent\'s message shown, the state named on stderr', async () => {
+  it("0 failed, the agent's message shown, the state named on stderr", async () => {
     const { code, stdout, stderr } = await runCli(['send', v1.url('/'), 'fail']);
     expect(code).toBe(0);
     expect(stdout).toContain(FAIL_MESSAGE);

@@ -23,7 +23,13 @@ export function hintFor(error: unknown, context: HintContext): string | null {
   const agent = context.agent ?? '<agent>';
   switch (code) {
     case 'A2ACLI_ERR_USAGE':
-      return `a4h ${context.command} --help`;
+    case 'ExtensionSupportRequiredError': {
+      // An extension the agent requires: the flag that activates it.
+      const extensions = isA2AError(error) ? error.extensions : undefined;
+      if (extensions !== undefined && extensions.length > 0)
+        return `activate it with ${extensions.map((uri) => `--extension ${uri}`).join(' ')}`;
+      return code === 'A2ACLI_ERR_USAGE' ? `a4h ${context.command} --help` : DEBUG;
+    }
     case 'A2ACLI_ERR_CARD_NOT_FOUND':
       return `check the agent reference: a host (its card is at /.well-known/agent-card.json), the card's URL, or a card file; ${DEBUG}`;
     case 'A2ACLI_ERR_CARD_INVALID':
