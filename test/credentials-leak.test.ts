@@ -207,15 +207,6 @@ describe('no credential value in any output', () => {
       ['send', agents.v03.url('/'), '--a2a-version', '0.3', '--verbose', '--bearer-env', 'BAD', 'artifacts'],
       env,
     );
-    // --debug logs the wire: the credentials stay out of it (redacted), whatever else is asked.
-    await cliCase('send debug', ['send', bearer, '--debug', '--verbose', '--stream', '--bearer-env', 'GOOD', 'artifacts'], env);
-    await cliCase('send debug api key', ['send', apiKey, '--debug', '-o', 'json', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']);
-    await cliCase('send debug query key', [
-      'send',
-      `${agents.v1.url(AUTH_MOUNTS.apiKeyQuery)}?api_key=${AUTH_SECRETS.apiKey}`,
-      '--debug',
-      'artifacts',
-    ]);
     await cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']);
     await cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']);
     await cliCase('send header', [
@@ -235,6 +226,17 @@ describe('no credential value in any output', () => {
     await cliCase('chat bad', ['chat', bearer, '--verbose', '-H', `Authorization: Bearer ${WRONG.bearer}`], env, 'artifacts\n');
     expect(outputs.some((o) => o.text.includes('refused the credentials'))).toBe(true);
     expect(outputs.some((o) => o.text.includes('a bearer token (Authorization header)'))).toBe(true);
+  });
+
+  it('of --debug: the wire on stderr with the credentials redacted, whatever else is asked', async () => {
+    const env = { GOOD: AUTH_SECRETS.bearer };
+    const bearer = agents.v1.url(AUTH_MOUNTS.bearer);
+    await cliCase('send debug', ['send', bearer, '--debug', '--verbose', '--stream', '--bearer-env', 'GOOD', 'artifacts'], env);
+    const apiKey = ['-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`];
+    await cliCase('send debug api key', ['send', agents.v1.url(AUTH_MOUNTS.apiKey), '--debug', '-o', 'json', ...apiKey, 'artifacts']);
+    const inQuery = `${agents.v1.url(AUTH_MOUNTS.apiKeyQuery)}?api_key=${AUTH_SECRETS.apiKey}`;
+    await cliCase('send debug query key', ['send', inQuery, '--debug', 'artifacts']);
+    expect(outputs.filter((o) => o.name.startsWith('send debug') && o.text.includes('a4h: debug: #1 → GET'))).toHaveLength(3);
   });
 
   it('searched for every value in play', () => {

@@ -57,6 +57,8 @@ function wantsVersion(args: readonly string[]): boolean {
 /** Runs the command line; resolves to the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
+  // `a4h help send` is `a4h send --help`.
+  if (command === 'help' && args[0] !== undefined && COMMANDS[args[0]] !== undefined) return COMMANDS[args[0]]!(['--help'], io);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;

@@ -42,8 +42,10 @@ for (const protocol of ['1.0', '0.3'] as const) {
     });
 
     it('a4h send: the reply over gRPC, the same thread remembered on the next turn', async () => {
-      const first = jsonLines((await runCli(['send', url(), '--json', '--thread', 'grpc-1', 'my name is Ada'])).stdout).at(-1);
-      const second = await runCli(['send', url(), '--json', '--thread', 'grpc-1', 'what is my name?']);
+      // A v0.3 agent too: the version allowed by name (the specification's floor is 1.0).
+      const v = ['--a2a-version', protocol === '0.3' ? '0.3' : '1.0'];
+      const first = jsonLines((await runCli(['send', url(), '--json', ...v, '--thread', 'grpc-1', 'my name is Ada'])).stdout).at(-1);
+      const second = await runCli(['send', url(), '--json', ...v, '--thread', 'grpc-1', 'what is my name?']);
       expect(second.code).toBe(0);
       const end = jsonLines(second.stdout).at(-1);
       expect(first).toMatchObject({ type: 'end', outcome: 'completed' });

@@ -101,13 +101,14 @@ describe('--debug (§5.2, §10.1)', () => {
 });
 
 describe('-v/--version and --help (§5.1, §5.2, §4.5)', () => {
-  it('-v, --version and send -v print the version; send --help shows the effective defaults', async () => {
+  it('-v, --version and send -v print the version; send --help (and help send) shows the effective defaults', async () => {
     for (const args of [['-v'], ['--version'], ['send', '-v']]) {
       const { code, stdout } = await runCli(args);
       expect([code, stdout]).toEqual([0, expect.stringMatching(/^\d+\.\d+\.\d+\n$/)]);
     }
     const { code, stdout } = await runCli(['send', '--help']);
     expect(code).toBe(0);
+    expect((await runCli(['help', 'send'])).stdout).toBe(stdout);
     const defaults = stdout.slice(stdout.indexOf('Defaults'));
     for (const line of [
       /output\s+text/,

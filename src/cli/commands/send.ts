@@ -97,6 +97,7 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
       mode,
       agent,
       verbose,
+      reread: (taskId) => firstValueFrom(port.getTask(taskId)),
       ...save,
     });
   } finally {

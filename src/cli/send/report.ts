@@ -3,7 +3,8 @@ import { A2AError } from '../../errors.js';
 import { mkdir } from 'node:fs/promises';
 import type { Attachment, EndEvent, TurnEvent, TurnOutcome } from '../../port/events.js';
 import { saveAttachments } from '../attachments.js';
-import { isInterrupted, type AgentEvent, type SendResult, type TaskState } from '../../port/types.js';
+import { isInterrupted, type AgentEvent, type SendResult, type Task, type TaskState } from '../../port/types.js';
+import { foldTask } from './fold.js';
 import { protocolSendResponse } from '../../render/protocol.js';
 import { notice, onOutClosed, type Io } from '../io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
@@ -29,6 +30,8 @@ export interface ProtocolReport {
   save?: string;
   /** An error's causes too (`--verbose`). */
   verbose?: boolean;
+  /** Reads a task as the agent has it (GetTask), for the terminal object of a streamed turn without `--stream`. */
+  reread?: (taskId: string) => Promise<Task>;
 }
 
 /**
@@ -52,10 +55,18 @@ export async function reportProtocolTurn(
   // After the turn settled nothing more is printed: a read left in the background (to cancel a task
   // named late) still hears the agent, but the command's output ended with its result or its error.
   let settled = false;
+  // Without --stream: the last snapshot, and whether stream updates came after it (then it is read again).
+  let updated = false;
   const heard = (event: AgentEvent): void => {
     if (settled) return;
     if (mode.stream) printEvent(io, mode, event);
-    if (event.kind === 'task' || event.kind === 'message') last = event;
+    if (event.kind === 'task' || event.kind === 'message') {
+      last = event;
+      updated = false;
+    } else if (last?.kind === 'task') {
+      last = { kind: 'task', task: foldTask(last.task, event) };
+      updated = true;
+    }
   };
   const running = startTurn(turn(heard), (event) => {
     if (event.type === 'end') end = event;
@@ -74,6 +85,7 @@ export async function reportProtocolTurn(
     settled = true;
     if ('outcome' in result && end !== undefined) {
       if (report.save !== undefined && end.attachments?.length) await saveAll(io, report.save, end.attachments);
+      if (!mode.stream && updated && last?.kind === 'task') last = await reread(report, last);
       return ended(io, report, end, last);
     }
     if (outClosed) return 0;
@@ -87,6 +99,20 @@ export async function reportProtocolTurn(
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
     stopWatching();
+  }
+}
+
+/**
+ * The task as the agent has it once the stream that told it ended (one GetTask): the terminal object of a
+ * send without `--stream`, the agent's own rather than one put together from its updates, which stand in
+ * when the read fails.
+ */
+async function reread(report: ProtocolReport, folded: Extract<SendResult, { kind: 'task' }>): Promise<SendResult> {
+  if (report.reread === undefined) return folded;
+  try {
+    return { kind: 'task', task: await report.reread(folded.task.id) };
+  } catch {
+    return folded;
   }
 }
 
