@@ -34,6 +34,9 @@ Usage:
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
+Defaults of send (each overridden by its flag): text output (-o json), wait for the task to settle (--async),
+--timeout 30m, polls every 1s growing to 15s (--poll-interval), the card's interface order (--transport), A2A 1.0
+or newer (--a2a-version 0.3 allows older), TLS certificates verified.
 Each command's options and defaults: a4h <command> --help (e.g. a4h send --help). -v/--version prints the
 version; --verbose shows an error's causes. send follows the A2A CLI specification (docs/a2a-cli-compliance.md).
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
