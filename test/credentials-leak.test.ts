@@ -237,7 +237,7 @@ describe('no credential value in any output', () => {
     const inQuery = `${agents.v1.url(AUTH_MOUNTS.apiKeyQuery)}?api_key=${AUTH_SECRETS.apiKey}`;
     await cliCase('send debug query key', ['send', inQuery, '--debug', 'artifacts']);
     expect(outputs.filter((o) => o.name.startsWith('send debug') && o.text.includes('a4h: debug: #1 → GET'))).toHaveLength(3);
-  });
+  }, 60_000);
 
   it('searched for every value in play', () => {
     const secrets = [
