@@ -26,11 +26,11 @@ describe('transport and version (§11)', () => {
     // The card lists JSON-RPC, then HTTP+JSON.
     let from = v1.received.length;
     expect((await runCli(['send', v1.url('/'), 'message'])).code).toBe(0);
-    expect(methodsSince(v1, from)).toContain('SendMessage');
+    expect(methodsSince(v1, from)).toContain('SendStreamingMessage');
     from = v1.received.length;
     expect((await runCli(['send', v1.url('/'), '--transport', 'GRPC', '--transport', 'HTTP+JSON', 'message'])).code).toBe(0);
-    expect(methodsSince(v1, from)).toContain('POST /message:send');
-    expect(methodsSince(v1, from)).not.toContain('SendMessage');
+    expect(methodsSince(v1, from)).toContain('POST /message:stream');
+    expect(methodsSince(v1, from)).not.toContain('SendStreamingMessage');
     const bad = await runCli(['send', v1.url('/'), '--transport', 'carrier-pigeon', 'message']);
     expect(bad.code).toBe(2);
   });
