@@ -15,19 +15,20 @@ export interface CommandPorts {
 
 /**
  * The agent's ports as `createA2A` would make them for Node (undici's fetch, gRPC support), with the
- * command's credentials, trust and binding choice; with `debug`, every HTTP request and answer on
+ * command's credentials, client certificate, trust and binding choice; with `debug`, every HTTP request and answer on
  * stderr, credentials redacted (`--debug`).
  */
 export function commandPorts(
   io: Io,
-  reach: Pick<NodeA2AOptions, 'credentials' | 'trust' | 'bindings'>,
+  reach: Pick<NodeA2AOptions, 'credentials' | 'trust' | 'bindings' | 'tls'>,
   options: { debug: boolean; logger: Logger; interfaceOrder?: InterfaceOrder },
 ): CommandPorts {
-  const http = createNodeFetch();
+  const { tls, ...rest } = reach;
+  const http = createNodeFetch(tls === undefined ? {} : { tls });
   const ports = createSdkPorts({
-    ...reach,
+    ...rest,
     fetch: options.debug ? debugFetch(http.fetch, io) : http.fetch,
-    grpc: grpcSupport(),
+    grpc: grpcSupport(tls === undefined ? {} : { tls }),
     cardTimeoutMs: DEFAULT_POLICY.cardTimeoutMs,
     logger: options.logger,
     ...(options.interfaceOrder ? { interfaceOrder: options.interfaceOrder } : {}),

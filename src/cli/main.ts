@@ -19,28 +19,31 @@ const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
-           [signed cards]
+           [mutual TLS] [signed cards]
   a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
            [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]
            [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
-           [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] [<text…>]
+           [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
+           [signed cards] [<text…>]
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
-             [credentials] [signed cards]
+             [credentials] [mutual TLS] [signed cards]
   a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
-              [credentials] [signed cards]
-  a4h card <agent-url> [--json] [credentials] [signed cards]
+              [credentials] [mutual TLS] [signed cards]
+  a4h card <agent-url> [--json] [credentials] [mutual TLS] [signed cards]
   a4h context <handle> <key>
 
-Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
+Credentials: -H 'Name: value'…, --bearer-env VAR, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL].
+A token (--bearer-env) and an OAuth client secret come from environment variables, out of shell history.
+Mutual TLS: --cert FILE --key FILE (--key-pass-env VAR for an encrypted key's passphrase), --cacert FILE.
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
 Defaults of send (each overridden by its flag): text output (-o json), wait for the task to settle (--async),
 --timeout 30m, polls every 1s growing to 15s (--poll-interval), the card's interface order (--transport), A2A 1.0
 or newer (--a2a-version 0.3 allows older), TLS certificates verified.
 Each command's options and defaults: a4h <command> --help (e.g. a4h send --help). -v/--version prints the
-version; --verbose shows an error's causes. send follows the A2A CLI specification (docs/a2a-cli-compliance.md).
+version; --verbose shows an error's causes. send follows the A2A CLI specification (see docs/cli.md).
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
-NO_COLOR turns colour off.`;
+A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
 const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context };

@@ -49,16 +49,14 @@ export function createA2A(options: A2AOptions = {}): A2AClient {
 export function createClient(options: A2AOptions = {}, platform: ClientPlatform = {}): A2AClient {
   // A console reads sentence first; pino and its like stay structured (readableLogger).
   const logger = readableLogger(options.logger ?? silentLogger);
-  const derive = warnOnDerive(
-    options.identitySecret,
-    logger,
-    (platform.deriver ?? contextIdDeriver)(identitySecret(options.identitySecret)),
-  );
+  const deriver = platform.deriver ?? contextIdDeriver;
+  const derive = warnOnDerive(options.identitySecret, logger, deriver(identitySecret(options.identitySecret)));
+  const previous = previousSecrets(options).map((secret) => deriver(secret));
   const policy = resolvePolicy(options.policy);
   const sdkPorts = options.ports === undefined ? defaultPorts(options, policy.cardTimeoutMs, platform, logger) : undefined;
   const ports = options.ports ?? sdkPorts!;
   const lookup = policy.continueInterrupted ? policy.waitingTaskLookup : 'never';
-  const threads = new Threads(options.maxThreads ?? 10_000, derive, lookup, logger);
+  const threads = new Threads(options.maxThreads ?? 10_000, derive, lookup, logger, previous);
   const cancels = new CancelsInFlight();
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
@@ -101,6 +99,10 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
         .card()
         .pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card')),
     contextId: async (handle, thread) => derive(handle, thread),
+    contextIds: async (handle, thread) => ({
+      current: await derive(handle, thread),
+      previous: await threads.previousContexts(handle, thread),
+    }),
     thread: (agent, handle, thread) => {
       const url = agentKey(agent);
       return url === undefined ? undefined : threads.memory(Threads.key(url, handle, thread));
@@ -113,6 +115,19 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       await platform.owned?.close();
     },
   };
+}
+
+/** The previous identity secrets, checked as the current one is (a rotation needs the current one). */
+function previousSecrets(options: A2AOptions): (string | Uint8Array)[] {
+  const previous = options.previousIdentitySecrets ?? [];
+  if (previous.length > 0 && options.identitySecret === undefined) {
+    throw new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: 'previousIdentitySecrets need an identitySecret: the current one that replaced them',
+    });
+  }
+  return previous.map((secret) => identitySecret(secret));
 }
 
 /** The SDK's ports, reaching agents as the options say (with the platform's gRPC support). */

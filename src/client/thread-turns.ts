@@ -1,5 +1,4 @@
-import type { Observable } from 'rxjs';
-import { tap } from 'rxjs';
+import { from, switchMap, tap, type Observable } from 'rxjs';
 import type { Threads } from '../identity/threads.js';
 import type { TurnEvent } from '../port/events.js';
 import { afterDelivered } from '../render/position.js';
@@ -28,7 +27,7 @@ export function threadTurn(
   contextId: string,
   ladder: Ladder,
 ): Observable<TurnEvent> {
-  const plan = parts.threads.message(key, input.taskId);
+  const plan = parts.threads.message(key, input.taskId, input.contextId !== undefined);
   const {
     agent: _agent,
     handle: _handle,
@@ -41,8 +40,19 @@ export function threadTurn(
   const request: TurnRequest = plan.taskId === undefined ? { ...message, contextId } : { ...message, contextId, taskId: plan.taskId };
   const options = plan.look || plan.fromCaller ? { ...ladder, lookForWaitingTask: plan.look, taskFromCaller: plan.fromCaller } : ladder;
   // Only a task the thread itself remembered goes back to it if the turn never reaches it.
-  const sent = plan.own === undefined ? { contextId } : { contextId, taskId: plan.own };
-  return parts.onPort(input, (port) => runCheckedTurn(port, request, options).pipe(parts.threads.remember(key, sent, input)));
+  const sent = { contextId, ...(plan.own === undefined ? {} : { taskId: plan.own }), ...(plan.rotate ? { rotates: true } : {}) };
+  const run = (previous: readonly string[]) => {
+    const previousContexts = previous.filter((id) => id !== contextId);
+    return parts.onPort(input, (port) =>
+      runCheckedTurn(port, request, previousContexts.length > 0 ? { ...options, previousContexts } : options).pipe(
+        parts.threads.remember(key, sent, input),
+      ),
+    );
+  };
+  // The thread's contextIds under rotated secrets: for its first message's lookup, and to check a caller's task.
+  if (!plan.rotate && !(plan.fromCaller && input.contextId === undefined)) return run([]);
+  const previous = parts.threads.previousContexts(input.handle, input.thread);
+  return Array.isArray(previous) ? run(previous) : from(previous).pipe(switchMap(run));
 }
 
 /**

@@ -23,6 +23,12 @@ export interface A2AOptions extends AgentReachOptions {
    * The Node entry reads `A4H_IDENTITY_SECRET` when this is not given.
    */
   identitySecret?: string | Uint8Array;
+  /**
+   * The secrets `identitySecret` replaced, newest first: a thread's first message in this process
+   * that finds no task under its current contextId looks under theirs (ListTasks, v1.0 agents) and
+   * continues the conversation there. The Node entry reads `A4H_PREVIOUS_IDENTITY_SECRETS`.
+   */
+  previousIdentitySecrets?: readonly (string | Uint8Array)[];
   /** What the caller can render: sent as `acceptedOutputModes`. Default `text/plain`, `text/markdown`. */
   capabilities?: { outputModes?: readonly string[] };
   /** pino- or console-shaped; silent by default. */
@@ -218,6 +224,8 @@ export interface A2AClient {
   card(agent: string): Observable<CardSummary>;
   /** The derived contextId of a thread: the same on every replica and release that shares the secret. */
   contextId(handle: string, thread: string): Promise<string>;
+  /** Every contextId a thread may have: the current secret's, and the previous secrets' (newest first). */
+  contextIds(handle: string, thread: string): Promise<{ current: string; previous: string[] }>;
   /** What this process remembers of a thread (an adopted contextId, an interrupted task), if anything. */
   thread(agent: string, handle: string, thread: string): Readonly<ThreadMemory> | undefined;
   /**

@@ -1,6 +1,6 @@
 /** What the client remembers of one thread, in memory only. */
 export interface ThreadMemory {
-  /** The agent answered with another contextId: use it on the thread's next turns. */
+  /** The agent answered with another contextId, or the conversation is under a previous secret's: use it on the thread's next turns. */
   adoptedContextId?: string;
   /** The task the thread's last turn left interrupted (input-required, auth-required). */
   interruptedTaskId?: string;
@@ -11,6 +11,8 @@ export interface ThreadMemory {
    * resume to the end): with the `first-message` lookup policy, later messages do not ask again.
    */
   lookedUp?: boolean;
+  /** This process looked for the thread's conversation under the previous identity secrets (once per thread). */
+  rotationChecked?: boolean;
 }
 
 /**

@@ -6,6 +6,8 @@ import type { ThreadRegistry } from './registry.js';
 export interface ThreadTurnStart {
   contextId: string;
   taskId?: string;
+  /** The turn looks for the thread's conversation under previous secrets: if it reaches no task, the next message looks again. */
+  rotates?: boolean;
 }
 
 /**
@@ -15,15 +17,20 @@ export interface ThreadTurnStart {
  *   the one sent, the thread adopts it for its next turns and `context-adopted` is emitted once,
  *   before the event that showed it; `onAdopted` hears of it once per thread (an error it throws is
  *   the turn's error). Without `onAdopted` (a resume: it sent nothing) nothing is adopted.
+ * - **A rotated secret.** A `context-adopted` note of the turn's own (`reason: 'previous-secret'`: the
+ *   message went to the thread's conversation under a previous identity secret) is adopted as it
+ *   passes: the thread uses that contextId from now on, and `onCarried` hears of it.
  * - **Follow-ups.** A turn that ends input-required or auth-required leaves its task for the
  *   thread's next message; any other end clears it. A turn that never reached the agent's task
- *   (unsubscribed or failed before it) gives the interrupted task it took back to the thread.
+ *   (unsubscribed or failed before it) gives the interrupted task it took back to the thread, and
+ *   the look under previous secrets (`rotates`) too: the next message looks again.
  */
 export function rememberThread(
   threads: ThreadRegistry,
   key: string,
   sent: ThreadTurnStart,
   onAdopted: ((adopted: string) => void) | undefined,
+  onCarried?: (adopted: string) => void,
 ): MonoTypeOperatorFunction<TurnEvent> {
   // One hop (this is every event's path): the guard, then the follow-up bookkeeping; on teardown, the taken task given back.
   return (events) =>
@@ -42,6 +49,12 @@ export function rememberThread(
       };
       const upstream = events.subscribe({
         next: (event) => {
+          if (event.type === 'context-adopted' && event.reason === 'previous-secret') {
+            adopted = event.adopted;
+            threads.update(key, { adoptedContextId: event.adopted });
+            onCarried?.(event.adopted);
+            return subscriber.next(event);
+          }
           const seen = event.type === 'task' || event.type === 'end' ? event.contextId : undefined;
           if (onAdopted !== undefined && seen !== undefined && seen !== sent.contextId && seen !== adopted) {
             let adoption: ContextAdoptedEvent;
@@ -65,7 +78,9 @@ export function rememberThread(
       });
       return () => {
         upstream.unsubscribe();
-        if (!ended && !reachedTask && sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
+        if (ended || reachedTask) return;
+        if (sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
+        if (sent.rotates === true && adopted === undefined) threads.update(key, { rotationChecked: undefined });
       };
     });
 }

@@ -24,6 +24,8 @@ export interface MessagePlan {
   look: boolean;
   /** The thread's own task the message continues: given back to the thread if the turn never reaches it. */
   own?: string;
+  /** Look for the thread's conversation under the previous identity secrets' contextIds first (once per thread). */
+  rotate: boolean;
 }
 
 /** Derives a thread's contextId from its handle and key (synchronously when it can). */
@@ -44,6 +46,7 @@ export class Threads {
     private readonly derive: Deriver,
     private readonly lookup: WaitingTaskLookup,
     private readonly logger: Logger,
+    private readonly previous: readonly Deriver[] = [],
   ) {
     this.memories = new ThreadRegistry(maxThreads);
   }
@@ -71,12 +74,20 @@ export class Threads {
     return typeof contextId === 'string' ? body(contextId) : from(contextId).pipe(switchMap(body));
   }
 
+  /** The thread's contextIds under the previous identity secrets, newest first (none without them). */
+  previousContexts(handle: string, thread: string): string[] | Promise<string[]> {
+    const derived = this.previous.map((derive) => derive(handle, thread));
+    return derived.every((id): id is string => typeof id === 'string') ? derived : Promise.all(derived);
+  }
+
   /**
    * What the thread's next message goes with (see {@link MessagePlan}): the caller's task, else the
    * one the thread left interrupted (taken: only this message continues it); without either, whether
    * to look for one at the agent (once per thread per process, or every time, by the lookup rule).
+   * With previous identity secrets, a thread's first message here (its contextId `given` by the
+   * caller, or adopted, excepted) looks for its conversation under them first.
    */
-  message(key: string, callerTaskId: string | undefined): MessagePlan {
+  message(key: string, callerTaskId: string | undefined, given = false): MessagePlan {
     // `never`: only the caller's task is continued, so no process's memory decides (replicas share nothing).
     const remembered = this.memories.takeInterrupted(key);
     const own = this.lookup === 'never' ? undefined : remembered;
@@ -84,11 +95,20 @@ export class Threads {
     const look =
       taskId === undefined && this.lookup !== 'never' && (this.lookup === 'every-message' || this.memories.get(key)?.lookedUp !== true);
     if (look) this.lookedUp(key);
+    const memory = this.memories.get(key);
+    const rotate =
+      taskId === undefined &&
+      this.previous.length > 0 &&
+      !given &&
+      memory?.adoptedContextId === undefined &&
+      memory?.rotationChecked !== true;
+    if (rotate) this.memories.update(key, { rotationChecked: true });
     return {
       ...(taskId === undefined ? {} : { taskId }),
       fromCaller: callerTaskId !== undefined,
       look,
       ...(callerTaskId === undefined && own !== undefined ? { own } : {}),
+      rotate,
     };
   }
 
@@ -103,13 +123,11 @@ export class Threads {
    * naming `agent` and `handle`; a resume adopts nothing.
    */
   remember(key: string, sent: ThreadTurnStart, by: { agent: string; handle: string } | undefined): MonoTypeOperatorFunction<TurnEvent> {
+    const fields = (adopted: string) => ({ ...(by && { agent: redactQuery(by.agent), handle: by.handle }), sent: sent.contextId, adopted });
     const onAdopted =
-      by &&
-      ((adopted: string) =>
-        this.logger.warn(
-          { agent: redactQuery(by.agent), handle: by.handle, sent: sent.contextId, adopted },
-          "the agent replaced the contextId; this thread now uses the agent's",
-        ));
-    return rememberThread(this.memories, key, sent, onAdopted);
+      by && ((adopted: string) => this.logger.warn(fields(adopted), "the agent replaced the contextId; this thread now uses the agent's"));
+    const onCarried = (adopted: string) =>
+      this.logger.info(fields(adopted), "the thread's conversation is under a previous identity secret; it continues there");
+    return rememberThread(this.memories, key, sent, onAdopted, onCarried);
   }
 }

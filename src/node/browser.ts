@@ -24,3 +24,5 @@ export const readJwksFile = refuse;
 export const grpcSupport = refuse;
 /** Never reached: the module throws when it loads. */
 export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';
+/** Never reached: the module throws when it loads. */
+export const PREVIOUS_IDENTITY_SECRETS_ENV = 'A4H_PREVIOUS_IDENTITY_SECRETS';

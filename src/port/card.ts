@@ -68,6 +68,8 @@ export interface SecuritySchemeInfo {
   scheme?: string;
   /** oauth2: the token URL of its client-credentials flow, when it has one. */
   tokenUrl?: string;
+  /** oauth2, openIdConnect: the scopes the card's first security requirement naming any asks of it. */
+  scopes?: string[];
   /** oauth2 (RFC 8414 metadata) or openIdConnect (discovery): where the provider describes itself. */
   metadataUrl?: string;
   /** The scheme's description on the card. */

@@ -1,5 +1,6 @@
 import type { A2AError } from '../errors.js';
 import type {
+  ContextAdoptedEvent,
   ContextRefusedEvent,
   FallbackEvent,
   LadderNote,
@@ -10,7 +11,16 @@ import type {
 } from './notes.js';
 import type { AgentMessage, TaskState } from './types.js';
 
-export type { ContextRefusedEvent, FallbackEvent, LadderNote, PollingEvent, ReconcileEvent, ReconnectingEvent, TaskGoneEvent };
+export type {
+  ContextAdoptedEvent,
+  ContextRefusedEvent,
+  FallbackEvent,
+  LadderNote,
+  PollingEvent,
+  ReconcileEvent,
+  ReconnectingEvent,
+  TaskGoneEvent,
+};
 
 /**
  * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing
@@ -159,19 +169,6 @@ export interface AuthRequiredEvent {
   text?: string;
   /** The agent's whole status message, when it sent one. */
   message?: AgentMessage;
-}
-
-/**
- * The agent answered with another contextId than the one sent (A2A forbids it; some agents do it).
- * The client adopts the agent's id for the thread's next turns. Emitted by the client facade.
- */
-export interface ContextAdoptedEvent {
-  /** Discriminant. */
-  type: 'context-adopted';
-  /** The contextId the turn sent. */
-  sent: string;
-  /** The agent's contextId, which the thread uses from now on. */
-  adopted: string;
 }
 
 /** The last event of every turn that did not error: the outcome and the final reply text, exactly once. */

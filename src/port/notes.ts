@@ -81,5 +81,23 @@ export interface ReconcileEvent {
   reason: 'resubscribed-without-snapshot';
 }
 
+/**
+ * The thread's conversation moves to another contextId, used on its next turns: the agent answered
+ * with another than the one sent (A2A forbids it; some agents do it; emitted by the client facade,
+ * `reason` absent), or the thread's conversation is under a previous identity secret's contextId
+ * (`reason: 'previous-secret'`: the secret was rotated; emitted before the message goes).
+ */
+export interface ContextAdoptedEvent {
+  /** Discriminant. */
+  type: 'context-adopted';
+  /** The contextId the thread had: the one the turn would send (derived, or adopted before). */
+  sent: string;
+  /** The contextId the thread uses from now on. */
+  adopted: string;
+  /** Why: absent when the agent replaced the contextId; `previous-secret` after a rotation of the identity secret. */
+  reason?: 'previous-secret';
+}
+
 /** The ladder's own notes, passed through the renderer unchanged. */
-export type LadderNote = ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ContextRefusedEvent | ReconcileEvent;
+export type LadderNote =
+  ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ContextRefusedEvent | ReconcileEvent | ContextAdoptedEvent;

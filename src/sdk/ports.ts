@@ -96,7 +96,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     baseFetch,
     watch,
     factory: sdkFactory(watch.fetch),
-    credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
+    credentials: new Credentials(options.credentials, options.logger ?? silentLogger, baseFetch, options.clock),
     trust: new CardTrust(options.trust, baseFetch, options.logger ?? silentLogger, options.clock, {
       ...(options.cardTimeoutMs !== undefined ? { cardTimeoutMs: options.cardTimeoutMs } : {}),
     }),
@@ -129,7 +129,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
       }
     }
     const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
-    return new SdkPort(shared, cardUrl, turn?.headers, activated);
+    return new SdkPort(shared, cardUrl, turn?.headers, activated, turn?.caller);
   };
   return Object.assign(ports, { close: () => loader.bindings.close() });
 }

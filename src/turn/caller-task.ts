@@ -17,7 +17,8 @@ export interface CheckedFollowUp {
 /**
  * A task id the caller put on a thread's message, checked before the message goes (the message must
  * not reach another thread's task): one `GetTask`, on `port` itself (the turn does not follow that
- * task yet). The task must carry the message's contextId, or the turn ends with a `foreign-task`
+ * task yet). The task must carry the message's contextId (or one of `previousContexts`, the thread's
+ * under rotated identity secrets: the message then goes there), or the turn ends with a `foreign-task`
  * error and nothing is sent. A task the agent does not know, or one that finished, takes no message:
  * it goes with the contextId only, after a `task-gone` note. A check that fails otherwise is the
  * turn's error (nothing is sent to a task that could not be checked).
@@ -26,16 +27,24 @@ export function checkCallerTask(
   port: A2APort,
   policy: TurnPolicy,
   message: OutgoingMessage & { taskId: string; contextId: string },
+  previousContexts: readonly string[] = [],
 ): Observable<CheckedFollowUp> {
   const { taskId, contextId } = message;
   const { taskId: _gone, ...withoutTask } = message;
-  const gone = (cause: A2AError): CheckedFollowUp => ({ message: withoutTask, note: { type: 'task-gone', taskId, cause } });
+  /** Without the task (gone or finished), in the conversation the task showed (`into`: a previous secret's). */
+  const gone = (cause: A2AError, into = contextId): CheckedFollowUp => ({
+    message: { ...withoutTask, contextId: into },
+    note: { type: 'task-gone', taskId, cause },
+  });
   return defer(() => port.getTask(taskId)).pipe(
     within<Task>(policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
     map((task): CheckedFollowUp => {
-      const verdict = ownership(task, contextId);
+      // A task under a previous identity secret's contextId is the thread's too: the message goes there.
+      const previous = previousContexts.find((candidate) => ownership(task, candidate) === 'ours');
+      const verdict = previous === undefined ? ownership(task, contextId) : 'ours';
       if (verdict !== 'ours') throw foreignTask(taskId, verdict);
-      if (!isTerminal(task.status.state)) return { message };
+      const into = previous ?? contextId;
+      if (!isTerminal(task.status.state)) return { message: { ...message, contextId: into } };
       return gone(
         new A2AError({
           kind: 'unsupported',
@@ -43,6 +52,7 @@ export function checkCallerTask(
           code: UNSUPPORTED_OPERATION,
           message: `the task is ${task.status.state}: a finished task takes no more messages`,
         }),
+        into,
       );
     }),
     catchError((error: unknown) => (isA2AError(error, 'task-not-found') ? of(gone(error)) : throwError(() => error))),

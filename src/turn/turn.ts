@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   catchError,
   concat,
   defer,
@@ -25,9 +26,9 @@ import { HeardPort } from './heard.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
-import { waitingTask } from './waiting.js';
-import { checkCallerTask } from './caller-task.js';
+import { firstSend } from './first-send.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
+import { notNowPort } from './not-now.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
 import { TurnTask } from './task.js';
@@ -77,6 +78,13 @@ export interface LadderOptions {
    * does no per-event work for it.
    */
   onAgentEvent?: (event: AgentEvent) => void;
+  /**
+   * The thread's contextIds under previous identity secrets (newest first), on a lookup: before the
+   * message goes, the conversation is found where the agent has it (the current contextId, else the
+   * first previous one with a task: see `rotatedContext`), and a caller's task under one of them is
+   * the thread's. A move emits `context-adopted` (`reason: 'previous-secret'`). Default none.
+   */
+  previousContexts?: readonly string[];
 }
 
 /**
@@ -120,18 +128,7 @@ export function runCheckedTurn(
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
       checkInputModes(card, outgoingFiles(message), outgoingData(message));
       const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
-      const { contextId, taskId } = message;
-      if (contextId === undefined) return send(message);
-      if (taskId !== undefined) {
-        if (!options.taskFromCaller) return send(message);
-        return checkCallerTask(port, options.policy, { ...message, taskId, contextId }).pipe(
-          switchMap(({ message: checked, note }) => (note ? concat(of<LadderNote>(note), send(checked)) : send(checked))),
-        );
-      }
-      if (!options.lookForWaitingTask || !options.policy.continueInterrupted) return send(message);
-      return waitingTask(ctx, contextId, card.url).pipe(
-        switchMap((waiting) => send(waiting === undefined ? message : { ...message, taskId: waiting })),
-      );
+      return firstSend(port, ctx, card.url, message, options, send);
     });
   });
 }
@@ -188,10 +185,14 @@ function runLadder(
   body: (ctx: LadderContext, card: CardSummary) => Observable<AgentEvent | LadderNote>,
 ): Observable<TurnEvent> {
   const { policy } = options;
+  const random = options.random ?? Math.random;
+  const deadline = asyncScheduler.now() + policy.turnTimeoutMs;
   const ctx: LadderContext = {
-    port: options.onAgentEvent ? new HeardPort(trackedPort(port, task), options.onAgentEvent) : trackedPort(port, task),
+    port: options.onAgentEvent
+      ? new HeardPort(trackedPort(notNowPort(port, policy, random, deadline), task), options.onAgentEvent)
+      : trackedPort(notNowPort(port, policy, random, deadline), task),
     policy,
-    random: options.random ?? Math.random,
+    random,
     logger: options.logger ?? silentLogger,
     task,
     ...(options.onCancel ? { onCancel: options.onCancel } : {}),

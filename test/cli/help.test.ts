@@ -62,10 +62,11 @@ const shown = (command: string, synopsis: string, placeholders: Record<string, s
 };
 
 describe("every command's usage lists exactly its parser's flags", () => {
-  it('a4h --help (its [credentials] and [signed cards] as its own lines spell them)', async () => {
+  it('a4h --help (its [credentials], [mutual TLS] and [signed cards] as its own lines spell them)', async () => {
     const { stdout } = await runCli(['--help']);
     const placeholders = {
       '[credentials]': /^Credentials: (.*)$/m.exec(stdout)![1]!,
+      '[mutual TLS]': /^Mutual TLS: (.*)$/m.exec(stdout)![1]!,
       '[signed cards]': /^Signed cards: (.*)$/m.exec(stdout)![1]!,
     };
     const lines = synopses(stdout);

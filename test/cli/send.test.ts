@@ -119,6 +119,21 @@ describe('a4h card and a4h context', () => {
     expect(code).toBe(0);
     expect(stdout).toBe('d60044ef-6a7b-855b-8640-611124ea95dc\n');
   });
+  it("context prints every candidate after a rotation: the current one, then each previous secret's", async () => {
+    const previous = 'the secret before the rotation';
+    const env = { A4H_PREVIOUS_IDENTITY_SECRETS: `${previous}, ,short-one-of-16b!` };
+    const { code, stdout } = await runCli(['context', 'travel', 'slack:T1:C2:1700000000.000100'], { env });
+    expect(code).toBe(0);
+    const [current, ...rest] = stdout.trimEnd().split('\n');
+    expect(current).toBe('d60044ef-6a7b-855b-8640-611124ea95dc');
+    expect(rest).toEqual([
+      `previous ${await deriveContextId(previous, 'travel', 'slack:T1:C2:1700000000.000100')}`,
+      `previous ${await deriveContextId('short-one-of-16b!', 'travel', 'slack:T1:C2:1700000000.000100')}`,
+    ]);
+    const short = await runCli(['context', 'travel', 'k'], { env: { A4H_PREVIOUS_IDENTITY_SECRETS: 'too short' } });
+    expect(short.code).toBe(2);
+    expect(short.stderr).not.toContain('too short');
+  });
   it('context without a secret is refused', async () => {
     const { code, stderr } = await runCli(['context', 'travel', 'k'], { env: { A4H_IDENTITY_SECRET: undefined } });
     expect(code).toBe(2);

@@ -131,7 +131,7 @@ describe('the interface chosen in the card’s order (interfaceOrder: the A2A CL
 
   it("the card's first usable interface, not a4h's binding preference", () => {
     expect(pick(all, inOrder({}))).toBe('GRPC 1.0');
-    expect(pick(all, { ...inOrder({}), available: (binding) => binding.name !== 'GRPC' })).toBe('HTTP+JSON 1.0');
+    expect(pick(all, { ...inOrder({}), available: (binding) => (binding.name === 'GRPC' ? 'no gRPC here' : true) })).toBe('HTTP+JSON 1.0');
   });
 
   it('the first of the preferred bindings the card offers; none of them: the card’s order', () => {

@@ -1,5 +1,5 @@
 import { deriveContextId } from '../../identity/context-id.js';
-import { IDENTITY_SECRET_ENV } from '../../node/create-a2a.js';
+import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../../node/create-a2a.js';
 import { isBadInput, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
@@ -7,7 +7,9 @@ import { parse } from '../options.js';
 export const CONTEXT_USAGE = `Usage: a4h context <handle> <key>
 
 Prints the contextId a thread derives to, from A4H_IDENTITY_SECRET: the same on every replica and
-release that shares the secret. For operators checking continuity.`;
+release that shares the secret. For operators checking continuity. With A4H_PREVIOUS_IDENTITY_SECRETS
+(comma-separated, newest first: the secrets a rotation replaced), each one's contextId follows on its
+own line as "previous <contextId>": where a thread's conversation may still be.`;
 
 /** The flags `a4h context` takes. */
 export const CONTEXT_OPTIONS = { help: { type: 'boolean', short: 'h' }, verbose: { type: 'boolean', short: 'v' } } as const;
@@ -25,7 +27,12 @@ export async function context(args: string[], io: Io): Promise<number> {
     throw new UsageError(`${IDENTITY_SECRET_ENV} is not set: without it there is no stable contextId to show`);
   }
   try {
-    io.out.write(`${await deriveContextId(secret, positionals[0]!, positionals[1]!)}\n`);
+    const [handle, key] = [positionals[0]!, positionals[1]!];
+    const lines = [await deriveContextId(secret, handle, key)];
+    for (const previous of previousSecretsFromEnv(io.env[PREVIOUS_IDENTITY_SECRETS_ENV])) {
+      lines.push(`previous ${await deriveContextId(previous, handle, key)}`);
+    }
+    io.out.write(`${lines.join('\n')}\n`);
     return 0;
   } catch (error) {
     reportError(io, error, values.verbose === true);

@@ -2,6 +2,7 @@ import { firstValueFrom } from 'rxjs';
 import { CancelsInFlight } from '../../client/cancels.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { commandPorts } from '../agent-ports.js';
+import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { EXTENSION_OPTIONS, extensionsFrom, parse, THREAD_OPTIONS } from '../options.js';
@@ -65,7 +66,7 @@ export async function send(args: string[], io: Io): Promise<number> {
 async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; agent: string | undefined }): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS);
   if (values.help) {
-    io.out.write(`${SEND_USAGE}\n${TRUST_USAGE}\n`);
+    io.out.write(`${SEND_USAGE}\n${TRUST_USAGE}\n${TLS_USAGE}\n`);
     return 0;
   }
   const [agent, ...words] = values['agent-card'] === undefined ? positionals : [values['agent-card'], ...positionals];

@@ -6,6 +6,7 @@ import { isError, parseJson, rpcError } from './envelope.js';
 import { eventStream, refusal } from './refusal.js';
 import { readSse, type SseSink } from './sse.js';
 import { toStreamResponse, type StreamIds } from './results.js';
+import { callFor, type Caller } from '../credentials/callers.js';
 
 /** One JSON-RPC streaming call: where, what, and in which protocol generation. */
 export interface StreamRequest {
@@ -25,6 +26,8 @@ export interface ReaderOptions {
   maxEventChars: number;
   /** The turn's own headers (its trace context), under the reader's. */
   headers?: Readonly<Record<string, string>>;
+  /** Whom the call is for: its credentials are made for them (see {@link callFor}). */
+  caller?: Caller;
 }
 
 /** What becomes of each result of a stream, and which result is its last word. */
@@ -103,6 +106,7 @@ class JsonRpcStream<T> implements SseSink {
     private readonly mapping: StreamMapping<T>,
   ) {
     this.ids = request.taskId === undefined ? {} : { taskId: request.taskId };
+    callFor(this.controller.signal, options.caller);
   }
 
   /** Opens the request, refuses an answer that is no event stream, and reads the events to the body's end. */
@@ -110,8 +114,8 @@ class JsonRpcStream<T> implements SseSink {
     const response = await this.open();
     const body = eventStream(response);
     if (body === null) {
-      const refused = await refusal(response);
-      return this.fail(refused.error, refused.status);
+      const { error, status, retryAfterMs } = await refusal(response);
+      return this.fail(error, status, retryAfterMs);
     }
     await readSse(body, this, this.options.maxEventChars);
     this.settle();
@@ -169,12 +173,13 @@ class JsonRpcStream<T> implements SseSink {
   }
 
   /** Any failure, the request's, the body's or the mapping's: the request aborted, the error classified (unless the consumer left). */
-  fail(error: unknown, status?: number): void {
+  fail(error: unknown, status?: number, retryAfterMs?: number): void {
     const aborted = this.controller.signal.aborted;
     this.settle();
     this.controller.abort(); // a refused or broken body is not read on
     if (this.subscriber.closed || aborted) return;
-    this.subscriber.error(classifySdkError(error, status === undefined ? this.site : { ...this.site, status }));
+    const site = { ...this.site, ...(status === undefined ? {} : { status }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    this.subscriber.error(classifySdkError(error, site));
   }
 
   /** The consumer left: the request aborted, or, after the agent's last word, its body drained for a while. */

@@ -6,7 +6,7 @@ import { readStream, type ReaderOptions, type StreamMapping } from '../reader/js
 import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';
 import { SdkClientTransport } from './sdk-client.js';
 import { resubscribeRequest, streamRequest } from './stream-requests.js';
-import type { TurnHeaders } from './transport.js';
+import type { TurnCall } from './transport.js';
 
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
 const ALIVE: AgentEvent = { kind: 'alive' };
@@ -26,20 +26,21 @@ const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, 
  * calls go through the SDK's JSON-RPC client like any other.
  */
 export class JsonRpcReaderTransport extends SdkClientTransport {
-  override stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent> {
+  override stream(message: OutgoingMessage, call: TurnCall): Observable<AgentEvent> {
     const sdkRequest = this.request(message);
     const wire = streamRequest(this.wire, sdkRequest, message, sdkRequest.message?.messageId ?? '');
-    return readStream(this.reader(headers), wire, this.site('stream'), EVENTS);
+    return readStream(this.reader(call), wire, this.site('stream', call), EVENTS);
   }
 
-  override resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent> {
-    return readStream(this.reader(headers), resubscribeRequest(this.wire, taskId), this.site('resubscribe'), EVENTS);
+  override resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent> {
+    return readStream(this.reader(call), resubscribeRequest(this.wire, taskId), this.site('resubscribe', call), EVENTS);
   }
 
-  /** How the reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound, the turn's headers. */
-  private reader(headers: TurnHeaders): ReaderOptions {
+  /** How the reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound, the turn's headers and caller. */
+  private reader(call: TurnCall): ReaderOptions {
     const options: ReaderOptions = { fetch: this.wire.fetch, maxEventChars: MAX_SSE_EVENT_CHARS };
-    if (headers !== undefined) options.headers = headers;
+    if (call.headers !== undefined) options.headers = call.headers;
+    if (call.caller !== undefined) options.caller = call.caller;
     return options;
   }
 }

@@ -17,6 +17,12 @@ type SdkGrpc = typeof import('@a2a-js/sdk/client/grpc');
 /** How the two modules are imported: the real dynamic imports, or a test's stand-in. */
 export type GrpcImporter = () => Promise<[SdkGrpc, GrpcJs]>;
 
+/**
+ * The client certificate, key and CA of a TLS channel to `address` (PEM; each null for none: Node's
+ * roots, no client certificate), or undefined for none of them: the Node entry's `tls` option.
+ */
+export type GrpcChannelTls = (address: GrpcAddress) => { ca: Buffer | null; key: Buffer | null; cert: Buffer | null } | undefined;
+
 const importBoth: GrpcImporter = () => Promise.all([import('@a2a-js/sdk/client/grpc'), import('@grpc/grpc-js')]);
 
 const MISSING = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
@@ -26,12 +32,12 @@ const MISSING = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
  * The modules are imported once, on the first gRPC interface chosen; a failed import is tried again
  * next time (the packages may have been installed since).
  */
-export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcLoader {
+export function loadGrpcWith(importer: GrpcImporter = importBoth, channelTls?: GrpcChannelTls): GrpcLoader {
   let loaded: Promise<GrpcModules> | undefined;
   return {
     load: () => {
       loaded ??= importer().then(
-        ([sdk, grpc]) => modulesOf(sdk, grpc),
+        ([sdk, grpc]) => modulesOf(sdk, grpc, channelTls),
         (error: unknown) => {
           loaded = undefined;
           const code = (error as { code?: unknown } | undefined)?.code;
@@ -46,13 +52,17 @@ export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcLoader {
   };
 }
 
-/** The SDK's gRPC transports on channels of their own, over the loaded modules. */
-function modulesOf(sdk: SdkGrpc, grpc: GrpcJs): GrpcModules {
+/** The SDK's gRPC transports on channels of their own, over the loaded modules (TLS ones with `channelTls`'s certificates). */
+function modulesOf(sdk: SdkGrpc, grpc: GrpcJs, channelTls: GrpcChannelTls | undefined): GrpcModules {
   const appendMark = appendMarkInterceptor(grpc);
+  const secure = (address: GrpcAddress) => {
+    const tls = channelTls?.(address);
+    return tls === undefined ? grpc.credentials.createSsl() : grpc.credentials.createSsl(tls.ca, tls.key, tls.cert);
+  };
   return {
     transport: (address, legacy) => {
       const factory = new sdk.GrpcTransportFactory({
-        grpcChannelCredentials: address.tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),
+        grpcChannelCredentials: address.tls ? secure(address) : grpc.credentials.createInsecure(),
         // The SDK's v0.3 gRPC client drops `append` (as its HTTP+JSON one does): the mark carries it.
         ...(legacy ? { grpcCallOptions: { interceptors: [appendMark] } } : {}),
         legacyCompat: { enabled: true },
