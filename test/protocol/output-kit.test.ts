@@ -2,7 +2,8 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import { UsageError, type Io } from '../../src/cli/io.js';
-import { classifyError } from '../../src/cli/protocol/envelope.js';
+import { classifyError, errorEnvelope } from '../../src/cli/protocol/envelope.js';
+import { hintFor } from '../../src/cli/protocol/hints.js';
 import { outputFormat, reportFailure, writeRecord } from '../../src/cli/protocol/output.js';
 import { eventRecord, taskRecord } from '../../src/cli/protocol/text.js';
 import { styleFor } from '../../src/cli/style.js';
@@ -98,6 +99,18 @@ describe('the error envelope: A2A names for the agent, A2ACLI_ERR_* for the CLI,
     expect(reportFailure(text, { format: 'text', stream: false }, new UsageError('bad'), { command: 'send' })).toBe(2);
     expect(text.stdout()).toBe('');
     expect(text.stderr()).toBe('Error: A2ACLI_ERR_USAGE\nMessage: bad\nHint: a4h send --help\n');
+  });
+
+  it("an agent's not now (503 with Retry-After): the hint says when to try again; the status is the a2aCode", () => {
+    const error = new A2AError({ kind: 'http', status: 503, retryAfterMs: 120_000, message: 'Service Unavailable' });
+    expect(errorEnvelope(error, hintFor(error, { command: 'send' }))).toEqual({
+      error: {
+        code: 'A2ACLI_ERR_INTERNAL',
+        message: 'Service Unavailable',
+        hint: 'the agent asks to be tried again in 120 s',
+        a2aCode: 503,
+      },
+    });
   });
 
   it('-o takes text or json only', () => {

@@ -20,6 +20,9 @@ const DEBUG = 'add --debug to see the requests and the agent’s answers (creden
  */
 export function hintFor(error: unknown, context: HintContext): string | null {
   const { code } = classifyError(error);
+  // An agent's "not now" (429, 503) says when: that is the next step.
+  const after = isA2AError(error) ? error.retryAfterMs : undefined;
+  if (after !== undefined) return `the agent asks to be tried again in ${Math.ceil(after / 1000)} s`;
   const agent = context.agent ?? '<agent>';
   switch (code) {
     case 'A2ACLI_ERR_USAGE':

@@ -1,5 +1,5 @@
 import { deriveContextId } from '../../identity/context-id.js';
-import { IDENTITY_SECRET_ENV } from '../../node/create-a2a.js';
+import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../../node/create-a2a.js';
 import type { OutgoingPart } from '../../port/types.js';
 import type { LadderOptions, TurnRequest } from '../../turn/turn.js';
 import type { TurnPolicyInput } from '../../turn/policy.js';
@@ -47,6 +47,21 @@ export async function turnPlan(
       `--thread derives the contextId from ${IDENTITY_SECRET_ENV}, which is not set (a thread would not continue in the next run)`,
     );
   }
-  request.contextId = await deriveContextId(secret, nonEmpty('handle', flags.handle, DEFAULT_HANDLE), nonEmpty('thread', flags.thread, ''));
-  return { request, ladder: { policy, lookForWaitingTask: taskId === undefined, taskFromCaller: taskId !== undefined } };
+  const handle = nonEmpty('handle', flags.handle, DEFAULT_HANDLE);
+  const thread = nonEmpty('thread', flags.thread, '');
+  request.contextId = await deriveContextId(secret, handle, thread);
+  // The thread under the secrets A4H_PREVIOUS_IDENTITY_SECRETS names: found where the agent has it.
+  const previous = previousSecretsFromEnv(env[PREVIOUS_IDENTITY_SECRETS_ENV]);
+  const previousContexts = (await Promise.all(previous.map((old) => deriveContextId(old, handle, thread)))).filter(
+    (id) => id !== request.contextId,
+  );
+  return {
+    request,
+    ladder: {
+      policy,
+      lookForWaitingTask: taskId === undefined,
+      taskFromCaller: taskId !== undefined,
+      ...(previousContexts.length === 0 ? {} : { previousContexts }),
+    },
+  };
 }
