@@ -52,7 +52,7 @@ describe('a4h send: output (§9)', () => {
     expect(lines(streamed.stdout)).toHaveLength(1);
     expect(JSON.parse(streamed.stdout)).toMatchObject({ message: { parts: [{ text: REPLY.message }] } });
     expect([one.code, streamed.code]).toEqual([0, 0]);
-  });
+  }, 60_000);
 
   it('-o json --stream: JSON Lines as the events come, the Task first and the terminal status update last', async () => {
     const { code, stdout } = await runCli(['send', v1.url('/'), '-o', 'json', '--stream', 'artifacts']);
@@ -134,7 +134,7 @@ describe('a4h send: continuing an interaction (§6)', () => {
     expect(a!.message.contextId ?? '').toBe('');
     expect(b!.message.contextId).toBe(contextId);
     expect(field(second.stdout, 'Context ID')).toBe(contextId);
-  });
+  }, 60_000);
 
   it('stateless: two runs without flags are two interactions, and nothing is written to the home directory', async () => {
     const home = await mkdtemp(join(tmpdir(), 'a4h-home-'));
@@ -143,7 +143,7 @@ describe('a4h send: continuing an interaction (§6)', () => {
     const two = await runCli(['send', v1.url('/'), 'artifacts'], { env });
     expect(field(one.stdout, 'Context ID')).not.toBe(field(two.stdout, 'Context ID'));
     expect(await readdir(home)).toEqual([]);
-  });
+  }, 60_000);
 
   it('input-required: exit 0, the ids and the state on stdout, stderr the command that answers it; that command finishes the task', async () => {
     const asked = await runCli(['send', v1.url('/'), 'input']);
@@ -158,7 +158,7 @@ describe('a4h send: continuing an interaction (§6)', () => {
     expect(field(answered.stdout, 'Task ID')).toBe(taskId);
     expect(field(answered.stdout, 'State')).toBe('TASK_STATE_COMPLETED');
     expect(answered.stdout).toContain(bookedReply('Paris'));
-  });
+  }, 60_000);
 
   it('--task-id the agent does not know: its TaskNotFoundError, exit 1, a hint at --debug, and no message sent', async () => {
     const from = v1.received.length;

@@ -33,7 +33,7 @@ describe('transport and version (§11)', () => {
     expect(methodsSince(v1, from)).not.toContain('SendStreamingMessage');
     const bad = await runCli(['send', v1.url('/'), '--transport', 'carrier-pigeon', 'message']);
     expect(bad.code).toBe(2);
-  });
+  }, 60_000);
 
   it('the chosen interface’s tenant on every request', async () => {
     const from = v1.received.length;
@@ -41,7 +41,7 @@ describe('transport and version (§11)', () => {
     const calls = v1.received.slice(from).filter((r) => r.mount === '/tenant/' && r.params !== undefined);
     expect(calls.length).toBeGreaterThan(0);
     for (const call of calls) expect((call.params as { tenant?: string }).tenant).toBe(V1_TENANT);
-  });
+  }, 60_000);
 
   it('A2A-Version 1.0 on every request; a v0.3 agent is VersionNotSupportedError unless --a2a-version 0.3 allows it', async () => {
     const from = v1.received.length;
@@ -55,7 +55,7 @@ describe('transport and version (§11)', () => {
     const allowed = await runCli(['send', v03.url('/'), '--a2a-version', '0.3', 'artifacts']);
     expect(allowed.code).toBe(0);
     expect(allowed.stdout).toContain(REPLY.artifacts);
-  });
+  }, 60_000);
 });
 
 describe('errors and exit statuses (§9.4, §9.6)', () => {
@@ -65,7 +65,7 @@ describe('errors and exit statuses (§9.4, §9.6)', () => {
       expect(code, transport).toBe(1);
       expect(envelope(stdout).code, transport).toBe('TaskNotFoundError');
     }
-  });
+  }, 60_000);
 
   it('2 usage, 3 unreachable, 4 credentials missing or refused: each with its code, the message and a hint', async () => {
     const usage = await runCli(['send', v1.url('/'), '-o', 'json', '--async', '--stream', 'hi']);
@@ -78,7 +78,7 @@ describe('errors and exit statuses (§9.4, §9.6)', () => {
     const refused = await runCli(['send', auth.v1.url(AUTH_MOUNTS.apiKey), '-o', 'json', '-H', 'X-API-Key: wrong-key', 'artifacts']);
     expect([refused.code, envelope(refused.stdout).code]).toEqual([4, 'A2ACLI_ERR_AUTH_FAILED']);
     expect(refused.stdout + refused.stderr).not.toContain('wrong-key');
-  });
+  }, 60_000);
 });
 
 describe('--debug (§5.2, §10.1)', () => {
@@ -97,7 +97,7 @@ describe('--debug (§5.2, §10.1)', () => {
     // stdout is the same with or without it.
     const plain = await runCli([...args, 'artifacts'], { env });
     expect(stdout.replace(/[0-9a-f-]{36}/g, 'ID')).toBe(plain.stdout.replace(/[0-9a-f-]{36}/g, 'ID'));
-  });
+  }, 60_000);
 });
 
 describe('-v/--version and --help (§5.1, §5.2, §4.5)', () => {
@@ -120,5 +120,5 @@ describe('-v/--version and --help (§5.1, §5.2, §4.5)', () => {
     ]) {
       expect(defaults).toMatch(line);
     }
-  });
+  }, 60_000);
 });
