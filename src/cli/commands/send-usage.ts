@@ -3,7 +3,10 @@ export const SEND_USAGE = `Usage: a4h send <agent> [--text TEXT]… [--file PATH
                 [--stream] [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID]
                 [--task-id ID] [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]…
                 [--a2a-version VERSION] [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]…
-                [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card] [<text…>]
+                [-H 'Name: value']… [--bearer-env VAR]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
+                [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
+                [--trust-jwks FILE|URL]… [--require-signed-card] [<text…>]
 
 Sends one message to the agent (<agent>: its URL, or -a/--agent-card REF) and prints its answer.
 The message's parts, in the order given: the words after the agent (one text part), then each --text,
@@ -41,5 +44,7 @@ Defaults (each overridden by its flag):
   TLS               certificates verified
 --debug logs each HTTP request and answer on stderr (credentials always redacted; gRPC calls are not shown).
 -H adds a header to every request to the agent's origin; --bearer-env reads a bearer token from an
-environment variable. --extension activates an A2A extension (repeatable). --message-id names the
+environment variable; --oauth-client-id with --oauth-client-secret-env gets tokens by OAuth 2.0 client
+credentials at the token URL the card names (or --oauth-token-url), for the scopes it asks (or each
+--oauth-scope). --extension activates an A2A extension (repeatable). --message-id names the
 message (\`a4h resume --message ID\` asks a thread whether it arrived). --save DIR writes the agent's files.`;
