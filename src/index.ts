@@ -10,7 +10,15 @@ export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { A2APort, Caller, ListTasksOptions, PortFactory, PortTurn, TaskPage } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
-export type { AgentReachOptions, BindingsOption, GrpcSupport, ProtocolBinding, SdkPortOptions, SdkPorts } from './sdk/ports.js';
+export type {
+  AgentReachOptions,
+  BindingsOption,
+  GrpcSupport,
+  InterfaceOrder,
+  ProtocolBinding,
+  SdkPortOptions,
+  SdkPorts,
+} from './sdk/ports.js';
 export { traceparentOf } from './telemetry/traceparent.js';
 export type {
   A2ATelemetry,
@@ -48,6 +56,7 @@ export type {
   OutgoingData,
   OutgoingFile,
   OutgoingMessage,
+  OutgoingPart,
   Part,
   Role,
   SendResult,
@@ -109,6 +118,8 @@ export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render
 export { platformEdits, splitReply } from './render/platform.js';
 export type { PlatformEdit, PlatformLimits } from './render/platform.js';
 export { coalesceViews } from './render/coalesce.js';
+export { protocolMessage, protocolSendResponse, protocolStreamResponse, protocolTask, WIRE_STATES } from './render/protocol.js';
+export type { ProtocolJson } from './render/protocol.js';
 export type { CoalesceOptions } from './render/coalesce.js';
 export type { TurnView } from './render/view.js';
 export { emptyTranscript, reduceTranscript, threadTranscript } from './render/transcript.js';

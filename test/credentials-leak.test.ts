@@ -228,7 +228,7 @@ describe('no credential value in any output', () => {
     expect(agents.issuer.issued.length).toBeGreaterThan(0);
   });
 
-  it('of the command: stdout and stderr of send (--json, --verbose), card and chat', async () => {
+  it('of the command: stdout and stderr of send (--json, --verbose, --debug), card and chat', async () => {
     const env = { GOOD: AUTH_SECRETS.bearer, BAD: WRONG.bearer };
     const bearer = agents.v1.url(AUTH_MOUNTS.bearer);
     const apiKey = agents.v1.url(AUTH_MOUNTS.apiKey);
@@ -236,7 +236,7 @@ describe('no credential value in any output', () => {
     await Promise.all([
       cliCase('send good', ['send', bearer, '--json', '--verbose', '--bearer-env', 'GOOD', 'drop'], env),
       cliCase('send bad', ['send', bearer, '--json', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
-      cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
+      cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--a2a-version', '0.3', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
       cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']),
       cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']),
       cliCase('send header', [
@@ -258,6 +258,19 @@ describe('no credential value in any output', () => {
     expect(outputs.some((o) => o.text.includes('refused the credentials'))).toBe(true);
     expect(outputs.some((o) => o.text.includes('a bearer token (Authorization header)'))).toBe(true);
   }, 90_000);
+
+  it('of --debug: the wire on stderr with the credentials redacted, whatever else is asked', async () => {
+    const env = { GOOD: AUTH_SECRETS.bearer };
+    const bearer = agents.v1.url(AUTH_MOUNTS.bearer);
+    const apiKey = ['-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`];
+    const inQuery = `${agents.v1.url(AUTH_MOUNTS.apiKeyQuery)}?api_key=${AUTH_SECRETS.apiKey}`;
+    await Promise.all([
+      cliCase('send debug', ['send', bearer, '--debug', '--verbose', '--stream', '--bearer-env', 'GOOD', 'artifacts'], env),
+      cliCase('send debug api key', ['send', agents.v1.url(AUTH_MOUNTS.apiKey), '--debug', '-o', 'json', ...apiKey, 'artifacts']),
+      cliCase('send debug query key', ['send', inQuery, '--debug', 'artifacts']),
+    ]);
+    expect(outputs.filter((o) => o.name.startsWith('send debug') && o.text.includes('a4h: debug: #1 → GET'))).toHaveLength(3);
+  }, 60_000);
 
   it('searched for every value in play', () => {
     const secrets = [

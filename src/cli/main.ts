@@ -13,7 +13,8 @@ import { demoServer } from './commands/demo-server.js';
 import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
-import { exitCodeForError, reportError } from './errors.js';
+import { reportError } from './errors.js';
+import { exitStatusOf } from './protocol/envelope.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
 import { styleFor } from './style.js';
@@ -24,9 +25,11 @@ const USAGE = `a4h — talk to A2A agents from a terminal or a script
 Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
            [mutual TLS] [signed cards]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json] [--timeout SECONDS]
-           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
-           [signed cards] <text…>
+  a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
+           [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]
+           [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
+           [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
+           [signed cards] [<text…>]
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
              [credentials] [mutual TLS] [signed cards]
   a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
@@ -49,7 +52,11 @@ an OAuth client secret comes from an environment variable; settings resolve flag
 Mutual TLS: --cert FILE --key FILE (--key-pass-env VAR for an encrypted key's passphrase), --cacert FILE.
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
-Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
+Defaults of send (each overridden by its flag): text output (-o json), wait for the task to settle (--async),
+--timeout 30m, polls every 1s growing to 15s (--poll-interval), the card's interface order (--transport), A2A 1.0
+or newer (--a2a-version 0.3 allows older), TLS certificates verified.
+Each command's options and defaults: a4h <command> --help (e.g. a4h send --help). -v/--version prints the
+version; --verbose shows an error's causes. send follows the A2A CLI specification (see docs/cli.md).
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
@@ -73,14 +80,23 @@ export function version(): string {
   return pkg.version;
 }
 
+/** `-v`/`--version` among a command's flags (before a `--`): the version, as on its own. */
+function wantsVersion(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  const flags = end < 0 ? args : args.slice(0, end);
+  return flags.includes('-v') || flags.includes('--version');
+}
+
 /** Runs the command line; resolves to the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
+  // `a4h help send` is `a4h send --help`.
+  if (command === 'help' && args[0] !== undefined && COMMANDS[args[0]] !== undefined) return COMMANDS[args[0]]!(['--help'], io);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
-  if (command === '--version' || command === '-V') {
+  if (command === '--version' || command === '-v' || command === '-V' || wantsVersion(args)) {
     io.out.write(`${version()}\n`);
     return 0;
   }
@@ -99,8 +115,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       notice(io, `${io.style.red(`error: ${error.message}`)} (a4h ${command} --help for its options)`);
       return 2;
     }
-    reportError(io, error, args.includes('--verbose') || args.includes('-v'));
-    return exitCodeForError(error); // a too-short identity secret is a config error: 2
+    reportError(io, error, args.includes('--verbose'));
+    return exitStatusOf(error); // a too-short identity secret is a config error: 2
   }
 }
 

@@ -26,7 +26,7 @@ export interface TlsFlags {
 export const TLS_USAGE = `--cert FILE and --key FILE give the client certificate and its key (PEM) an agent asks for
 (mutual TLS; a --cert file holding the key too may stand alone), --key-pass-env VAR an encrypted
 key's passphrase, --cacert FILE the CA the agent's certificate must chain to; all for the agent
-URL's https origin only. An agent refusing the TLS handshake exits 5, saying why.`;
+URL's https origin only. An agent refusing the TLS handshake exits 4, saying why.`;
 
 /** A PEM file's text; a file that cannot be read is a usage error naming the flag and the path, never its content. */
 async function pemFile(flag: string, path: string): Promise<string> {

@@ -16,12 +16,13 @@ import { followedBy, spread } from '../rx.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
-import { checkInputModes } from '../port/outgoing.js';
+import { checkInputModes, outgoingData, outgoingFiles } from '../port/outgoing.js';
 import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
+import { HeardPort } from './heard.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
@@ -68,6 +69,15 @@ export interface LadderOptions {
    * that is gone or finished is left out of the message. Default false.
    */
   taskFromCaller?: boolean;
+  /**
+   * Hears the agent's own objects of the turn, as the agent sent them and the turn took them: a
+   * blocking send's task or message, each stream and resubscribe event (signs of life left out), each
+   * GetTask snapshot and the CancelTask answer (as `task` events). For a caller that prints the
+   * protocol's objects (`protocolStreamResponse`, `protocolTask`) beside or instead of the turn's
+   * events, as `a4h send -o json` does. Called before the turn's own events for it. Without it a turn
+   * does no per-event work for it.
+   */
+  onAgentEvent?: (event: AgentEvent) => void;
   /**
    * The thread's contextIds under previous identity secrets (newest first), on a lookup: before the
    * message goes, the conversation is found where the agent has it (the current contextId, else the
@@ -116,7 +126,7 @@ export function runCheckedTurn(
     const message: OutgoingMessage = { ...request, messageId };
     const start: StartEvent = { ...startOf(request), messageId };
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
-      checkInputModes(card, message.files, message.data);
+      checkInputModes(card, outgoingFiles(message), outgoingData(message));
       const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
       return firstSend(port, ctx, card.url, message, options, send);
     });
@@ -178,7 +188,9 @@ function runLadder(
   const random = options.random ?? Math.random;
   const deadline = asyncScheduler.now() + policy.turnTimeoutMs;
   const ctx: LadderContext = {
-    port: trackedPort(notNowPort(port, policy, random, deadline), task),
+    port: options.onAgentEvent
+      ? new HeardPort(trackedPort(notNowPort(port, policy, random, deadline), task), options.onAgentEvent)
+      : trackedPort(notNowPort(port, policy, random, deadline), task),
     policy,
     random,
     logger: options.logger ?? silentLogger,

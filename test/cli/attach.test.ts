@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { ATTACHMENT } from '../../demo/reply.js';
-import { jsonLines, runCli } from './run-cli.js';
+import { blocksOf, jsonLines, runCli } from './run-cli.js';
 
 /** `--attach`, `--save`, the attachment lines and `--json` bytes, and chat's `/attach` and `/save`, against the demo agent. */
 let agent: DemoAgent;
@@ -24,10 +24,10 @@ afterAll(async () => {
 });
 
 describe('a4h send with files', () => {
-  it('--attach sends the file; echo brings it back; one line per attachment after the reply', async () => {
+  it('--attach sends the file; echo brings it back; its artifact block names it after the reply', async () => {
     const { code, stdout } = await runCli(['send', agent.url, '--thread', 'attach-1', '--attach', pdf, 'echo']);
     expect(code).toBe(0);
-    const lines = stdout.trimEnd().split('\n');
+    const lines = blocksOf(stdout).split('\n');
     expect(lines[0]).toContain('Echoing notes.pdf back to you');
     expect(lines.slice(1)).toEqual([`[file] notes.pdf (application/pdf, ${PDF.length} bytes)`]);
   });

@@ -92,12 +92,12 @@ describe('a4h auth login: client credentials', { timeout: 90_000 }, () => {
     expect((await runCli(['send', url, 'artifacts'], { env: env() })).stdout).toBe(`${REPLY.artifacts}\n`);
   });
 
-  it('a wrong secret: exit 5, one line naming the endpoint’s error, nothing stored; no secret: bad usage (2)', async () => {
+  it('a wrong secret: exit 4, one line naming the endpoint’s error, nothing stored; no secret: bad usage (2)', async () => {
     const url = agents.v1.url(AUTH_MOUNTS.oauth);
     const refused = await runCli(['auth', 'login', url, '--oauth-client-id', AUTH_SECRETS.clientId, '--oauth-client-secret-env', 'S'], {
       env: env({ S: 'not-the-secret' }),
     });
-    expect(refused.code).toBe(5);
+    expect(refused.code).toBe(4);
     expect(refused.stderr).toMatch(/refused the client credentials request \(HTTP 401/);
     expect(refused.stderr).not.toContain('not-the-secret');
     const bare = await runCli(['auth', 'login', url, '--oauth-client-id', AUTH_SECRETS.clientId], { env: env() });
@@ -131,7 +131,7 @@ describe('a4h auth login --device (RFC 8628, oidc-provider)', { timeout: 90_000 
     expect(turn.stdout, turn.stderr).toBe(`${REPLY.artifacts}\n`);
   });
 
-  it("the card's device code flow (no --oauth-device-url); a refused sign-in: exit 5, the sign-in was refused (access_denied), nothing stored", async () => {
+  it("the card's device code flow (no --oauth-device-url); a refused sign-in: exit 4, the sign-in was refused (access_denied), nothing stored", async () => {
     const url = oauthAgents.v1.url(OAUTH_MOUNTS.call);
     const run = startCli(['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id], {
       env: env(),
@@ -147,7 +147,7 @@ describe('a4h auth login --device (RFC 8628, oidc-provider)', { timeout: 90_000 
     });
     await provider.decideDevice(userCode, false);
     const { code, stderr } = await run.result;
-    expect(code).toBe(5);
+    expect(code).toBe(4);
     expect(stderr).toMatch(/the sign-in was refused \(access_denied\)/);
     expect(() => statSync(tokensPath())).toThrow();
   });

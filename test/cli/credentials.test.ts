@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, MEMBERS_SKILL, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
 import { REPLY } from '../../fixtures/index.js';
-import { jsonLines, runCli } from './run-cli.js';
+import { blocksOf, jsonLines, runCli } from './run-cli.js';
 
 let agents: AuthAgents;
 beforeAll(async () => {
@@ -19,7 +19,7 @@ describe('a4h send with credentials', () => {
     const { code, stdout } = await runCli(['send', agents.v1.url(AUTH_MOUNTS.bearer), '--bearer-env', 'A4H_TEST_TOKEN', 'artifacts'], {
       env: TOKEN_ENV,
     });
-    expect(stdout).toBe(`${REPLY.artifacts}\n`);
+    expect(blocksOf(stdout)).toBe(REPLY.artifacts);
     expect(code).toBe(0);
     // Every request, the card fetch included (the flags are for this agent's origin).
     const calls = agents.v1.received.slice(from);
@@ -38,15 +38,15 @@ describe('a4h send with credentials', () => {
       'X-Trace: cli-test',
       'artifacts',
     ]);
-    expect(stdout).toBe(`${REPLY.artifacts}\n`);
+    expect(blocksOf(stdout)).toBe(REPLY.artifacts);
     expect(code).toBe(0);
     const [call] = agents.v1.received.slice(from).filter((r) => r.method === 'SendStreamingMessage');
     expect(call?.headers).toMatchObject({ 'x-api-key': AUTH_SECRETS.apiKey, 'x-trace': 'cli-test' });
   });
 
-  it('refused credentials: exit 5 and one line naming the scheme, what was sent and the challenge', async () => {
+  it('refused credentials: exit 4 and one line naming the scheme, what was sent and the challenge', async () => {
     const { code, stdout, stderr } = await runCli(['send', agents.v1.url(AUTH_MOUNTS.apiKey), '--json', 'artifacts']);
-    expect(code).toBe(5);
+    expect(code).toBe(4);
     expect(jsonLines(stdout).map((l) => l['type'])).toEqual(['start', 'error']);
     expect(jsonLines(stdout).at(-1)).toMatchObject({ kind: 'auth' });
     expect(stderr.trim().split('\n')).toHaveLength(1);
@@ -108,14 +108,14 @@ describe('a4h chat with credentials', () => {
     expect(code).toBe(0);
   });
 
-  it('refused: exit 5 before the first line', async () => {
+  it('refused: exit 4 before the first line', async () => {
     const { code, stderr } = await runCli(
       ['chat', agents.v1.url(AUTH_MOUNTS.bearer), '-H', 'Authorization: Bearer wrong-chat-token-77aa'],
       {
         input: 'artifacts\n',
       },
     );
-    expect(code).toBe(5);
+    expect(code).toBe(4);
     expect(stderr).toContain('the agent refused the credentials');
     expect(stderr).toContain('sent: headers Authorization');
     expect(stderr).not.toContain('wrong-chat-token-77aa');

@@ -7,7 +7,7 @@ import {
   type ExtensionAgents,
 } from '../../fixtures/agent-extensions.js';
 import { REPLY, startV1Agent } from '../../fixtures/index.js';
-import { jsonLines, runCli } from './run-cli.js';
+import { blocksOf, jsonLines, runCli } from './run-cli.js';
 
 let agents: ExtensionAgents;
 beforeAll(async () => {
@@ -71,7 +71,7 @@ describe('--extension on send, resume and chat', () => {
       EXTENSIONS.optional,
       'artifacts',
     ]);
-    expect({ code, stdout }).toEqual({ code: 0, stdout: `${REPLY.artifacts}\n` });
+    expect({ code, reply: blocksOf(stdout) }).toEqual({ code: 0, reply: REPLY.artifacts });
     const calls = callsSince(from);
     expect(calls.map((r) => r.method)).toContain('SendStreamingMessage');
     for (const request of calls) expect(request.headers['a2a-extensions']).toBe(`${EXTENSIONS.required},${EXTENSIONS.optional}`);

@@ -56,8 +56,8 @@ const oneLine = (stderr: string) => {
 describe('a network error says its cause in its one line, without --verbose', () => {
   it('refused: a closed port on 127.0.0.1', async () => {
     const { code, stderr } = await runCli(['send', `http://127.0.0.1:${closedPort}/`, 'hi']);
-    expect(code).toBe(1);
-    expect(oneLine(stderr)).toMatch(/^a4h: error: could not fetch the agent card .*: connection refused/);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^Error: A2ACLI_ERR_UNREACHABLE\nMessage: could not fetch the agent card .*: connection refused/);
   });
   it('blocked port: fetch refuses :6000 without any I/O', async () => {
     const { stderr } = await runCli(['card', 'http://127.0.0.1:6000/']);
@@ -65,8 +65,8 @@ describe('a network error says its cause in its one line, without --verbose', ()
   });
   it('certificate: a self-signed TLS server on 127.0.0.1', async () => {
     const { code, stderr } = await runCli(['send', `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`, 'hi']);
-    expect(code).toBe(1);
-    expect(oneLine(stderr)).toMatch(/: certificate not trusted: it is self-signed/);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^Message: .*: certificate not trusted: it is self-signed$/m);
   });
   it('redirect loop', async () => {
     const { stderr } = await runCli(['card', `http://127.0.0.1:${(loop.address() as AddressInfo).port}/`]);
@@ -89,7 +89,7 @@ describe('send --json always ends with a JSON line', () => {
   });
   it('a timeout: kind timeout', async () => {
     const { code, stdout } = await runCli(['send', v1.url('/'), '--json', '--timeout', '0.5', '--thread', 'json-timeout', 'slow']);
-    expect(code).toBe(1);
+    expect(code).toBe(5);
     expect(jsonLines(stdout).at(-1)).toMatchObject({ type: 'error', kind: 'timeout' });
   });
   it('a cancel (SIGINT): kind aborted', async () => {
@@ -102,23 +102,23 @@ describe('send --json always ends with a JSON line', () => {
   });
 });
 
-describe('a piped plain send keeps what arrived', () => {
-  it('before a timeout', async () => {
-    const { code, stdout } = await runCli(['send', v1.url('/'), '--timeout', '0.6', '--thread', 'piped-timeout', 'slow']);
-    expect(code).toBe(1);
-    expect(stdout).toMatch(/^tick 1.*\n$/s);
+describe('a piped send --stream keeps what arrived', () => {
+  it('before a timeout (exit 5)', async () => {
+    const { code, stdout } = await runCli(['send', v1.url('/'), '--stream', '--timeout', '2', '--thread', 'piped-timeout', 'slow']);
+    expect(code).toBe(5);
+    expect(stdout).toMatch(/^Artifact: ticks\ntick 1/m);
   });
   it('before Ctrl-C', async () => {
     const from = v1.received.length;
-    const run = startCli(['send', v1.url('/'), '--thread', 'piped-cancel', 'slow']);
+    const run = startCli(['send', v1.url('/'), '--stream', '--thread', 'piped-cancel', 'slow']);
     // The message reached the agent (the command listens for Ctrl-C by then); a few ticks (100 ms each) follow.
     await eventually(() => v1.received.slice(from).some((r) => r.method === 'SendStreamingMessage'), 10_000);
     await new Promise((resolve) => setTimeout(resolve, 350));
     run.child.kill('SIGINT');
     const { code, stdout, stderr } = await run.result;
     expect(code).toBe(1);
-    expect(stderr).toContain('cancelled');
-    expect(stdout).toMatch(/^tick 1.*\n$/s);
+    expect(stderr).toContain('Error: A4H_ERR_CANCELLED');
+    expect(stdout).toMatch(/^Artifact: ticks\ntick 1/m);
   });
 });
 
@@ -135,13 +135,21 @@ describe('input and the secret', () => {
     expect(stderr).toMatch(/at least 16 bytes/);
     expect(stderr).not.toContain('hunter2');
   });
-  it('the missing-secret warning is one sentence naming the variable', async () => {
-    const { stderr } = await runCli(['send', v1.url('/'), '--thread', 'no-secret', 'artifacts'], {
+  it('send --thread without a secret is refused: its contextId could not continue in the next run (exit 2)', async () => {
+    const { code, stderr } = await runCli(['send', v1.url('/'), '--thread', 'no-secret', 'artifacts'], {
       env: { A4H_IDENTITY_SECRET: undefined },
     });
-    expect(stderr).toBe(
-      'a4h: warning: No identity secret is set (A4H_IDENTITY_SECRET), so a random key is used for this process: conversations will not continue after a restart.\n',
-    );
+    expect(code).toBe(2);
+    expect(stderr).toMatch(/^Message: --thread derives the contextId from A4H_IDENTITY_SECRET, which is not set/m);
+  });
+  it('the missing-secret warning is one sentence naming the variable', async () => {
+    const { stderr } = await runCli(['chat', v1.url('/'), '--thread', 'no-secret'], {
+      env: { A4H_IDENTITY_SECRET: undefined },
+      input: 'artifacts\n',
+    });
+    expect(stderr.split('\n').filter((line) => line.includes('warning'))).toEqual([
+      'a4h: warning: No identity secret is set (A4H_IDENTITY_SECRET), so a random key is used for this process: conversations will not continue after a restart.',
+    ]);
   });
 });
 
@@ -180,17 +188,21 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
   it('an agent URL without its scheme: one line that says which URL was meant', async () => {
     const { code, stderr } = await runCli(['send', '127.0.0.1:41241', 'hi']);
     expect(code).toBe(2);
-    expect(oneLine(stderr)).toBe('a4h: error: not a URL: "127.0.0.1:41241"; did you mean http://127.0.0.1:41241/?');
+    expect(stderr).toMatch(/^Message: not a URL: "127\.0\.0\.1:41241"; did you mean http:\/\/127\.0\.0\.1:41241\/\?$/m);
   });
 
   it.each([
-    [['send', v1?.url('/') ?? '', '--bogus', 'hi'], 'a4h: error: unknown option --bogus (a4h send --help for its options)'],
+    [['send', v1?.url('/') ?? '', '--bogus', 'hi'], 'unknown option --bogus'],
+    [['send', v1?.url('/') ?? '', ''], 'the message is empty: say something'],
+  ])('send: a usage mistake is its code, its message and the help to read, exit 2: %j', async (args, message) => {
+    const { code, stderr } = await runCli(args);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`Error: A2ACLI_ERR_USAGE\nMessage: ${message}\nHint: a4h send --help\n`);
+  });
+
+  it.each([
     [['chat', v1?.url('/') ?? '', '--thread'], 'a4h: error: --thread needs a value (a4h chat --help for its options)'],
     [['card', v1?.url('/') ?? '', '--json=yes'], 'a4h: error: --json takes no value (a4h card --help for its options)'],
-    [
-      ['send', v1?.url('/') ?? '', ''],
-      'a4h: error: the message is empty: say something after the agent URL (a4h send --help for its options)',
-    ],
     [['frobnicate'], 'a4h: error: unknown command "frobnicate" (a4h --help lists the commands)'],
   ])('a usage mistake is one line and a hint, exit 2: %j', async (args, line) => {
     const { code, stderr } = await runCli(args);
@@ -210,10 +222,10 @@ describe('an agent URL that is a transport’s (issue 31)', () => {
     const transport = (JSON.parse((await runCli(['card', v1.url('/'), '--json'])).stdout) as { url: string }).url;
     expect(new URL(transport).pathname).not.toBe('/');
     const { code, stderr } = await runCli(['send', transport, 'hi']);
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     const origin = new URL(transport).origin;
-    expect(oneLine(stderr)).toBe(
-      `a4h: error: no agent card at ${transport.replace(/\/?$/, '/')}.well-known/agent-card.json (HTTP 404): give the agent's base URL, not a transport's (perhaps ${origin}/)`,
+    expect(stderr.split('\n')[1]).toBe(
+      `Message: no agent card at ${transport.replace(/\/?$/, '/')}.well-known/agent-card.json (HTTP 404): give the agent's base URL, not a transport's (perhaps ${origin}/)`,
     );
   });
 
@@ -222,7 +234,7 @@ describe('an agent URL that is a transport’s (issue 31)', () => {
     const port = await listen(empty);
     try {
       const { stderr } = await runCli(['send', `http://127.0.0.1:${port}/`, 'hi']);
-      expect(oneLine(stderr)).toBe(`a4h: error: no agent card at http://127.0.0.1:${port}/.well-known/agent-card.json (HTTP 404)`);
+      expect(stderr.split('\n')[1]).toBe(`Message: no agent card at http://127.0.0.1:${port}/.well-known/agent-card.json (HTTP 404)`);
     } finally {
       await new Promise((resolve) => empty.close(resolve));
     }

@@ -42,8 +42,10 @@ for (const protocol of ['1.0', '0.3'] as const) {
     });
 
     it('a4h send: the reply over gRPC, the same thread remembered on the next turn', async () => {
-      const first = jsonLines((await runCli(['send', url(), '--json', '--thread', 'grpc-1', 'my name is Ada'])).stdout).at(-1);
-      const second = await runCli(['send', url(), '--json', '--thread', 'grpc-1', 'what is my name?']);
+      // A v0.3 agent too: the version allowed by name (the specification's floor is 1.0).
+      const v = ['--a2a-version', protocol === '0.3' ? '0.3' : '1.0'];
+      const first = jsonLines((await runCli(['send', url(), '--json', ...v, '--thread', 'grpc-1', 'my name is Ada'])).stdout).at(-1);
+      const second = await runCli(['send', url(), '--json', ...v, '--thread', 'grpc-1', 'what is my name?']);
       expect(second.code).toBe(0);
       const end = jsonLines(second.stdout).at(-1);
       expect(first).toMatchObject({ type: 'end', outcome: 'completed' });
@@ -79,9 +81,9 @@ describe('a gRPC interface at an https:// address', () => {
       expect(card.stdout).toMatch(/transport +GRPC grpcs:\/\/127\.0\.0\.1:\d+\n/);
       const sent = await runCli(['send', host.agent.url('/'), '--json', 'artifacts'], { env });
       expect(jsonLines(sent.stdout).at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: REPLY.artifacts });
-      // Without trusting the certificate, the TLS handshake fails: a network error, exit 1.
+      // Without trusting the certificate, the TLS handshake fails: the agent cannot be reached, exit 3.
       const untrusted = await runCli(['send', host.agent.url('/'), 'artifacts']);
-      expect(untrusted.code).toBe(1);
+      expect(untrusted.code).toBe(3);
     } finally {
       await host.agent.close();
     }

@@ -31,7 +31,7 @@ const GLOBAL = new Set(['help', 'verbose']);
 
 /** The option names of the flags `text` shows (`--name`, or `-X` for the option whose short is X). */
 function flagsIn(text: string, options: Options): string[] {
-  return [...text.matchAll(/(?<![\w-])(--[a-z][a-z-]*|-[A-Za-z])(?![\w-])/g)].map(([flag]) => {
+  return [...text.matchAll(/(?<![\w-])(--[a-z][a-z0-9-]*|-[A-Za-z])(?![\w-])/g)].map(([flag]) => {
     if (flag.startsWith('--')) return flag.slice(2);
     return Object.entries(options).find(([, option]) => option.short === flag.slice(1))?.[0] ?? flag;
   });
@@ -106,7 +106,7 @@ describe('a typo gets a suggestion', () => {
   it('a flag: unknown option --thred: did you mean --thread? (exit 2)', async () => {
     const { code, stderr } = await runCli(['send', '--thred', 'work', 'http://127.0.0.1:9/', 'hi']);
     expect(code).toBe(2);
-    expect(stderr).toBe('a4h: error: unknown option --thred: did you mean --thread? (a4h send --help for its options)\n');
+    expect(stderr).toBe('Error: A2ACLI_ERR_USAGE\nMessage: unknown option --thred: did you mean --thread?\nHint: a4h send --help\n');
     expect((await runCli(['chat', '--bearer-evn', 'T', 'http://127.0.0.1:9/'])).stderr).toContain('did you mean --bearer-env?');
   });
 
@@ -118,7 +118,7 @@ describe('a typo gets a suggestion', () => {
 
   it('nothing close: no guess', async () => {
     expect((await runCli(['send', '--x', 'http://127.0.0.1:9/', 'hi'])).stderr).toBe(
-      'a4h: error: unknown option --x (a4h send --help for its options)\n',
+      'Error: A2ACLI_ERR_USAGE\nMessage: unknown option --x\nHint: a4h send --help\n',
     );
     expect((await runCli(['frobnicate'])).stderr).toBe('a4h: error: unknown command "frobnicate" (a4h --help lists the commands)\n');
   });

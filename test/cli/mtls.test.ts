@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTlsAgent, type TlsAgent } from '../../fixtures/agent-mtls.js';
 import { REPLY } from '../../fixtures/index.js';
 import { makeCertificates, writePemFiles, type TestCertificates } from '../../fixtures/tls-certs.js';
-import { runCli, type CliResult } from './run-cli.js';
+import { blocksOf, runCli, type CliResult } from './run-cli.js';
 
 let certs: TestCertificates;
 let agent: TlsAgent;
@@ -46,7 +46,7 @@ describe('a4h with a client certificate', () => {
     const from = agent.offered.length;
     const flags = ['--cert', files.path('client.crt'), '--key', files.path('client.key'), '--cacert', files.path('ca.crt')];
     const result = await runCli(['send', agent.url('/'), ...flags, 'artifacts']);
-    expect(result.stdout).toBe(`${REPLY.artifacts}\n`);
+    expect(blocksOf(result.stdout)).toBe(REPLY.artifacts);
     expect(result.code).toBe(0);
     expect(agent.offered.length - from).toBeGreaterThanOrEqual(2);
     expect(new Set(agent.offered.slice(from))).toEqual(new Set(['client-a']));
@@ -66,18 +66,18 @@ describe('a4h with a client certificate', () => {
     const result = await runCli(['send', agent.url('/'), ...flags, '--key-pass-env', 'A4H_TEST_PASS', 'status'], {
       env: { A4H_TEST_PASS: certs.passphrase },
     });
-    expect(result.stdout).toBe(`${REPLY.status}\n`);
+    expect(blocksOf(result.stdout)).toBe(REPLY.status);
     expect(result.code).toBe(0);
     expect(new Set(agent.offered.slice(from))).toEqual(new Set(['client-b']));
     showsNoKey(result);
   });
 
-  it('without a certificate: exit 5, one line saying the agent asks for one (and nothing more with --verbose of a key)', async () => {
+  it('without a certificate: exit 4, one line saying the agent asks for one (and nothing more with --verbose of a key)', async () => {
     const result = await runCli(['send', agent.url('/'), '--cacert', files.path('ca.crt'), '--verbose', 'artifacts']);
-    expect(result.code).toBe(5);
+    expect(result.code).toBe(4);
     expect(result.stderr).toContain('the agent refused the TLS handshake: it asks for a client certificate (mutual TLS) and none was sent');
     const plain = await runCli(['card', agent.url('/'), '--cacert', files.path('ca.crt')]);
-    expect(plain.code).toBe(5);
+    expect(plain.code).toBe(4);
     expect(plain.stderr.trim().split('\n')).toHaveLength(1);
   });
 

@@ -87,3 +87,21 @@ export function jsonLines(stdout: string): Record<string, unknown>[] {
     .filter((line) => line.trim() !== '')
     .map((line) => JSON.parse(line) as Record<string, unknown>);
 }
+
+/**
+ * The bodies of the blocks of `a4h send`'s text output (`Artifact: …`, `Message:`, `Status Message:`: a
+ * label line, the content, a blank line), in order, joined with a newline: what the agent said.
+ */
+export function blocksOf(stdout: string): string {
+  const bodies: string[] = [];
+  let body: string[] | undefined;
+  for (const line of stdout.split('\n')) {
+    if (body !== undefined) {
+      if (line === '') {
+        bodies.push(body.join('\n'));
+        body = undefined;
+      } else body.push(line);
+    } else if (/^(Artifact|Message|Status Message):/.test(line)) body = [];
+  }
+  return bodies.join('\n');
+}

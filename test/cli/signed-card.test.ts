@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SIGNED_MOUNTS, startSignedAgents, type SignedAgents } from '../../fixtures/agent-signed.js';
 import { REPLY } from '../../fixtures/index.js';
 import { requests } from '../sdk/credentials-kit.js';
-import { jsonLines, runCli } from './run-cli.js';
+import { blocksOf, jsonLines, runCli } from './run-cli.js';
 
 // The command's signed-card flags: the verdict line of `a4h card`, and --require-signed-card refusing an
 // agent (the exit status of card errors, one line saying why) before anything is sent to it.
@@ -100,7 +100,7 @@ describe('--require-signed-card', () => {
 
   it('send and resume: a card signed by a trusted key goes through', async () => {
     const sent = await runCli(['send', url(SIGNED_MOUNTS.signed), '--trust-jwks', jwksFile, '--require-signed-card', 'artifacts']);
-    expect(sent).toMatchObject({ code: 0, stdout: `${REPLY.artifacts}\n` });
+    expect({ code: sent.code, reply: blocksOf(sent.stdout) }).toEqual({ code: 0, reply: REPLY.artifacts });
     const resumed = await runCli([
       'resume',
       url(SIGNED_MOUNTS.signed),

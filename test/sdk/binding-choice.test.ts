@@ -124,3 +124,26 @@ describe('a gRPC address', () => {
     expect(parseGrpcAddress(address)).toBeUndefined();
   });
 });
+
+describe('the interface chosen in the card’s order (interfaceOrder: the A2A CLI specification’s choice)', () => {
+  const all = [iface('GRPC', '1.0', 'agent.example:443'), iface('HTTP+JSON', '1.0'), iface('JSONRPC', '1.0'), iface('JSONRPC', '0.3')];
+  const inOrder = (order: InterfaceChoice['order']): InterfaceChoice => ({ ...NODE, order });
+
+  it("the card's first usable interface, not a4h's binding preference", () => {
+    expect(pick(all, inOrder({}))).toBe('GRPC 1.0');
+    expect(pick(all, { ...inOrder({}), available: (binding) => (binding.name === 'GRPC' ? 'no gRPC here' : true) })).toBe('HTTP+JSON 1.0');
+  });
+
+  it('the first of the preferred bindings the card offers; none of them: the card’s order', () => {
+    expect(pick(all, inOrder({ prefer: ['JSONRPC', 'HTTP+JSON'] }))).toBe('JSONRPC 1.0');
+    expect(pick(all.slice(0, 2), inOrder({ prefer: ['JSONRPC'] }))).toBe('GRPC 1.0');
+  });
+
+  it('none older than minVersion: a card with only older ones is a VersionNotSupportedError (-32009), not a downgrade', () => {
+    expect(pick([iface('JSONRPC', '0.3'), iface('HTTP+JSON', '1.0')], inOrder({ minVersion: '1.0' }))).toBe('HTTP+JSON 1.0');
+    expect(() => pick([iface('JSONRPC', '0.3')], inOrder({ minVersion: '1.0' }))).toThrow(
+      expect.objectContaining({ kind: 'unsupported', code: -32009, message: expect.stringContaining('0.3') }),
+    );
+    expect(pick([iface('JSONRPC', '0.3')], inOrder({ minVersion: '0.3' }))).toBe('JSONRPC 0.3');
+  });
+});

@@ -51,6 +51,14 @@ describe('cards of other protocol generations', () => {
     expect(methods()).toEqual(['SendStreamingMessage', 'message/stream', 'message/stream']);
   });
 
+  it('with interfaceOrder minVersion 1.0 the wrong generation is not followed: a VersionNotSupportedError, never a silent downgrade', async () => {
+    const ports = createSdkPorts({ fetch: http.fetch, interfaceOrder: { minVersion: '1.0' } });
+    const url = agent.url(V03_MOUNTS.mislabeled);
+    const from = agent.received.length;
+    await expect(collect(runTurn(ports(url), { text: 'artifacts' }, FAST))).rejects.toMatchObject({ kind: 'unsupported', code: -32009 });
+    expect(agent.received.slice(from).map((r) => r.method)).not.toContain('message/stream');
+  });
+
   for (const [text, reply] of [
     ['artifacts', REPLY.artifacts],
     ['drop', REPLY.drop],

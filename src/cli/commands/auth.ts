@@ -7,7 +7,8 @@ import { deviceLogin } from '../auth/device.js';
 import { storeToken } from '../auth/store.js';
 import { valueOf, type Configuration } from '../config/load.js';
 import { insecureFetch, warnInsecure } from '../insecure.js';
-import { exitCodeForError, reportError } from '../errors.js';
+import { reportError } from '../errors.js';
+import { exitStatusOf } from '../protocol/envelope.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { OAUTH_OPTIONS } from '../oauth.js';
 import { parse } from '../options.js';
@@ -93,7 +94,7 @@ export async function auth(args: string[], io: Io): Promise<number> {
   } catch (error) {
     if (error instanceof UsageError) throw error;
     reportError(io, error, values.verbose === true);
-    return exitCodeForError(error);
+    return exitStatusOf(error);
   }
 }
 

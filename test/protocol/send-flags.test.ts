@@ -1,0 +1,88 @@
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/cli/io.js';
+import { durationMs } from '../../src/cli/options.js';
+import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
+import { foldTask } from '../../src/cli/send/fold.js';
+import { interfaceOrderOf, modeFromArgs, modeOf } from '../../src/cli/send/flags.js';
+import { partFlags } from '../../src/cli/send/parts.js';
+import { ev } from '../../src/testing/index.js';
+
+describe("send's flags, read", () => {
+  it('part flags in command-line order, each --media-type bound to the part flag right before it', () => {
+    const args = [
+      'http://a/',
+      '--text',
+      'a',
+      '--media-type',
+      'text/markdown',
+      '-o',
+      'json',
+      '--data',
+      '-',
+      '--file',
+      'x.bin',
+      '--media-type',
+      'application/pdf',
+    ];
+    expect(partFlags(args, SEND_OPTIONS)).toEqual([
+      { flag: 'text', value: 'a', mediaType: 'text/markdown' },
+      { flag: 'data', value: '-' },
+      { flag: 'file', value: 'x.bin', mediaType: 'application/pdf' },
+    ]);
+  });
+
+  it('--media-type after another flag, twice for one part, or not a type: a usage error', () => {
+    for (const args of [
+      ['--text', 'a', '-o', 'json', '--media-type', 'text/plain'],
+      ['--text', 'a', '--media-type', 'text/plain', '--media-type', 'text/html'],
+      ['--file', 'x', '--media-type', 'pdf'],
+    ]) {
+      expect(() => partFlags(args, SEND_OPTIONS), args.join(' ')).toThrow(UsageError);
+    }
+  });
+
+  it('durations: seconds, or with a unit; nothing else', () => {
+    expect([
+      durationMs('timeout', '30', 1e9),
+      durationMs('timeout', '0.5', 1e9),
+      durationMs('timeout', '500ms', 1e9),
+      durationMs('timeout', '2m', 1e9),
+    ]).toEqual([30_000, 500, 500, 120_000]);
+    for (const bad of ['soon', '0', '-1', '1d']) expect(() => durationMs('timeout', bad, 1e9)).toThrow(UsageError);
+  });
+
+  it('the output mode: --json alone, --async without --stream; -o json found in the arguments before they parse', () => {
+    expect(modeOf({ output: 'json', stream: true })).toEqual({ format: 'json', stream: true });
+    expect(() => modeOf({ json: true, output: 'json' })).toThrow(UsageError);
+    expect(() => modeOf({ async: true, stream: true })).toThrow(UsageError);
+    expect(modeFromArgs(['x', '-o', 'json', '--bogus'])).toEqual({ format: 'json', stream: false });
+    expect(modeFromArgs(['x', '--output=json', '--stream'])).toEqual({ format: 'json', stream: true });
+  });
+
+  it('--transport in the order given (names as cards spell them, any case); --a2a-version 1.0 by default, 0.3 by name', () => {
+    expect(interfaceOrderOf({ transport: ['grpc', 'HTTP+JSON'] })).toEqual({ prefer: ['GRPC', 'HTTP+JSON'], minVersion: '1.0' });
+    expect(interfaceOrderOf({ 'a2a-version': '0.3' })).toEqual({ minVersion: '0.3' });
+    expect(() => interfaceOrderOf({ 'a2a-version': '0.2' })).toThrow(UsageError);
+  });
+});
+
+describe('foldTask: the updates of a stream on its last snapshot', () => {
+  it('the status replaced, a chunk appended to its artifact or put in its place, another task’s left out', () => {
+    let task = ev.task('t1', 'working').task;
+    for (const event of [
+      ev.artifact('t1', 'a', 'Hello, '),
+      ev.artifact('t1', 'a', 'world', { append: true }),
+      ev.artifact('t1', 'b', 'x'),
+      ev.artifact('t1', 'b', 'y'),
+      ev.artifact('t2', 'a', 'stranger'),
+      ev.status('t1', 'completed'),
+    ]) {
+      task = foldTask(task, event);
+    }
+    expect(task.status.state).toBe('completed');
+    expect(task.artifacts.map((artifact) => artifact.parts.map((part) => (part.kind === 'text' ? part.text : '')).join(''))).toEqual([
+      'Hello, world',
+      'y',
+    ]);
+  });
+});
