@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Binding } from '../bindings/binding.js';
 import type { AuthDetails } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
+import type { NewPushConfig, PushConfig, PushConfigPage } from '../../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
 
@@ -27,6 +28,14 @@ export interface Transport {
   cancel(taskId: string, headers: TurnHeaders): Observable<Task>;
   /** `ListTasks` of one conversation (v1.0; `unsupported` on v0.3). */
   listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<TaskPage>;
+  /** `CreateTaskPushNotificationConfig`. */
+  createPushConfig(config: NewPushConfig, headers: TurnHeaders): Observable<PushConfig>;
+  /** `GetTaskPushNotificationConfig`. */
+  getPushConfig(taskId: string, configId: string, headers: TurnHeaders): Observable<PushConfig>;
+  /** `ListTaskPushNotificationConfigs`. */
+  listPushConfigs(taskId: string, page: { pageSize?: number; pageToken?: string }, headers: TurnHeaders): Observable<PushConfigPage>;
+  /** `DeleteTaskPushNotificationConfig`. */
+  deletePushConfig(taskId: string, configId: string, headers: TurnHeaders): Observable<true>;
 }
 
 /** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */
