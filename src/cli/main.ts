@@ -8,6 +8,7 @@ import { context } from './commands/context.js';
 import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
+import { task } from './commands/task.js';
 import { exitCodeForError, reportError } from './errors.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
@@ -27,6 +28,7 @@ Usage:
               [credentials] [signed cards]
   a4h card <agent-url> [--json] [credentials] [signed cards]
   a4h context <handle> <key>
+  a4h task get|cancel|list|subscribe|download|push-config … -a <agent>   (a4h task --help)
 
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
@@ -36,7 +38,7 @@ Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across 
 NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context };
+const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context, task };
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
