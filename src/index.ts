@@ -107,6 +107,8 @@ export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render
 export { platformEdits, splitReply } from './render/platform.js';
 export type { PlatformEdit, PlatformLimits } from './render/platform.js';
 export { coalesceViews } from './render/coalesce.js';
+export { protocolMessage, protocolSendResponse, protocolStreamResponse, protocolTask, WIRE_STATES } from './render/protocol.js';
+export type { ProtocolJson } from './render/protocol.js';
 export type { CoalesceOptions } from './render/coalesce.js';
 export type { TurnView } from './render/view.js';
 export { emptyTranscript, reduceTranscript, threadTranscript } from './render/transcript.js';

@@ -21,6 +21,7 @@ import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import { cancelWhenAbandoned } from './cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
+import { HeardPort } from './heard.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
@@ -67,6 +68,15 @@ export interface LadderOptions {
    * that is gone or finished is left out of the message. Default false.
    */
   taskFromCaller?: boolean;
+  /**
+   * Hears the agent's own objects of the turn, as the agent sent them and the turn took them: a
+   * blocking send's task or message, each stream and resubscribe event (signs of life left out), each
+   * GetTask snapshot and the CancelTask answer (as `task` events). For a caller that prints the
+   * protocol's objects (`protocolStreamResponse`, `protocolTask`) beside or instead of the turn's
+   * events, as `a4h send -o json` does. Called before the turn's own events for it. Without it a turn
+   * does no per-event work for it.
+   */
+  onAgentEvent?: (event: AgentEvent) => void;
 }
 
 /**
@@ -179,7 +189,7 @@ function runLadder(
 ): Observable<TurnEvent> {
   const { policy } = options;
   const ctx: LadderContext = {
-    port: trackedPort(port, task),
+    port: options.onAgentEvent ? new HeardPort(trackedPort(port, task), options.onAgentEvent) : trackedPort(port, task),
     policy,
     random: options.random ?? Math.random,
     logger: options.logger ?? silentLogger,

@@ -1,0 +1,51 @@
+import { isA2AError } from '../../errors.js';
+import { classifyError } from './envelope.js';
+
+/** What a hint may name: the command that failed, the agent, the task it was about. */
+export interface HintContext {
+  /** The command, as typed after `a4h` (`send`, `task get`). */
+  command: string;
+  /** The agent reference the command was given. */
+  agent?: string;
+  /** The task the command was about, when one is known. */
+  taskId?: string;
+}
+
+const DEBUG = 'add --debug to see the requests and the agent’s answers (credentials redacted)';
+
+/**
+ * The envelope's `hint` for `error`: a short next step, a command to copy where there is one; null
+ * when there is nothing useful to say. Never a credential's value: what the card asks for and what
+ * kind of credential was sent, at most.
+ */
+export function hintFor(error: unknown, context: HintContext): string | null {
+  const { code } = classifyError(error);
+  const agent = context.agent ?? '<agent>';
+  switch (code) {
+    case 'A2ACLI_ERR_USAGE':
+      return `a4h ${context.command} --help`;
+    case 'A2ACLI_ERR_CARD_NOT_FOUND':
+      return `check the agent reference: a host (its card is at /.well-known/agent-card.json), the card's URL, or a card file; ${DEBUG}`;
+    case 'A2ACLI_ERR_CARD_INVALID':
+      return `the card is not a valid A2A agent card; ${DEBUG}`;
+    case 'A2ACLI_ERR_UNREACHABLE':
+      return `is the agent running and reachable at ${agent}? ${DEBUG}`;
+    case 'A2ACLI_ERR_CREDENTIALS_MISSING': {
+      const schemes = isA2AError(error) ? error.auth?.schemes : undefined;
+      const asks = schemes !== undefined && schemes.length > 0 ? `the agent asks for ${schemes.join(', ')}: ` : '';
+      return `${asks}pass a credential with --bearer-env VAR or -H 'Name: value'`;
+    }
+    case 'A2ACLI_ERR_AUTH_FAILED':
+      return 'the agent refused the credential sent: check it or get a new one';
+    case 'A2ACLI_ERR_TIMEOUT':
+      return context.taskId === undefined
+        ? 'raise --timeout'
+        : `the task goes on at the agent: a4h task get ${context.taskId} -a ${agent} --wait`;
+    case 'A4H_ERR_FOREIGN_TASK':
+      return 'the task belongs to another conversation: name its --thread, or send without one';
+    case 'A4H_ERR_CANCELLED':
+      return null;
+    default:
+      return DEBUG;
+  }
+}

@@ -1,0 +1,54 @@
+import type { AgentEvent, Task, TaskState } from '../../port/types.js';
+import { isInterrupted } from '../../port/types.js';
+import { protocolStreamResponse, WIRE_STATES, type ProtocolJson } from '../../render/protocol.js';
+import { notice, type Io } from '../io.js';
+import { writeDocument, writeJsonLine, writeRecord, type OutputMode, type TextRecord } from './output.js';
+import { eventRecord } from './text.js';
+
+/**
+ * Prints a command's one result (the specification's §9.2, §9.3): under `-o json` the protocol
+ * object as one document (or, under `--stream`, as one JSON line: a single-line result is valid JSON
+ * Lines), in `text` its record.
+ */
+export function printResult(io: Io, mode: OutputMode, json: ProtocolJson, record: TextRecord): void {
+  if (mode.format === 'text') writeRecord(io, record);
+  else if (mode.stream) writeJsonLine(io, json);
+  else writeDocument(io, json);
+}
+
+/** Prints one event of a stream as it arrives: its `StreamResponse` as one JSON line, or its text record. Signs of life print nothing. */
+export function printEvent(io: Io, mode: OutputMode, event: AgentEvent): void {
+  if (mode.format === 'json') {
+    const json = protocolStreamResponse(event);
+    if (json !== undefined) writeJsonLine(io, json);
+    return;
+  }
+  const record = eventRecord(event);
+  if (record !== undefined) writeRecord(io, record);
+}
+
+/**
+ * The closing record of a `text` stream (§9.2: the last record restates the task's ids and state):
+ * `Task ID`, `Context ID`, `State`.
+ */
+export function finalRecord(task: Pick<Task, 'id' | 'contextId'> & { state: TaskState }): TextRecord {
+  return {
+    fields: [
+      ['Task ID', task.id],
+      ['Context ID', task.contextId],
+      ['State', WIRE_STATES[task.state]],
+    ],
+  };
+}
+
+const ENDED_BADLY: ReadonlySet<TaskState> = new Set(['failed', 'rejected', 'canceled']);
+
+/**
+ * The stderr warning for an outcome that is not a success (§9.6: the exit status stays 0, the state
+ * says what happened): `the task ended TASK_STATE_FAILED`, or `the task waits: TASK_STATE_INPUT_REQUIRED`.
+ * Nothing for a completed task or one still in flight.
+ */
+export function warnOutcome(io: Io, state: TaskState): void {
+  if (ENDED_BADLY.has(state)) notice(io, io.style.yellow(`the task ended ${WIRE_STATES[state]}`));
+  else if (isInterrupted(state)) notice(io, io.style.yellow(`the task waits for you: ${WIRE_STATES[state]}`));
+}
