@@ -19,7 +19,8 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
   return new Observable<T>((subscriber) => {
     const controller = new AbortController();
     let settled = false;
-    run(controller.signal).then(
+    // An SDK method that throws before its promise (a capability its client checks on the card) fails like one that rejects.
+    new Promise<T>((resolve) => resolve(run(controller.signal))).then(
       (value) => {
         settled = true;
         subscriber.next(value);
