@@ -3,6 +3,7 @@ import { createA2A } from '../../node/create-a2a.js';
 import type { CardSummary } from '../../port/card.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { cardGet } from '../card-get.js';
 import { exitCodeForError, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
@@ -10,6 +11,7 @@ import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
                 [--trust-jwks FILE|URL]… [--require-signed-card]
+       a4h card get <REF> [--validate] [-o text|json]   (a4h card get --help)
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
 streaming, tenant, skills, output modes, the extensions the card declares (a required one must be
@@ -29,6 +31,8 @@ export const CARD_OPTIONS = {
 
 /** `a4h card`: the resolved card. */
 export async function card(args: string[], io: Io): Promise<number> {
+  // `a4h card get`: the A2A CLI specification's command (a host, a URL or a card file; -o json; --validate).
+  if (args[0] === 'get') return cardGet(args.slice(1), io);
   const { values, positionals } = parse(args, CARD_OPTIONS);
   if (values.help) {
     io.out.write(`${CARD_USAGE}\n`);
