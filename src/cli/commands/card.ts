@@ -11,14 +11,14 @@ import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
                 [--trust-jwks FILE|URL]… [--require-signed-card]
-       a4h card get <REF> [--validate] [-o text|json]   (a4h card get --help)
 
 Resolves the agent's card and shows what the client will use: protocol version, transport,
 streaming, tenant, skills, output modes, the extensions the card declares (a required one must be
 activated with --extension on send, chat and resume), the security schemes the card declares and
 whether credentials are configured for it, and the verdict on its signature (verified by KID,
 unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
-offers an authenticated extended card, that card is fetched with them and shown.
+offers an authenticated extended card, that card is fetched with them and shown. The A2A CLI
+specification's card get (a host, a URL or a card file; -o json; --validate): see a4h card get --help.
 ${TRUST_USAGE}`;
 
 /** The flags `a4h card` takes (its usage lists each; a test keeps them so). */
