@@ -10,7 +10,7 @@ export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
 export type { A2APort, ListTasksOptions, PortFactory, PortTurn, TaskPage } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
-export type { AgentReachOptions, BindingsOption, GrpcSupport, ProtocolBinding, SdkPortOptions, SdkPorts } from './sdk/ports.js';
+export type { AgentReachOptions, BindingsOption, GrpcSupport, InterfaceOrder, ProtocolBinding, SdkPortOptions, SdkPorts } from './sdk/ports.js';
 export { traceparentOf } from './telemetry/traceparent.js';
 export type {
   A2ATelemetry,
@@ -46,6 +46,7 @@ export type {
   OutgoingData,
   OutgoingFile,
   OutgoingMessage,
+  OutgoingPart,
   Part,
   Role,
   SendResult,

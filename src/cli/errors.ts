@@ -10,12 +10,6 @@ export function isBadInput(error: unknown): boolean {
   return isA2AError(error, 'input', 'config');
 }
 
-/** The exit status of an error: 2 bad input, 5 credentials refused (an `auth` error), 1 otherwise. */
-export function exitCodeForError(error: unknown): number {
-  if (isBadInput(error)) return 2;
-  return isA2AError(error, 'auth') ? 5 : 1;
-}
-
 /** The error's message, with its network cause (refused, unknown host, certificate…) when the chain names one. */
 export function describeError(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);

@@ -9,7 +9,8 @@ import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
 import { task } from './commands/task.js';
-import { exitCodeForError, reportError } from './errors.js';
+import { reportError } from './errors.js';
+import { exitStatusOf } from './protocol/envelope.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
 import { styleFor } from './style.js';
@@ -20,8 +21,10 @@ const USAGE = `a4h — talk to A2A agents from a terminal or a script
 Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
            [signed cards]
-  a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json] [--timeout SECONDS]
-           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] <text…>
+  a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
+           [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]
+           [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
+           [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] [<text…>]
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
              [credentials] [signed cards]
   a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
@@ -33,7 +36,8 @@ Usage:
 Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
-Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
+Each command's options and defaults: a4h <command> --help (e.g. a4h send --help). -v/--version prints the
+version; --verbose shows an error's causes. send follows the A2A CLI specification (docs/a2a-cli-compliance.md).
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 NO_COLOR turns colour off.`;
 
@@ -45,6 +49,13 @@ export function version(): string {
   return pkg.version;
 }
 
+/** `-v`/`--version` among a command's flags (before a `--`): the version, as on its own. */
+function wantsVersion(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  const flags = end < 0 ? args : args.slice(0, end);
+  return flags.includes('-v') || flags.includes('--version');
+}
+
 /** Runs the command line; resolves to the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...args] = argv;
@@ -52,7 +63,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     io.out.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
-  if (command === '--version' || command === '-V') {
+  if (command === '--version' || command === '-v' || command === '-V' || wantsVersion(args)) {
     io.out.write(`${version()}\n`);
     return 0;
   }
@@ -71,8 +82,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       notice(io, `${io.style.red(`error: ${error.message}`)} (a4h ${command} --help for its options)`);
       return 2;
     }
-    reportError(io, error, args.includes('--verbose') || args.includes('-v'));
-    return exitCodeForError(error); // a too-short identity secret is a config error: 2
+    reportError(io, error, args.includes('--verbose'));
+    return exitStatusOf(error); // a too-short identity secret is a config error: 2
   }
 }
 

@@ -15,7 +15,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export const THREAD_OPTIONS = {
   thread: { type: 'string' },
   handle: { type: 'string' },
-  verbose: { type: 'boolean', short: 'v' },
+  verbose: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const satisfies Options;
 
@@ -74,18 +74,26 @@ export function nonEmpty(name: string, value: string | undefined, fallback: stri
   return value;
 }
 
-/** The exit status of a turn's outcome: 0 completed (or nothing to resume), 3 input-required, 4 auth-required, 1 otherwise. */
+/**
+ * The exit status of a turn that ended (the A2A CLI specification's §9.6: it says whether the command did
+ * its job, not how the task turned out): 0 for every task outcome, completed, failed, waiting or nothing
+ * to resume; 1 when a resume by message found that the agent never got it (send it again).
+ */
 export function exitCodeFor(outcome: TurnOutcome | undefined): number {
-  switch (outcome) {
-    case 'completed':
-      return 0;
-    case 'input-required':
-      return 3;
-    case 'auth-required':
-      return 4;
-    case 'none':
-      return 0;
-    default:
-      return 1;
+  return outcome === 'not-received' || outcome === undefined ? 1 : 0;
+}
+
+const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/**
+ * A duration flag in milliseconds: a number of seconds (`30`, `0.5`) or a number with its unit (`500ms`,
+ * `2s`, `5m`, `1h`); positive and at most `maxMs`, else a usage error naming the flag.
+ */
+export function durationMs(name: string, value: string, maxMs: number): number {
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m|h)?$/.exec(value.trim());
+  const ms = match === null ? Number.NaN : Math.ceil(Number(match[1]) * UNITS[match[2] ?? 's']!);
+  if (!Number.isFinite(ms) || ms <= 0 || ms > maxMs) {
+    throw new UsageError(`--${name} takes a positive duration (seconds, or 500ms, 2s, 5m, 1h), at most ${Math.floor(maxMs / 1000)} s`);
   }
+  return ms;
 }

@@ -2,7 +2,8 @@ import { mkdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
 import type { EndEvent, TurnEvent } from '../port/events.js';
 import { saveAttachments } from './attachments.js';
-import { describeError, exitCodeForError, reportError } from './errors.js';
+import { describeError, reportError } from './errors.js';
+import { exitStatusOf } from './protocol/envelope.js';
 import { notice, onOutClosed, type Io } from './io.js';
 import { errorLine, eventLine } from './json.js';
 import { exitCodeFor } from './options.js';
@@ -64,7 +65,7 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
       io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(result.error), result.error)}\n`);
     }
     reportError(io, result.error, options.verbose);
-    return exitCodeForError(result.error);
+    return exitStatusOf(result.error);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

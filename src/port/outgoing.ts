@@ -1,6 +1,6 @@
 import { A2AError } from '../errors.js';
 import type { CardSummary } from './card.js';
-import type { OutgoingData, OutgoingFile } from './types.js';
+import type { OutgoingData, OutgoingFile, OutgoingMessage } from './types.js';
 
 /** The media type of a data part that names none. */
 export const DATA_MEDIA_TYPE = 'application/json';
@@ -87,4 +87,28 @@ export function checkInputModes(
       );
     }
   }
+}
+
+/** The files a message sends: those among its ordered `parts` when it has them, else its `files`. */
+export function outgoingFiles(message: OutgoingMessage): readonly OutgoingFile[] | undefined {
+  if (message.parts === undefined) return message.files;
+  const files: OutgoingFile[] = [];
+  for (const part of message.parts) {
+    if (part.kind !== 'file') continue;
+    const { kind: _kind, ...file } = part;
+    files.push(file);
+  }
+  return files.length === 0 ? undefined : files;
+}
+
+/** The data parts a message sends: those among its ordered `parts` when it has them, else its `data`. */
+export function outgoingData(message: OutgoingMessage): readonly OutgoingData[] | undefined {
+  if (message.parts === undefined) return message.data;
+  const data: OutgoingData[] = [];
+  for (const part of message.parts) {
+    if (part.kind !== 'data') continue;
+    const { kind: _kind, ...value } = part;
+    data.push(value);
+  }
+  return data.length === 0 ? undefined : data;
 }

@@ -156,6 +156,10 @@ export interface OutgoingFile {
   uri?: string;
 }
 
+/** One part of a message in the caller's order: a text (with its media type when the caller named one), a file or a data part. */
+export type OutgoingPart =
+  { kind: 'text'; text: string; mediaType?: string } | ({ kind: 'file' } & OutgoingFile) | ({ kind: 'data' } & OutgoingData);
+
 /** Structured data the user sends (a data part): any JSON value; its media type defaults to `application/json`. */
 export interface OutgoingData {
   /** Any JSON value. */
@@ -179,6 +183,20 @@ export interface OutgoingMessage {
   contextId?: string;
   /** A task to continue (one the agent left input-required or auth-required). */
   taskId?: string;
+  /**
+   * The message's parts in the caller's order (texts, files and data interleaved, a text with its
+   * media type), for a caller whose parts have an order of their own (`a4h send --text … --file …`).
+   * When given, the wire carries exactly these, and the checks read the files and data among them:
+   * `files` and `data` are not read, and `text` is only what the turn shows as the message (the texts
+   * joined, say).
+   */
+  parts?: readonly OutgoingPart[];
+  /**
+   * A blocking send that does not wait: the agent answers at once with the task as it stands (v1.0
+   * `returnImmediately`, v0.3 `blocking: false`), for a caller that follows the task later by its id
+   * (`a4h send --async`). Only a port's `send` reads it; a turn waits whatever it says.
+   */
+  returnImmediately?: boolean;
   /**
    * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
    * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a

@@ -12,6 +12,7 @@ import { Bindings } from './bindings/forced.js';
 import { OpenBindings } from './bindings/open.js';
 import { sdkFactory } from './bindings/registry.js';
 import type { AgentReachOptions } from './reach-options.js';
+import type { InterfaceOrder } from './bindings/options.js';
 import type { GrpcSupport } from './bindings/grpc/support.js';
 import type { ResolvedAgent } from './agent/resolve.js';
 import type { AgentLoader } from './agent/load.js';
@@ -48,9 +49,15 @@ export interface SdkPortOptions extends AgentReachOptions {
    * error saying gRPC is Node-only.
    */
   grpc?: GrpcSupport;
+  /**
+   * The card's order for the interface choice instead of a4h's (the newest version, then JSON-RPC,
+   * HTTP+JSON, gRPC): the caller's preferred bindings first, and the oldest protocol version allowed.
+   * The A2A CLI specification's choice; default a4h's.
+   */
+  interfaceOrder?: InterfaceOrder;
 }
 
-export type { BindingsOption, ProtocolBinding } from './bindings/options.js';
+export type { BindingsOption, InterfaceOrder, ProtocolBinding } from './bindings/options.js';
 export { agentReach, type AgentReachOptions } from './reach-options.js';
 export type { GrpcSupport } from './bindings/grpc/support.js';
 
@@ -100,6 +107,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     movedWarned: new Set(),
     forced: new Bindings(options.bindings),
     bindings: new OpenBindings({ grpc: options.grpc }),
+    ...(options.interfaceOrder ? { order: options.interfaceOrder } : {}),
   };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
   const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };

@@ -1,5 +1,5 @@
 import { A2AError } from '../errors.js';
-import { checkOutgoingParts } from '../port/outgoing.js';
+import { checkOutgoingParts, outgoingData, outgoingFiles } from '../port/outgoing.js';
 import type { OutgoingMessage } from '../port/types.js';
 import { MAX_ID_CHARS } from '../render/ids.js';
 
@@ -11,10 +11,12 @@ export type TurnRequest = OutgoingMessage;
  * data it cannot carry or larger than `maxAttachmentBytes`. Throws an `input` {@link A2AError}.
  */
 export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.POSITIVE_INFINITY): void {
-  const { files, data } = request;
+  const files = outgoingFiles(request);
+  const data = outgoingData(request);
   if (files !== undefined || data !== undefined) checkOutgoingParts(files, data, maxAttachmentBytes);
   const attached = (files?.length ?? 0) + (data?.length ?? 0) > 0;
-  if (typeof request.text !== 'string' || (request.text.trim() === '' && !attached)) {
+  const said = request.parts === undefined ? request.text : request.parts.map((part) => (part.kind === 'text' ? part.text : '')).join('');
+  if (typeof request.text !== 'string' || (said.trim() === '' && !attached)) {
     throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
   }
   checkCallerIds(request);

@@ -15,7 +15,7 @@ import { followedBy, spread } from '../rx.js';
 import { silentLogger, type Logger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
-import { checkInputModes } from '../port/outgoing.js';
+import { checkInputModes, outgoingData, outgoingFiles } from '../port/outgoing.js';
 import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
@@ -118,7 +118,7 @@ export function runCheckedTurn(
     const message: OutgoingMessage = { ...request, messageId };
     const start: StartEvent = { ...startOf(request), messageId };
     return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
-      checkInputModes(card, message.files, message.data);
+      checkInputModes(card, outgoingFiles(message), outgoingData(message));
       const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
       const { contextId, taskId } = message;
       if (contextId === undefined) return send(message);

@@ -25,7 +25,7 @@ const GLOBAL = new Set(['help', 'verbose']);
 
 /** The option names of the flags `text` shows (`--name`, or `-X` for the option whose short is X). */
 function flagsIn(text: string, options: Options): string[] {
-  return [...text.matchAll(/(?<![\w-])(--[a-z][a-z-]*|-[A-Za-z])(?![\w-])/g)].map(([flag]) => {
+  return [...text.matchAll(/(?<![\w-])(--[a-z][a-z0-9-]*|-[A-Za-z])(?![\w-])/g)].map(([flag]) => {
     if (flag.startsWith('--')) return flag.slice(2);
     return Object.entries(options).find(([, option]) => option.short === flag.slice(1))?.[0] ?? flag;
   });

@@ -34,38 +34,39 @@ describe('a4h send --json', () => {
   });
 });
 
-describe('a4h send: exit status per outcome', () => {
-  it('0 completed, with the reply alone on stdout', async () => {
+describe('a4h send: exit status per outcome (0: the command did its job, whatever the task became)', () => {
+  it('0 completed, the reply in its artifact block', async () => {
     const { code, stdout } = await runCli(['send', v1.url('/'), 'artifacts']);
     expect(code).toBe(0);
-    expect(stdout).toBe(`${REPLY.artifacts}\n`);
+    expect(stdout).toContain(`State: TASK_STATE_COMPLETED\nArtifact: answer\n${REPLY.artifacts}\n\n`);
   });
-  it('3 input-required', async () => {
-    // A thread of its own: a later process's first message on the same thread would answer the question.
-    const { code, stdout } = await runCli(['send', v1.url('/'), '--thread', 'exit-input', 'input']);
-    expect(code).toBe(3);
-    expect(stdout).toBe(`${INPUT_QUESTION}\n`);
+  it('0 input-required, the question in the status message, the state named on stderr', async () => {
+    const { code, stdout, stderr } = await runCli(['send', v1.url('/'), 'input']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`State: TASK_STATE_INPUT_REQUIRED\nStatus Message:\n${INPUT_QUESTION}\n`);
+    expect(stderr).toContain('TASK_STATE_INPUT_REQUIRED');
   });
-  it('4 auth-required (a v0.3 agent that closes the stream at AUTH_REQUIRED)', async () => {
-    const { code, stdout, stderr } = await runCli(['send', v03.url('/'), 'auth']);
-    expect(code).toBe(4);
-    expect(stdout).toBe(`${AUTH_PROMPT}\n`);
-    expect(stderr).toContain('sign in');
+  it('0 auth-required (a v0.3 agent, allowed with --a2a-version 0.3), the sign-in prompt shown, not waited on', async () => {
+    const { code, stdout, stderr } = await runCli(['send', v03.url('/'), '--a2a-version', '0.3', 'auth']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('State: TASK_STATE_AUTH_REQUIRED');
+    expect(stdout).toContain(AUTH_PROMPT);
+    expect(stderr).toContain('TASK_STATE_AUTH_REQUIRED');
   });
-  it('1 failed', async () => {
-    const { code, stdout } = await runCli(['send', v1.url('/'), 'fail']);
-    expect(code).toBe(1);
-    expect(stdout).toBe(`${FAIL_MESSAGE}\n`);
+  it('0 failed, the agent\'s message shown, the state named on stderr', async () => {
+    const { code, stdout, stderr } = await runCli(['send', v1.url('/'), 'fail']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(FAIL_MESSAGE);
+    expect(stderr).toContain('the task ended TASK_STATE_FAILED');
   });
-  it('1 when the agent cannot be reached, with one clear line', async () => {
+  it('3 when the agent cannot be reached, with its code, message and hint', async () => {
     const { code, stderr } = await runCli(['send', 'http://127.0.0.1:9/', 'hi']);
-    expect(code).toBe(1);
-    expect(stderr.trim().split('\n')).toHaveLength(1);
-    expect(stderr).toMatch(/error: could not fetch the agent card/);
+    expect(code).toBe(3);
+    expect(stderr).toMatch(/^Error: A2ACLI_ERR_UNREACHABLE\nMessage: could not fetch the agent card.*\nHint: .*\n$/);
   });
   it('--verbose shows the cause chain', async () => {
     const { stderr } = await runCli(['send', 'http://127.0.0.1:9/', 'hi', '--verbose']);
-    expect(stderr).toMatch(/caused by/);
+    expect(stderr).toMatch(/Caused By: /);
   });
   it.each([
     [['send']],
@@ -92,10 +93,10 @@ describe('a4h send: cancel', () => {
     expect(v1.received.filter((r) => r.method === 'CancelTask')).toHaveLength(1);
   });
 
-  it('--timeout ends a slow turn, cancels it, and exits 1', async () => {
+  it('--timeout ends a slow turn, cancels it, and exits 5', async () => {
     const before = v1.received.filter((r) => r.method === 'CancelTask').length;
     const { code, stderr } = await runCli(['send', v1.url('/'), '--timeout', '0.5', '--thread', 'timeout', 'slow']);
-    expect(code).toBe(1);
+    expect(code).toBe(5);
     expect(stderr).toMatch(/timed out/);
     expect(v1.received.filter((r) => r.method === 'CancelTask')).toHaveLength(before + 1);
   });

@@ -4,7 +4,8 @@ import type { CardSummary } from '../../port/card.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { cardGet } from '../card-get.js';
-import { exitCodeForError, reportError } from '../errors.js';
+import { reportError } from '../errors.js';
+import { exitStatusOf } from '../protocol/envelope.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
 import { describeSignature, TRUST_USAGE } from '../trust.js';
@@ -74,7 +75,7 @@ export async function card(args: string[], io: Io): Promise<number> {
     return 0;
   } catch (error) {
     reportError(io, error, values.verbose === true);
-    return exitCodeForError(error);
+    return exitStatusOf(error);
   } finally {
     await client.close();
   }

@@ -6,7 +6,8 @@ import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
 import { ChatSession } from '../chat-session.js';
 import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-settings.js';
 import { TRUST_USAGE } from '../trust.js';
-import { exitCodeForError, reportError } from '../errors.js';
+import { reportError } from '../errors.js';
+import { exitStatusOf } from '../protocol/envelope.js';
 import { notice, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
@@ -52,7 +53,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
       await greet(io, client, settings, { threadNamed: values.thread !== undefined, interactive: input.isTTY === true });
     } catch (error) {
       reportError(io, error, settings.verbose);
-      return exitCodeForError(error);
+      return exitStatusOf(error);
     }
     return await new ChatSession(io, client, settings, input).run();
   } finally {

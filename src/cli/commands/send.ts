@@ -1,93 +1,96 @@
-import { createA2A } from '../../node/create-a2a.js';
-import { readAttachment } from '../attachments.js';
-import { MAX_TIMER_MS } from '../../turn/policy.js';
+import { firstValueFrom } from 'rxjs';
+import { CancelsInFlight } from '../../client/cancels.js';
 import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
-import { TRUST_USAGE } from '../trust.js';
+import { commandPorts } from '../agent-ports.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { EXTENSION_OPTIONS, extensionsFrom, parse, THREAD_OPTIONS } from '../options.js';
+import { OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
 import { reportTurn } from '../report-turn.js';
+import { sendAsync } from '../send/async.js';
+import { interfaceOrderOf, modeFromArgs, modeOf, policyOf } from '../send/flags.js';
+import { PART_OPTIONS, partFlags, readParts, readStdin } from '../send/parts.js';
+import { DeliveryPort } from '../send/ports.js';
+import { reportProtocolTurn } from '../send/report.js';
+import { turnPlan } from '../send/request.js';
+import { TRUST_USAGE } from '../trust.js';
+import { runTurn } from '../../turn/turn.js';
+import { SEND_USAGE } from './send-usage.js';
 
-export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json]
-                [--timeout SECONDS] [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
-                [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
-
-Sends one message and prints the reply (piped, what arrived so far when it times out or is
-cancelled), then one line per file or data part the agent sent ([file] name (mediaType, N bytes)).
---attach sends a file with the message (repeatable; the text may then be empty); --save writes the
-agent's files (and data parts as JSON) into DIR, never overwriting; without it nothing is written.
-With --json, one JSON object per turn event per line (file bytes in base64); the last is always
-{"type":"end","outcome",…,"text","attachments"?,"contextId","taskId"}, or
-{"type":"error","kind","message"} on an error, a timeout or a cancel.
--H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
-reads a bearer token from an environment variable (keeps it out of shell history). --task continues
-that task (one the agent left waiting for an answer, on this thread: another thread's is refused
-before anything is sent), as a later line of a chat would. --message-id gives the message that id
-(a fresh one otherwise; the --json start line names it): if the command dies before the agent
-answers, \`a4h resume --message ID\` tells whether the agent got it.
---extension activates an A2A extension on every request of the turn (repeatable; sent as
-A2A-Extensions); an agent whose card requires one that is not given is refused before anything is sent.
-Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
-1 failed/rejected/canceled/error, 2 bad usage (an extension the agent requires missing too). The identity secret comes from A4H_IDENTITY_SECRET.
-${TRUST_USAGE}`;
+export { SEND_USAGE };
 
 /** The flags `a4h send` takes (its usage lists each; a test keeps them so). */
 export const SEND_OPTIONS = {
   ...THREAD_OPTIONS,
   ...AGENT_OPTIONS,
   ...EXTENSION_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...PART_OPTIONS,
+  'agent-card': { type: 'string', short: 'a' },
   json: { type: 'boolean' },
+  stream: { type: 'boolean' },
+  async: { type: 'boolean' },
+  wait: { type: 'boolean' },
   timeout: { type: 'string' },
-  attach: { type: 'string', multiple: true },
+  'poll-interval': { type: 'string' },
   save: { type: 'string' },
-  task: { type: 'string' },
+  'task-id': { type: 'string' },
+  'context-id': { type: 'string' },
   'message-id': { type: 'string' },
+  transport: { type: 'string', multiple: true },
+  'a2a-version': { type: 'string' },
+  debug: { type: 'boolean' },
 } as const;
 
-/** `a4h send`: one turn. */
+/**
+ * `a4h send`: one message, and the agent's answer as the A2A CLI specification prints it (`text`, `-o
+ * json`, `--stream`); `--json` keeps a4h's turn events. Any failure is reported in the output mode asked
+ * for (the envelope on stdout under `-o json`), with its exit status.
+ */
 export async function send(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, SEND_OPTIONS);
   if (values.help) {
-    io.out.write(`${SEND_USAGE}\n`);
+    io.out.write(`${SEND_USAGE}\n${TRUST_USAGE}\n`);
     return 0;
   }
-  const [agent, ...words] = positionals;
-  const text = words.join(' ');
-  const paths = values.attach ?? [];
-  if (agent === undefined || (words.length === 0 && paths.length === 0))
-    throw new UsageError('send needs an agent URL and a message (or --attach)');
-  if (text.trim() === '' && paths.length === 0) throw new UsageError('the message is empty: say something after the agent URL');
-  if (values.save !== undefined && values.save.trim() === '') throw new UsageError('--save needs a directory');
-  const files = await Promise.all(paths.map((path) => readAttachment(path)));
-  let turnTimeoutMs: number | undefined;
-  if (values.timeout !== undefined) {
-    const seconds = Number(values.timeout);
-    turnTimeoutMs = Math.ceil(seconds * 1000);
-    if (!Number.isFinite(seconds) || seconds <= 0 || turnTimeoutMs > MAX_TIMER_MS) {
-      throw new UsageError(`--timeout takes a positive number of seconds, at most ${Math.floor(MAX_TIMER_MS / 1000)}`);
-    }
-  }
-  const input = {
-    agent,
-    text,
-    ...(files.length > 0 ? { files } : {}),
-    thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
-    handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
-    ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
-    ...(values['message-id'] === undefined ? {} : { messageId: nonEmpty('message-id', values['message-id'], '') }),
-    ...extensionsFrom(values),
-  };
-  const verbose = values.verbose === true;
-  const reach = await agentOptions(values, agent, io.env);
-  const client = createA2A({
-    logger: stderrLogger(io, verbose),
-    ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}),
-    ...reach,
-  });
+  let mode: OutputMode = modeFromArgs(args);
+  const [agent, ...words] = values['agent-card'] === undefined ? positionals : [values['agent-card'], ...positionals];
   try {
-    const json = values.json === true;
-    return await reportTurn(io, client.turn(input), { json, verbose, ...(values.save === undefined ? {} : { save: values.save }) });
-  } finally {
-    await client.close();
+    mode = modeOf(values);
+    if (agent === undefined) throw new UsageError('send needs an agent: its URL (or -a/--agent-card REF), then the message');
+    const parts = await readParts(words, partFlags(args, SEND_OPTIONS), readStdin);
+    if (parts.length === 0) throw new UsageError('send needs a message: --text, --file, --data, or words after the agent');
+    if (parts.every((part) => part.kind === 'text' && part.text.trim() === '')) throw new UsageError('the message is empty: say something');
+    if (values.save !== undefined && (values.save.trim() === '' || values.async))
+      throw new UsageError('--save needs a directory, and a send that waits');
+    const { request, ladder } = await turnPlan(values, parts, io.env, policyOf(values));
+    const verbose = values.verbose === true;
+    const logger = stderrLogger(io, verbose);
+    const reach = await agentOptions(values, agent, io.env);
+    const order = interfaceOrderOf(values);
+    const { ports, close } = commandPorts(io, reach, { debug: values.debug === true, logger, interfaceOrder: order });
+    const cancels = new CancelsInFlight();
+    try {
+      const port = ports(agent, extensionsFrom(values));
+      // A task named by id alone must exist: the agent's TaskNotFoundError, and nothing sent (§6.2).
+      if (request.taskId !== undefined && values.thread === undefined) await firstValueFrom(port.getTask(request.taskId));
+      if (values.async) return await sendAsync(io, port, request, mode, agent);
+      const save = values.save === undefined ? {} : { save: values.save };
+      const options = { ...ladder, logger, onCancel: cancels.track };
+      if (values.json) return await reportTurn(io, runTurn(port, request, options), { json: true, verbose, ...save });
+      const delivered = new DeliveryPort(port, mode.stream, io);
+      return await reportProtocolTurn(io, (onAgentEvent) => runTurn(delivered, request, { ...options, onAgentEvent }), {
+        mode,
+        agent,
+        verbose,
+        ...save,
+      });
+    } finally {
+      // A task left by a cancel or a timeout is told so before the connections close.
+      await cancels.settled();
+      await close();
+    }
+  } catch (error) {
+    return reportFailure(io, mode, error, { command: 'send', verbose: values.verbose === true, ...(agent === undefined ? {} : { agent }) });
   }
 }

@@ -87,7 +87,7 @@ export function writeRecord(io: Io, record: TextRecord): void {
  * `text` its `Error:`, `Message:` and `Hint:` fields on stderr (stdout stays the payload's). The exit
  * status follows the code (2 usage, 3 unreachable, 4 authentication, 5 timeout, else 1).
  */
-export function reportFailure(io: Io, mode: OutputMode, error: unknown, context: HintContext): number {
+export function reportFailure(io: Io, mode: OutputMode, error: unknown, context: HintContext & { verbose?: boolean }): number {
   const envelope = errorEnvelope(error, hintFor(error, context));
   if (mode.format === 'json') {
     if (mode.stream) writeJsonLine(io, envelope);
@@ -96,6 +96,11 @@ export function reportFailure(io: Io, mode: OutputMode, error: unknown, context:
   const { code, message, hint } = envelope.error;
   let text = `Error: ${fieldValue(code)}\nMessage: ${fieldValue(message)}\n`;
   if (hint !== null) text += `Hint: ${fieldValue(hint)}\n`;
+  // With --verbose, the causes under it (an a4h affordance; never a credential: the library's errors name none).
+  for (let cause = (error as { cause?: unknown })?.cause, depth = 0; context.verbose && cause !== undefined && depth < 8; depth++) {
+    text += `Caused By: ${fieldValue(cause instanceof Error ? `${cause.name}: ${cause.message}` : String(JSON.stringify(cause)))}\n`;
+    cause = (cause as { cause?: unknown })?.cause;
+  }
   io.err.write(text);
   return exitStatusOf(error);
 }

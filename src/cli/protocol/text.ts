@@ -83,9 +83,19 @@ function artifactBlock(artifact: Artifact): TextBlock {
   return { label: 'Artifact', value: artifact.name ?? artifact.artifactId, body: partsText(artifact.parts) };
 }
 
-/** Parts as readable text, in order: text as it is, data as indented JSON, a file as one `[file]` line. */
+/**
+ * Parts as readable text, in order: text as it is (text parts in a row run on, as the chunks of one
+ * reply do), data as indented JSON and a file as one `[file]` line, each on lines of their own.
+ */
 export function partsText(parts: readonly Part[]): string {
-  return parts.map(partText).join('\n');
+  let text = '';
+  let previous: Part['kind'] | undefined;
+  for (const part of parts) {
+    if (previous !== undefined && !(previous === 'text' && part.kind === 'text')) text += '\n';
+    text += partText(part);
+    previous = part.kind;
+  }
+  return text;
 }
 
 function partText(part: Part): string {

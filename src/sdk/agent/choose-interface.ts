@@ -1,6 +1,7 @@
 import type { AgentInterface } from '@a2a-js/sdk';
 import type { Binding } from '../bindings/binding.js';
-import type { ProtocolBinding } from '../bindings/options.js';
+import { A2AError } from '../../errors.js';
+import type { InterfaceOrder, ProtocolBinding } from '../bindings/options.js';
 import { BINDINGS, bindingNamed } from '../bindings/registry.js';
 import { cardError } from '../card/schema.js';
 
@@ -12,10 +13,12 @@ export interface InterfaceChoice {
   available(binding: Binding): true | string;
   /** What kept a binding out, as the cause of the error when nothing else is left. */
   cause?: unknown;
+  /** The card's order (and the caller's preferred bindings, the oldest version allowed) instead of a4h's. */
+  order?: InterfaceOrder | undefined;
 }
 
 /** `major.minor` of a protocol version as one comparable number; a card with no `protocolVersion` is a v0.3 card. */
-const rank = (version: string): number => {
+export const rank = (version: string): number => {
   const [major = 0, minor = 0] = (version || '0.3').split('.').map((part) => Number.parseInt(part, 10) || 0);
   return major * 1_000 + minor;
 };
@@ -40,12 +43,43 @@ export function chooseInterface(interfaces: readonly AgentInterface[], cardUrl: 
     const binding = bindingNamed(i.protocolBinding);
     return binding !== undefined && usable(i, binding, choice) ? [{ i, binding, index }] : [];
   });
+  if (choice.order !== undefined) return inCardOrder(candidates, choice.order, cardUrl) ?? fail(interfaces, cardUrl, choice);
   candidates.sort(
     (a, b) => rank(b.i.protocolVersion) - rank(a.i.protocolVersion) || a.binding.preference - b.binding.preference || a.index - b.index,
   );
   const best = candidates[0];
-  if (best !== undefined) return best.i;
+  return best === undefined ? fail(interfaces, cardUrl, choice) : best.i;
+}
+
+function fail(interfaces: readonly AgentInterface[], cardUrl: string, choice: InterfaceChoice): never {
   throw cardError(cardUrl, noInterface(interfaces, choice), choice.cause);
+}
+
+/**
+ * The caller's first preferred binding the card offers, else the card's first usable interface; none
+ * of an older version than `minVersion` (a card left with only such is a VersionNotSupportedError).
+ */
+function inCardOrder(candidates: Candidate[], order: InterfaceOrder, cardUrl: string): AgentInterface | undefined {
+  const oldest = order.minVersion === undefined ? 0 : rank(order.minVersion);
+  const recent = candidates.filter((c) => rank(c.i.protocolVersion) >= oldest);
+  if (recent.length === 0 && candidates.length > 0) throw versionNotSupported(cardUrl, candidates, order.minVersion!);
+  const preference = (c: Candidate): number => {
+    const at = order.prefer?.indexOf(c.binding.name) ?? -1;
+    return at < 0 ? Number.MAX_SAFE_INTEGER : at;
+  };
+  return recent.sort((a, b) => preference(a) - preference(b) || a.index - b.index)[0]?.i;
+}
+
+/** The card offers only protocol versions older than the oldest allowed: never a silent downgrade. */
+export function versionNotSupported(cardUrl: string, candidates: readonly { i: AgentInterface }[], minVersion: string): A2AError {
+  const offered = [...new Set(candidates.map((c) => c.i.protocolVersion || '0.3'))].join(', ');
+  return new A2AError({
+    kind: 'unsupported',
+    operation: 'card',
+    code: -32009,
+    agent: cardUrl,
+    message: `the agent speaks A2A ${offered}, older than ${minVersion}, the oldest version allowed`,
+  });
 }
 
 function usable(i: AgentInterface, binding: Binding, choice: InterfaceChoice): boolean {

@@ -14,6 +14,7 @@ import type { ResponseWatch } from '../fetch/response-watch.js';
 import { classifySdkError } from '../classify/sdk-errors.js';
 import type { Bindings } from '../bindings/forced.js';
 import type { OpenBindings } from '../bindings/open.js';
+import type { InterfaceOrder } from '../bindings/options.js';
 import { resolveAgent, type AgentLink, type Reach, type ResolvedAgent } from './resolve.js';
 import { chooseTransport } from '../transports/choose.js';
 import type { StreamReader } from '../transports/transport.js';
@@ -42,6 +43,8 @@ export interface AgentLoader {
   forced: Bindings;
   /** The bindings of these ports: which may be chosen, how a chosen one's clients are made. */
   bindings: OpenBindings;
+  /** The card's order instead of a4h's (the `interfaceOrder` option), when asked for. */
+  order?: InterfaceOrder;
 }
 
 /**
@@ -102,7 +105,7 @@ export async function loadAgent(
       "the agent card names an unspecified address (a server's bind address); calling the host the card came from",
     );
   };
-  const choice = { moved, signature, binding: loader.forced.forAgent(cardUrl), bindings: loader.bindings };
+  const choice = { moved, signature, binding: loader.forced.forAgent(cardUrl), bindings: loader.bindings, order: loader.order };
   const resolved = await resolveAgent(loader.factory, checked, cardUrl, connect, choice);
   if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return loaded(resolved);
   let extended: ResolvedAgent;

@@ -2,11 +2,11 @@ import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { ClientFactory, Client } from '@a2a-js/sdk/client';
 import type { Binding, BindingAddress, ClientMaker } from '../bindings/binding.js';
 import type { OpenBindings } from '../bindings/open.js';
-import type { ProtocolBinding } from '../bindings/options.js';
+import type { InterfaceOrder, ProtocolBinding } from '../bindings/options.js';
 import { bindingNamed } from '../bindings/registry.js';
 import { cardError, type CheckedCard } from '../card/schema.js';
 import type { CredentialPlan } from '../credentials/plan.js';
-import { chooseInterface, type InterfaceChoice } from './choose-interface.js';
+import { chooseInterface, rank, versionNotSupported, type InterfaceChoice } from './choose-interface.js';
 import type { AuthDetails } from '../../errors.js';
 import type { CardSignature, CardSummary } from '../../port/card.js';
 import { cardSummary } from './summary.js';
@@ -64,6 +64,8 @@ export interface ResolveOptions {
   signature?: CardSignature;
   /** The binding the `bindings` option forces for this agent. */
   binding?: ProtocolBinding | undefined;
+  /** The card's order instead of a4h's, and the oldest protocol version allowed (the `interfaceOrder` option). */
+  order?: InterfaceOrder | undefined;
 }
 
 /**
@@ -109,8 +111,12 @@ export async function resolveAgent(
     const wire = { endpoint: chosen.url, agent: summary.url, binding, tenant: summary.tenant, legacy: inLegacy };
     return { summary, client, transport: link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
   };
+  // An agent that answers in the older generation is not followed there below the oldest version allowed.
+  const below = options.order?.minVersion !== undefined && !legacy && rank('0.3') < rank(options.order.minVersion);
   const resolved = await generation(legacy, legacy ? '0.3' : protocolVersion, () =>
-    generation(!legacy, legacy ? '1.0' : '0.3', async () => resolved),
+    below
+      ? Promise.reject(versionNotSupported(cardUrl, [{ i: { ...chosen, protocolVersion: '0.3' } }], options.order!.minVersion!))
+      : generation(!legacy, legacy ? '1.0' : '0.3', async () => resolved),
   );
   return resolved;
 }
@@ -127,7 +133,11 @@ async function choose(
   options: ResolveOptions,
 ): Promise<{ chosen: AgentInterface; binding: Binding; reach: Reach }> {
   const refused = new Map<Binding, string>();
-  const choice: InterfaceChoice = { forced: options.binding, available: (b) => refused.get(b) ?? options.bindings.available(b) };
+  const choice: InterfaceChoice = {
+    forced: options.binding,
+    available: (b) => refused.get(b) ?? options.bindings.available(b),
+    order: options.order,
+  };
   for (;;) {
     const picked = chooseInterface(interfaces, cardUrl, choice);
     const binding = bindingNamed(picked.protocolBinding)!;

@@ -14,3 +14,18 @@ export type ProtocolBinding = 'JSONRPC' | 'HTTP+JSON' | 'GRPC';
  * ```
  */
 export type BindingsOption = Readonly<Record<string, ProtocolBinding>>;
+
+/**
+ * How an agent's interface is chosen when the caller wants the card's preference rather than a4h's:
+ * the card's first usable interface (a card lists its preferred one first), or, with `prefer`, the first
+ * of the caller's bindings the card offers (the card's order when it offers none of them); with
+ * `minVersion`, no interface of an older protocol version (nor a switch to one when the agent answers in
+ * it): a card with none left is a `VersionNotSupportedError` (-32009). The A2A CLI specification's choice
+ * (its §11), which `a4h send` makes.
+ */
+export interface InterfaceOrder {
+  /** The bindings the caller prefers, highest first. */
+  prefer?: readonly ProtocolBinding[];
+  /** The oldest protocol version that may be chosen, `major.minor` (`1.0`). */
+  minVersion?: string;
+}

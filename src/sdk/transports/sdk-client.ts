@@ -129,7 +129,7 @@ export class SdkClientTransport implements Transport {
         acceptedOutputModes: this.wire.outputModes,
         // v0.3 servers read 0 as "all history"; 1 is the least they honour.
         historyLength: this.wire.legacy ? 1 : 0,
-        returnImmediately: false,
+        returnImmediately: message.returnImmediately === true,
         taskPushNotificationConfig: undefined,
       },
       metadata: undefined,

@@ -1,0 +1,86 @@
+import { redactQuery } from '../port/card-url.js';
+import type { Io } from './io.js';
+
+/**
+ * `--debug`: the wire on stderr (the A2A CLI specification's §5.2): each HTTP request (method, URL,
+ * headers, body) and its answer (status, time, headers, the body as it arrives, a stream's events
+ * included). Credentials never show, whatever else is asked: a header's value shows only for the
+ * headers below, which carry none; every other value (Authorization, an API key, a cookie, anything
+ * given with -H) is `[redacted]`, and each query value is `***` (a query may carry an API key). gRPC
+ * calls do not go through fetch and are not shown.
+ */
+const SHOWN_HEADERS: ReadonlySet<string> = new Set([
+  'accept',
+  'a2a-version',
+  'a2a-extensions',
+  'x-a2a-extensions',
+  'cache-control',
+  'connection',
+  'content-length',
+  'content-type',
+  'date',
+  'etag',
+  'if-modified-since',
+  'if-none-match',
+  'last-modified',
+  'traceparent',
+  'transfer-encoding',
+  'user-agent',
+]);
+
+/** The longest body piece shown per line; the rest is counted. */
+const MAX_SHOWN = 16_384;
+
+/** A header as `--debug` shows it: its value, or `[redacted]` for any header not known to carry no credential. */
+export function shownHeader(name: string, value: string): string {
+  return `${name.toLowerCase()}: ${SHOWN_HEADERS.has(name.toLowerCase()) ? value : '[redacted]'}`;
+}
+
+/** `fetch` with each request and answer logged to stderr, credentials redacted (see above). */
+export function debugFetch(inner: typeof fetch, io: Io): typeof fetch {
+  let next = 0;
+  const log = (id: number, text: string) => io.err.write(`a4h: debug: #${id} ${text}\n`);
+  return async (input, init) => {
+    const id = ++next;
+    const request = new Request(input, init);
+    log(id, `→ ${request.method} ${redactQuery(request.url)}`);
+    request.headers.forEach((value, name) => log(id, `  ${shownHeader(name, value)}`));
+    if (typeof init?.body === 'string') log(id, `  ${clip(init.body)}`);
+    else if (init?.body != null) log(id, '  (a body that is not text)');
+    const started = Date.now();
+    let response: Response;
+    try {
+      response = await inner(input, init);
+    } catch (error) {
+      log(id, `✗ ${(error as Error).message} (${Date.now() - started} ms)`);
+      throw error;
+    }
+    log(id, `← ${response.status} ${response.statusText} (${Date.now() - started} ms)`);
+    response.headers.forEach((value, name) => log(id, `  ${shownHeader(name, value)}`));
+    if (response.body !== null) void logBody(response.clone(), (line) => log(id, `  ${line}`));
+    return response;
+  };
+}
+
+/** The body as it arrives, line by line (a stream's events each as their lines), clipped; a failed read ends quietly. */
+async function logBody(response: Response, line: (text: string) => void): Promise<void> {
+  const reader = response.body!.pipeThrough(new TextDecoderStream()).getReader();
+  let pending = '';
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      pending += value;
+      const lines = pending.split('\n');
+      pending = lines.pop()!;
+      for (const text of lines) if (text.trim() !== '') line(clip(text));
+    }
+    if (pending.trim() !== '') line(clip(pending));
+  } catch {
+    // The call was aborted or broke: its own error says so.
+  }
+}
+
+function clip(text: string): string {
+  return text.length <= MAX_SHOWN ? text : `${text.slice(0, MAX_SHOWN)}… (${text.length - MAX_SHOWN} more characters)`;
+}

@@ -1,0 +1,28 @@
+import { firstValueFrom } from 'rxjs';
+import { checkInputModes, outgoingData, outgoingFiles } from '../../port/outgoing.js';
+import type { A2APort } from '../../port/port.js';
+import { protocolSendResponse } from '../../render/protocol.js';
+import { checkRequest, type TurnRequest } from '../../turn/request.js';
+import { notice, type Io } from '../io.js';
+import type { OutputMode } from '../protocol/output.js';
+import { printResult, warnOutcome } from '../protocol/print.js';
+import { sendRecord } from '../protocol/text.js';
+
+/**
+ * `send --async` (the A2A CLI specification's §8.2, §9.5): one SendMessage that does not wait
+ * (`returnImmediately`), its answer printed as it came (the task as it stands, with its `taskId` and
+ * `contextId`, or the agent's message), and on stderr the command that follows the task. Exit 0.
+ */
+export async function sendAsync(io: Io, port: A2APort, request: TurnRequest, mode: OutputMode, agent: string): Promise<number> {
+  checkRequest(request);
+  const card = await firstValueFrom(port.card());
+  checkInputModes(card, outgoingFiles(request), outgoingData(request));
+  const messageId = request.messageId ?? globalThis.crypto.randomUUID();
+  const result = await firstValueFrom(port.send({ ...request, messageId, returnImmediately: true }));
+  printResult(io, mode, protocolSendResponse(result), sendRecord(result));
+  if (result.kind === 'task') {
+    warnOutcome(io, result.task.status.state);
+    notice(io, `follow it with: a4h task get ${result.task.id} -a ${agent} --wait`);
+  }
+  return 0;
+}

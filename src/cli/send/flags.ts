@@ -1,0 +1,70 @@
+import type { InterfaceOrder, ProtocolBinding } from '../../sdk/ports.js';
+import type { TurnPolicyInput } from '../../turn/policy.js';
+import { MAX_TIMER_MS } from '../../turn/policy.js';
+import { UsageError } from '../io.js';
+import { durationMs } from '../options.js';
+import { outputFormat, type OutputMode } from '../protocol/output.js';
+
+/** The delivery and format flags of `send`. */
+export interface ModeFlags {
+  output?: string | undefined;
+  stream?: boolean | undefined;
+  json?: boolean | undefined;
+  async?: boolean | undefined;
+  wait?: boolean | undefined;
+}
+
+/** The output mode, its flags checked together: `--json` is a4h's event stream, `-o`/`--stream` the specification's. */
+export function modeOf(flags: ModeFlags): OutputMode {
+  const mode = { format: outputFormat(flags.output), stream: flags.stream === true };
+  if (flags.json && (flags.output !== undefined || mode.stream)) {
+    throw new UsageError('--json (a4h’s turn events) goes alone: -o json and --stream are the protocol’s objects');
+  }
+  if (flags.async && (mode.stream || flags.json || flags.wait))
+    throw new UsageError('--async does not wait: not with --stream, --json or --wait');
+  return mode;
+}
+
+/** What `-o json` is for a failure found before the flags were read: `-o json`/`--output json` anywhere in the arguments. */
+export function modeFromArgs(args: readonly string[]): OutputMode {
+  const json = args.some(
+    (arg, i) => arg === '--output=json' || arg === '-ojson' || ((arg === '-o' || arg === '--output') && args[i + 1] === 'json'),
+  );
+  return { format: json ? 'json' : 'text', stream: args.includes('--stream') };
+}
+
+/** The turn's bounds from the flags: `--timeout` (the whole turn), `--poll-interval` (the first wait between GetTasks). */
+export function policyOf(flags: { timeout?: string | undefined; 'poll-interval'?: string | undefined }): TurnPolicyInput {
+  // A one-shot command does not wait at AUTH_REQUIRED for the agent to go on by itself: it reports it (§7.1).
+  const policy: TurnPolicyInput = { authWaitMs: 1 };
+  if (flags.timeout !== undefined) policy.turnTimeoutMs = durationMs('timeout', flags.timeout, MAX_TIMER_MS);
+  if (flags['poll-interval'] !== undefined) {
+    const every = durationMs('poll-interval', flags['poll-interval'], MAX_TIMER_MS);
+    policy.poll = { initialDelayMs: every, maxDelayMs: Math.max(every, 15_000) };
+  }
+  return policy;
+}
+
+const BINDINGS: Record<string, ProtocolBinding> = {
+  JSONRPC: 'JSONRPC',
+  'JSON-RPC': 'JSONRPC',
+  'HTTP+JSON': 'HTTP+JSON',
+  REST: 'HTTP+JSON',
+  GRPC: 'GRPC',
+};
+
+/**
+ * The interface choice of the specification (§11): the card's order, the `--transport` bindings first in
+ * the order given, and `--a2a-version` the oldest protocol version allowed (default 1.0: a v0.3 agent only
+ * with `--a2a-version 0.3`).
+ */
+export function interfaceOrderOf(flags: { transport?: string[] | undefined; 'a2a-version'?: string | undefined }): InterfaceOrder {
+  const prefer = (flags.transport ?? []).map((name) => {
+    const binding = BINDINGS[name.toUpperCase()];
+    if (binding === undefined) throw new UsageError(`--transport takes JSONRPC, HTTP+JSON or GRPC, not "${name}"`);
+    return binding;
+  });
+  const version = flags['a2a-version'] ?? '1.0';
+  if (!/^(0\.3|1\.\d+)$/.test(version)) throw new UsageError(`--a2a-version takes 1.0 (the default) or 0.3, not "${version}"`);
+  return { ...(prefer.length > 0 ? { prefer } : {}), minVersion: version };
+}

@@ -1,0 +1,121 @@
+import type { Observable } from 'rxjs';
+import { A2AError } from '../../errors.js';
+import { mkdir } from 'node:fs/promises';
+import type { Attachment, EndEvent, TurnEvent, TurnOutcome } from '../../port/events.js';
+import { saveAttachments } from '../attachments.js';
+import { isInterrupted, type AgentEvent, type SendResult, type TaskState } from '../../port/types.js';
+import { protocolSendResponse } from '../../render/protocol.js';
+import { notice, onOutClosed, type Io } from '../io.js';
+import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
+import { finalRecord, printEvent, printResult, warnOutcome } from '../protocol/print.js';
+import { sendRecord } from '../protocol/text.js';
+import { startTurn } from '../turn-runner.js';
+
+/** The task state a turn's outcome stands for. */
+const STATE_OF: Partial<Record<TurnOutcome, TaskState>> = {
+  completed: 'completed',
+  failed: 'failed',
+  rejected: 'rejected',
+  canceled: 'canceled',
+  'input-required': 'input-required',
+  'auth-required': 'auth-required',
+};
+
+/** How the send is shown: its output mode, the agent (for hints), the command that answers a waiting task. */
+export interface ProtocolReport {
+  mode: OutputMode;
+  agent: string;
+  /** Where the agent's files go (`--save`), when given. */
+  save?: string;
+  /** An error's causes too (`--verbose`). */
+  verbose?: boolean;
+}
+
+/**
+ * Runs a send's turn and prints the agent's objects as the A2A CLI specification asks (§9): without
+ * `--stream`, the terminal object once (`-o json`: the `SendMessageResponse`; `text`: its record); with
+ * it, each `StreamResponse` as it arrives (a JSON line, or a record, the last one restating the task's
+ * ids and state). The exit status says whether the command did its job (§9.6): 0 whatever the task's
+ * outcome (a failed or waiting task is named on stderr, with the command that answers a waiting one),
+ * else the error's (the envelope on stdout under `-o json`). `turn` is given the listener of the
+ * agent's objects (the ladder's `onAgentEvent`).
+ */
+export async function reportProtocolTurn(
+  io: Io,
+  turn: (onAgentEvent: (event: AgentEvent) => void) => Observable<TurnEvent>,
+  report: ProtocolReport,
+): Promise<number> {
+  const { mode } = report;
+  let last: SendResult | undefined;
+  let end: EndEvent | undefined;
+  let taskId: string | undefined;
+  // After the turn settled nothing more is printed: a read left in the background (to cancel a task
+  // named late) still hears the agent, but the command's output ended with its result or its error.
+  let settled = false;
+  const heard = (event: AgentEvent): void => {
+    if (settled) return;
+    if (mode.stream) printEvent(io, mode, event);
+    if (event.kind === 'task' || event.kind === 'message') last = event;
+  };
+  const running = startTurn(turn(heard), (event) => {
+    if (event.type === 'end') end = event;
+    else if (event.type === 'task') taskId = event.taskId;
+  });
+  const interrupt = () => running.cancel();
+  process.once('SIGINT', interrupt);
+  process.once('SIGTERM', interrupt);
+  let outClosed = false;
+  const stopWatching = onOutClosed(io, () => {
+    outClosed = true;
+    running.cancel();
+  });
+  try {
+    const result = await running.result;
+    settled = true;
+    if ('outcome' in result && end !== undefined) {
+      if (report.save !== undefined && end.attachments?.length) await saveAll(io, report.save, end.attachments);
+      return ended(io, report, end, last);
+    }
+    if (outClosed) return 0;
+    const error =
+      'cancelled' in result
+        ? new A2AError({ kind: 'aborted', operation: 'turn', message: 'cancelled; the agent was asked to stop the task' })
+        : (result as { error: unknown }).error;
+    const context = { command: 'send', agent: report.agent, verbose: report.verbose === true };
+    return reportFailure(io, mode, error, taskId === undefined ? context : { ...context, taskId });
+  } finally {
+    process.off('SIGINT', interrupt);
+    process.off('SIGTERM', interrupt);
+    stopWatching();
+  }
+}
+
+/** Writes the answer's files and data parts into `dir` (`--save`), each path on stderr. */
+async function saveAll(io: Io, dir: string, attachments: Attachment[]): Promise<void> {
+  await mkdir(dir, { recursive: true });
+  for (const path of await saveAttachments(dir, attachments)) notice(io, `saved ${path}`);
+}
+
+/** The turn's end: the terminal object (or, streamed as text, the closing record), the outcome's warning; 0. */
+function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult | undefined): number {
+  const { mode } = report;
+  const state = STATE_OF[end.outcome];
+  if (!mode.stream && last !== undefined) printResult(io, mode, protocolSendResponse(last), sendRecord(last));
+  else if (mode.format === 'text' && end.taskId !== undefined && state !== undefined) {
+    writeRecord(io, finalRecord({ id: end.taskId, ...(end.contextId === undefined ? {} : { contextId: end.contextId }), state }));
+  }
+  if (state === undefined) return 0;
+  warnOutcome(io, state);
+  if (isInterrupted(state) && end.taskId !== undefined) notice(io, `answer it with: ${resumeCommand(report.agent, end.taskId)}`);
+  return 0;
+}
+
+/** The command that answers a task waiting for the caller (§6.3): copy it, put the answer in. */
+export function resumeCommand(agent: string, taskId: string): string {
+  return `a4h send ${shellWord(agent)} --task-id ${shellWord(taskId)} --text '<your answer>'`;
+}
+
+/** A word as a shell reads it back: as it is when plain, else in single quotes. */
+function shellWord(word: string): string {
+  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+}
