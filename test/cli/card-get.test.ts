@@ -2,9 +2,13 @@ import { mkdtemp, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startV1Agent, V1_MOUNTS, type FixtureAgent } from '../../fixtures/index.js';
-import { runCli } from './run-cli.js';
+import { runCli as runCliOnce } from './run-cli.js';
+
+// Processes start slowly on a machine busy with other suites: each run and each test get room.
+vi.setConfig({ testTimeout: 120_000 });
+const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 60_000, ...options });
 
 let agent: FixtureAgent;
 let dir: string;

@@ -2,17 +2,22 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { EVIL_FILE, startTaskAgent, TASK_MOUNTS } from '../../fixtures/agent-tasks.js';
 import { REPLY_FILE } from '../../fixtures/texts.js';
 import type { FixtureAgent } from '../../fixtures/index.js';
 import { connect, userRequest } from '../../fixtures/sdk-client.js';
-import { runCli } from './run-cli.js';
+import { runCli as runCliOnce } from './run-cli.js';
+
+// Processes start slowly on a machine busy with other suites: each run and each test get room.
+vi.setConfig({ testTimeout: 120_000 });
+const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 60_000, ...options });
 
 let agent: FixtureAgent;
 const clients = new Map<string, Client>();
 beforeAll(async () => {
-  agent = await startTaskAgent({ timing: { slowTotalMs: 6_000, tickMs: 300 } });
+  // Slow tasks tick for 15 s: they are still working when a command started after them reaches them.
+  agent = await startTaskAgent({ timing: { slowTotalMs: 15_000, tickMs: 500 } });
 });
 afterAll(async () => {
   await agent.close();
@@ -115,7 +120,7 @@ describe('a4h task list', () => {
 describe('a4h task subscribe', () => {
   it('--stream -o json: one StreamResponse per line, the whole Task first, the settling status update last', async () => {
     const { id, contextId } = await startTask('slow');
-    const { code, stdout } = await runCli(['task', 'subscribe', id, '-a', agent.url('/'), '--stream', '-o', 'json'], { timeoutMs: 30_000 });
+    const { code, stdout } = await runCli(['task', 'subscribe', id, '-a', agent.url('/'), '--stream', '-o', 'json']);
     expect(code).toBe(0);
     const lines = stdout
       .trim()
