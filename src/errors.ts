@@ -38,7 +38,8 @@ export type A2AErrorKind =
   | 'auth';
 
 /** The operation that failed, as the ladder names it. */
-export type A2AOperation = 'card' | 'send' | 'stream' | 'resubscribe' | 'get-task' | 'cancel' | 'list-tasks' | 'turn' | 'options';
+export type A2AOperation =
+  'card' | 'send' | 'stream' | 'resubscribe' | 'get-task' | 'cancel' | 'list-tasks' | 'push-config' | 'turn' | 'options';
 
 /** Which bound ran out, on `kind: 'timeout'` errors. */
 export type TimeoutPhase = 'card' | 'send' | 'first-event' | 'idle' | 'auth-wait' | 'poll-request' | 'stale' | 'cancel' | 'lookup' | 'turn';

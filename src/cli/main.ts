@@ -13,6 +13,7 @@ import { demoServer } from './commands/demo-server.js';
 import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
+import { task } from './commands/task.js';
 import { reportError } from './errors.js';
 import { exitStatusOf } from './protocol/envelope.js';
 import { checkIdentitySecret } from './secret.js';
@@ -44,6 +45,7 @@ Usage:
                  [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--insecure] [--config FILE]
   a4h auth logout <agent-url> [--config FILE]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
+  a4h task get|cancel|list|subscribe|download|push-config … -a <agent>   (a4h task --help)
 
 Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL], --svc-param KEY:VALUE…, --insecure, --config FILE
 (a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY, --bearer-env or a 0600 .env file;
@@ -56,7 +58,7 @@ Defaults of send (each overridden by its flag): text output (-o json), wait for 
 --timeout 30m, polls every 1s growing to 15s (--poll-interval), the card's interface order (--transport), A2A 1.0
 or newer (--a2a-version 0.3 allows older), TLS certificates verified.
 Each command's options and defaults: a4h <command> --help (e.g. a4h send --help). -v/--version prints the
-version; --verbose shows an error's causes. send follows the A2A CLI specification (see docs/cli.md).
+version; --verbose shows an error's causes. send follows the A2A CLI specification (docs/a2a-cli-compliance.md).
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
@@ -73,6 +75,7 @@ export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number
   completion,
   conformance,
   auth,
+  task,
 };
 
 export function version(): string {

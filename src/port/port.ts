@@ -1,7 +1,7 @@
 import { throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { CardSummary } from './card.js';
-import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task, TaskState } from './types.js';
 
 /**
  * The ladder's only view of an agent: seven calls (`listTasks` optional), each a cold Observable bound to one agent.
@@ -27,7 +27,8 @@ export interface A2APort {
   /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
   cancel(taskId: string): Observable<Task>;
   /**
-   * `ListTasks` (v1.0) of one conversation: one page of its tasks, newest first as the agent orders
+   * `ListTasks` (v1.0) of one conversation (or, with `contextId` `''`, of every one the agent lets
+   * the caller see, as `a4h task list` asks): one page of its tasks, newest first as the agent orders
    * them, without artifacts unless `includeArtifacts` asks for them (and without history unless
    * `historyLength` asks for some), and the token of the next page, then complete. What the agent
    * lists is what it says: a caller checks each task's contextId (an agent may ignore the filter). A
@@ -49,6 +50,8 @@ export interface ListTasksOptions {
   historyLength?: number;
   /** Include each task's artifacts (its reply, its files); left out when absent or false. */
   includeArtifacts?: boolean;
+  /** Only tasks in this state (`unknown` asks for no filter); every state when absent. */
+  status?: TaskState;
 }
 
 /** One page of a `ListTasks` answer. */

@@ -4,6 +4,7 @@ import { NO_EXTENSIONS } from '../port/extensions.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
 import { redactQuery } from '../port/card-url.js';
 import type { A2APort, Caller, ListTasksOptions, TaskPage } from '../port/port.js';
+import type { NewPushConfig, PushConfig, PushConfigPage, PushConfigPort } from '../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import { unaryCall } from './transports/calls.js';
@@ -36,7 +37,7 @@ const summaryOf = (resolved: ResolvedAgent): CardSummary => resolved.summary;
  * (`transports/`), with the turn's headers. `createA2A` makes one per turn, so it is a class: its
  * methods live on the prototype and a turn pays for one small object.
  */
-export class SdkPort implements A2APort {
+export class SdkPort implements A2APort, PushConfigPort {
   /**
    * The agent as this port's last `card()` resolved it (or as its first call found it speaks), used by
    * its other calls. `createA2A` makes a port per turn, so a turn keeps the card it started with.
@@ -86,6 +87,22 @@ export class SdkPort implements A2APort {
 
   listTasks(contextId: string, options: ListTasksOptions = {}): Observable<TaskPage> {
     return this.withAgent('list-tasks', (resolved) => resolved.transport.listTasks(contextId, options, this.callOf(resolved)));
+  }
+
+  createPushConfig(config: NewPushConfig): Observable<PushConfig> {
+    return this.withAgent('push-config', (resolved) => resolved.transport.createPushConfig(config, this.callOf(resolved)));
+  }
+
+  getPushConfig(taskId: string, configId: string): Observable<PushConfig> {
+    return this.withAgent('push-config', (resolved) => resolved.transport.getPushConfig(taskId, configId, this.callOf(resolved)));
+  }
+
+  listPushConfigs(taskId: string, page: { pageSize?: number; pageToken?: string } = {}): Observable<PushConfigPage> {
+    return this.withAgent('push-config', (resolved) => resolved.transport.listPushConfigs(taskId, page, this.callOf(resolved)));
+  }
+
+  deletePushConfig(taskId: string, configId: string): Observable<true> {
+    return this.withAgent('push-config', (resolved) => resolved.transport.deletePushConfig(taskId, configId, this.callOf(resolved)));
   }
 
   /**

@@ -4,6 +4,7 @@ import type { CardSummary } from '../../port/card.js';
 import { describeScheme } from '../../sdk/credentials/security.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
+import { cardGet } from '../card-get.js';
 import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
 import { UsageError, type Io } from '../io.js';
@@ -21,7 +22,8 @@ streaming, tenant, skills, output modes, the extensions the card declares (a req
 activated with --extension on send, chat and resume), the security schemes the card declares and
 whether credentials are configured for it, and the verdict on its signature (verified by KID,
 unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
-offers an authenticated extended card, that card is fetched with them and shown.
+offers an authenticated extended card, that card is fetched with them and shown. The A2A CLI
+specification's card get (a host, a URL or a card file; -o json; --validate): see a4h card get --help.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -36,6 +38,8 @@ export const CARD_OPTIONS = {
 
 /** `a4h card`: the resolved card. */
 export async function card(args: string[], io: Io): Promise<number> {
+  // `a4h card get`: the A2A CLI specification's command (a host, a URL or a card file; -o json; --validate).
+  if (args[0] === 'get') return cardGet(args.slice(1), io);
   const { values, positionals } = parse(args, CARD_OPTIONS);
   if (values.help) {
     io.out.write(`${CARD_USAGE}\n`);

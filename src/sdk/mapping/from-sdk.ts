@@ -28,6 +28,12 @@ export const STATES: Partial<Record<SdkTaskState, TaskState>> = {
   [SdkTaskState.TASK_STATE_AUTH_REQUIRED]: 'auth-required',
 };
 
+/** The SDK's enum of a task state the ladder knows (`unknown` is UNSPECIFIED). */
+export function sdkStateOf(state: TaskState): SdkTaskState {
+  for (const [sdk, ours] of Object.entries(STATES)) if (ours === state) return Number(sdk) as SdkTaskState;
+  return SdkTaskState.TASK_STATE_UNSPECIFIED;
+}
+
 function malformed(field: string): A2AError {
   return new A2AError({ kind: 'protocol', message: `malformed event from the agent: ${field} is missing` });
 }

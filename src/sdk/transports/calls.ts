@@ -33,7 +33,8 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
     const attempt = (retry: boolean): void => {
       const { signal } = (controller = new AbortController());
       callFor(signal, site.caller, retry);
-      run(signal).then(
+      // An SDK method that throws before its promise (a capability its client checks on the card) fails like one that rejects.
+      new Promise<T>((resolve) => resolve(run(signal))).then(
         (value) => {
           settled = true;
           subscriber.next(value);

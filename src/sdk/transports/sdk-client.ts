@@ -3,9 +3,11 @@ import type { Client } from '@a2a-js/sdk/client';
 import { map, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
+import type { NewPushConfig, PushConfig, PushConfigPage } from '../../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import { streamCall, unaryCall, type CallSite } from './calls.js';
-import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../mapping/from-sdk.js';
+import { fromSdkEvent, fromSdkResult, fromSdkTask, sdkStateOf } from '../mapping/from-sdk.js';
+import { fromSdkPushConfig, toSdkPushConfig } from '../mapping/push-config.js';
 import { userMessage } from '../mapping/user-message.js';
 import type { AgentWire, Transport, TurnCall } from './transport.js';
 
@@ -68,8 +70,8 @@ export class SdkClientTransport implements Transport {
     const request = {
       tenant: '',
       contextId,
-      // Left out on the wire (the proto's zero value): no filter by state.
-      status: SdkTaskState.TASK_STATE_UNSPECIFIED,
+      // UNSPECIFIED is left out on the wire (the proto's zero value): no filter by state.
+      status: options.status === undefined ? SdkTaskState.TASK_STATE_UNSPECIFIED : sdkStateOf(options.status),
       pageSize: options.pageSize,
       pageToken: options.pageToken ?? '',
       historyLength: options.historyLength ?? 0,
@@ -83,6 +85,37 @@ export class SdkClientTransport implements Transport {
         return page;
       }),
     );
+  }
+
+  createPushConfig(config: NewPushConfig, call: TurnCall): Observable<PushConfig> {
+    return unaryCall(this.site('push-config', call), (signal) =>
+      this.client.createTaskPushNotificationConfig(toSdkPushConfig(config), callOptions(signal, call)),
+    ).pipe(map(fromSdkPushConfig));
+  }
+
+  getPushConfig(taskId: string, configId: string, call: TurnCall): Observable<PushConfig> {
+    return unaryCall(this.site('push-config', call), (signal) =>
+      this.client.getTaskPushNotificationConfig({ tenant: '', taskId, id: configId }, callOptions(signal, call)),
+    ).pipe(map(fromSdkPushConfig));
+  }
+
+  listPushConfigs(taskId: string, page: { pageSize?: number; pageToken?: string }, call: TurnCall): Observable<PushConfigPage> {
+    const request = { tenant: '', taskId, pageSize: page.pageSize ?? 0, pageToken: page.pageToken ?? '' };
+    return unaryCall(this.site('push-config', call), (signal) =>
+      this.client.listTaskPushNotificationConfig(request, callOptions(signal, call)),
+    ).pipe(
+      map((response): PushConfigPage => {
+        const out: PushConfigPage = { configs: response.configs.map(fromSdkPushConfig) };
+        if (response.nextPageToken) out.nextPageToken = response.nextPageToken;
+        return out;
+      }),
+    );
+  }
+
+  deletePushConfig(taskId: string, configId: string, call: TurnCall): Observable<true> {
+    return unaryCall(this.site('push-config', call), (signal) =>
+      this.client.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: configId }, callOptions(signal, call)),
+    ).pipe(map((): true => true));
   }
 
   /** Where a call goes, as its errors name it, and whom it is for. */

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { Binding } from '../bindings/binding.js';
 import type { AuthDetails } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
+import type { NewPushConfig, PushConfig, PushConfigPage } from '../../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
 import type { Caller } from '../credentials/callers.js';
@@ -34,6 +35,14 @@ export interface Transport {
   cancel(taskId: string, call: TurnCall): Observable<Task>;
   /** `ListTasks` of one conversation (v1.0; `unsupported` on v0.3). */
   listTasks(contextId: string, options: ListTasksOptions, call: TurnCall): Observable<TaskPage>;
+  /** `CreateTaskPushNotificationConfig`. */
+  createPushConfig(config: NewPushConfig, call: TurnCall): Observable<PushConfig>;
+  /** `GetTaskPushNotificationConfig`. */
+  getPushConfig(taskId: string, configId: string, call: TurnCall): Observable<PushConfig>;
+  /** `ListTaskPushNotificationConfigs`. */
+  listPushConfigs(taskId: string, page: { pageSize?: number; pageToken?: string }, call: TurnCall): Observable<PushConfigPage>;
+  /** `DeleteTaskPushNotificationConfig`. */
+  deletePushConfig(taskId: string, configId: string, call: TurnCall): Observable<true>;
 }
 
 /** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */

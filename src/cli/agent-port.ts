@@ -1,0 +1,77 @@
+import type { Io } from './io.js';
+import type { A2APort } from '../port/port.js';
+import type { PushConfigPort } from '../port/push-configs.js';
+import { createNodeFetch } from '../node/fetch.js';
+import { grpcSupport } from '../node/grpc.js';
+import { createSdkPorts } from '../sdk/ports.js';
+import { cardUrlOf } from '../port/card-url.js';
+import { agentOptions } from './agent-options.js';
+import type { CredentialFlags } from './credentials.js';
+import { agentRef, readLocalCard } from './agent-ref.js';
+import type { TrustFlags } from './trust.js';
+
+/** The port of the agent a command names, with what its card said and how to let it go. */
+export interface AgentPort {
+  /** The agent's calls (A2A's and the push-notification configs'): credentials, signed-card trust, bindings and bounds apply. */
+  port: A2APort & PushConfigPort;
+  /** The agent's card URL (for a card file, the well-known URL of its first interface's origin). */
+  cardUrl: string;
+  /** The card as the agent served it (or as the file holds it), once `port.card()` has read it. */
+  servedCard(): unknown;
+  /** Closes the HTTP pool and the gRPC channels. */
+  close(): Promise<void>;
+}
+
+/**
+ * The port of the agent `ref` names (a host, a URL, a card file: {@link agentRef}) through the
+ * library's SDK ports, with the command's credential and signed-card flags. The card's JSON is kept as
+ * it was served, for `-o json`. A card file is served to the port as the agent's card at the
+ * well-known URL of its first interface's origin, so everything a fetched card goes through (checks,
+ * trust, the choice of interface) applies to it, and nothing fetches that URL.
+ */
+export async function openAgentPort(ref: string, flags: CredentialFlags & TrustFlags, io: Io): Promise<AgentPort> {
+  const target = agentRef(ref);
+  const local = target.kind === 'file' ? await readLocalCard(target.path) : undefined;
+  const agent = local?.cardUrl ?? (target.kind === 'url' ? target.url : '');
+  const { tls, fetch: insecure, ...reach } = await agentOptions(flags, agent, io);
+  // --insecure's fetch when given (it warned already), else Node's pool with the client certificate, if any.
+  const http = insecure === undefined ? createNodeFetch(tls === undefined ? {} : { tls }) : undefined;
+  const base = insecure ?? http!.fetch;
+  let served: unknown;
+  let cardUrl = agent;
+  const fetchCards: typeof fetch = async (input, init) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (local !== undefined && url === local.cardUrl) {
+      served = local.json;
+      return new Response(JSON.stringify(local.json), { status: 200, headers: { 'content-type': 'application/json' } });
+    }
+    const response = await base(input, init);
+    if (url === cardUrl && response.ok)
+      served = await response
+        .clone()
+        .json()
+        .catch(() => undefined);
+    return response;
+  };
+  const ports = createSdkPorts({ ...reach, fetch: fetchCards, grpc: grpcSupport(tls === undefined ? {} : { tls }) });
+  const port = ports(agent) as A2APort & PushConfigPort;
+  cardUrl = cardUrlOfPort(agent);
+  return {
+    port,
+    cardUrl,
+    servedCard: () => served,
+    close: async () => {
+      await ports.close();
+      await http?.close();
+    },
+  };
+}
+
+/** The card URL the port fetches for `agent` (the library's rule), or `agent` itself when it is no URL (the port fails with why). */
+function cardUrlOfPort(agent: string): string {
+  try {
+    return cardUrlOf(agent);
+  } catch {
+    return agent;
+  }
+}

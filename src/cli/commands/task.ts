@@ -1,0 +1,42 @@
+import { type Io, UsageError } from '../io.js';
+import { didYouMean } from '../suggest.js';
+import { taskCancel } from '../task/cancel.js';
+import { taskDownload } from '../task/download.js';
+import { taskGet } from '../task/get.js';
+import { taskList } from '../task/list.js';
+import { taskPushConfig } from '../task/push-config.js';
+import { taskSubscribe } from '../task/subscribe.js';
+
+export const TASK_USAGE = `Usage: a4h task <get|cancel|list|subscribe|download|push-config> … -a REF
+
+Works on an agent's tasks by their ids, as the A2A CLI specification names the commands (nothing is
+remembered between runs: pass the ids the agent gave):
+  a4h task get <task-id> -a REF [--history N] [--wait [--poll-interval D] [--timeout D]]
+  a4h task cancel <task-id> -a REF
+  a4h task list -a REF [--context-id ID] [--status STATE] [--page-size N] [--page-token T]
+  a4h task subscribe <task-id> -a REF [--stream]
+  a4h task download <task-id> -a REF [--dir DIR]
+  a4h task push-config create|get|list|delete <task-id> [<config-id>] -a REF [--url URL] [--token-env VAR]
+Each takes -o text|json; a4h task <command> --help shows its options and defaults.`;
+
+/** The task commands, by name. */
+const TASK_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  get: taskGet,
+  cancel: taskCancel,
+  list: taskList,
+  subscribe: taskSubscribe,
+  download: taskDownload,
+  'push-config': taskPushConfig,
+};
+
+/** `a4h task <command>`. */
+export async function task(args: string[], io: Io): Promise<number> {
+  const [name, ...rest] = args;
+  if (name === undefined || name === '--help' || name === '-h') {
+    io.out.write(`${TASK_USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const run = TASK_COMMANDS[name];
+  if (run === undefined) throw new UsageError(`unknown task command "${name}"${didYouMean(name, Object.keys(TASK_COMMANDS))}`);
+  return run(rest, io);
+}

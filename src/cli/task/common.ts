@@ -1,0 +1,87 @@
+import { AGENT_OPTIONS } from '../agent-options.js';
+import { openAgentPort, type AgentPort } from '../agent-port.js';
+import type { CredentialFlags } from '../credentials.js';
+import { UsageError, type Io } from '../io.js';
+import { outputFormat, OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
+import type { TrustFlags } from '../trust.js';
+
+/** Each request's own bound in the task commands: 30 s. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+
+/** The flags every `a4h task …` command takes: the agent (`-a`), its credentials and signed-card trust, the output format, help. */
+export const TASK_OPTIONS = {
+  'agent-card': { type: 'string', short: 'a' },
+  ...AGENT_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** The usage lines the task commands share. */
+export const TASK_COMMON_USAGE = `  -a, --agent-card REF   the agent: a host (its card at /.well-known/agent-card.json), a URL, or a card file
+  -o, --output FORMAT    text (default: "Label: value" lines) or json (the protocol's own objects)
+  -H 'Name: value', --bearer-env VAR   credentials; --trust-jwks FILE|URL, --require-signed-card   signed cards`;
+
+/** The agent reference `-a` gave; a usage error without it. */
+export function agentOf(values: { 'agent-card'?: string | undefined }, command: string): string {
+  const ref = values['agent-card'];
+  if (ref === undefined || ref.trim() === '') throw new UsageError(`${command} needs the agent: -a/--agent-card REF`);
+  return ref;
+}
+
+/** The output mode of a command that does not stream (`-o` only). */
+export function modeOf(values: { output?: string | undefined }, stream = false): OutputMode {
+  return { format: outputFormat(values.output), stream };
+}
+
+/**
+ * Runs `body` on the agent's port and returns its exit status; a failure is reported the
+ * specification's way (the error envelope under `-o json`, `Error:`/`Message:`/`Hint:` on stderr) with
+ * its exit status. A usage error is left to the caller (exit 2 with the command's usage line). The
+ * port is closed either way.
+ */
+export async function onAgent(
+  io: Io,
+  mode: OutputMode,
+  context: { command: string; agent: string; taskId?: string },
+  flags: CredentialFlags & TrustFlags,
+  body: (agent: AgentPort) => Promise<number>,
+): Promise<number> {
+  let agent: AgentPort | undefined;
+  try {
+    agent = await openAgentPort(context.agent, flags, io);
+    return await body(agent);
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    return reportFailure(io, mode, error, context);
+  } finally {
+    await agent?.close();
+  }
+}
+
+/**
+ * A duration flag: `2` or `2s` (seconds), `500ms`, `1.5m`; a positive bound in milliseconds, at most
+ * a day. Anything else is a usage error naming the flag.
+ */
+export function durationMs(name: string, value: string | undefined, fallbackMs: number): number {
+  if (value === undefined) return fallbackMs;
+  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
+  const unit = match?.[2] === 'ms' ? 1 : match?.[2] === 'm' ? 60_000 : 1_000;
+  const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
+  if (!(ms > 0 && ms <= 86_400_000)) throw new UsageError(`--${name} takes a duration such as 2, 2s, 500ms or 1m (at most a day)`);
+  return ms;
+}
+
+/** A whole-number flag within bounds; a usage error otherwise. */
+export function wholeNumber(name: string, value: string | undefined, min: number, max: number): number | undefined {
+  if (value === undefined) return undefined;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`--${name} must be a whole number from ${min} to ${max}`);
+  return n;
+}
+
+/** The one task id a command takes as its positional argument. */
+export function taskIdOf(positionals: string[], command: string): string {
+  const [taskId, ...rest] = positionals;
+  if (taskId === undefined || taskId.trim() === '' || rest.length > 0) throw new UsageError(`${command} needs exactly one task id`);
+  return taskId;
+}
