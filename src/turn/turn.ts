@@ -24,7 +24,8 @@ import { trackedPort, type LadderContext } from './context.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
-import { firstSend } from './first-send.js';
+import { firstLookups, needsSettling, sendSettled, type Settling } from './first-send.js';
+import { headStart } from './head-start.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
@@ -113,11 +114,18 @@ export function runCheckedTurn(
     const messageId = request.messageId ?? globalThis.crypto.randomUUID();
     const message: OutgoingMessage = { ...request, messageId };
     const start: StartEvent = { ...startOf(request), messageId };
-    return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
-      checkInputModes(card, message.files, message.data);
-      const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
-      return firstSend(port, ctx, card.url, message, options, send);
-    });
+    return runLadder<Settling>(
+      port,
+      start,
+      new TurnTask(start),
+      options,
+      (ctx, card, settling$) => {
+        checkInputModes(card, message.files, message.data);
+        const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
+        return settling$ === undefined ? send(message) : sendSettled(settling$, send);
+      },
+      needsSettling(message, options) ? (ctx, agent$) => firstLookups(port, ctx, message, options, agent$) : undefined,
+    );
   });
 }
 
@@ -163,14 +171,16 @@ export function runResume(port: A2APort, request: ResumeRequest, options: Ladder
 /**
  * One turn's ladder around `body` (what the turn does once the card is known): the card with its
  * bound, the turn deadline, the reply read from history at a bare end, the renderer, and the cancel
- * on abandon. Every turn, sent or resumed, is this.
+ * on abandon. Every turn, sent or resumed, is this. `early`, when given, runs beside
+ * the card (see {@link headStart}); `body` gets what it gives.
  */
-function runLadder(
+function runLadder<S = never>(
   port: A2APort,
   start: StartEvent,
   task: TurnTask,
   options: LadderOptions & { policy: TurnPolicy },
-  body: (ctx: LadderContext, card: CardSummary) => Observable<AgentEvent | LadderNote>,
+  body: (ctx: LadderContext, card: CardSummary, early$: Observable<S> | undefined) => Observable<AgentEvent | LadderNote>,
+  early?: (ctx: LadderContext, agent$: Observable<string>) => Observable<S>,
 ): Observable<TurnEvent> {
   const { policy } = options;
   const ctx: LadderContext = {
@@ -189,12 +199,12 @@ function runLadder(
     maxAttachments: policy.maxAttachments,
   });
   let agent: string | undefined;
-  const agent$ = ctx.port.card().pipe(
-    within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
-    switchMap((card) => {
-      agent = card.url;
-      return body(ctx, card).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
-    }),
+  const card$ = ctx.port.card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'));
+  const beside = early === undefined ? undefined : (agent$: Observable<string>) => early(ctx, agent$);
+  const agent$ = headStart(card$, beside, (card, early$) => {
+    agent = card.url;
+    return body(ctx, card, early$).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
+  }).pipe(
     watchdog(
       policy.turnTimeoutMs,
       () => 'keep',
