@@ -5,14 +5,13 @@ import type { CardSummary } from '../port/card.js';
  * `card$`, then `body` with the card, and `early` started at once beside the card (subscribed right
  * after it, so a card that fails first is the turn's error and `early` is left at once): `early` is
  * handed the agent's name as it comes with the card, and `body` what `early` gave, kept from its start
- * (replayed). Without `early`, this is `card$.pipe(switchMap(body))`.
+ * (replayed). `card$.pipe(switchMap(body))`, with work that needs no card started before it.
  */
 export function headStart<S, R>(
   card$: Observable<CardSummary>,
-  early: ((agent$: Observable<string>) => Observable<S>) | undefined,
-  body: (card: CardSummary, early$: Observable<S> | undefined) => Observable<R>,
+  early: (agent$: Observable<string>) => Observable<S>,
+  body: (card: CardSummary, early$: Observable<S>) => Observable<R>,
 ): Observable<R> {
-  if (early === undefined) return card$.pipe(switchMap((card) => body(card, undefined)));
   return new Observable<R>((subscriber) => {
     const agent$ = new ReplaySubject<string>(1);
     const early$ = new ReplaySubject<S>();

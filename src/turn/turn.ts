@@ -200,11 +200,20 @@ function runLadder<S = never>(
   });
   let agent: string | undefined;
   const card$ = ctx.port.card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'));
-  const beside = early === undefined ? undefined : (agent$: Observable<string>) => early(ctx, agent$);
-  const agent$ = headStart(card$, beside, (card, early$) => {
+  // Called as switchMap's project (the index unused) when nothing runs beside the card: no closure more per turn.
+  const afterCard = (card: CardSummary, _index?: number, early$?: Observable<S>) => {
     agent = card.url;
     return body(ctx, card, early$).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
-  }).pipe(
+  };
+  const settled$ =
+    early === undefined
+      ? card$.pipe(switchMap(afterCard))
+      : headStart(
+          card$,
+          (agent$) => early(ctx, agent$),
+          (card, early$) => afterCard(card, 0, early$),
+        );
+  const agent$ = settled$.pipe(
     watchdog(
       policy.turnTimeoutMs,
       () => 'keep',
