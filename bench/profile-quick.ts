@@ -1,28 +1,28 @@
 /**
  * Profiles one contender's throughput run and prints where its CPU goes (self time by function and
- * by category, per 1,000 events): `node dist/bench/profile-quick.js [a4h|a4h-sdk-reader|sdk|floor]`.
+ * by category, per 1,000 events): `node dist/bench/profile-quick.js [a4h|a4h-sdk-reader|sdk|floor|a4h-grpc|sdk-grpc]`
+ * (the gRPC contenders against the gRPC bench agent, the others against the replay agent).
  */
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Contender } from './drivers/types.js';
+import { startGrpcBenchAgent } from './grpc-agent.js';
 import { summarizeProfile } from './profile.js';
 import { startReplayServer } from './replay-server.js';
 import { runChild } from './rounds.js';
 
 const contender = (process.argv[2] ?? 'a4h') as Contender;
-const server = await startReplayServer();
+const server = contender.endsWith('-grpc') ? await startGrpcBenchAgent() : await startReplayServer();
 const dir = mkdtempSync(join(tmpdir(), 'a4h-prof-'));
 try {
   const n = 20_000;
   const measured = 3;
-  const result = await runChild({ scenario: 'throughput', contender, agent: `${server.url}/`, n, warm: 2, measured }, server, [
-    '--cpu-prof',
-    '--cpu-prof-dir',
-    dir,
-    '--cpu-prof-interval',
-    '100',
-  ]);
+  const result = await runChild(
+    { scenario: 'throughput', contender, agent: contender.endsWith('-grpc') ? server.url : `${server.url}/`, n, warm: 2, measured },
+    server,
+    ['--cpu-prof', '--cpu-prof-dir', dir, '--cpu-prof-interval', '100'],
+  );
   const file = join(
     dir,
     readdirSync(dir).find((f) => f.endsWith('.cpuprofile'))!,

@@ -7,6 +7,9 @@ export const LABELS: Record<string, string> = {
   'a4h-sdk-reader': "a4h-a2a `turn()`, SDK's stream reader",
   sdk: 'raw SDK `sendMessageStream`',
   floor: 'floor: undici + eventsource-parser + JSON.parse',
+  'a4h-grpc': 'a4h-a2a `turn()`',
+  'a4h-grpc-sdk-reader': "a4h-a2a `turn()`, the SDK's delivery",
+  'sdk-grpc': "the SDK's gRPC client `sendMessageStream`",
 };
 
 export const label = (contender: string): string => LABELS[contender] ?? contender;

@@ -1,6 +1,7 @@
 /** The shape of `bench/results.json` and the targets issue 13 ("Speed") sets, checked against it. */
 import type { Contender } from './drivers/types.js';
 import type { ProfileSummary } from './profile.js';
+import { grpcTargets } from './report-grpc.js';
 import type { Summary } from './stats.js';
 import type { ReplayCheck } from './verify-replay.js';
 
@@ -126,6 +127,7 @@ export function targetsOf(r: Results): Target[] {
       value: `${times(cpu.ofMedians)} (paired ${times(cpu.paired)}${readerNote('cpuMsPer1kEvents')})`,
       met: cpu.ofMedians <= 1,
     },
+    ...grpcTargets(r),
     {
       name: 'event throughput, a4h-a2a / raw SDK: the goal beyond',
       target: 'goal ≥ 1.50×',

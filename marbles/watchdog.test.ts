@@ -139,7 +139,7 @@ describe('within', () => {
       expectObservable(source.pipe(within(3, 'card', 'card'))).toBe(
         '---#',
         undefined,
-        a2aError({ kind: 'timeout', phase: 'card', operation: 'card', message: 'card timed out after 3 ms', retryable: false }),
+        a2aError({ kind: 'timeout', phase: 'card', operation: 'card', message: 'card timed out after 3 ms', retryable: true }),
       );
       expectSubscriptions(source.subscriptions).toBe('^--!');
     });

@@ -1,15 +1,16 @@
 #!/bin/sh
 # Real programs from Debian the tests and examples use (never a download): chromium for the browser
-# tests (driven by playwright-core), haproxy for the gateway example's replicas. Installs the missing
-# ones among those named (default: both) when we may (root with apt-get); otherwise says how, and
-# goes on (what needs them then fails, saying so).
-#   sh scripts/ensure-debian.sh [chromium] [haproxy]
-[ $# -eq 0 ] && set -- chromium haproxy
+# tests (driven by playwright-core), haproxy for the gateway example's replicas, openssl for the
+# certificates of the mutual-TLS tests. Installs the missing ones among those named (default: all)
+# when we may (root with apt-get); otherwise says how, and goes on (what needs them then fails, saying so).
+#   sh scripts/ensure-debian.sh [chromium] [haproxy] [openssl]
+[ $# -eq 0 ] && set -- chromium haproxy openssl
 missing=""
 for package in "$@"; do
   case "$package" in
     chromium) [ -x /usr/bin/chromium ] || missing="$missing chromium" ;;
     haproxy) [ -x /usr/sbin/haproxy ] || missing="$missing haproxy" ;;
+    openssl) command -v openssl >/dev/null 2>&1 || missing="$missing openssl" ;;
     *) echo "ensure-debian: unknown package $package" >&2; exit 2 ;;
   esac
 done

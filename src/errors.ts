@@ -79,6 +79,10 @@ export interface A2AErrorInit {
   signature?: CardSignature;
   /** The extension URIs the agent requires and the call did not activate, when known. */
   extensions?: readonly string[];
+  /** When the call may be made again, in milliseconds from now (see {@link A2AError.retryAfterMs}). */
+  retryAfterMs?: number;
+  /** The same moment as a time (epoch milliseconds); by default now plus `retryAfterMs`. */
+  retryAt?: number;
   /** The underlying error, as the error's `cause`. */
   cause?: unknown;
 }
@@ -126,6 +130,17 @@ export class A2AError extends Error {
   readonly signature?: CardSignature;
   /** The extension URIs the agent requires and the call did not activate, when known (`input` errors). */
   readonly extensions?: readonly string[];
+  /**
+   * On an agent's HTTP 429 or 503 (gRPC RESOURCE_EXHAUSTED or UNAVAILABLE with a `retry-after`):
+   * how long after the error the call may be made again, in milliseconds — the agent's `Retry-After`
+   * (seconds or an HTTP date), or, when it named no time, the next delay of the policy's
+   * `retryAfter` backoff. A turn's error has it once the ladder stopped waiting (its
+   * `retryAfter.maxTries` used, or a wait that would pass the turn's deadline, the call's bound or
+   * `retryAfter.maxWaitMs`): a gateway can answer its own 503 with it.
+   */
+  readonly retryAfterMs?: number;
+  /** With {@link A2AError.retryAfterMs}: the same moment as a time (epoch milliseconds, `Date.now()`'s clock). */
+  readonly retryAt?: number;
 
   /** An error of `init.kind`; `retryable` defaults by kind (`network`, `stream-closed` and `timeout` are). */
   constructor(init: A2AErrorInit) {
@@ -141,6 +156,10 @@ export class A2AError extends Error {
     if (init.auth !== undefined) this.auth = init.auth;
     if (init.signature !== undefined) this.signature = init.signature;
     if (init.extensions !== undefined) this.extensions = init.extensions;
+    if (init.retryAfterMs !== undefined) {
+      this.retryAfterMs = init.retryAfterMs;
+      this.retryAt = init.retryAt ?? Date.now() + init.retryAfterMs;
+    }
   }
 }
 Object.defineProperty(A2AError.prototype, BRAND, { value: true });
@@ -171,22 +190,41 @@ export function toA2AError(error: unknown, operation?: A2AOperation): A2AError {
 export function naming(error: A2AError, agent: string, operation: A2AOperation): A2AError {
   if (error.agent !== undefined) return error;
   const op = error.operation ?? operation;
-  return new A2AError({
-    kind: error.kind,
-    retryable: error.retryable,
-    operation: op,
-    agent,
-    ...(error.status === undefined ? {} : { status: error.status }),
-    ...(error.code === undefined ? {} : { code: error.code }),
-    ...(error.grpcCode === undefined ? {} : { grpcCode: error.grpcCode }),
-    ...(error.phase === undefined ? {} : { phase: error.phase }),
-    ...(error.auth === undefined ? {} : { auth: error.auth }),
-    ...(error.signature === undefined ? {} : { signature: error.signature }),
-    ...(error.extensions === undefined ? {} : { extensions: error.extensions }),
-    ...(error.cause === undefined ? {} : { cause: error.cause }),
-    message: `${op} to ${agent}: ${error.message}`,
-  });
+  return new A2AError({ ...initOf(error), operation: op, agent, message: `${op} to ${agent}: ${error.message}` });
 }
+
+/**
+ * The error with when it may be tried again ({@link A2AError.retryAfterMs}, and `retryAt` from now);
+ * its kind, fields, message and cause as they were.
+ */
+export function retryingAfter(error: A2AError, retryAfterMs: number): A2AError {
+  const init = initOf(error);
+  delete init.retryAt;
+  return new A2AError({ ...init, retryAfterMs });
+}
+
+/** Every field of `error` as an {@link A2AErrorInit} (its message too), the ones it lacks left out. */
+function initOf(error: A2AError): A2AErrorInit {
+  const init: A2AErrorInit = { kind: error.kind, retryable: error.retryable, message: error.message };
+  for (const key of FIELDS) if (error[key] !== undefined) Object.assign(init, { [key]: error[key] });
+  if (error.cause !== undefined) init.cause = error.cause;
+  return init;
+}
+
+/** The optional fields an error is made with, each kept as it is when an error is made again. */
+const FIELDS = [
+  'operation',
+  'agent',
+  'status',
+  'code',
+  'grpcCode',
+  'phase',
+  'auth',
+  'signature',
+  'extensions',
+  'retryAfterMs',
+  'retryAt',
+] as const satisfies readonly (keyof A2AErrorInit & keyof A2AError)[];
 
 /** A timeout error for one phase of the turn. */
 export function timeoutError(phase: TimeoutPhase, ms: number, operation: A2AOperation): A2AError {
@@ -200,4 +238,4 @@ export function timeoutError(phase: TimeoutPhase, ms: number, operation: A2AOper
 }
 
 /** A quiet stream or a slow poll may be tried again; the other bounds are final. */
-const RETRYABLE_PHASES: ReadonlySet<TimeoutPhase> = new Set(['first-event', 'idle', 'poll-request']);
+const RETRYABLE_PHASES: ReadonlySet<TimeoutPhase> = new Set(['card', 'first-event', 'idle', 'poll-request']);

@@ -8,7 +8,7 @@ export { A2AError, isA2AError, toA2AError } from './errors.js';
 export type { A2AErrorInit, A2AErrorKind, A2AOperation, AuthDetails, TimeoutPhase } from './errors.js';
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
-export type { A2APort, ListTasksOptions, PortFactory, PortTurn, TaskPage } from './port/port.js';
+export type { A2APort, Caller, ListTasksOptions, PortFactory, PortTurn, TaskPage } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
 export type { AgentReachOptions, BindingsOption, GrpcSupport, ProtocolBinding, SdkPortOptions, SdkPorts } from './sdk/ports.js';
 export { traceparentOf } from './telemetry/traceparent.js';
@@ -27,9 +27,11 @@ export type {
   AgentCredentials,
   ApiKeyCredential,
   CredentialHeaders,
+  CredentialsCall,
   CredentialsFunction,
   CredentialsOption,
 } from './sdk/credentials/options.js';
+export type { OAuthClientCredentials } from './sdk/credentials/oauth/options.js';
 export type { TrustOption } from './sdk/trust/options.js';
 export type { Jwk, Jwks } from './sdk/trust/jwks.js';
 export type { ExtensionsOption } from './port/extensions.js';

@@ -15,7 +15,12 @@ import { runCli } from './cli/run-cli.js';
 import { eventually } from './eventually.js';
 import { sendJson, startRawAgent } from './sdk/raw-agent.js';
 
-const WRONG = { bearer: 'wrong-bearer-value-5e6f7a8b9c', apiKey: 'wrong-apikey-value-0a1b2c3d4e', header: 'custom-header-secret-f0e1d2c3' };
+const WRONG = {
+  bearer: 'wrong-bearer-value-5e6f7a8b9c',
+  apiKey: 'wrong-apikey-value-0a1b2c3d4e',
+  header: 'custom-header-secret-f0e1d2c3',
+  clientSecret: 'wrong-client-secret-9d8c7b6a5f',
+};
 
 let agents: AuthAgents;
 /** The token endpoint's clock: still unless a case moves it on to let the tokens it issued expire. */
@@ -127,6 +132,33 @@ describe('no credential value in any output', () => {
     const said = (name: string): string => outputs.find((o) => o.name === name)?.text ?? '';
     expect(said('oauth function turn artifacts')).toContain("outcome: 'completed'");
     expect(said('oauth function, expired turn artifacts')).toContain('the agent refused the credentials (HTTP 401');
+    // The oauth option: a token from the card's token URL; then, the endpoint's clock past its lifetime, refused
+    // once and asked for again; a wrong client secret, refused by the token endpoint.
+    const client = { clientId: AUTH_SECRETS.clientId, clientSecret: AUTH_SECRETS.clientSecret };
+    const oauthOption: CredentialsOption = { [v1]: { oauth: client } };
+    const viaOption = createA2A({
+      identitySecret: 'leak test identity secret 0123456789',
+      credentials: oauthOption,
+      logger: keepingLogger('oauth'),
+    });
+    for (const [step, text] of [
+      ['fresh', 'artifacts'],
+      ['refused, renewed', 'drop'],
+    ] as const) {
+      const result = await lastValueFrom(
+        viaOption.turn({ agent: agents.v1.url(AUTH_MOUNTS.oauth), handle: 'h', thread: `oauth ${step}`, text }).pipe(toArray()),
+      ).catch((e: unknown) => e);
+      outputs.push({ name: `oauth option ${step}`, text: everything(result) });
+      tokenClockMs += 1_200;
+    }
+    await viaOption.close();
+    expect(said('oauth option refused, renewed')).toContain("outcome: 'completed'");
+    await libraryCase(
+      'oauth option, wrong secret',
+      { [v1]: { oauth: { ...client, clientSecret: WRONG.clientSecret } } },
+      agents.v1.url(AUTH_MOUNTS.oauth),
+    );
+    expect(said('oauth option, wrong secret turn artifacts')).toContain('error "invalid_client"');
     await libraryCase(
       'function that throws',
       { [v1]: { headers: () => Promise.reject(new Error('token endpoint down')), card: true } },
@@ -200,29 +232,32 @@ describe('no credential value in any output', () => {
     const env = { GOOD: AUTH_SECRETS.bearer, BAD: WRONG.bearer };
     const bearer = agents.v1.url(AUTH_MOUNTS.bearer);
     const apiKey = agents.v1.url(AUTH_MOUNTS.apiKey);
-    await cliCase('send good', ['send', bearer, '--json', '--verbose', '--bearer-env', 'GOOD', 'drop'], env);
-    await cliCase('send bad', ['send', bearer, '--json', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env);
-    await cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--verbose', '--bearer-env', 'BAD', 'artifacts'], env);
-    await cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']);
-    await cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']);
-    await cliCase('send header', [
-      'send',
-      bearer,
-      '--verbose',
-      '-H',
-      `X-Custom: ${WRONG.header}`,
-      '-H',
-      `Authorization: Bearer ${AUTH_SECRETS.forbidden}`,
-      'hi',
+    // Eleven processes, side by side (one after another they take a minute on a loaded machine).
+    await Promise.all([
+      cliCase('send good', ['send', bearer, '--json', '--verbose', '--bearer-env', 'GOOD', 'drop'], env),
+      cliCase('send bad', ['send', bearer, '--json', '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
+      cliCase('send v0.3 bad', ['send', agents.v03.url('/'), '--verbose', '--bearer-env', 'BAD', 'artifacts'], env),
+      cliCase('send api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${AUTH_SECRETS.apiKey}`, 'artifacts']),
+      cliCase('send wrong api key', ['send', apiKey, '--json', '--verbose', '-H', `X-API-Key: ${WRONG.apiKey}`, 'artifacts']),
+      cliCase('send header', [
+        'send',
+        bearer,
+        '--verbose',
+        '-H',
+        `X-Custom: ${WRONG.header}`,
+        '-H',
+        `Authorization: Bearer ${AUTH_SECRETS.forbidden}`,
+        'hi',
+      ]),
+      cliCase('card good', ['card', bearer, '--verbose', '--bearer-env', 'GOOD'], env),
+      cliCase('card good json', ['card', agents.v03.url('/'), '--json', '--verbose', '--bearer-env', 'GOOD'], env),
+      cliCase('card bad', ['card', bearer, '--verbose', '--bearer-env', 'BAD'], env),
+      cliCase('chat good', ['chat', agents.v03.url('/'), '--verbose', '--bearer-env', 'GOOD'], env, 'artifacts\nauth\n'),
+      cliCase('chat bad', ['chat', bearer, '--verbose', '-H', `Authorization: Bearer ${WRONG.bearer}`], env, 'artifacts\n'),
     ]);
-    await cliCase('card good', ['card', bearer, '--verbose', '--bearer-env', 'GOOD'], env);
-    await cliCase('card good json', ['card', agents.v03.url('/'), '--json', '--verbose', '--bearer-env', 'GOOD'], env);
-    await cliCase('card bad', ['card', bearer, '--verbose', '--bearer-env', 'BAD'], env);
-    await cliCase('chat good', ['chat', agents.v03.url('/'), '--verbose', '--bearer-env', 'GOOD'], env, 'artifacts\nauth\n');
-    await cliCase('chat bad', ['chat', bearer, '--verbose', '-H', `Authorization: Bearer ${WRONG.bearer}`], env, 'artifacts\n');
     expect(outputs.some((o) => o.text.includes('refused the credentials'))).toBe(true);
     expect(outputs.some((o) => o.text.includes('a bearer token (Authorization header)'))).toBe(true);
-  });
+  }, 90_000);
 
   it('searched for every value in play', () => {
     const secrets = [

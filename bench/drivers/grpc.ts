@@ -1,20 +1,29 @@
 import { ClientFactory, ClientFactoryOptions, type Client } from '@a2a-js/sdk/client';
 import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
-import { createA2A } from 'a4h-a2a/node';
+import { createSdkPorts } from 'a4h-a2a';
+import { createA2A, createNodeFetch, grpcSupport } from 'a4h-a2a/node';
+import type { StreamReader } from './a4h.js';
 import { countTurn } from './a4h.js';
 import { sdkRequest } from './sdk.js';
 import { BENCH_SECRET, type Driver } from './types.js';
 
 /**
  * a4h-a2a against a gRPC agent: the Node `createA2A` as a gateway uses it (its card's only
- * interface is gRPC, so the SDK's gRPC transport is loaded and chosen), one `turn()` per message.
+ * interface is gRPC, so the SDK's gRPC transport is loaded and chosen), one `turn()` per message;
+ * `reader` says who delivers its streams' messages (`sdk`: the SDK's async iterators).
  */
-export function a4hGrpcDriver(): Driver {
-  const a2a = createA2A({ identitySecret: BENCH_SECRET, policy: { continueInterrupted: false } });
+export function a4hGrpcDriver(reader: StreamReader): Driver {
+  const http = createNodeFetch();
+  const ports = createSdkPorts({ fetch: http.fetch, grpc: grpcSupport(), reader });
+  const a2a = createA2A({ identitySecret: BENCH_SECRET, ports, policy: { continueInterrupted: false } });
   return {
     turn: (agent, text, thread, onFirstChunk, onChunk) =>
       countTurn(a2a.turn({ agent, handle: 'bench', thread, text }), onFirstChunk, onChunk),
-    close: () => a2a.close(),
+    close: async () => {
+      await a2a.close();
+      await ports.close();
+      await http.close();
+    },
   };
 }
 

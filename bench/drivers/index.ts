@@ -15,7 +15,9 @@ export async function loadDriver(contender: Contender, connections: number = CON
     case 'floor':
       return (await import('./floor.js')).floorDriver(connections);
     case 'a4h-grpc':
-      return (await import('./grpc.js')).a4hGrpcDriver();
+      return (await import('./grpc.js')).a4hGrpcDriver('a4h');
+    case 'a4h-grpc-sdk-reader':
+      return (await import('./grpc.js')).a4hGrpcDriver('sdk');
     case 'sdk-grpc':
       return (await import('./grpc.js')).sdkGrpcDriver();
   }

@@ -2,8 +2,11 @@
 
 /** a4h-a2a with its own stream reader, a4h-a2a with the SDK's, the raw SDK, and the floor. */
 export const CONTENDERS = ['a4h', 'a4h-sdk-reader', 'sdk', 'floor'] as const;
-/** Against the gRPC bench agent: a4h-a2a and the SDK's own gRPC client. */
-export const GRPC_CONTENDERS = ['a4h-grpc', 'sdk-grpc'] as const;
+/**
+ * Against the gRPC bench agent: a4h-a2a (its streams' messages handed straight to the turn), a4h-a2a
+ * with the SDK's delivery (`reader: 'sdk'`: through the SDK's async iterators), and the SDK's own gRPC client.
+ */
+export const GRPC_CONTENDERS = ['a4h-grpc', 'a4h-grpc-sdk-reader', 'sdk-grpc'] as const;
 export type Contender = (typeof CONTENDERS)[number] | (typeof GRPC_CONTENDERS)[number];
 
 /** What a turn brought back, to check that every contender saw the whole stream. */

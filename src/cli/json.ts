@@ -22,14 +22,15 @@ export function jsonLine(value: unknown): string {
       ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
       ...(error.phase === undefined ? {} : { phase: error.phase }),
       ...(error.status === undefined ? {} : { status: error.status }),
+      ...whenToRetry(error),
     };
   });
 }
 
 /**
  * The last line of `send --json` when the turn has no `end`: `{"type":"error","kind","message"}`
- * (plus, as the library's error has them, `retryable`, `status`, the timeout's `phase` and the
- * `extensions` the agent requires), for an error, a timeout (kind `timeout`) or a cancel (kind
+ * (plus, as the library's error has them, `retryable`, `status`, the timeout's `phase`, the
+ * `extensions` the agent requires, and a 429's or 503's `retryAfterMs` and `retryAt`), for an error, a timeout (kind `timeout`) or a cancel (kind
  * `aborted`). `kind` and `retryable` are the library error's own, so a caller that retries on
  * `retryable` decides as a program using the library would.
  */
@@ -43,5 +44,12 @@ export function errorLine(kind: string, message: string, error?: unknown): strin
     ...(detail?.status === undefined ? {} : { status: detail.status }),
     ...(detail?.phase === undefined ? {} : { phase: detail.phase }),
     ...(detail?.extensions === undefined ? {} : { extensions: detail.extensions }),
+    ...whenToRetry(error),
   });
+}
+
+/** An agent's "not now" the turn stopped waiting for: `retryAfterMs` and `retryAt`, as the library's error has them. */
+function whenToRetry(error: unknown): { retryAfterMs?: number; retryAt?: number } {
+  const { retryAfterMs, retryAt } = (error ?? {}) as { retryAfterMs?: unknown; retryAt?: unknown };
+  return typeof retryAfterMs === 'number' && typeof retryAt === 'number' ? { retryAfterMs, retryAt } : {};
 }

@@ -2,9 +2,14 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
+import { auth } from './commands/auth.js';
 import { card } from './commands/card.js';
 import { chat } from './commands/chat.js';
+import { completion } from './commands/completion.js';
+import { config } from './commands/config.js';
+import { conformance } from './commands/conformance.js';
 import { context } from './commands/context.js';
+import { demoServer } from './commands/demo-server.js';
 import { history } from './commands/history.js';
 import { resume } from './commands/resume.js';
 import { send } from './commands/send.js';
@@ -18,17 +23,30 @@ const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
   a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
-           [signed cards]
+           [mutual TLS] [signed cards]
   a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json] [--timeout SECONDS]
-           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [signed cards] <text…>
+           [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
+           [signed cards] <text…>
   a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
-             [credentials] [signed cards]
+             [credentials] [mutual TLS] [signed cards]
   a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
-              [credentials] [signed cards]
-  a4h card <agent-url> [--json] [credentials] [signed cards]
+              [credentials] [mutual TLS] [signed cards]
+  a4h card <agent-url> [--json] [credentials] [mutual TLS] [signed cards]
   a4h context <handle> <key>
+  a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
+                  [--svc-param KEY:VALUE]… [--insecure]
+  a4h completion bash|zsh|fish
+  a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [mutual TLS] [signed cards]
+  a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR] [--oauth-scope S]…
+                 [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--insecure] [--config FILE]
+  a4h auth logout <agent-url> [--config FILE]
+  a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
-Credentials: -H 'Name: value' (repeatable), --bearer-env VAR (the token from an environment variable).
+Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL], --svc-param KEY:VALUE…, --insecure, --config FILE
+(a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY, --bearer-env or a 0600 .env file;
+an OAuth client secret comes from an environment variable; settings resolve flag > environment > local .env or --config FILE
+> ~/.config/a4h/agents/HOST_PORT.env > ~/.config/a4h/.env > a4h auth login's token > default).
+Mutual TLS: --cert FILE --key FILE (--key-pass-env VAR for an encrypted key's passphrase), --cacert FILE.
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
 an agent whose card none of them signed (chat, send, resume, history, card).
 Each command's options: a4h <command> --help (e.g. a4h send --help). Also --version, and --verbose for error causes.
@@ -36,7 +54,19 @@ Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across 
 A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
 /** The commands; each prints its own usage for `--help`. */
-const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = { chat, send, resume, history, card, context };
+export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  chat,
+  send,
+  resume,
+  history,
+  card,
+  context,
+  config,
+  'demo-server': demoServer,
+  completion,
+  conformance,
+  auth,
+};
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };

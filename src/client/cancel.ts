@@ -5,6 +5,7 @@ import type { Task } from '../port/types.js';
 import { cancelTask } from '../turn/cancel-task.js';
 import type { TurnPolicy } from '../turn/policy.js';
 import { checkCancelInput } from './input.js';
+import { portTurn } from './on-port.js';
 import type { CancelInput } from './types.js';
 
 /** What a client's cancel runs with: its threads (the thread's contextId), its ports, its policy. */
@@ -22,8 +23,7 @@ export interface CancelParts {
 export function clientCancel(parts: CancelParts, input: CancelInput): Observable<Task> {
   return defer(() => {
     const url = checkCancelInput(input);
-    const extensions = input.extensions?.length ? input.extensions : undefined;
-    const port = parts.ports(input.agent, extensions && { extensions });
+    const port = parts.ports(input.agent, portTurn(input));
     const { handle, thread, taskId } = input;
     if (handle === undefined || thread === undefined) {
       return cancelTask(port, input.contextId === undefined ? { taskId } : { taskId, contextId: input.contextId }, parts.policy);

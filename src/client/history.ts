@@ -5,6 +5,7 @@ import type { PortFactory } from '../port/port.js';
 import type { TurnPolicy } from '../turn/policy.js';
 import { threadHistory } from '../turn/thread-history.js';
 import { checkHistoryInput } from './input.js';
+import { portTurn } from './on-port.js';
 import type { HistoryInput } from './types.js';
 
 /** What a client's history reads with: its threads (an adopted contextId), its ports, its policy. */
@@ -22,8 +23,7 @@ export interface HistoryParts {
 export function clientHistory(parts: HistoryParts, input: HistoryInput): Observable<HistoryPage> {
   return defer(() => {
     const key = Threads.key(checkHistoryInput(input), input.handle, input.thread);
-    const extensions = input.extensions?.length ? input.extensions : undefined;
-    const port = parts.ports(input.agent, extensions && { extensions });
+    const port = parts.ports(input.agent, portTurn(input));
     const { limit, before, maxBytes } = input;
     const options = {
       policy: parts.policy,

@@ -1,13 +1,26 @@
 import type { Observable } from 'rxjs';
 import type { TurnEvent } from '../port/events.js';
-import type { A2APort, PortFactory } from '../port/port.js';
+import type { A2APort, PortFactory, PortTurn } from '../port/port.js';
 import type { TurnTelemetry } from '../telemetry/turn.js';
 
-/** The agent a turn is for, its handle (for telemetry) and the extensions it activates. */
+/** The agent a turn is for, its handle and thread (for telemetry and the credentials) and the extensions it activates. */
 export interface TurnTarget {
   agent: string;
   handle?: string;
+  thread?: string;
   extensions?: readonly string[];
+}
+
+/**
+ * What a call of the client adds to its port: the extensions it activates, the trace headers, and
+ * its caller (the handle and thread, when it has both: the credentials are made for them). Undefined
+ * when it adds nothing.
+ */
+export function portTurn(target: Omit<TurnTarget, 'agent'>, headers?: Readonly<Record<string, string>>): PortTurn | undefined {
+  const extensions = target.extensions?.length ? target.extensions : undefined;
+  const caller = target.handle !== undefined && target.thread !== undefined ? { handle: target.handle, thread: target.thread } : undefined;
+  if (headers === undefined && extensions === undefined && caller === undefined) return undefined;
+  return { ...(headers && { headers }), ...(extensions && { extensions }), ...(caller && { caller }) };
 }
 
 /** Runs a turn on its agent's port: `run` gets the port (with the turn's extensions, traced when the client has telemetry). */
@@ -15,17 +28,14 @@ export type OnPort = (target: TurnTarget, run: (port: A2APort) => Observable<Tur
 
 /**
  * The client's {@link OnPort}: a port per turn from `ports` (making one costs about a microsecond, a
- * URL parse; the card cache behind the factory is shared), with the turn's extensions; with
+ * URL parse; the card cache behind the factory is shared), with the turn's extensions and caller; with
  * telemetry, the turn traced and its port decorated. Without telemetry a turn does no telemetry work.
  */
 export function onPort(ports: PortFactory, telemetry: TurnTelemetry | undefined): OnPort {
   return (target, run) => {
-    const extensions = target.extensions?.length ? target.extensions : undefined;
-    if (telemetry === undefined) return run(ports(target.agent, extensions && { extensions }));
+    if (telemetry === undefined) return run(ports(target.agent, portTurn(target)));
     return telemetry.turn(target.agent, target.handle ?? '', (headers, traced) =>
-      run(
-        traced(ports(target.agent, headers || extensions ? { ...(headers && { headers }), ...(extensions && { extensions }) } : undefined)),
-      ),
+      run(traced(ports(target.agent, portTurn(target, headers)))),
     );
   };
 }

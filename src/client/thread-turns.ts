@@ -40,7 +40,7 @@ export function threadTurn(
   const request: TurnRequest = plan.taskId === undefined ? { ...message, contextId } : { ...message, contextId, taskId: plan.taskId };
   const options = plan.look || plan.fromCaller ? { ...ladder, lookForWaitingTask: plan.look, taskFromCaller: plan.fromCaller } : ladder;
   // Only a task the thread itself remembered goes back to it if the turn never reaches it.
-  const sent = plan.own === undefined ? { contextId } : { contextId, taskId: plan.own };
+  const sent = { contextId, ...(plan.own === undefined ? {} : { taskId: plan.own }), ...(plan.rotate ? { rotates: true } : {}) };
   const run = (previous: readonly string[]) => {
     const previousContexts = previous.filter((id) => id !== contextId);
     return parts.onPort(input, (port) =>

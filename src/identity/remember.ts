@@ -6,6 +6,8 @@ import type { ThreadRegistry } from './registry.js';
 export interface ThreadTurnStart {
   contextId: string;
   taskId?: string;
+  /** The turn looks for the thread's conversation under previous secrets: if it reaches no task, the next message looks again. */
+  rotates?: boolean;
 }
 
 /**
@@ -20,7 +22,8 @@ export interface ThreadTurnStart {
  *   passes: the thread uses that contextId from now on, and `onCarried` hears of it.
  * - **Follow-ups.** A turn that ends input-required or auth-required leaves its task for the
  *   thread's next message; any other end clears it. A turn that never reached the agent's task
- *   (unsubscribed or failed before it) gives the interrupted task it took back to the thread.
+ *   (unsubscribed or failed before it) gives the interrupted task it took back to the thread, and
+ *   the look under previous secrets (`rotates`) too: the next message looks again.
  */
 export function rememberThread(
   threads: ThreadRegistry,
@@ -75,7 +78,9 @@ export function rememberThread(
       });
       return () => {
         upstream.unsubscribe();
-        if (!ended && !reachedTask && sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
+        if (ended || reachedTask) return;
+        if (sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
+        if (sent.rotates === true && adopted === undefined) threads.update(key, { rotationChecked: undefined });
       };
     });
 }

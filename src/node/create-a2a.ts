@@ -1,7 +1,9 @@
 import { createClient, type A2AClient, type A2AOptions } from '../client/create-a2a.js';
+import { A2AError } from '../errors.js';
 import { nodeContextIdDeriver } from './context-id.js';
 import { createNodeFetch, type NodeFetchOptions } from './fetch.js';
 import { grpcSupport } from './grpc.js';
+import type { ClientTlsOption } from './tls.js';
 
 /** The environment variable the Node entry reads the identity secret from. */
 export const IDENTITY_SECRET_ENV = 'A4H_IDENTITY_SECRET';
@@ -16,7 +18,17 @@ export function previousSecretsFromEnv(value: string | undefined): string[] {
 /** Node options: the core's, plus the HTTP client's timeouts and pooling. */
 export interface NodeA2AOptions extends A2AOptions {
   /** The HTTP client's timeouts and pooling (not used when `fetch` or `ports` is given). */
-  http?: NodeFetchOptions;
+  http?: Omit<NodeFetchOptions, 'tls'>;
+  /**
+   * Mutual TLS per agent, keyed like `credentials` (an origin or URL prefix; the longest prefix of a
+   * request's URL wins): the client certificate and key the agent asks for (PEM strings or Buffers; a
+   * `passphrase` for an encrypted key) and the CA its certificate is checked with, e.g.
+   * `{ 'https://agent.example': { cert, key, ca } }`. Each certificate goes to its own origin only,
+   * over HTTP and to a gRPC interface of that origin. An agent that refuses the handshake for want of
+   * a client certificate, or refuses the one sent, fails the turn with an `auth` error saying so. A bad
+   * entry, or `tls` beside your own `fetch` or `ports`, is a `config` error.
+   */
+  tls?: ClientTlsOption;
 }
 
 /**
@@ -32,8 +44,16 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
   const fromEnv = process.env[IDENTITY_SECRET_ENV];
   const identitySecret = options.identitySecret ?? (fromEnv === undefined || fromEnv === '' ? undefined : fromEnv);
   const previous = options.previousIdentitySecrets ?? previousSecretsFromEnv(process.env[PREVIOUS_IDENTITY_SECRETS_ENV]);
-  const http = options.fetch === undefined && options.ports === undefined ? createNodeFetch(options.http) : undefined;
-  const { http: _http, ...core } = options;
+  if (options.tls !== undefined && (options.fetch !== undefined || options.ports !== undefined)) {
+    throw new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: 'tls is for the Node fetch: with your own fetch or ports, give the certificates to them',
+    });
+  }
+  const tls = options.tls === undefined ? {} : { tls: options.tls };
+  const http = options.fetch === undefined && options.ports === undefined ? createNodeFetch({ ...options.http, ...tls }) : undefined;
+  const { http: _http, tls: _tls, ...core } = options;
   return createClient(
     {
       ...core,
@@ -41,6 +61,6 @@ export function createA2A(options: NodeA2AOptions = {}): A2AClient {
       ...(previous.length === 0 ? {} : { previousIdentitySecrets: previous }),
       ...(http ? { fetch: http.fetch } : {}),
     },
-    { ...(http ? { owned: http } : {}), deriver: nodeContextIdDeriver, grpc: grpcSupport() },
+    { ...(http ? { owned: http } : {}), deriver: nodeContextIdDeriver, grpc: grpcSupport(tls) },
   );
 }

@@ -1,4 +1,6 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import { fetch as undiciFetch } from 'undici';
+import { tlsDispatchers } from './tls-dispatch.js';
+import { tlsEntries, type ClientTlsOption } from './tls.js';
 
 /** Timeouts and pooling of the Node HTTP client. */
 export interface NodeFetchOptions {
@@ -18,6 +20,12 @@ export interface NodeFetchOptions {
   connections?: number;
   /** How long an idle keep-alive connection is kept. Default 30 s. */
   keepAliveTimeoutMs?: number;
+  /**
+   * Mutual TLS per agent: a client certificate and key, and the CA of the agent's certificate, keyed
+   * by origin or URL prefix (the longest prefix of a request's URL wins). Each entry's certificate goes
+   * to its own origin only; a bad entry is a `config` error.
+   */
+  tls?: ClientTlsOption;
 }
 
 /** A fetch on an undici `Agent` of its own, with `close()` to release its sockets. */
@@ -29,21 +37,31 @@ export interface NodeFetch {
 }
 
 /**
- * The Node HTTP client: undici's fetch on a pooled `Agent` with connect, headers and body
- * timeouts, to pass as `fetch` to the client. (The core uses the global fetch and no Node module.)
+ * The Node HTTP client: undici's fetch on pooled `Agent`s with connect, headers and body timeouts
+ * (one more per `tls` entry), to pass as `fetch` to the client. (The core uses the global fetch and no
+ * Node module.) An agent that refuses the TLS handshake for a client certificate fails the request
+ * with that TLS alert, which the client reads as an `auth` error.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
-  const dispatcher = new Agent({
-    connect: { timeout: options.connectTimeoutMs ?? 10_000 },
-    headersTimeout: options.headersTimeoutMs ?? 600_000,
-    bodyTimeout: options.bodyTimeoutMs ?? 900_000,
-    connections: options.connections ?? 256,
-    keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
-  });
+  const dispatchers = tlsDispatchers(
+    {
+      connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
+      headersTimeout: options.headersTimeoutMs ?? 600_000,
+      bodyTimeout: options.bodyTimeoutMs ?? 900_000,
+      connections: options.connections ?? 256,
+      keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+    },
+    tlsEntries(options.tls),
+  );
   const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
     undiciFetch(input as Parameters<typeof undiciFetch>[0], {
       ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher,
+      dispatcher: dispatchers.for(urlOf(input)),
     })) as unknown as typeof fetch;
-  return { fetch: fetchImpl, close: () => dispatcher.close() };
+  return { fetch: fetchImpl, close: () => dispatchers.close() };
+}
+
+/** The URL a fetch is asked for. */
+function urlOf(input: Parameters<typeof fetch>[0]): string {
+  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 }

@@ -1,6 +1,6 @@
 /**
  * `a4h-a2a/node`: the Node entry. Everything in the core, plus the pieces that need Node: the
- * undici-based fetch with timeouts and pooling, and a `createA2A` that reads the identity secret
+ * undici-based fetch with timeouts, pooling and mutual TLS per agent, and a `createA2A` that reads the identity secret
  * from `A4H_IDENTITY_SECRET`.
  *
  * @packageDocumentation
@@ -11,4 +11,6 @@ export type { NodeFetch, NodeFetchOptions } from './fetch.js';
 export { createA2A, IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV } from './create-a2a.js';
 export { readJwksFile } from './jwks-file.js';
 export { grpcSupport } from './grpc.js';
+export type { GrpcSupportOptions } from './grpc.js';
+export type { ClientTls, ClientTlsOption, Pem } from './tls.js';
 export type { NodeA2AOptions } from './create-a2a.js';

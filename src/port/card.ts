@@ -68,6 +68,12 @@ export interface SecuritySchemeInfo {
   scheme?: string;
   /** oauth2: the token URL of its client-credentials flow, when it has one. */
   tokenUrl?: string;
+  /** oauth2: the device authorization endpoint of its device code flow (RFC 8628), when it has one. */
+  deviceAuthorizationUrl?: string;
+  /** oauth2: the token URL of its device code flow, when it has one. */
+  deviceTokenUrl?: string;
+  /** oauth2, openIdConnect: the scopes the card's first security requirement naming any asks of it. */
+  scopes?: string[];
   /** oauth2 (RFC 8414 metadata) or openIdConnect (discovery): where the provider describes itself. */
   metadataUrl?: string;
   /** The scheme's description on the card. */

@@ -18,3 +18,10 @@ export const EXTENSION_SUPPORT_REQUIRED = -32008;
 export const UNAUTHENTICATED = -31401;
 /** The same for credentials that are not allowed this call: unauthorized. */
 export const UNAUTHORIZED = -31403;
+
+/**
+ * The HTTP statuses that say "not now" of a request the server did not take: 429 Too Many Requests
+ * (RFC 6585) and 503 Service Unavailable (RFC 9110 §15.6.4). Answered before any event, the call may
+ * be made again, a send too: the agent did not process it. Their `Retry-After` says when.
+ */
+export const NOT_NOW_STATUSES: ReadonlySet<number> = new Set([429, 503]);

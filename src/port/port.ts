@@ -59,6 +59,14 @@ export interface TaskPage {
   nextPageToken?: string;
 }
 
+/** Whom a port's calls are for: the person (`handle`) and conversation (`thread`) of a turn. */
+export interface Caller {
+  /** The turn's agent handle. */
+  readonly handle: string;
+  /** The turn's conversation key. */
+  readonly thread: string;
+}
+
 /** What one turn adds to its port's calls. */
 export interface PortTurn {
   /** Headers on each of the port's calls but the card's (the turn's trace context, with telemetry). */
@@ -68,6 +76,8 @@ export interface PortTurn {
    * ones the port factory activates for the agent. Checked by the caller (the client checks a turn's).
    */
   extensions?: readonly string[];
+  /** Whom each of the port's calls but the card's is for: the credentials are made for them (a credentials function hears it). */
+  caller?: Caller;
 }
 
 /** Makes the port of one agent, from its base URL or card URL (and, per turn, the turn's headers and extensions). */

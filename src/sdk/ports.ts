@@ -25,8 +25,9 @@ export interface SdkPortOptions extends AgentReachOptions {
   /** Cards larger than this are refused. Default 1 MiB; a positive whole number, else a `config` error. */
   cardMaxBytes?: number;
   /**
-   * Who reads JSON-RPC streams: `a4h` (default), the client's own tolerant reader, or `sdk`, the
-   * official SDK's transport. Unary calls and HTTP+JSON always go through the SDK.
+   * Who reads streams: `a4h` (default), the client's own tolerant reader for JSON-RPC, and a v1.0
+   * gRPC stream's messages handed straight from the call to the turn; or `sdk`, the official SDK's
+   * transport as it delivers them. Unary calls, HTTP+JSON and v0.3 gRPC always go through the SDK.
    */
   reader?: 'a4h' | 'sdk';
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */
@@ -89,7 +90,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     baseFetch,
     watch,
     factory: sdkFactory(watch.fetch),
-    credentials: new Credentials(options.credentials, options.logger ?? silentLogger),
+    credentials: new Credentials(options.credentials, options.logger ?? silentLogger, baseFetch, options.clock),
     trust: new CardTrust(options.trust, baseFetch, options.logger ?? silentLogger, options.clock, {
       ...(options.cardTimeoutMs !== undefined ? { cardTimeoutMs: options.cardTimeoutMs } : {}),
     }),
@@ -121,7 +122,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
       }
     }
     const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
-    return new SdkPort(shared, cardUrl, turn?.headers, activated);
+    return new SdkPort(shared, cardUrl, turn?.headers, activated, turn?.caller);
   };
   return Object.assign(ports, { close: () => loader.bindings.close() });
 }

@@ -14,7 +14,7 @@ import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import { NO_EXTENSIONS } from '../port/extensions.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
 import { redactQuery } from '../port/card-url.js';
-import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
+import type { A2APort, Caller, ListTasksOptions, TaskPage } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import { unaryCall } from './transports/calls.js';
@@ -25,7 +25,7 @@ import { BINDINGS } from './bindings/registry.js';
 import type { ResolvedAgent } from './agent/resolve.js';
 import { extensionHeaders } from './extensions/headers.js';
 import { missingExtensions } from './extensions/required.js';
-import type { TurnHeaders } from './transports/transport.js';
+import type { TurnCall } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
 export interface PortShared {
@@ -54,19 +54,21 @@ export class SdkPort implements A2APort {
    */
   private current: ResolvedAgent | undefined;
 
-  /** The turn's headers in each generation, with its extensions' (made at the first call of each). */
-  private readonly turnHeaders: { modern?: TurnHeaders; legacy?: TurnHeaders } = {};
+  /** The turn's part of each call in each generation: its headers with its extensions', its caller (made at the first call of each). */
+  private readonly turnCalls: { modern?: TurnCall; legacy?: TurnCall } = {};
 
   /**
    * `cardUrl`, or the `input` error the agent's URL gave (every call fails with it); `headers`, the
    * turn's own headers on each call but the card's (its trace context, with telemetry);
-   * `extensions`, the URIs each of those calls activates (the agent's and the turn's, checked).
+   * `extensions`, the URIs each of those calls activates (the agent's and the turn's, checked);
+   * `caller`, whom those calls are for (their credentials are made for them).
    */
   constructor(
     private readonly shared: PortShared,
     private readonly cardUrl: string | A2AError,
     private readonly headers?: Readonly<Record<string, string>>,
     private readonly extensions: readonly string[] = NO_EXTENSIONS,
+    private readonly caller?: Caller,
   ) {}
 
   card(): Observable<CardSummary> {
@@ -74,37 +76,41 @@ export class SdkPort implements A2APort {
   }
 
   send(message: OutgoingMessage): Observable<SendResult> {
-    return this.firstCall('send', (resolved) => resolved.transport.send(message, this.headersOf(resolved)));
+    return this.firstCall('send', (resolved) => resolved.transport.send(message, this.callOf(resolved)));
   }
 
   stream(message: OutgoingMessage): Observable<AgentEvent> {
-    return this.firstCall('stream', (resolved) => resolved.transport.stream(message, this.headersOf(resolved)));
+    return this.firstCall('stream', (resolved) => resolved.transport.stream(message, this.callOf(resolved)));
   }
 
   resubscribe(taskId: string): Observable<AgentEvent> {
-    return this.withAgent('resubscribe', (resolved) => resolved.transport.resubscribe(taskId, this.headersOf(resolved)));
+    return this.withAgent('resubscribe', (resolved) => resolved.transport.resubscribe(taskId, this.callOf(resolved)));
   }
 
   getTask(taskId: string, historyLength?: number): Observable<Task> {
-    return this.withAgent('get-task', (resolved) => resolved.transport.getTask(taskId, this.headersOf(resolved), historyLength));
+    return this.withAgent('get-task', (resolved) => resolved.transport.getTask(taskId, this.callOf(resolved), historyLength));
   }
 
   cancel(taskId: string): Observable<Task> {
-    return this.withAgent('cancel', (resolved) => resolved.transport.cancel(taskId, this.headersOf(resolved)));
+    return this.withAgent('cancel', (resolved) => resolved.transport.cancel(taskId, this.callOf(resolved)));
   }
 
   listTasks(contextId: string, options: ListTasksOptions = {}): Observable<TaskPage> {
-    return this.withAgent('list-tasks', (resolved) => resolved.transport.listTasks(contextId, options, this.headersOf(resolved)));
+    return this.withAgent('list-tasks', (resolved) => resolved.transport.listTasks(contextId, options, this.callOf(resolved)));
   }
 
   /**
-   * The headers of a call to `resolved`: the turn's, with the extensions header of its generation.
-   * Made once per generation for the turn (a port is a turn's), the same object on every call after.
+   * The turn's part of a call to `resolved`: its headers, with the extensions header of its
+   * generation, and its caller. Made once per generation for the turn (a port is a turn's), the same
+   * object on every call after.
    */
-  private headersOf(resolved: ResolvedAgent): TurnHeaders {
-    if (this.extensions.length === 0) return this.headers;
-    const slot = resolved.legacy ? 'legacy' : 'modern';
-    return (this.turnHeaders[slot] ??= { ...this.headers, ...extensionHeaders(this.extensions, resolved.legacy) });
+  private callOf(resolved: ResolvedAgent): TurnCall {
+    return (this.turnCalls[resolved.legacy ? 'legacy' : 'modern'] ??= this.turnCall(resolved.legacy));
+  }
+
+  private turnCall(legacy: boolean): TurnCall {
+    const headers = this.extensions.length === 0 ? this.headers : { ...this.headers, ...extensionHeaders(this.extensions, legacy) };
+    return { ...(headers && { headers }), ...(this.caller && { caller: this.caller }) };
   }
 
   /** The agent from the shared card cache (one load for concurrent turns), remembered as this port's. */

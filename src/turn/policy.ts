@@ -88,6 +88,25 @@ export const turnPolicySchema = z.object({
     }),
     {},
   ),
+  /**
+   * A call answered HTTP 429 or 503 before any event (the card, a blocking send, a stream's open,
+   * GetTask, CancelTask, ListTasks, a resubscribe): the agent did not take it, so it is made again —
+   * a send too — after the answer's `Retry-After` (seconds or an HTTP date), or, when it names none,
+   * after this backoff. At most `maxTries` times per call, waiting at most `maxWaitMs` in all, and
+   * never past the turn's deadline or the call's own bound (`cardTimeoutMs`, `sendTimeoutMs`,
+   * `firstEventTimeoutMs`, `poll.requestTimeoutMs`, `cancelTimeoutMs`); past those the error says
+   * when to try again (`retryAfterMs`, `retryAt`).
+   */
+  retryAfter: z.prefault(
+    z.object({
+      /** Times one call is made again after a 429 or 503; 0 waits for none. */
+      maxTries: count(0, 100, 3),
+      /** The most one call waits in all; a `Retry-After` that would pass it is not waited for. */
+      maxWaitMs: ms(30_000),
+      ...backoff(1_000, 2, 10_000, 0.5),
+    }),
+    {},
+  ),
   poll: z.prefault(
     z.object({
       ...backoff(1_000, 1.5, 15_000, 0.2),

@@ -7,6 +7,7 @@ import { decodeCursor, encodeCursor, type HistoryCursor } from './history-cursor
 import { NOTHING_GATHERED, takePage, type Gathered, type HistoryBounds } from './history-pages.js';
 import { threadPages } from './listing.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
+import { notNowPort } from './not-now.js';
 import { within } from './watchdog.js';
 
 /** Exchanges of a history page by default (and the most recent ones a chat shows on opening). */
@@ -65,10 +66,12 @@ export function threadHistory(port: A2APort, contextId: string, options: ThreadH
         maxAttachments: policy.maxAttachments,
       },
     };
-    return port.card().pipe(
+    // A 429 or 503 waited for as in a turn (there is no turn deadline here: each call's own bound).
+    const agent = notNowPort(port, policy, Math.random, Number.POSITIVE_INFINITY);
+    return agent.card().pipe(
       within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
       switchMap((card) =>
-        gather(port, contextId, cursor, bounds, { maxPages, requestTimeoutMs: policy.poll.requestTimeoutMs }).pipe(
+        gather(agent, contextId, cursor, bounds, { maxPages, requestTimeoutMs: policy.poll.requestTimeoutMs }).pipe(
           catchError((error: unknown) => throwError(() => (isA2AError(error) ? named(error, card.url) : error))),
         ),
       ),

@@ -1,4 +1,5 @@
 import {
+  asyncScheduler,
   catchError,
   concat,
   defer,
@@ -27,6 +28,7 @@ import { followTask, streamTurn } from './live.js';
 import { firstLookups, needsSettling, sendSettled, type Settling } from './first-send.js';
 import { headStart } from './head-start.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
+import { notNowPort } from './not-now.js';
 import { pollUntilSettled } from './poll.js';
 import { sendBlocking } from './send.js';
 import { TurnTask } from './task.js';
@@ -183,10 +185,12 @@ function runLadder<S = never>(
   early?: (ctx: LadderContext, agent$: Observable<string>) => Observable<S>,
 ): Observable<TurnEvent> {
   const { policy } = options;
+  const random = options.random ?? Math.random;
+  const deadline = asyncScheduler.now() + policy.turnTimeoutMs;
   const ctx: LadderContext = {
-    port: trackedPort(port, task),
+    port: trackedPort(notNowPort(port, policy, random, deadline), task),
     policy,
-    random: options.random ?? Math.random,
+    random,
     logger: options.logger ?? silentLogger,
     task,
     ...(options.onCancel ? { onCancel: options.onCancel } : {}),

@@ -70,7 +70,7 @@ describe('a4h card: security schemes and credentials', () => {
     const { code, stdout } = await runCli(['card', agents.v1.url(AUTH_MOUNTS.bearer)]);
     expect(code).toBe(0);
     expect(stdout).toMatch(/^security\s+bearerAuth \(HTTP Bearer, required\)$/m);
-    expect(stdout).toMatch(/^credentials\s+none configured \(-H, --bearer-env\)$/m);
+    expect(stdout).toMatch(/^credentials\s+none configured \(-H, --bearer, --api-key, --oauth-client-id, a4h auth login\)$/m);
     expect(stdout).toMatch(/^transport\s+HTTP\+JSON /m);
     expect(stdout).not.toContain(MEMBERS_SKILL.name);
   });

@@ -249,7 +249,8 @@ describe("send --json's error line says what the library's error says (issue 31)
     const agent = `http://127.0.0.1:${closedPort}/`;
     const line = jsonLines((await runCli(['send', agent, '--json', '--thread', 'json-parity', 'hi'])).stdout).at(-1)!;
     expect(decisive(line)).toEqual(await libraryError(agent, 'hi'));
-    expect(line).toMatchObject({ type: 'error', kind: 'card', retryable: false });
+    // An agent restarting refuses connections: a caller that retries on `retryable` tries again.
+    expect(line).toMatchObject({ type: 'error', kind: 'card', retryable: true });
   });
 
   it('a turn that timed out (its phase too)', async () => {

@@ -7,6 +7,9 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { CARD_OPTIONS } from '../../src/cli/commands/card.js';
 import { CHAT_OPTIONS } from '../../src/cli/commands/chat.js';
+import { COMPLETION_OPTIONS } from '../../src/cli/commands/completion.js';
+import { CONFIG_OPTIONS } from '../../src/cli/commands/config.js';
+import { CONFORMANCE_OPTIONS } from '../../src/cli/commands/conformance.js';
 import { CONTEXT_OPTIONS } from '../../src/cli/commands/context.js';
 import { RESUME_OPTIONS } from '../../src/cli/commands/resume.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
@@ -19,6 +22,9 @@ const PARSERS: Record<string, Options> = {
   resume: RESUME_OPTIONS,
   card: CARD_OPTIONS,
   context: CONTEXT_OPTIONS,
+  config: CONFIG_OPTIONS,
+  completion: COMPLETION_OPTIONS,
+  conformance: CONFORMANCE_OPTIONS,
 };
 const COMMANDS = Object.keys(PARSERS);
 const GLOBAL = new Set(['help', 'verbose']);
@@ -62,10 +68,11 @@ const shown = (command: string, synopsis: string, placeholders: Record<string, s
 };
 
 describe("every command's usage lists exactly its parser's flags", () => {
-  it('a4h --help (its [credentials] and [signed cards] as its own lines spell them)', async () => {
+  it('a4h --help (its [credentials], [mutual TLS] and [signed cards] as its own lines spell them)', async () => {
     const { stdout } = await runCli(['--help']);
     const placeholders = {
       '[credentials]': /^Credentials: (.*)$/m.exec(stdout)![1]!,
+      '[mutual TLS]': /^Mutual TLS: (.*)$/m.exec(stdout)![1]!,
       '[signed cards]': /^Signed cards: (.*)$/m.exec(stdout)![1]!,
     };
     const lines = synopses(stdout);

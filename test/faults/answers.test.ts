@@ -21,6 +21,7 @@ for (const version of VERSIONS) {
   describe(`${version.name}: made-up answers`, () => {
     const rig = useRig(version);
 
+    // A 503 here is not waited for: the policy's first wait (1 s, no Retry-After) reaches firstEventTimeoutMs (1 s). `not-now.test.ts` waits.
     for (const status of [500, 502, 503]) {
       for (const [name, body] of BODIES) {
         it(`stream answered ${status} with ${name} → retryable http error, nothing re-sent`, async () => {
@@ -111,12 +112,20 @@ for (const version of VERSIONS) {
       expect(r.proxy.count('card')).toBe(2);
     });
 
-    it('blocking send (non-streaming card) answered 503 → retryable http error, sent once', async () => {
-      const r = rig();
-      r.proxy.plan({ on: 'send', fault: { type: 'respond', status: 503 } });
-      expectError(await r.turn('artifacts', POLICY, '/nostream/'), 'http', { status: 503, operation: 'send' });
-      expect([r.proxy.count('send'), r.reached('send')]).toEqual([1, 0]);
-    });
+    // A 502 or 504 does not say the agent did not take the message (a proxy's answer, perhaps after it did): never sent again.
+    // A 503 is sent again (`not-now.test.ts`), unless retryAfter.maxTries is 0.
+    for (const [status, policy] of [
+      [502, POLICY],
+      [504, POLICY],
+      [503, { ...POLICY, policy: { ...POLICY.policy, retryAfter: { maxTries: 0 } } }],
+    ] as const) {
+      it(`blocking send (non-streaming card) answered ${status}${status === 503 ? ' with retryAfter.maxTries 0' : ''} → retryable http error, sent once`, async () => {
+        const r = rig();
+        r.proxy.plan({ on: 'send', fault: { type: 'respond', status } });
+        expectError(await r.turn('artifacts', policy, '/nostream/'), 'http', { status, retryable: true, operation: 'send' });
+        expect([r.proxy.count('send'), r.reached('send')]).toEqual([1, 0]);
+      });
+    }
 
     it('blocking send whose connection drops → network error, sent once, no cancel (no task id)', async () => {
       const r = rig();

@@ -534,25 +534,36 @@ describe('card resolution against a tiny server', () => {
         server.later(20, () => res.socket?.destroy());
       };
       const error = await failure(lastValueFrom(ports()(server.base).card()));
-      expect(error).toMatchObject({ kind: 'card', operation: 'card' });
+      expect(error).toMatchObject({ kind: 'card', operation: 'card', retryable: true });
     });
   });
 
   describe('HTTP errors', () => {
-    for (const status of [404, 500]) {
-      it(`HTTP ${status} → kind card with the status`, async () => {
+    // Retryable as on any call (the wire table): an overloaded, restarting or slow agent, or a proxy before one; the rest is final.
+    for (const [status, retryable] of [
+      [404, false],
+      [410, false],
+      [501, false],
+      [408, true],
+      [429, true],
+      [500, true],
+      [502, true],
+      [503, true],
+      [504, true],
+    ] as const) {
+      it(`HTTP ${status} → kind card with the status, ${retryable ? '' : 'not '}retryable`, async () => {
         server.handle = (_req, res) => reply(res, status, { error: 'nope' });
         const error = await failure(lastValueFrom(ports()(server.base).card()));
-        expect(error).toMatchObject({ kind: 'card', status, operation: 'card' });
+        expect(error).toMatchObject({ kind: 'card', status, operation: 'card', retryable });
         expect(error.message).toContain(String(status));
       });
     }
 
-    it('a refused connection → kind card', async () => {
+    it('a refused connection (an agent restarting) → kind card, retryable', async () => {
       const closed = server.base;
       await server.close();
       const error = await failure(lastValueFrom(ports()(closed).card()));
-      expect(error).toMatchObject({ kind: 'card', operation: 'card' });
+      expect(error).toMatchObject({ kind: 'card', operation: 'card', retryable: true });
     });
   });
 

@@ -6,6 +6,7 @@ import { isA2AError } from '../../src/errors.js';
 import { agentFetch } from '../../src/sdk/fetch/agent-fetch.js';
 import { checkCredentials, type CredentialsOption } from '../../src/sdk/credentials/options.js';
 import { planFor } from '../../src/sdk/credentials/plan.js';
+import { TokenCache } from '../../src/sdk/credentials/oauth/token-cache.js';
 import { BEARER, client, completed, failed, recordingLogger, requests, turn } from './credentials-kit.js';
 import { sendJson, startRawAgent } from './raw-agent.js';
 
@@ -127,7 +128,10 @@ describe("the agent's fetch itself", () => {
     const other = await startRawAgent((_req, res) => sendJson(res, {}));
     try {
       const [entry] = checkCredentials({ [new URL(own.url).origin]: { bearer: AUTH_SECRETS.bearer } });
-      const fetch = agentFetch(globalThis.fetch, { plan: planFor(entry!, own.url, undefined), schemes: [] });
+      const fetch = agentFetch(globalThis.fetch, {
+        plan: planFor(entry!, own.url, undefined, new TokenCache(globalThis.fetch)),
+        schemes: [],
+      });
       // Its own origin gets the credentials.
       await (await fetch(`${own.url}rpc`, { method: 'POST', body: '{}' })).text();
       expect(seen).toEqual([BEARER]);

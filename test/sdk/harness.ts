@@ -23,7 +23,7 @@ export interface Target {
   historyLength: number;
   /** The server keeps a stream open at AUTH_REQUIRED (the v1 SDK server does; the v0.3 one closes it). */
   keepsAuthOpen: boolean;
-  /** Who reads JSON-RPC streams (default: the client's own reader); `sdk` runs the same cells on the SDK's. */
+  /** Who reads the streams (default: the client's own reader, gRPC's straight to the turn); `sdk` runs the same cells on the SDK's. */
   reader?: 'sdk';
 }
 
@@ -122,9 +122,16 @@ export const V03_REST: Target = {
   keepsAuthOpen: false,
 };
 
-/** The same cells read by the SDK's own transport: the two readers must agree (the differential run). */
+/**
+ * The same cells read by the SDK's own transport (JSON-RPC), and v1.0 gRPC's messages through the SDK's
+ * iterators instead of straight to the turn: the two must agree (the differential run).
+ */
 TARGETS.push(
-  ...TARGETS.filter((t) => t.name.includes('JSON-RPC')).map((t): Target => ({ ...t, name: `${t.name}, SDK reader`, reader: 'sdk' })),
+  ...TARGETS.filter((t) => t.name.includes('JSON-RPC') || t.name === 'v1.0 gRPC').map((t): Target => ({
+    ...t,
+    name: `${t.name}, SDK reader`,
+    reader: 'sdk',
+  })),
 );
 /** Bounds short enough for loopback tests, long enough for the fixtures' pauses. */
 export const FAST: LadderOptions = {

@@ -2,7 +2,8 @@ import { lastValueFrom } from 'rxjs';
 import type { A2AClient } from '../../client/types.js';
 import { missingExtensions } from '../../index.js';
 import { createA2A } from '../../node/create-a2a.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { ChatSession } from '../chat-session.js';
 import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-settings.js';
 import { TRUST_USAGE } from '../trust.js';
@@ -12,7 +13,10 @@ import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
 
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
-                [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
+                [-H 'Name: value']… [--bearer-env VAR]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
+                ${CONNECTION_SYNOPSIS}
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
 (the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
@@ -23,10 +27,12 @@ still in progress on the thread, or a question the agent is waiting on, under wh
 --task ID: your first line continues that task. /attach PATH sends a file with your next
 message; the agent's files and data parts show as one line each ([file] name (mediaType, N bytes)),
 and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
-that starts with a slash). -H and --bearer-env give the agent
+that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET.
-${TRUST_USAGE}`;
+${CONNECTION_USAGE}
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
 export const CHAT_OPTIONS = {
@@ -45,7 +51,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     return 0;
   }
   const settings = chatSettings(values, positionals);
-  const reach = await agentOptions(values, settings.agent, io.env);
+  const reach = await agentOptions(values, settings.agent, io);
   const client = createA2A({ logger: stderrLogger(io, settings.verbose), ...reach });
   try {
     try {

@@ -1,7 +1,8 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { HistoryPage } from '../../port/history.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { describeError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { exchangeLines } from '../exchange-text.js';
@@ -11,7 +12,10 @@ import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonE
 import { TRUST_USAGE } from '../trust.js';
 
 export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
-                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
+                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
+                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
+                   ${CONNECTION_SYNOPSIS}
 
 Shows a thread's past exchanges, oldest first, as the agent keeps them: nothing is stored here, the
 agent's tasks are listed by the thread's conversation id (ListTasks: A2A v1.0 agents; a v0.3 agent is
@@ -20,18 +24,23 @@ its files, and [outcome] ([working] for a reply still running: a4h resume follow
 the newest N (1–100, default 20); when there are earlier ones, stderr says so, and --before CURSOR
 shows the ones before. --json: one JSON object per exchange per line ({"type":"exchange",…}, a file's
 bytes in base64), then {"type":"before","before":CURSOR} when there are earlier ones.
-${TRUST_USAGE}`;
+${CONNECTION_USAGE}
+${TRUST_USAGE}
+${TLS_USAGE}`;
+
+/** The flags `a4h history` takes. */
+export const HISTORY_OPTIONS = {
+  ...THREAD_OPTIONS,
+  ...AGENT_OPTIONS,
+  ...EXTENSION_OPTIONS,
+  json: { type: 'boolean' },
+  limit: { type: 'string' },
+  before: { type: 'string' },
+} as const;
 
 /** `a4h history`: one page of a thread's past exchanges. */
 export async function history(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...THREAD_OPTIONS,
-    ...AGENT_OPTIONS,
-    ...EXTENSION_OPTIONS,
-    json: { type: 'boolean' },
-    limit: { type: 'string' },
-    before: { type: 'string' },
-  });
+  const { values, positionals } = parse(args, HISTORY_OPTIONS);
   if (values.help) {
     io.out.write(`${HISTORY_USAGE}\n`);
     return 0;
@@ -50,7 +59,7 @@ export async function history(args: string[], io: Io): Promise<number> {
     ...(values.before === undefined ? {} : { before: nonEmpty('before', values.before, '') }),
     ...extensionsFrom(values),
   };
-  const reach = await agentOptions(values, agent, io.env);
+  const reach = await agentOptions(values, agent, io);
   const client = createA2A({ logger: stderrLogger(io, values.verbose === true), ...reach });
   try {
     let page: HistoryPage;

@@ -1,6 +1,7 @@
 import { tap } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { TRUST_USAGE } from '../trust.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -8,7 +9,10 @@ import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonE
 import { reportTurn } from '../report-turn.js';
 
 export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json]
-                  [--extension URI]… [-H 'Name: value']… [--bearer-env VAR] [--trust-jwks FILE|URL]… [--require-signed-card]
+                  [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
+                  [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
+                  [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
+                  ${CONNECTION_SYNOPSIS}
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:
 a reply another process started (a chat that was left, a gateway that died), or the question the
@@ -19,7 +23,9 @@ task is refused, nothing of it shown); without either, you vouch for it and it i
 start line names), or says the agent never got it (exit 1: send it again). With nothing in flight
 it says so and exits 0. Output, --json, --extension and the exit status are send's; Ctrl-C cancels
 the task at the agent.
-${TRUST_USAGE}`;
+${CONNECTION_USAGE}
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h resume` takes (its usage lists each; a test keeps them so). */
 export const RESUME_OPTIONS = {
@@ -52,7 +58,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
-  const reach = await agentOptions(values, agent, io.env);
+  const reach = await agentOptions(values, agent, io);
   const client = createA2A({ logger: stderrLogger(io, verbose), ...reach });
   try {
     let outcome: string | undefined;

@@ -1,7 +1,8 @@
 import { createA2A } from '../../node/create-a2a.js';
 import { readAttachment } from '../attachments.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
-import { AGENT_OPTIONS, agentOptions } from '../agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { TLS_USAGE } from '../tls.js';
 import { TRUST_USAGE } from '../trust.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
@@ -10,6 +11,9 @@ import { reportTurn } from '../report-turn.js';
 
 export const SEND_USAGE = `Usage: a4h send <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--message-id ID] [--json]
                 [--timeout SECONDS] [--attach PATH]… [--save DIR] [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
+                ${CONNECTION_SYNOPSIS}
+                [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [--trust-jwks FILE|URL]… [--require-signed-card] <text…>
 
 Sends one message and prints the reply (piped, what arrived so far when it times out or is
@@ -20,7 +24,9 @@ With --json, one JSON object per turn event per line (file bytes in base64); the
 {"type":"end","outcome",…,"text","attachments"?,"contextId","taskId"}, or
 {"type":"error","kind","message"} on an error, a timeout or a cancel.
 -H adds a header to every request to the agent's origin (repeatable, as in curl); --bearer-env
-reads a bearer token from an environment variable (keeps it out of shell history). --task continues
+reads a bearer token from an environment variable (keeps it out of shell history). --oauth-client-id
+with --oauth-client-secret-env gets tokens by OAuth 2.0 client credentials at the token URL the card
+names (or --oauth-token-url), for the scopes the card asks (or each --oauth-scope). --task continues
 that task (one the agent left waiting for an answer, on this thread: another thread's is refused
 before anything is sent), as a later line of a chat would. --message-id gives the message that id
 (a fresh one otherwise; the --json start line names it): if the command dies before the agent
@@ -29,7 +35,9 @@ answers, \`a4h resume --message ID\` tells whether the agent got it.
 A2A-Extensions); an agent whose card requires one that is not given is refused before anything is sent.
 Exit status: 0 completed, 3 input-required, 4 auth-required, 5 credentials refused,
 1 failed/rejected/canceled/error, 2 bad usage (an extension the agent requires missing too). The identity secret comes from A4H_IDENTITY_SECRET.
-${TRUST_USAGE}`;
+${CONNECTION_USAGE}
+${TRUST_USAGE}
+${TLS_USAGE}`;
 
 /** The flags `a4h send` takes (its usage lists each; a test keeps them so). */
 export const SEND_OPTIONS = {
@@ -78,7 +86,7 @@ export async function send(args: string[], io: Io): Promise<number> {
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
-  const reach = await agentOptions(values, agent, io.env);
+  const reach = await agentOptions(values, agent, io);
   const client = createA2A({
     logger: stderrLogger(io, verbose),
     ...(turnTimeoutMs ? { policy: { turnTimeoutMs } } : {}),

@@ -86,6 +86,11 @@ export interface Binding<N extends ProtocolBinding = ProtocolBinding> {
   readonly http?: HttpTransport;
   /** Its streams are read by the client's own reader (unless the `reader` option is `sdk`). */
   readonly ownReader: boolean;
+  /**
+   * Its v1.0 streams' messages are handed from the call straight to the turn, not through the SDK's
+   * async iterators (gRPC: `grpc/direct.ts`), unless the `reader` option is `sdk`.
+   */
+  readonly directStreams?: boolean;
   /** Reads an interface's address; undefined when it is none of this binding's forms. */
   address(url: string): BindingAddress | undefined;
   /** Why `url` is no address of this binding, for the card error that names it. */

@@ -15,12 +15,14 @@ const NAME = 'GRPC';
  * gRPC, Node only: the last choice. An interface's address is `host:port` or a URL
  * (`grpc/address.ts`); its calls go through the SDK's gRPC transport on pooled channels, loaded with
  * `@grpc/grpc-js` the first time one of its interfaces wins (the Node entry's gRPC support), with the
- * credentials as call metadata; its statuses have rows of their own.
+ * credentials as call metadata; a v1.0 stream's messages go straight to the turn (`grpc/direct.ts`);
+ * its statuses have rows of their own.
  */
 export const grpc: Binding<typeof NAME> = {
   name: NAME,
   preference: 3,
   ownReader: false,
+  directStreams: true,
   address: (url) => {
     const address = parseGrpcAddress(url);
     return address && { shown: address.url, scope: address.origin, target: address.target };

@@ -1,7 +1,10 @@
 import { A2AError } from '../../errors.js';
-import { networkCause } from '../../network-cause.js';
+import { clientCertificateRefusal, networkCause } from '../../network-cause.js';
+import { clientCertificateError } from '../credentials/auth-error.js';
 import { redactQuery } from '../../port/card-url.js';
 import { cardError } from './schema.js';
+import { retryAfterOf } from '../classify/retry-after.js';
+import { wireMeaning } from '../classify/wire-errors.js';
 
 /** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
@@ -27,12 +30,21 @@ export interface NotModified {
   validators: CardValidators;
 }
 
-/** The card could not be had: the request or its body failed on the way. */
+/**
+ * The card could not be had: the request or its body failed on the way (an `auth` error when the
+ * agent refused the TLS handshake for the client certificate).
+ */
 function unreachable(cardUrl: string, verb: 'fetch' | 'read', cause: unknown): A2AError {
   const shown = redactQuery(cardUrl);
+  const refusal = clientCertificateRefusal(cause);
+  if (refusal !== undefined) {
+    return clientCertificateError(refusal, `could not ${verb} the agent card from ${shown}`, { operation: 'card', agent: shown, cause });
+  }
   const why = networkCause(cause);
   return new A2AError({
     kind: 'card',
+    // A refused or dropped connection is an agent restarting or a network in trouble, as on any other call.
+    retryable: true,
     operation: 'card',
     agent: shown,
     message: `could not ${verb} the agent card from ${shown}${why === undefined ? '' : `: ${why}`}`,
@@ -74,11 +86,15 @@ export async function fetchCard(
   if (!response.ok) {
     await response.body?.cancel().catch(() => undefined);
     const shown = redactQuery(cardUrl);
+    const retryAfterMs = retryAfterOf(response);
     throw new A2AError({
       kind: 'card',
+      // As the wire table says of the status on any call: 408, 429 and 5xx but 501 are worth another try, the rest final.
+      retryable: wireMeaning('http', response.status)?.retryable ?? false,
       operation: 'card',
       agent: shown,
       status: response.status,
+      ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
       message: `no agent card at ${shown} (HTTP ${response.status})${response.status === 404 ? baseUrlHint(cardUrl) : ''}`,
     });
   }

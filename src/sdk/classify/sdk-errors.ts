@@ -1,12 +1,14 @@
 import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../errors.js';
-import { networkCause } from '../../network-cause.js';
-import { explainAuth } from '../credentials/auth-error.js';
+import { clientCertificateRefusal, networkCause } from '../../network-cause.js';
+import { clientCertificateError, explainAuth } from '../credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../port/codes.js';
 import { extensionRefusal } from '../extensions/refusal.js';
 import type { FailedCall, WireMeaning } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
 import { wireMeaning } from './wire-errors.js';
+import { NOT_NOW_STATUSES } from '../../port/codes.js';
+import { retryingAfter } from '../../errors.js';
 
 /** What the port knows about the failed call besides the thrown value. */
 export interface CallContext {
@@ -16,6 +18,8 @@ export interface CallContext {
   status?: number;
   /** What an `auth` error of this call says about the card's schemes and what was sent. */
   auth?: AuthDetails;
+  /** A 429's or 503's `Retry-After`, in milliseconds from the answer, when it named one. */
+  retryAfterMs?: number;
 }
 
 /**
@@ -26,7 +30,14 @@ export interface CallContext {
  */
 export function classifySdkError(error: unknown, context: CallContext): A2AError {
   const classified = classify(error, context);
-  return classified.kind === 'auth' ? explainAuth(classified, context.auth) : classified;
+  if (classified.kind === 'auth') return explainAuth(classified, context.auth);
+  return context.retryAfterMs === undefined ? classified : saidWhen(classified, context.retryAfterMs);
+}
+
+/** A 429 or 503 that said when to ask again (`Retry-After`): the error carries it, as `retryAfterMs`. */
+function saidWhen(error: A2AError, retryAfterMs: number): A2AError {
+  const notNow = error.kind === 'http' && error.status !== undefined && NOT_NOW_STATUSES.has(error.status);
+  return notNow && error.retryAfterMs === undefined ? retryingAfter(error, retryAfterMs) : error;
 }
 
 /**
@@ -169,9 +180,14 @@ function statusSeen(status: number | undefined, call: FailedCall): A2AError | un
   return meaning?.kind === 'unsupported' ? refused(call, status) : httpFailure(call, status, meaning);
 }
 
-/** A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with its cause's code. */
+/**
+ * A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with
+ * its cause's code; a TLS handshake the agent refused for the client certificate is an `auth` error.
+ */
 function socketDrop(error: unknown, call: FailedCall): A2AError | undefined {
   if (!(error instanceof TypeError)) return undefined;
+  const refusal = clientCertificateRefusal(error);
+  if (refusal !== undefined) return clientCertificateError(refusal, call.what, call.base);
   const code = (error.cause as { code?: unknown } | undefined)?.code;
   const why = `${networkCause(error) ?? error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
   return new A2AError({ ...call.base, kind: 'network', message: `${call.what}: the connection failed (${why})` });

@@ -1,4 +1,5 @@
-import { A2AError, type AuthDetails } from '../../errors.js';
+import { A2AError, type A2AOperation, type AuthDetails } from '../../errors.js';
+import type { ClientCertificateRefusal } from '../../network-cause.js';
 import type { SecuritySchemeInfo } from '../../port/card.js';
 import { describeScheme } from './security.js';
 
@@ -50,4 +51,30 @@ export function safeChallenge(challenge: string | null, values: readonly string[
   return values.some((value) => value !== '' && challenge.includes(value))
     ? '(withheld: it repeats a credential that was sent)'
     : challenge;
+}
+
+const CERTIFICATE_SENT = {
+  none: 'no client certificate',
+  refused: 'a client certificate',
+  unknown: 'not known (the TLS alert does not say)',
+  closed: 'a client certificate',
+} as const;
+
+/**
+ * The agent's refusal of the TLS handshake for the client certificate (mutual TLS: none was sent, or
+ * the one sent was refused) as an `auth` error, never retryable: another try with the same
+ * certificate meets the same refusal. `what` names the call (`stream to https://…`).
+ */
+export function clientCertificateError(
+  refusal: ClientCertificateRefusal,
+  what: string,
+  base: { operation: A2AOperation; agent: string; cause: unknown },
+): A2AError {
+  return new A2AError({
+    ...base,
+    kind: 'auth',
+    retryable: false,
+    auth: { sent: CERTIFICATE_SENT[refusal.certificate] },
+    message: `${what}: ${refusal.phrase} (${refusal.code})`,
+  });
 }

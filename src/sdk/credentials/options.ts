@@ -2,17 +2,43 @@ import { A2AError } from '../../errors.js';
 import type { CardSummary } from '../../port/card.js';
 import { parseScope, type UrlScope } from './url-scope.js';
 import { apiKeyNameProblem, TOKEN, type ApiKeyPlace } from './names.js';
+import { checkOAuth, type OAuthClientCredentials, type OAuthEntry } from './oauth/options.js';
+import type { Caller } from './callers.js';
 
 /** Header names and values to add to a request. */
 export type CredentialHeaders = Record<string, string>;
 
+/** What a credentials function learns of the request it is called for (its third argument). */
+export interface CredentialsCall {
+  /** The agent's card URL (as the first argument). */
+  agent: string;
+  /** The agent's resolved card (as the second argument); undefined for the fetch of the card itself. */
+  card: CardSummary | undefined;
+  /**
+   * The turn's handle and thread: whose request it is (a turn, a resume, a history page, a cancel, and
+   * the CancelTask of an abandoned turn); undefined for the card's fetches and `client.card()`, and for a
+   * task resumed without a thread.
+   */
+  caller?: Caller;
+  /**
+   * True when the request repeats one the agent refused with HTTP 401: drop any token you cached for
+   * this caller and give a fresh one (it is asked once; a second 401 is the `auth` error).
+   */
+  retry?: boolean;
+}
+
 /**
- * Called before every request to the agent, for credentials that expire (an OAuth client-credentials
- * token): `agent` is the agent's card URL, `card` its resolved summary (with `securitySchemes`, where
- * an OAuth scheme names its `tokenUrl`), undefined for the fetch of the card itself. Cache the token
- * yourself; a thrown error or a rejected promise fails the call with an `auth` error.
+ * Called before every request to the agent, for credentials that expire or differ per person:
+ * `agent` is the agent's card URL, `card` its resolved summary (with `securitySchemes`), undefined
+ * for the fetch of the card itself, and `call` says whose request it is (`call.caller`: the turn's
+ * handle and thread) and whether it repeats a refused one. Cache tokens yourself; a thrown error or
+ * a rejected promise fails that call (that person's turn only) with an `auth` error.
  */
-export type CredentialsFunction = (agent: string, card: CardSummary | undefined) => CredentialHeaders | Promise<CredentialHeaders>;
+export type CredentialsFunction = (
+  agent: string,
+  card: CardSummary | undefined,
+  call: CredentialsCall,
+) => CredentialHeaders | Promise<CredentialHeaders>;
 
 /** An API key, and optionally where it goes when the card does not say (or says several places). */
 export interface ApiKeyCredential {
@@ -34,6 +60,8 @@ export interface AgentCredentials {
   apiKey?: string | ApiKeyCredential;
   /** Static headers, or a function called before every request for fresh ones. */
   headers?: CredentialHeaders | CredentialsFunction;
+  /** OAuth 2.0 client credentials: an access token from the card's (or the given) token URL, sent as a bearer token. */
+  oauth?: OAuthClientCredentials;
   /** Also send them with the agent card's own fetch (for cards behind authentication). Default false: cards are public. */
   card?: boolean;
 }
@@ -53,6 +81,7 @@ export interface CredentialEntry extends UrlScope {
   apiKey?: ApiKeyCredential;
   headers?: CredentialHeaders;
   headersFn?: CredentialsFunction;
+  oauth?: OAuthEntry;
   card: boolean;
 }
 
@@ -101,8 +130,18 @@ export function checkCredentials(option: CredentialsOption | undefined): Credent
     if (value.apiKey !== undefined) entry.apiKey = apiKeyOf(key, value.apiKey);
     if (typeof value.headers === 'function') entry.headersFn = value.headers;
     else if (value.headers !== undefined) entry.headers = checkHeaders(key, 'headers', value.headers);
-    if (entry.bearer === undefined && entry.apiKey === undefined && entry.headers === undefined && entry.headersFn === undefined) {
-      throw invalid(key, 'give a bearer token, an apiKey, headers or a function');
+    if (value.oauth !== undefined) entry.oauth = checkOAuth(key, value.oauth);
+    if (entry.oauth !== undefined && (entry.bearer !== undefined || hasHeader(entry.headers, 'authorization'))) {
+      throw invalid(key, 'oauth sends its token in Authorization, where the bearer token or a header goes too: give one');
+    }
+    if (
+      entry.bearer === undefined &&
+      entry.apiKey === undefined &&
+      entry.headers === undefined &&
+      entry.headersFn === undefined &&
+      entry.oauth === undefined
+    ) {
+      throw invalid(key, 'give a bearer token, an apiKey, oauth, headers or a function');
     }
     const place = entry.apiKey;
     if (place?.in !== undefined && place.name !== undefined) {
@@ -119,7 +158,7 @@ export function checkCredentials(option: CredentialsOption | undefined): Credent
  * `Authorization`, one of the static headers, their `Cookie`): one would replace the other.
  */
 export function apiKeyPlaceProblem(
-  entry: Pick<CredentialEntry, 'bearer' | 'headers'>,
+  entry: Pick<CredentialEntry, 'bearer' | 'headers' | 'oauth'>,
   place: ApiKeyPlace,
   name: string,
 ): string | undefined {
@@ -127,10 +166,15 @@ export function apiKeyPlaceProblem(
   if (problem !== undefined) return problem;
   const header = place === 'header' ? name.toLowerCase() : place === 'cookie' ? 'cookie' : undefined;
   if (header === undefined) return undefined;
-  if (header === 'authorization' && entry.bearer !== undefined) return 'is where these credentials send their bearer token';
+  if (header === 'authorization' && (entry.bearer !== undefined || entry.oauth !== undefined)) {
+    return 'is where these credentials send their bearer token';
+  }
   const named = Object.keys(entry.headers ?? {}).find((n) => n.toLowerCase() === header);
   return named === undefined ? undefined : `would clash with the ${named} header these credentials' headers set`;
 }
+
+const hasHeader = (headers: CredentialHeaders | undefined, name: string): boolean =>
+  Object.keys(headers ?? {}).some((n) => n.toLowerCase() === name);
 
 function apiKeyOf(key: string, raw: string | ApiKeyCredential): ApiKeyCredential {
   if (typeof raw === 'string') return { value: secret(key, 'apiKey', raw) };

@@ -1,7 +1,18 @@
 import { A2AError } from '../../errors.js';
 import type { CardSummary, SecuritySchemeInfo } from '../../port/card.js';
-import { apiKeyPlaceProblem, checkHeaders, type ApiKeyCredential, type CredentialEntry, type CredentialHeaders } from './options.js';
+import {
+  apiKeyPlaceProblem,
+  checkHeaders,
+  type ApiKeyCredential,
+  type CredentialEntry,
+  type CredentialHeaders,
+  type CredentialsCall,
+  type CredentialsFunction,
+} from './options.js';
 import { shownName, type ApiKeyPlace } from './names.js';
+import type { Caller } from './callers.js';
+import type { TokenCache, TokenSpec } from './oauth/token-cache.js';
+import { tokenSpecFor } from './oauth/token-spec.js';
 
 /** What one request gets: its URL (an API key may go in the query), the headers to add, and the values sent (to redact). */
 export interface Applied {
@@ -10,6 +21,14 @@ export interface Applied {
   values: string[];
   /** What kind of credential went, e.g. `a bearer token (Authorization header)`; never a value. */
   sent: string;
+  /** The OAuth access token that went, if one did (for {@link CredentialPlan.refused}). */
+  token?: string;
+}
+
+/** Whose request the credentials are for, and whether it repeats one refused with HTTP 401. */
+export interface ApplyCall {
+  caller?: Caller;
+  retry?: boolean;
 }
 
 /** The credentials of one entry, placed for one agent's card. */
@@ -18,8 +37,12 @@ export interface CredentialPlan {
   origin: string;
   /** What kind of credential is sent, for messages and `a4h card` (a function's header names are known only once called). */
   description: string;
-  /** The credentials for a request to `url` (on `origin`). */
-  apply(url: string): Promise<Applied>;
+  /** The credentials for a request to `url` (on `origin`), made for `call`'s caller. */
+  apply(url: string, call?: ApplyCall): Promise<Applied>;
+  /** A request refused with HTTP 401 is worth making once more: an OAuth token or a function gives fresh credentials. */
+  renewable: boolean;
+  /** The agent refused with HTTP 401 what `applied` carried: its OAuth token is not handed out again. */
+  refused(applied: Applied): void;
 }
 
 /** Where an API key goes, and the card's scheme that said so (when the credential did not say it all itself). */
@@ -85,11 +108,23 @@ function cannotPlace(entry: CredentialEntry, why: string): A2AError {
 }
 
 /**
+ * The headers `fn` gives for a request (told whose it is and whether it repeats a refused one),
+ * checked; its failure is the call's `auth` error, with its error as the cause.
+ */
+async function fromFunction(key: string, fn: CredentialsFunction, call: CredentialsCall): Promise<CredentialHeaders> {
+  try {
+    return checkHeaders(key, 'the function', await fn(call.agent, call.card, call));
+  } catch (cause) {
+    throw new A2AError({ kind: 'auth', message: `the credentials function for ${key} failed`, auth: { sent: 'none' }, cause });
+  }
+}
+
+/**
  * Places an entry's credentials for an agent: the bearer token in `Authorization`, the API key where
  * the card (or the credential) says, static headers as given, and a function's headers fresh for
  * every request. Throws an `auth` error when an API key has no place.
  */
-export function planFor(entry: CredentialEntry, agent: string, card: CardSummary | undefined): CredentialPlan {
+export function planFor(entry: CredentialEntry, agent: string, card: CardSummary | undefined, tokens: TokenCache): CredentialPlan {
   const statics: CredentialHeaders = {};
   const kinds: string[] = [];
   let query: { name: string; value: string } | undefined;
@@ -108,6 +143,11 @@ export function planFor(entry: CredentialEntry, agent: string, card: CardSummary
     Object.assign(statics, entry.headers);
     kinds.push(`headers ${Object.keys(entry.headers).join(', ')}`);
   }
+  let oauth: TokenSpec | undefined;
+  if (entry.oauth !== undefined) {
+    oauth = tokenSpecFor(entry.key, entry.oauth, card);
+    kinds.push('an OAuth 2.0 access token (client credentials, Authorization header)');
+  }
   if (entry.headersFn !== undefined) kinds.push('headers from a function');
   const staticValues = [
     ...(entry.bearer === undefined ? [] : [entry.bearer]),
@@ -117,34 +157,42 @@ export function planFor(entry: CredentialEntry, agent: string, card: CardSummary
   const description = kinds.join(' and ');
   const fn = entry.headersFn;
 
+  const withToken = async (): Promise<Pick<Applied, 'headers' | 'values' | 'token'>> => {
+    if (oauth === undefined) return { headers: statics, values: staticValues };
+    const token = await tokens.token(oauth);
+    return { headers: { ...statics, Authorization: `Bearer ${token}` }, values: [...staticValues, token], token };
+  };
+
   return {
     origin: entry.origin,
     description,
-    apply: async (url) => {
+    renewable: oauth !== undefined || fn !== undefined,
+    refused: (applied) => {
+      if (oauth !== undefined && applied.token !== undefined) tokens.refused(oauth, applied.token);
+    },
+    apply: async (url, call = {}) => {
       let target = url;
       if (query !== undefined) {
         const parsed = new URL(url);
         parsed.searchParams.set(query.name, query.value);
         target = parsed.href;
       }
-      if (fn === undefined) return { url: target, headers: statics, values: staticValues, sent: description };
-      let fresh: CredentialHeaders;
-      try {
-        fresh = checkHeaders(entry.key, 'the function', await fn(agent, card));
-      } catch (cause) {
-        throw new A2AError({
-          kind: 'auth',
-          message: `the credentials function for ${entry.key} failed`,
-          auth: { sent: 'none' },
-          cause,
-        });
-      }
+      const base = await withToken();
+      if (fn === undefined) return { url: target, ...base, sent: description };
+      const fresh = await fromFunction(entry.key, fn, { agent, card, ...call });
       const names = Object.keys(fresh);
       const sent = [
         ...kinds.slice(0, -1),
         names.length ? `headers ${names.join(', ')} from a function` : 'no headers from a function',
       ].join(' and ');
-      return { url: target, headers: { ...statics, ...fresh }, values: [...staticValues, ...Object.values(fresh)], sent };
+      const applied: Applied = {
+        url: target,
+        headers: { ...base.headers, ...fresh },
+        values: [...base.values, ...Object.values(fresh)],
+        sent,
+      };
+      if (base.token !== undefined) applied.token = base.token;
+      return applied;
     },
   };
 }

@@ -4,6 +4,7 @@ import type { CardSummary } from '../../port/card.js';
 import { longestMatch } from './url-scope.js';
 import { checkCredentials, type CredentialEntry, type CredentialsOption } from './options.js';
 import { planFor, type CredentialPlan } from './plan.js';
+import { TokenCache } from './oauth/token-cache.js';
 
 /** The most (agent, origin) pairs remembered for "logged once". */
 const MAX_NOTED = 1_000;
@@ -17,18 +18,24 @@ const MAX_NOTED = 1_000;
 export class Credentials {
   private readonly entries: CredentialEntry[];
   private readonly noted = new Set<string>();
+  /** OAuth tokens, shared by every agent of these credentials (keyed by token URL, client and scopes). */
+  private readonly tokens: TokenCache;
 
+  /** `fetch`: the client's own, which token requests go through; `clock`: token expiry's. */
   constructor(
     option: CredentialsOption | undefined,
     private readonly logger: Logger,
+    fetch: typeof globalThis.fetch = (input, init) => globalThis.fetch(input, init),
+    clock?: () => number,
   ) {
     this.entries = checkCredentials(option);
+    this.tokens = new TokenCache(fetch, clock);
   }
 
   /** The plan for the card fetch of `cardUrl`: only when its entry asks for it (`card: true`). */
   forCard(cardUrl: string): CredentialPlan | undefined {
     const entry = longestMatch(this.entries, cardUrl);
-    return entry?.card ? planFor(entry, cardUrl, undefined) : undefined;
+    return entry?.card ? planFor(entry, cardUrl, undefined, this.tokens) : undefined;
   }
 
   /**
@@ -38,9 +45,9 @@ export class Credentials {
   forAgent(cardUrl: string, card: CardSummary, interfaceUrl: string = card.url): CredentialPlan | undefined {
     const own = longestMatch(this.entries, cardUrl);
     const target = new URL(interfaceUrl).origin;
-    if (own !== undefined && own.origin === target) return planFor(own, cardUrl, card);
+    if (own !== undefined && own.origin === target) return planFor(own, cardUrl, card, this.tokens);
     const there = longestMatch(this.entries, interfaceUrl);
-    if (there !== undefined) return planFor(there, cardUrl, card);
+    if (there !== undefined) return planFor(there, cardUrl, card, this.tokens);
     if (own !== undefined) this.noteOnce(cardUrl, own.key, target);
     return undefined;
   }

@@ -6,6 +6,9 @@ const isObject = (value: unknown): value is Json => typeof value === 'object' &&
 /** A card's string, bounded (cards are untrusted input). */
 const str = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value.slice(0, 500) : undefined);
 
+/** An RFC 6749 §3.3 scope token, bounded. */
+export const SCOPE = /^[\x21\x23-\x5b\x5d-\x7e]{1,200}$/;
+
 /** The most schemes read from one card. */
 const MAX_SCHEMES = 50;
 
@@ -36,10 +39,10 @@ const V03_TYPES: Record<string, SecuritySchemeInfo['type']> = {
 export function securitySchemesOf(card: Json): SecuritySchemeInfo[] {
   const declared = card['securitySchemes'];
   if (!isObject(declared)) return [];
-  const required = requiredNames(card);
+  const required = requirements(card);
   const schemes = Object.entries(declared)
     .slice(0, MAX_SCHEMES)
-    .map(([name, value]) => schemeOf(name.slice(0, 200), value, required.has(name)));
+    .map(([name, value]) => withScopes(schemeOf(name.slice(0, 200), value, required.has(name)), required.get(name)));
   return [...schemes.filter((s) => s.required), ...schemes.filter((s) => !s.required)];
 }
 
@@ -69,6 +72,11 @@ function schemeOf(name: string, value: unknown, required: boolean): SecuritySche
       const clientCredentials = flows['clientCredentials'] ?? flows['client_credentials'];
       const tokenUrl = isObject(clientCredentials) ? str(clientCredentials['tokenUrl']) : undefined;
       if (tokenUrl) info.tokenUrl = tokenUrl;
+      const device = flows['deviceCode'] ?? flows['device_code'];
+      const deviceUrl = isObject(device) ? str(device['deviceAuthorizationUrl']) : undefined;
+      const deviceTokenUrl = isObject(device) ? str(device['tokenUrl']) : undefined;
+      if (deviceUrl) info.deviceAuthorizationUrl = deviceUrl;
+      if (deviceTokenUrl) info.deviceTokenUrl = deviceTokenUrl;
       const metadataUrl = str(body['oauth2MetadataUrl']);
       if (metadataUrl) info.metadataUrl = metadataUrl;
       break;
@@ -84,9 +92,22 @@ function schemeOf(name: string, value: unknown, required: boolean): SecuritySche
   return info;
 }
 
-/** The scheme names the card's requirements list: v1.0 `securityRequirements[].schemes`, v0.3 `security[]`. */
-function requiredNames(card: Json): Set<string> {
-  const names = new Set<string>();
+/** The most scopes read for one scheme, and the longest scope kept. */
+const MAX_SCOPES = 50;
+
+/** An OAuth scheme's scopes, when its requirements name any (other types take none). */
+function withScopes(info: SecuritySchemeInfo, scopes: string[] | undefined): SecuritySchemeInfo {
+  if (scopes?.length && (info.type === 'oauth2' || info.type === 'openIdConnect')) info.scopes = scopes;
+  return info;
+}
+
+/**
+ * The scheme names the card's requirements list, each with the scopes the first requirement naming
+ * any asks of it: v1.0 `securityRequirements[].schemes` (`{ name: { list: [scopes] } }`), v0.3
+ * `security[]` (`{ name: [scopes] }`).
+ */
+function requirements(card: Json): Map<string, string[]> {
+  const names = new Map<string, string[]>();
   const v1 = card['securityRequirements'];
   if (Array.isArray(v1)) for (const entry of v1) if (isObject(entry) && isObject(entry['schemes'])) addKeys(names, entry['schemes']);
   const v03 = card['security'];
@@ -94,8 +115,12 @@ function requiredNames(card: Json): Set<string> {
   return names;
 }
 
-function addKeys(names: Set<string>, record: Json): void {
-  for (const key of Object.keys(record).slice(0, MAX_SCHEMES)) names.add(key);
+function addKeys(names: Map<string, string[]>, record: Json): void {
+  for (const [key, value] of Object.entries(record).slice(0, MAX_SCHEMES)) {
+    const list = Array.isArray(value) ? value : isObject(value) && Array.isArray(value['list']) ? value['list'] : [];
+    const scopes = list.filter((s): s is string => typeof s === 'string' && SCOPE.test(s)).slice(0, MAX_SCOPES);
+    if (!names.get(key)?.length) names.set(key, scopes);
+  }
 }
 
 /** A scheme as messages name it: `bearerAuth (HTTP Bearer)`, `key (API key in header X-API-Key)`. */

@@ -2,7 +2,9 @@ import { A2AError } from '../../errors.js';
 import type { SecuritySchemeInfo } from '../../port/card.js';
 import { authDetails, httpAuthError, safeChallenge } from '../credentials/auth-error.js';
 import { headersTooLarge, HEADERS_TOO_LARGE, type SentRequest } from './headers-too-large.js';
-import type { Applied, CredentialPlan } from '../credentials/plan.js';
+import type { Applied, ApplyCall, CredentialPlan } from '../credentials/plan.js';
+import { callerOf } from '../credentials/callers.js';
+import { onceMoreAfter401, type Sent } from './auth-retry.js';
 
 /** Same-origin 307/308 redirects followed with credentials, at most. */
 const MAX_REDIRECTS = 3;
@@ -36,7 +38,9 @@ export interface AgentAccess {
  * The fetch of one agent's calls. It adds the credentials of `access.plan` to requests on the plan's
  * origin, refuses a request to any other origin (an `auth` error: nothing is sent; nothing the client
  * does asks that, so it is a fault, not a request to send without credentials), and never follows a
- * redirect with them except a same-origin 307/308. It turns HTTP 401 and 403 into `auth` errors
+ * redirect with them except a same-origin 307/308. A request refused with HTTP 401 is made once
+ * more with fresh credentials when the plan has any to give ({@link onceMoreAfter401}); the
+ * credentials are made for the call's caller (found by its abort signal). It turns HTTP 401 and 403 into `auth` errors
  * naming the card's schemes, what kind of credential was sent and the `WWW-Authenticate` challenge
  * (never a value), and HTTP 431 into an `http` error saying which of the headers it sent are large.
  * Everything else passes through as it came.
@@ -53,31 +57,14 @@ export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetc
       response = await base(input, init);
     } else {
       if (originOf(url) !== plan.origin) throw elsewhere(plan.origin, url, schemes);
-      // Our callers (the SDK's transports, our reader, the card fetch) pass a URL; a Request keeps its
-      // method and body on the first hop only.
-      for (let hop = 0; ; hop++) {
-        applied = await plan.apply(target);
-        sent = withHeaders(init, applied.headers);
-        response = await base(input instanceof Request && hop === 0 ? new Request(applied.url, input) : applied.url, sent);
-        const location = response.headers.get('location');
-        const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400 && location !== null);
-        if (!redirected) break;
-        await response.body?.cancel().catch(() => undefined);
-        const next = location === null ? undefined : new URL(location, target).href;
-        if (
-          next === undefined ||
-          originOf(next) !== plan.origin ||
-          (response.status !== 307 && response.status !== 308) ||
-          hop >= MAX_REDIRECTS
-        ) {
-          throw new A2AError({
-            kind: 'http',
-            status: response.status,
-            message: `the agent answered a request carrying credentials with a redirect (HTTP ${response.status}${next && originOf(next) !== plan.origin ? ' to another origin' : ''}); not followed with credentials`,
-          });
-        }
-        target = next;
-      }
+      const caller = callerOf(init?.signal);
+      const call = caller === undefined ? {} : { caller };
+      ({
+        response,
+        applied,
+        init: sent,
+        target,
+      } = await onceMoreAfter401((again) => withCredentials(base, plan, input, init, again), plan, call, input));
     }
     if (response.status === HEADERS_TOO_LARGE) {
       await response.body?.cancel().catch(() => undefined);
@@ -88,6 +75,44 @@ export function agentFetch(base: typeof fetch, access: AgentAccess): typeof fetc
     await response.body?.cancel().catch(() => undefined);
     throw httpAuthError(response.status, authDetails(schemes, applied?.sent ?? 'none', challenge));
   };
+}
+
+/**
+ * One request with the plan's credentials (made for `call`), following same-origin 307/308
+ * redirects only. Our callers (the SDK's transports, our reader, the card fetch) pass a URL; a
+ * Request keeps its method and body on the first hop only.
+ */
+async function withCredentials(
+  base: typeof fetch,
+  plan: CredentialPlan,
+  input: Parameters<typeof fetch>[0],
+  init: RequestInit | undefined,
+  call: ApplyCall,
+): Promise<Sent> {
+  let target = urlOf(input);
+  for (let hop = 0; ; hop++) {
+    const applied = await plan.apply(target, call);
+    const sent = withHeaders(init, applied.headers);
+    const response = await base(input instanceof Request && hop === 0 ? new Request(applied.url, input) : applied.url, sent);
+    const location = response.headers.get('location');
+    const redirected = response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400 && location !== null);
+    if (!redirected) return { response, applied, init: sent, target };
+    await response.body?.cancel().catch(() => undefined);
+    const next = location === null ? undefined : new URL(location, target).href;
+    if (
+      next === undefined ||
+      originOf(next) !== plan.origin ||
+      (response.status !== 307 && response.status !== 308) ||
+      hop >= MAX_REDIRECTS
+    ) {
+      throw new A2AError({
+        kind: 'http',
+        status: response.status,
+        message: `the agent answered a request carrying credentials with a redirect (HTTP ${response.status}${next && originOf(next) !== plan.origin ? ' to another origin' : ''}); not followed with credentials`,
+      });
+    }
+    target = next;
+  }
 }
 
 /** A request for an agent to another origin than its credentials': refused before anything is sent. */

@@ -3,13 +3,16 @@ import { framedRefusal } from './framed-refusal.js';
 import { jsonAsStream } from './json-as-stream.js';
 import { tolerantReply } from '../reader/replies.js';
 import { markAppends } from './rest-append.js';
+import { retryAfterOf } from '../classify/retry-after.js';
 
 /**
- * The fetch under the SDK. It remembers the HTTP status of each call's response, keyed by the call's abort signal, so an error
- * the SDK reports only as text ("HTTP error … 405") can still be classified by its status.
+ * The fetch under the SDK. It remembers the HTTP status of each call's response (and a 429's or 503's
+ * `Retry-After`), keyed by the call's abort signal, so an error the SDK reports only as text ("HTTP
+ * error … 405") can still be classified by its status, and say when to try again.
  */
 export class ResponseWatch {
   private readonly statuses = new WeakMap<AbortSignal, number>();
+  private readonly retryAfters = new WeakMap<AbortSignal, number>();
 
   constructor(
     private readonly base: typeof fetch,
@@ -25,7 +28,12 @@ export class ResponseWatch {
    */
   readonly fetch: typeof fetch = async (input, init) => {
     const response = await this.base(input, init);
-    if (init?.signal) this.statuses.set(init.signal, response.status);
+    if (init?.signal) {
+      this.statuses.set(init.signal, response.status);
+      const retryAfterMs = retryAfterOf(response);
+      if (retryAfterMs === undefined) this.retryAfters.delete(init.signal);
+      else this.retryAfters.set(init.signal, retryAfterMs);
+    }
     const bounded = boundedResponse(response, this.maxResponseBytes);
     const read = await tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded));
     return framedRefusal(init, await jsonAsStream(init, read));
@@ -33,5 +41,10 @@ export class ResponseWatch {
 
   statusOf(signal: AbortSignal): number | undefined {
     return this.statuses.get(signal);
+  }
+
+  /** The `Retry-After` of the call's answer, when it was a 429 or 503 that named one (milliseconds from when it came). */
+  retryAfterOf(signal: AbortSignal): number | undefined {
+    return this.retryAfters.get(signal);
   }
 }

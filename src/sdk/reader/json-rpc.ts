@@ -1,11 +1,12 @@
 import { Observable, type Subscriber } from 'rxjs';
-import type { StreamResponse } from '@a2a-js/sdk';
-import { A2AError } from '../../errors.js';
 import { classifySdkError, type CallContext } from '../classify/sdk-errors.js';
-import { isError, parseJson, rpcError } from './envelope.js';
+import { frameValue, type FrameCall, type StreamMapping } from './frame.js';
 import { eventStream, refusal } from './refusal.js';
 import { readSse, type SseSink } from './sse.js';
-import { toStreamResponse, type StreamIds } from './results.js';
+import type { StreamIds } from './results.js';
+import { callFor, type Caller } from '../credentials/callers.js';
+
+export type { StreamMapping } from './frame.js';
 
 /** One JSON-RPC streaming call: where, what, and in which protocol generation. */
 export interface StreamRequest {
@@ -25,25 +26,8 @@ export interface ReaderOptions {
   maxEventChars: number;
   /** The turn's own headers (its trace context), under the reader's. */
   headers?: Readonly<Record<string, string>>;
-}
-
-/** What becomes of each result of a stream, and which result is its last word. */
-export interface StreamMapping<T> {
-  /** Each result, as the SDK's `StreamResponse`, to what the caller emits. */
-  map: (response: StreamResponse) => T;
-  /**
-   * The same, straight from a result's JSON, for the shapes it knows (undefined for any other, which
-   * then takes `map`); it must give what `map` gives and remember the same ids.
-   */
-  fast?: (result: unknown, ids: StreamIds) => T | undefined;
-  /** Emitted for a sign of life (an SSE comment, bytes that completed no event), at most one per 100 ms. */
-  alive?: T;
-  /**
-   * True for a value after which the agent has nothing more to say (a settled task). When the
-   * consumer leaves right after such a value, the rest of the body is read and dropped rather than
-   * the request aborted, so the connection goes back to the pool (an aborted body costs a socket).
-   */
-  ends?: (value: T) => boolean;
+  /** Whom the call is for: its credentials are made for them (see {@link callFor}). */
+  caller?: Caller;
 }
 
 /** How long a body whose last word was read may take to end before the request is aborted after all. */
@@ -82,12 +66,12 @@ const ALIVE_MS = 100;
  * One subscription's call: its id, what its stream has told so far, and where it stands. It is the
  * SSE sink itself, so that each event costs a method call and no closure.
  */
-class JsonRpcStream<T> implements SseSink {
+class JsonRpcStream<T> implements SseSink, FrameCall {
   private readonly controller = new AbortController();
-  private readonly id = processWideRpcId++;
+  readonly id = processWideRpcId++;
   /** The id as frames echo it, made once rather than per frame. */
-  private readonly echo = String(this.id);
-  private readonly ids: StreamIds;
+  readonly echo = String(this.id);
+  readonly ids: StreamIds;
   /** Completed or failed: nothing is left to abort. */
   private ended = false;
   /** The last value emitted was the stream's last word (see {@link StreamMapping.ends}). */
@@ -103,6 +87,7 @@ class JsonRpcStream<T> implements SseSink {
     private readonly mapping: StreamMapping<T>,
   ) {
     this.ids = request.taskId === undefined ? {} : { taskId: request.taskId };
+    callFor(this.controller.signal, options.caller);
   }
 
   /** Opens the request, refuses an answer that is no event stream, and reads the events to the body's end. */
@@ -110,8 +95,8 @@ class JsonRpcStream<T> implements SseSink {
     const response = await this.open();
     const body = eventStream(response);
     if (body === null) {
-      const refused = await refusal(response);
-      return this.fail(refused.error, refused.status);
+      const { error, status, retryAfterMs } = await refusal(response);
+      return this.fail(error, status, retryAfterMs);
     }
     await readSse(body, this, this.options.maxEventChars);
     this.settle();
@@ -132,30 +117,9 @@ class JsonRpcStream<T> implements SseSink {
   /** One event: its value emitted, unless the consumer has left (a drain reads on and drops it). */
   data(data: string): void {
     if (this.subscriber.closed) return;
-    const value = this.frameValue(data);
+    const value = frameValue(data, this, this.mapping);
     if (this.mapping.ends !== undefined) this.lastWord = this.mapping.ends(value);
     this.subscriber.next(value);
-  }
-
-  /** One frame's value: its JSON-RPC envelope parsed, an error thrown as the agent's, a frame of another call refused, the result mapped. */
-  private frameValue(data: string): T {
-    const envelope = parseJson(data);
-    if (envelope === undefined || typeof envelope !== 'object' || envelope === null) {
-      throw new A2AError({ kind: 'protocol', message: `malformed frame: not JSON (${data.slice(0, 80)})` });
-    }
-    if (isError(envelope)) throw rpcError(envelope.error);
-    if (!('result' in envelope) && !('jsonrpc' in envelope)) throw notJsonRpc(envelope);
-    // Compared as text: some servers echo the id 1 as "1".
-    const echoed = (envelope as { id?: unknown }).id;
-    if (echoed !== undefined && echoed !== null && String(echoed) !== this.echo) {
-      throw new A2AError({
-        kind: 'protocol',
-        message: `a frame of another JSON-RPC call (id ${JSON.stringify(echoed)}, not ${this.id})`,
-      });
-    }
-    if (!('result' in envelope)) throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
-    const result = (envelope as { result: unknown }).result;
-    return this.mapping.fast?.(result, this.ids) ?? this.mapping.map(toStreamResponse(result, this.ids));
   }
 
   /** A sign of life, emitted at most once per {@link ALIVE_MS}: timed here and not per event. */
@@ -169,12 +133,13 @@ class JsonRpcStream<T> implements SseSink {
   }
 
   /** Any failure, the request's, the body's or the mapping's: the request aborted, the error classified (unless the consumer left). */
-  fail(error: unknown, status?: number): void {
+  fail(error: unknown, status?: number, retryAfterMs?: number): void {
     const aborted = this.controller.signal.aborted;
     this.settle();
     this.controller.abort(); // a refused or broken body is not read on
     if (this.subscriber.closed || aborted) return;
-    this.subscriber.error(classifySdkError(error, status === undefined ? this.site : { ...this.site, status }));
+    const site = { ...this.site, ...(status === undefined ? {} : { status }), ...(retryAfterMs === undefined ? {} : { retryAfterMs }) };
+    this.subscriber.error(classifySdkError(error, site));
   }
 
   /** The consumer left: the request aborted, or, after the agent's last word, its body drained for a while. */
@@ -190,14 +155,4 @@ class JsonRpcStream<T> implements SseSink {
     this.ended = true;
     if (this.drain !== undefined) clearTimeout(this.drain);
   }
-}
-
-/**
- * A frame that is JSON but no JSON-RPC response at all (no `jsonrpc`, no `result`, no `error`): the
- * server streams something else, bare CloudEvents for one. Said as such, not as a frame of another call.
- */
-function notJsonRpc(envelope: object): A2AError {
-  const keys = Object.keys(envelope).slice(0, 6).join(', ') || 'none';
-  const what = 'specversion' in envelope ? 'a CloudEvent' : `an object with the members ${keys}`;
-  return new A2AError({ kind: 'protocol', message: `malformed frame: not a JSON-RPC response but ${what}` });
 }

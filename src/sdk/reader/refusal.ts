@@ -1,11 +1,14 @@
 import { A2AError } from '../../errors.js';
 import { wireMeaning } from '../classify/wire-errors.js';
+import { retryAfterOf } from '../classify/retry-after.js';
 import { isError, parseJson, rpcError } from './envelope.js';
 
 /** Why a stream was refused, and the HTTP status to classify it under (none for a wrong Content-Type). */
 export interface Refusal {
   error: Error;
   status?: number;
+  /** A 429's or 503's `Retry-After`, in milliseconds from the answer. */
+  retryAfterMs?: number;
 }
 
 /** The answer's Content-Type, lower-cased (media types are case-insensitive), or empty. */
@@ -24,6 +27,11 @@ export function eventStream(response: Response): ReadableStream<Uint8Array> | nu
  * its HTTP status, as on the SDK's path; a success that is not SSE by its Content-Type.
  */
 export async function refusal(response: Response): Promise<Refusal> {
+  const retryAfterMs = retryAfterOf(response);
+  return retryAfterMs === undefined ? refusalOf(response) : { ...(await refusalOf(response)), retryAfterMs };
+}
+
+async function refusalOf(response: Response): Promise<Refusal> {
   const envelope = parseJson(await readCapped(response, MAX_ERROR_BODY));
   const error = envelope !== undefined && envelope !== null && isError(envelope) ? rpcError(envelope.error) : undefined;
   if (error !== undefined && (error.kind !== 'protocol' || response.ok)) return { error, status: response.status };

@@ -2,11 +2,12 @@ import { type Observable } from 'rxjs';
 import { endsStream, type AgentEvent, type OutgoingMessage } from '../../port/types.js';
 import { fromSdkEvent } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
+import { scanTextChunk } from '../reader/scan.js';
 import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
 import { MAX_SSE_EVENT_CHARS } from '../reader/sse.js';
 import { SdkClientTransport } from './sdk-client.js';
 import { resubscribeRequest, streamRequest } from './stream-requests.js';
-import type { TurnHeaders } from './transport.js';
+import type { TurnCall } from './transport.js';
 
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
 const ALIVE: AgentEvent = { kind: 'alive' };
@@ -17,8 +18,11 @@ function isLastWord(event: AgentEvent): boolean {
   return endsStream(event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : undefined);
 }
 
-/** How our reader maps a stream's results: to agent events (the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task. */
-const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, alive: ALIVE, ends: isLastWord };
+/**
+ * How our reader maps a stream's results: to agent events (an SDK server's text chunk straight from
+ * the frame's text, the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task.
+ */
+const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, scan: scanTextChunk, alive: ALIVE, ends: isLastWord };
 
 /**
  * A JSON-RPC agent whose streams the client reads itself ({@link readStream}: tolerant of what real
@@ -26,20 +30,21 @@ const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, 
  * calls go through the SDK's JSON-RPC client like any other.
  */
 export class JsonRpcReaderTransport extends SdkClientTransport {
-  override stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent> {
+  override stream(message: OutgoingMessage, call: TurnCall): Observable<AgentEvent> {
     const sdkRequest = this.request(message);
     const wire = streamRequest(this.wire, sdkRequest, message, sdkRequest.message?.messageId ?? '');
-    return readStream(this.reader(headers), wire, this.site('stream'), EVENTS);
+    return readStream(this.reader(call), wire, this.site('stream', call), EVENTS);
   }
 
-  override resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent> {
-    return readStream(this.reader(headers), resubscribeRequest(this.wire, taskId), this.site('resubscribe'), EVENTS);
+  override resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent> {
+    return readStream(this.reader(call), resubscribeRequest(this.wire, taskId), this.site('resubscribe', call), EVENTS);
   }
 
-  /** How the reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound, the turn's headers. */
-  private reader(headers: TurnHeaders): ReaderOptions {
+  /** How the reader reaches the agent: its own fetch (credentials on its origin), the SSE event bound, the turn's headers and caller. */
+  private reader(call: TurnCall): ReaderOptions {
     const options: ReaderOptions = { fetch: this.wire.fetch, maxEventChars: MAX_SSE_EVENT_CHARS };
-    if (headers !== undefined) options.headers = headers;
+    if (call.headers !== undefined) options.headers = call.headers;
+    if (call.caller !== undefined) options.caller = call.caller;
     return options;
   }
 }

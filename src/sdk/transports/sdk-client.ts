@@ -7,7 +7,7 @@ import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/t
 import { streamCall, unaryCall, type CallSite } from './calls.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask } from '../mapping/from-sdk.js';
 import { userMessage } from '../mapping/user-message.js';
-import type { AgentWire, Transport, TurnHeaders } from './transport.js';
+import type { AgentWire, Transport, TurnCall } from './transport.js';
 
 /**
  * Every call through the official SDK's client: its HTTP+JSON transport, its gRPC one (Node), its
@@ -18,43 +18,47 @@ import type { AgentWire, Transport, TurnHeaders } from './transport.js';
 export class SdkClientTransport implements Transport {
   constructor(
     protected readonly wire: AgentWire,
-    private readonly client: Client,
+    protected readonly client: Client,
   ) {}
 
-  send(message: OutgoingMessage, headers: TurnHeaders): Observable<SendResult> {
-    return unaryCall(this.site('send'), (signal) => this.client.sendMessage(this.request(message), callOptions(signal, headers))).pipe(
+  send(message: OutgoingMessage, call: TurnCall): Observable<SendResult> {
+    return unaryCall(this.site('send', call), (signal) => this.client.sendMessage(this.request(message), callOptions(signal, call))).pipe(
       map(fromSdkResult),
     );
   }
 
-  stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent> {
+  stream(message: OutgoingMessage, call: TurnCall): Observable<AgentEvent> {
     const request = this.request(message);
-    return streamCall(this.site('stream'), (signal) => this.client.sendMessageStream(request, callOptions(signal, headers)), fromSdkEvent);
-  }
-
-  resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent> {
     return streamCall(
-      this.site('resubscribe'),
-      (signal) => this.client.resubscribeTask({ tenant: '', id: taskId }, callOptions(signal, headers)),
+      this.site('stream', call),
+      (signal) => this.client.sendMessageStream(request, callOptions(signal, call)),
       fromSdkEvent,
     );
   }
 
-  getTask(taskId: string, headers: TurnHeaders, historyLength?: number): Observable<Task> {
+  resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent> {
+    return streamCall(
+      this.site('resubscribe', call),
+      (signal) => this.client.resubscribeTask({ tenant: '', id: taskId }, callOptions(signal, call)),
+      fromSdkEvent,
+    );
+  }
+
+  getTask(taskId: string, call: TurnCall, historyLength?: number): Observable<Task> {
     // v0.3 servers read 0 as "all history"; 1 is the least they honour.
     const history = historyLength ?? (this.wire.legacy ? 1 : 0);
-    return unaryCall(this.site('get-task'), (signal) =>
-      this.client.getTask({ tenant: '', id: taskId, historyLength: history }, callOptions(signal, headers)),
+    return unaryCall(this.site('get-task', call), (signal) =>
+      this.client.getTask({ tenant: '', id: taskId, historyLength: history }, callOptions(signal, call)),
     ).pipe(map(fromSdkTask));
   }
 
-  cancel(taskId: string, headers: TurnHeaders): Observable<Task> {
-    return unaryCall(this.site('cancel'), (signal) =>
-      this.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, callOptions(signal, headers)),
+  cancel(taskId: string, call: TurnCall): Observable<Task> {
+    return unaryCall(this.site('cancel', call), (signal) =>
+      this.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, callOptions(signal, call)),
     ).pipe(map(fromSdkTask));
   }
 
-  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<TaskPage> {
+  listTasks(contextId: string, options: ListTasksOptions, call: TurnCall): Observable<TaskPage> {
     if (this.wire.legacy) {
       return throwError(
         () =>
@@ -72,7 +76,7 @@ export class SdkClientTransport implements Transport {
       statusTimestampAfter: options.statusTimestampAfter,
       includeArtifacts: options.includeArtifacts === true,
     };
-    return unaryCall(this.site('list-tasks'), (signal) => this.client.listTasks(request, callOptions(signal, headers))).pipe(
+    return unaryCall(this.site('list-tasks', call), (signal) => this.client.listTasks(request, callOptions(signal, call))).pipe(
       map((response): TaskPage => {
         const page: TaskPage = { tasks: response.tasks.map(fromSdkTask) };
         if (response.nextPageToken) page.nextPageToken = response.nextPageToken;
@@ -81,10 +85,10 @@ export class SdkClientTransport implements Transport {
     );
   }
 
-  /** Where a call goes, as its errors name it. */
-  protected site(operation: A2AOperation): CallSite {
+  /** Where a call goes, as its errors name it, and whom it is for. */
+  protected site(operation: A2AOperation, call: TurnCall): CallSite {
     const { agent, watch, auth } = this.wire;
-    return { operation, agent, watch, auth };
+    return call.caller === undefined ? { operation, agent, watch, auth } : { operation, agent, watch, auth, caller: call.caller };
   }
 
   /** The send's request as the SDK takes it (it puts the interface's tenant on it). */
@@ -105,6 +109,6 @@ export class SdkClientTransport implements Transport {
 }
 
 /** A call's SDK options: its abort signal, and the turn's headers when it has any. */
-function callOptions(signal: AbortSignal, headers: TurnHeaders): { signal: AbortSignal; serviceParameters?: Record<string, string> } {
-  return headers === undefined ? { signal } : { signal, serviceParameters: { ...headers } };
+function callOptions(signal: AbortSignal, call: TurnCall): { signal: AbortSignal; serviceParameters?: Record<string, string> } {
+  return call.headers === undefined ? { signal } : { signal, serviceParameters: { ...call.headers } };
 }

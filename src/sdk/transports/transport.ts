@@ -4,9 +4,16 @@ import type { AuthDetails } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
+import type { Caller } from '../credentials/callers.js';
 
 /** A turn's own headers on a call (its trace context, with telemetry); none by default. */
 export type TurnHeaders = Readonly<Record<string, string>> | undefined;
+
+/** What a turn adds to each of its calls: its own headers, and whom the call is for (the credentials' caller). */
+export interface TurnCall {
+  readonly headers?: TurnHeaders;
+  readonly caller?: Caller;
+}
 
 /**
  * One agent's wire, in one protocol generation: the port's calls as the agent's binding carries them.
@@ -16,17 +23,17 @@ export type TurnHeaders = Readonly<Record<string, string>> | undefined;
  */
 export interface Transport {
   /** A blocking `SendMessage`. */
-  send(message: OutgoingMessage, headers: TurnHeaders): Observable<SendResult>;
+  send(message: OutgoingMessage, call: TurnCall): Observable<SendResult>;
   /** `SendStreamingMessage` (v0.3 `message/stream`). */
-  stream(message: OutgoingMessage, headers: TurnHeaders): Observable<AgentEvent>;
+  stream(message: OutgoingMessage, call: TurnCall): Observable<AgentEvent>;
   /** `SubscribeToTask` (v0.3 `tasks/resubscribe`). */
-  resubscribe(taskId: string, headers: TurnHeaders): Observable<AgentEvent>;
+  resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent>;
   /** `GetTask`, with `historyLength` messages of history (by default the fewest the generation allows). */
-  getTask(taskId: string, headers: TurnHeaders, historyLength?: number): Observable<Task>;
+  getTask(taskId: string, call: TurnCall, historyLength?: number): Observable<Task>;
   /** `CancelTask`. */
-  cancel(taskId: string, headers: TurnHeaders): Observable<Task>;
+  cancel(taskId: string, call: TurnCall): Observable<Task>;
   /** `ListTasks` of one conversation (v1.0; `unsupported` on v0.3). */
-  listTasks(contextId: string, options: ListTasksOptions, headers: TurnHeaders): Observable<TaskPage>;
+  listTasks(contextId: string, options: ListTasksOptions, call: TurnCall): Observable<TaskPage>;
 }
 
 /** Where one agent's calls go and how: what every transport of it needs besides the SDK's client. */

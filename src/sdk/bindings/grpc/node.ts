@@ -8,6 +8,7 @@ import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
 import { APPEND_MARK } from '../../mapping/append-mark.js';
 import type { GrpcAddress } from './address.js';
+import { DIRECT_KEY, sinkOf } from './direct.js';
 import type { GrpcLoader, GrpcModules } from './modules.js';
 import { GRPC_PACKAGES, grpcUnavailable } from './support.js';
 
@@ -16,6 +17,12 @@ type SdkGrpc = typeof import('@a2a-js/sdk/client/grpc');
 
 /** How the two modules are imported: the real dynamic imports, or a test's stand-in. */
 export type GrpcImporter = () => Promise<[SdkGrpc, GrpcJs]>;
+
+/**
+ * The client certificate, key and CA of a TLS channel to `address` (PEM; each null for none: Node's
+ * roots, no client certificate), or undefined for none of them: the Node entry's `tls` option.
+ */
+export type GrpcChannelTls = (address: GrpcAddress) => { ca: Buffer | null; key: Buffer | null; cert: Buffer | null } | undefined;
 
 const importBoth: GrpcImporter = () => Promise.all([import('@a2a-js/sdk/client/grpc'), import('@grpc/grpc-js')]);
 
@@ -26,12 +33,12 @@ const MISSING = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
  * The modules are imported once, on the first gRPC interface chosen; a failed import is tried again
  * next time (the packages may have been installed since).
  */
-export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcLoader {
+export function loadGrpcWith(importer: GrpcImporter = importBoth, channelTls?: GrpcChannelTls): GrpcLoader {
   let loaded: Promise<GrpcModules> | undefined;
   return {
     load: () => {
       loaded ??= importer().then(
-        ([sdk, grpc]) => modulesOf(sdk, grpc),
+        ([sdk, grpc]) => modulesOf(sdk, grpc, channelTls),
         (error: unknown) => {
           loaded = undefined;
           const code = (error as { code?: unknown } | undefined)?.code;
@@ -46,15 +53,21 @@ export function loadGrpcWith(importer: GrpcImporter = importBoth): GrpcLoader {
   };
 }
 
-/** The SDK's gRPC transports on channels of their own, over the loaded modules. */
-function modulesOf(sdk: SdkGrpc, grpc: GrpcJs): GrpcModules {
+/** The SDK's gRPC transports on channels of their own, over the loaded modules (TLS ones with `channelTls`'s certificates). */
+function modulesOf(sdk: SdkGrpc, grpc: GrpcJs, channelTls: GrpcChannelTls | undefined): GrpcModules {
   const appendMark = appendMarkInterceptor(grpc);
+  const direct = directInterceptor(grpc);
+  const secure = (address: GrpcAddress) => {
+    const tls = channelTls?.(address);
+    return tls === undefined ? grpc.credentials.createSsl() : grpc.credentials.createSsl(tls.ca, tls.key, tls.cert);
+  };
   return {
     transport: (address, legacy) => {
       const factory = new sdk.GrpcTransportFactory({
-        grpcChannelCredentials: address.tls ? grpc.credentials.createSsl() : grpc.credentials.createInsecure(),
+        grpcChannelCredentials: address.tls ? secure(address) : grpc.credentials.createInsecure(),
         // The SDK's v0.3 gRPC client drops `append` (as its HTTP+JSON one does): the mark carries it.
-        ...(legacy ? { grpcCallOptions: { interceptors: [appendMark] } } : {}),
+        // A v1.0 stream's messages can go straight to the turn (`direct.ts`): v0.3's need the SDK's translation.
+        grpcCallOptions: { interceptors: [legacy ? appendMark : direct] },
         legacyCompat: { enabled: true },
       });
       return factory.create(address.target, cardFor(address, legacy));
@@ -97,4 +110,35 @@ function appendMarkInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Intercepto
         });
       },
     });
+}
+
+/**
+ * The channel interceptor of direct delivery (`direct.ts`): it takes {@link DIRECT_KEY} off every
+ * call's metadata (it never goes out), and hands each message of a response stream whose key names an
+ * open sink to that sink, then asks for the next one (as the SDK's `Readable` would once it had room),
+ * instead of passing it on; the call's metadata and status go on as they came. A unary call, or a key
+ * whose sink is closed, passes as it is.
+ */
+export function directInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Interceptor {
+  return (options, nextCall) => {
+    const streams = options.method_definition.responseStream;
+    const call: import('@grpc/grpc-js').InterceptingCall = new grpc.InterceptingCall(nextCall(options), {
+      start: (metadata, listener, next) => {
+        const [key] = metadata.get(DIRECT_KEY);
+        metadata.remove(DIRECT_KEY);
+        const sink = streams && typeof key === 'string' ? sinkOf(key) : undefined;
+        if (sink === undefined) return next(metadata, listener);
+        const direct: import('@grpc/grpc-js').InterceptingListener = {
+          onReceiveMetadata: (received) => listener.onReceiveMetadata(received),
+          onReceiveMessage: (message: unknown) => {
+            sink(message);
+            call.startRead();
+          },
+          onReceiveStatus: (status) => listener.onReceiveStatus(status),
+        };
+        next(metadata, direct);
+      },
+    });
+    return call;
+  };
 }

@@ -1,0 +1,175 @@
+import { lastValueFrom } from 'rxjs';
+import { createA2A } from '../../node/create-a2a.js';
+import type { SecuritySchemeInfo } from '../../port/card.js';
+import { requestToken, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
+import { configurationFor, CONNECTION_OPTIONS } from '../agent-options.js';
+import { deviceLogin } from '../auth/device.js';
+import { storeToken } from '../auth/store.js';
+import { valueOf, type Configuration } from '../config/load.js';
+import { insecureFetch, warnInsecure } from '../insecure.js';
+import { exitCodeForError, reportError } from '../errors.js';
+import { notice, UsageError, type Io } from '../io.js';
+import { OAUTH_OPTIONS } from '../oauth.js';
+import { parse } from '../options.js';
+import { booleanOf } from '../config/settings.js';
+
+export const AUTH_USAGE = `Usage: a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
+                      [--oauth-scope S]… [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS]
+                      [-o text|json] [--insecure] [--config FILE]
+       a4h auth logout <agent-url> [--config FILE]
+
+Gets an OAuth 2.1 access token for the agent and stores it, so later commands on that agent send it
+as a bearer token (until it expires; a flag, a variable or a file giving a credential comes first).
+Client credentials (the default): the client id and the secret from the environment variable
+--oauth-client-secret-env names, at the card's token URL (or --oauth-token-url) for the card's
+scopes (or --oauth-scope). --device: the device code flow (RFC 8628) for a person: the page and
+the code to enter there are shown on stderr, and the command waits (--timeout, default 300 s)
+until the sign-in is approved, at the card's device code flow (or --oauth-device-url and
+--oauth-token-url). Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
+A2ACLI_OAUTH_SCOPE, A2ACLI_OAUTH_TOKEN_URL, A2ACLI_OAUTH_DEVICE_URL) and may come from a .env file.
+The token goes to <config dir>/tokens.json (mode 0600, keyed by the agent's origin; the config dir
+is $XDG_CONFIG_HOME/a4h, default ~/.config/a4h) and is never shown. logout removes it.
+Exit status: 0 stored (or removed), 5 the authorization server refused, 1 another error, 2 bad usage.`;
+
+/** The flags `a4h auth` takes. */
+export const AUTH_OPTIONS = {
+  ...OAUTH_OPTIONS,
+  'oauth-device-url': { type: 'string' },
+  device: { type: 'boolean' },
+  timeout: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  ...CONNECTION_OPTIONS,
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `a4h auth login|logout`. */
+export async function auth(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, AUTH_OPTIONS);
+  if (values.help) {
+    io.out.write(`${AUTH_USAGE}\n`);
+    return 0;
+  }
+  const [verb, agent, ...rest] = positionals;
+  if ((verb !== 'login' && verb !== 'logout') || agent === undefined || rest.length > 0)
+    throw new UsageError('auth takes login or logout and one agent URL');
+  let origin: string;
+  try {
+    origin = new URL(agent).origin;
+  } catch {
+    throw new UsageError(`not a URL: ${agent}`);
+  }
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
+  if (verb === 'logout') {
+    const path = storeToken(io.env, agent, undefined);
+    io.out.write(
+      output === 'json'
+        ? `${JSON.stringify({ agent: origin, removed: true, file: path })}\n`
+        : `Agent: ${origin}\nToken: removed from ${path}\n`,
+    );
+    return 0;
+  }
+  const configuration = configurationFor(values, agent, io);
+  try {
+    const login = await loginOf(values.device === true, configuration, agent, io, values.timeout);
+    const expiresAt = login.token.expiresInS === undefined ? undefined : Date.now() + login.token.expiresInS * 1000;
+    const path = storeToken(io.env, agent, {
+      accessToken: login.token.accessToken,
+      tokenType: 'Bearer',
+      flow: login.flow,
+      tokenUrl: login.tokenUrl,
+      ...(expiresAt === undefined ? {} : { expiresAt }),
+    });
+    const expires = expiresAt === undefined ? 'not said' : `${new Date(expiresAt).toISOString()} (in ${login.token.expiresInS} s)`;
+    if (output === 'json') {
+      const scopes = login.token.scopes ?? null;
+      io.out.write(`${JSON.stringify({ agent: origin, flow: login.flow, file: path, expiresAt: expiresAt ?? null, scopes })}\n`);
+    } else {
+      io.out.write(`Agent: ${origin}\nFlow: ${login.flow}\nToken: stored in ${path} (never shown)\nExpires: ${expires}\n`);
+      if (login.token.scopes) io.out.write(`Scope: ${login.token.scopes.join(' ')}\n`);
+    }
+    return 0;
+  } catch (error) {
+    if (error instanceof UsageError) throw error;
+    reportError(io, error, values.verbose === true);
+    return exitCodeForError(error);
+  }
+}
+
+/** What the card's OAuth scheme says (its summary's fields). */
+type OAuthScheme = Pick<SecuritySchemeInfo, 'tokenUrl' | 'deviceAuthorizationUrl' | 'deviceTokenUrl' | 'scopes'>;
+
+/** What a login got: the token, its flow, its endpoint. */
+interface Login {
+  token: AccessToken;
+  flow: 'client_credentials' | 'device_code';
+  tokenUrl: string;
+}
+
+async function loginOf(device: boolean, configuration: Configuration, agent: string, io: Io, timeout: string | undefined): Promise<Login> {
+  const text = (flag: string) => {
+    const value = valueOf(configuration, flag)?.value;
+    return typeof value === 'string' ? value : undefined;
+  };
+  const clientId = text('oauth-client-id');
+  if (clientId === undefined) throw new UsageError('auth login needs --oauth-client-id ID (or A2ACLI_OAUTH_CLIENT_ID)');
+  const variable = text('oauth-client-secret-env');
+  const secret = variable === undefined ? undefined : io.env[variable]?.trim();
+  if (variable !== undefined && (secret === undefined || secret === ''))
+    throw new UsageError(`--oauth-client-secret-env ${variable}: that environment variable is not set or empty`);
+  if (!device && secret === undefined)
+    throw new UsageError(
+      'client credentials need --oauth-client-secret-env VAR (the secret from the environment); --device signs a person in',
+    );
+  const insecure = booleanOf(text('insecure')) === true;
+  if (insecure) warnInsecure(io, agent, true);
+  const fetchImpl = insecure ? insecureFetch() : globalThis.fetch;
+  const scopesGiven = valueOf(configuration, 'oauth-scope')?.value;
+  let scopes = Array.isArray(scopesGiven) ? [...scopesGiven] : undefined;
+  let tokenUrl = text('oauth-token-url');
+  let deviceUrl = text('oauth-device-url');
+  if (tokenUrl === undefined || scopes === undefined || (device && deviceUrl === undefined)) {
+    const scheme = await oauthSchemeOf(agent, fetchImpl);
+    tokenUrl ??= device ? (scheme?.deviceTokenUrl ?? scheme?.tokenUrl) : scheme?.tokenUrl;
+    scopes ??= scheme?.scopes;
+    if (device) deviceUrl ??= scheme?.deviceAuthorizationUrl;
+  }
+  if (tokenUrl === undefined) throw new UsageError("the agent's card names no OAuth token URL: give --oauth-token-url URL");
+  if (!device) {
+    const token = await requestToken({ tokenUrl, clientId, clientSecret: secret!, ...(scopes ? { scopes } : {}), fetch: fetchImpl });
+    return { token, flow: 'client_credentials', tokenUrl };
+  }
+  if (deviceUrl === undefined) throw new UsageError("the agent's card names no device authorization endpoint: give --oauth-device-url URL");
+  const seconds = timeout === undefined ? 300 : Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
+  const token = await deviceLogin({
+    deviceUrl,
+    tokenUrl,
+    clientId,
+    ...(secret === undefined ? {} : { clientSecret: secret }),
+    ...(scopes ? { scopes } : {}),
+    fetch: fetchImpl,
+    timeoutMs: seconds * 1000,
+    prompt: (page, code, complete) =>
+      notice(
+        io,
+        `to sign in, open ${page} and enter the code ${code}${complete ? ` (or open ${complete})` : ''}; waiting for the approval…`,
+      ),
+  });
+  return { token, flow: 'device_code', tokenUrl };
+}
+
+/** The card's OAuth scheme: its flows' endpoints and the scopes its requirement asks for. */
+async function oauthSchemeOf(agent: string, fetchImpl: typeof fetch): Promise<OAuthScheme | undefined> {
+  const client = createA2A({ identitySecret: globalThis.crypto.randomUUID(), fetch: fetchImpl });
+  try {
+    const summary = await lastValueFrom(client.card(agent));
+    const scheme = (summary.securitySchemes ?? []).find((s) => s.type === 'oauth2');
+    if (scheme === undefined) return undefined;
+    return scheme;
+  } finally {
+    await client.close();
+  }
+}

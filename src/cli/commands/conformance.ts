@@ -1,0 +1,83 @@
+import { createNodeFetch } from '../../node/fetch.js';
+import { grpcSupport } from '../../node/grpc.js';
+import { createSdkPorts } from '../../sdk/ports.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { runChecks } from '../conformance/checks.js';
+import { TLS_USAGE } from '../tls.js';
+import { UsageError, type Io } from '../io.js';
+import { stderrLogger } from '../logger.js';
+import { parse } from '../options.js';
+
+/** Said with every result: what this is, and what it is not. */
+export const NOT_THE_TCK =
+  'a smoke check of basic operations from this client, not the A2A TCK (github.com/a2aproject/a2a-tck), which tests agents in depth';
+
+export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
+                       [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
+                       ${CONNECTION_SYNOPSIS}
+                       [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
+
+Smoke-checks a live agent's basic operations, one after the other, each bounded by --timeout
+(default 30 s): card (fetched, parsed, an interface chosen), send (a blocking SendMessage of
+--text, default "a4h conformance check"), get-task (that task read back), stream (a streaming send,
+when the card declares streaming), list-tasks (the context's tasks, A2A 1.x), cancel (a finished
+task refused with TaskNotCancelableError, a running one cancelled), task-not-found (an unknown task
+id refused with TaskNotFoundError). One line per check (name: pass|fail|skip (what was seen)), then
+the tally. This is ${NOT_THE_TCK}.
+-o json prints one object: {"agent","checks":[{"name","status","detail"}],"pass","fail","skip","note"}.
+Exit status: 0 no check failed, 1 one did, 2 bad usage.
+${CONNECTION_USAGE}
+${TLS_USAGE}`;
+
+/** The flags `a4h conformance` takes. */
+export const CONFORMANCE_OPTIONS = {
+  ...AGENT_OPTIONS,
+  text: { type: 'string' },
+  timeout: { type: 'string' },
+  output: { type: 'string', short: 'o' },
+  verbose: { type: 'boolean', short: 'v' },
+  help: { type: 'boolean', short: 'h' },
+} as const;
+
+/** `a4h conformance`: the checks, their results, the tally. */
+export async function conformance(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, CONFORMANCE_OPTIONS);
+  if (values.help) {
+    io.out.write(`${CONFORMANCE_USAGE}\n`);
+    return 0;
+  }
+  const [agent, ...rest] = positionals;
+  if (agent === undefined || rest.length > 0) throw new UsageError('conformance needs exactly one agent URL');
+  const output = values.output ?? 'text';
+  if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
+  const seconds = values.timeout === undefined ? 30 : Number(values.timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
+  const text = values.text ?? 'a4h conformance check';
+  if (text.trim() === '') throw new UsageError('--text must not be empty');
+  const reach = await agentOptions(values, agent, io);
+  const http = reach.fetch === undefined ? createNodeFetch() : undefined;
+  const ports = createSdkPorts({
+    ...reach,
+    ...(http ? { fetch: http.fetch } : {}),
+    grpc: grpcSupport(),
+    logger: stderrLogger(io, values.verbose === true),
+  });
+  try {
+    const checks = await runChecks(ports(agent), text, Math.ceil(seconds * 1000));
+    const count = (status: string) => checks.filter((check) => check.status === status).length;
+    const tally = { pass: count('pass'), fail: count('fail'), skip: count('skip') };
+    if (output === 'json') {
+      io.out.write(`${JSON.stringify({ agent, checks, ...tally, note: NOT_THE_TCK })}\n`);
+    } else {
+      io.out.write(`Agent: ${agent}\n`);
+      for (const check of checks) io.out.write(`${check.name}: ${check.status} (${check.detail})\n`);
+      io.out.write(`Result: ${checks.length} checks: ${tally.pass} pass, ${tally.fail} fail, ${tally.skip} skip\n`);
+      io.out.write(`Note: ${NOT_THE_TCK}\n`);
+    }
+    return tally.fail === 0 ? 0 : 1;
+  } finally {
+    await ports.close();
+    await http?.close();
+  }
+}

@@ -1,0 +1,94 @@
+/**
+ * The settings that configuration may give, and where each value comes from. One fixed order,
+ * highest first: the flag, the environment (`A2ACLI_<FLAG>`), the local file (`--config FILE`, else
+ * the nearest `.env` up from the working directory), the agent's own global file
+ * (`<config dir>/agents/<host>_<port>.env`), the global file (`<config dir>/.env`), the built-in default.
+ */
+
+/** One setting: its flag, its variable, whether its value is a secret (never shown). */
+export interface Setting {
+  /** The long flag, without dashes. */
+  flag: string;
+  /** The environment variable and file key: `A2ACLI_` and the flag in upper snake case. */
+  variable: string;
+  kind: 'string' | 'boolean' | 'list';
+  /** A credential: `config show` hides it; a file holding it must not be readable by others. */
+  secret: boolean;
+  /** The built-in default, as shown by `config show`. */
+  fallback: string;
+}
+
+const setting = (flag: string, kind: Setting['kind'], secret: boolean, fallback: string): Setting => ({
+  flag,
+  variable: `A2ACLI_${flag.toUpperCase().replace(/-/g, '_')}`,
+  kind,
+  secret,
+  fallback,
+});
+
+/** The settings read from the environment and the files (the flags of the same names win over them). */
+export const SETTINGS: readonly Setting[] = [
+  setting('bearer', 'string', true, '(none)'),
+  setting('api-key', 'string', true, '(none)'),
+  setting('svc-param', 'list', true, '(none)'),
+  setting('oauth-client-id', 'string', false, '(none)'),
+  setting('oauth-client-secret-env', 'string', false, '(none)'),
+  setting('oauth-scope', 'list', false, "(the card's)"),
+  setting('oauth-token-url', 'string', false, "(the card's)"),
+  setting('oauth-device-url', 'string', false, '(none)'),
+  setting('insecure', 'boolean', false, 'false (TLS certificates are verified)'),
+];
+
+/** A layer of configuration: a name for `config show` and the raw values it holds, by variable. */
+export interface Layer {
+  /** `flag`, `environment`, or `file PATH` (…). */
+  source: string;
+  /** A list setting's value is its items (a flag given several times); a variable's is one string. */
+  values: ReadonlyMap<string, string | readonly string[]>;
+}
+
+/** A setting's effective value and where it came from. */
+export interface Resolved {
+  setting: Setting;
+  /** The value: a string (a boolean's as written), or a list's items; undefined when only the default applies. */
+  value?: string | readonly string[];
+  /** `flag --bearer`, `environment A2ACLI_BEARER`, `file /path/.env`, or `default`. */
+  source: string;
+}
+
+/** Resolves every setting over the layers, highest first. */
+export function resolveSettings(layers: readonly Layer[]): Resolved[] {
+  return SETTINGS.map((setting) => {
+    for (const layer of layers) {
+      const given = layer.values.get(setting.variable);
+      if (given === undefined || given.length === 0) continue;
+      const value = setting.kind === 'list' && typeof given === 'string' ? listOf(given) : given;
+      return { setting, value, source: sourceName(layer.source, setting) };
+    }
+    return { setting, source: 'default' };
+  });
+}
+
+function sourceName(source: string, setting: Setting): string {
+  if (source === 'flag') return `flag --${setting.flag}`;
+  if (source === 'environment') return `environment ${setting.variable}`;
+  return source;
+}
+
+/** A boolean setting's value: `1`, `true`, `yes`, `on` are true; `0`, `false`, `no`, `off` false; else undefined. */
+export function booleanOf(raw: string | undefined): boolean | undefined {
+  if (raw === undefined) return undefined;
+  const word = raw.trim().toLowerCase();
+  if (['1', 'true', 'yes', 'on'].includes(word)) return true;
+  if (['0', 'false', 'no', 'off'].includes(word)) return false;
+  return undefined;
+}
+
+/** A list setting's items: comma-separated in a variable or a file, one per flag. */
+export function listOf(raw: string | undefined): string[] {
+  if (raw === undefined) return [];
+  return raw
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+}

@@ -1,0 +1,22 @@
+import { Agent, fetch as undiciFetch } from 'undici';
+import type { NodeFetch } from './fetch.js';
+
+/**
+ * A fetch that does not verify TLS certificates, for the command's `--insecure` (development against
+ * an agent with a self-signed certificate). Not exported by the package: a program that needs it
+ * builds its own, knowingly. Timeouts as the Node client's own.
+ */
+export function createInsecureFetch(): NodeFetch {
+  const dispatcher = new Agent({
+    connect: { rejectUnauthorized: false, timeout: 10_000 },
+    headersTimeout: 600_000,
+    bodyTimeout: 900_000,
+    keepAliveTimeout: 1_000,
+  });
+  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
+    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
+      ...(init as Parameters<typeof undiciFetch>[1]),
+      dispatcher,
+    })) as unknown as typeof fetch;
+  return { fetch: fetchImpl, close: () => dispatcher.close() };
+}
