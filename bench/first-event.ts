@@ -2,7 +2,8 @@
  * The time to first event alone, for work on a thread's first message: `npm run bench:first -- [rounds]`.
  * a4h-a2a and the raw SDK alternate in fresh processes on the replay agent (as in the full run's
  * section 2); it prints each one's median of the per-round medians: warm (a known thread's message),
- * a thread's first message (a4h-a2a asks `ListTasks` for a task left waiting first), and cold.
+ * a thread's first message (a4h-a2a asks `ListTasks` for a task left waiting first), and cold (the
+ * process's first turn, a thread's first message: card, new connection and, for a4h-a2a, the lookup).
  */
 import { startReplayServer } from './replay-server.js';
 import { runChild } from './rounds.js';

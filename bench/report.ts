@@ -55,7 +55,7 @@ export function renderSection(r: Results): string {
     ),
     '',
     ...grpcSection(r),
-    "**2. Time to first event** (first artifact chunk of a 20-chunk turn). Warm: 40 sequential turns after 5 warm-up turns in the same process, each a known thread's; a thread's first message: 40 more, each on a new thread, everything else warm (a4h-a2a asks `ListTasks` for a task left waiting first; the others do nothing different); cold: the first turn of the process (card fetch, new connection; the floor fetches no card).",
+    "**2. Time to first event** (first artifact chunk of a 20-chunk turn). Warm: 40 sequential turns after 5 warm-up turns in the same process, each a known thread's; a thread's first message: 40 more, each on a new thread, everything else warm (a4h-a2a asks `ListTasks` for a task left waiting first; the others do nothing different); cold: the first turn of the process, a thread's first message (card fetch, new connection; a4h-a2a's lookup for a task left waiting runs beside the card; the floor fetches no card).",
     '',
     table(
       ['contender', 'warm ms', 'warm p90 ms', "a thread's first message ms", 'cold ms'],

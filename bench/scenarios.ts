@@ -57,8 +57,9 @@ export async function throughput(driver: Driver, contender: string, agent: strin
 }
 
 /**
- * Time to the first artifact chunk. The first turn of the process is cold (card fetch, new
- * connection); after `warm` turns, `samples` sequential short turns are timed with everything warm.
+ * Time to the first artifact chunk. The first turn of the process is cold: a thread's first message
+ * (card fetch, new connection, and for a4h-a2a the lookup for a task left waiting); after `warm`
+ * turns, `samples` sequential short turns are timed with everything warm.
  */
 export async function firstEvent(driver: Driver, contender: string, agent: string, warm: number, samples: number) {
   const n = 20;
@@ -68,7 +69,7 @@ export async function firstEvent(driver: Driver, contender: string, agent: strin
     expectChunks(await driver.turn(agent, String(n), thread, () => (first = performance.now())), n, contender);
     return first - t0;
   };
-  const coldMs = await timed('cold');
+  const coldMs = await timed(`${FIRST_OF_THREAD}cold`);
   for (let i = 0; i < warm; i++) await timed(`warm-${i}`);
   const warmMs: number[] = [];
   for (let i = 0; i < samples; i++) warmMs.push(await timed(`sample-${i}`));

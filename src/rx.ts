@@ -1,4 +1,4 @@
-import { Observable, type OperatorFunction, type Subscriber } from 'rxjs';
+import { Observable, type Observer, type OperatorFunction, type Subscriber } from 'rxjs';
 
 /** What {@link spread} does with each value, and before the first and after the last. */
 export interface Spread<T, R> {
@@ -20,33 +20,50 @@ export function spread<T, R>({ first, each, last }: Spread<T, R>): OperatorFunct
   return (source) =>
     new Observable<R>((subscriber) => {
       if (first !== undefined && !emit(subscriber, first)) return;
-      return source.subscribe({
-        next: (value) => {
-          let out: readonly R[];
-          try {
-            out = each(value);
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          emit(subscriber, out);
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          if (last !== undefined) {
-            let out: readonly R[];
-            try {
-              out = last();
-            } catch (error) {
-              subscriber.error(error);
-              return;
-            }
-            if (!emit(subscriber, out)) return;
-          }
-          subscriber.complete();
-        },
-      });
+      return source.subscribe(new Spreading(subscriber, each, last));
     });
+}
+
+/**
+ * {@link spread}'s observer: its steps are methods, not three closures and an object per
+ * subscription (a turn's graph holds one per operator for as long as the turn is open).
+ */
+class Spreading<T, R> implements Observer<T> {
+  constructor(
+    private readonly subscriber: Subscriber<R>,
+    private readonly each: (value: T) => readonly R[],
+    private readonly last: (() => readonly R[]) | undefined,
+  ) {}
+
+  next(value: T): void {
+    let out: readonly R[];
+    try {
+      out = this.each(value);
+    } catch (error) {
+      this.subscriber.error(error);
+      return;
+    }
+    emit(this.subscriber, out);
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    const { subscriber, last } = this;
+    if (last !== undefined) {
+      let out: readonly R[];
+      try {
+        out = last();
+      } catch (error) {
+        subscriber.error(error);
+        return;
+      }
+      if (!emit(subscriber, out)) return;
+    }
+    subscriber.complete();
+  }
 }
 
 /** Emits `values` while the subscriber is open; false when it closed on the way. */
@@ -61,21 +78,32 @@ function emit<R>(subscriber: Subscriber<R>, values: readonly R[]): boolean {
  * turn's graph that stays open for the whole stream.
  */
 export function followedBy<T, R>(next: () => Observable<R>): OperatorFunction<T, T | R> {
-  return (source) =>
-    new Observable<T | R>((subscriber) =>
-      source.subscribe({
-        next: (value) => subscriber.next(value),
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => {
-          let then: Observable<R>;
-          try {
-            then = next();
-          } catch (error) {
-            subscriber.error(error);
-            return;
-          }
-          then.subscribe(subscriber);
-        },
-      }),
-    );
+  return (source) => new Observable<T | R>((subscriber) => source.subscribe(new FollowedBy(subscriber, next)));
+}
+
+/** {@link followedBy}'s observer (methods, as {@link Spreading}'s). */
+class FollowedBy<T, R> implements Observer<T> {
+  constructor(
+    private readonly subscriber: Subscriber<T | R>,
+    private readonly then: () => Observable<R>,
+  ) {}
+
+  next(value: T): void {
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    this.subscriber.error(error);
+  }
+
+  complete(): void {
+    let then: Observable<R>;
+    try {
+      then = this.then();
+    } catch (error) {
+      this.subscriber.error(error);
+      return;
+    }
+    then.subscribe(this.subscriber);
+  }
 }

@@ -2,6 +2,7 @@ import { A2AError } from '../errors.js';
 import type { TextEvent } from '../port/events.js';
 import type { Artifact } from '../port/types.js';
 import { isPartial, textOf } from './parts.js';
+import { TextRope } from './rope.js';
 
 /** Text of separate artifacts is joined with a blank line; parts within one artifact join with nothing. */
 export const ARTIFACT_SEPARATOR = '\n\n';
@@ -13,20 +14,8 @@ interface ArtifactText {
   text: string;
   /** An ADK/kagent partial (delta) artifact: shown as preview, never part of the reply. */
   partial: boolean;
-  /** What {@link grow} made `text` of, once appends have grown it. */
-  rope?: Rope;
-}
-
-/** The pieces {@link grow} keeps an appended-to text in; their join is `grown`. */
-interface Rope {
-  /** The full blocks, each flattened once, joined (itself a short rope of flat strings). */
-  flatBlocks: string;
-  /** The last block: a rope of the chunks appended since it started. */
-  lastBlock: string;
-  /** How many chunks `lastBlock` holds. */
-  pieces: number;
-  /** The text grow last gave: while the artifact's text is still it, the next chunk goes on `lastBlock`. */
-  grown: string;
+  /** What `text` is kept in once appends have grown it (made at the first append). */
+  rope?: TextRope;
 }
 
 /**
@@ -107,7 +96,7 @@ export class ArtifactReply {
     if (append && !wasPartial) {
       if (chunk === '') return undefined;
       if (known === this.tail) {
-        known.text = grow(known, chunk);
+        known.text = (known.rope ??= new TextRope()).append(known.text, chunk);
         this.extend(chunk, out);
         return undefined;
       }
@@ -172,37 +161,4 @@ export class ArtifactReply {
     for (const entry of this.artifacts.values()) if (!entry.partial && entry.text !== '') found = entry;
     return found;
   }
-}
-
-/** Chunks per block of a long text: each block is flattened once, when it is full. */
-const BLOCK = 1024;
-
-/**
- * `entry.text + chunk`, kept as a short rope of flat blocks. A long reply kept as a rope of 100,000
- * small strings makes every garbage collection copy and walk it; here only the last block (at most
- * `BLOCK` pieces) is a rope, each full block is flattened once (every character copied once more in
- * all), and the text is the blocks' rope plus that last one.
- */
-function grow(entry: ArtifactText, chunk: string): string {
-  // Made once per artifact, on its first append: as if it had just grown its text.
-  const rope = (entry.rope ??= { flatBlocks: entry.text, lastBlock: '', pieces: 0, grown: entry.text });
-  if (entry.text !== rope.grown) {
-    // Set another way since the last chunk (a replace, a snapshot): start again from it.
-    rope.flatBlocks = entry.text;
-    rope.lastBlock = '';
-    rope.pieces = 0;
-  }
-  rope.lastBlock += chunk;
-  if (++rope.pieces >= BLOCK) {
-    rope.flatBlocks += flatten(rope.lastBlock);
-    rope.lastBlock = '';
-    rope.pieces = 0;
-  }
-  return (rope.grown = rope.flatBlocks + rope.lastBlock);
-}
-
-/** The same string, in one piece (V8 flattens a rope it turns into a number). */
-function flatten(text: string): string {
-  Number(text);
-  return text;
 }

@@ -1,8 +1,9 @@
-import { catchError, of, scan, type Observable, type OperatorFunction } from 'rxjs';
+import { catchError, defer, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
 import type { Attachment, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import { coalesceBy, type CoalesceOptions } from './coalesce.js';
+import { TextRope } from './rope.js';
 
 /** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
 export interface TurnView {
@@ -56,11 +57,8 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       if (event.state !== 'auth-required') delete next.authRequired;
       return next;
     }
-    case 'text': {
-      const next: TurnView = { ...view, reconnecting: false, reply: event.replace ? event.text : view.reply + event.text };
-      delete next.preview;
-      return next;
-    }
+    case 'text':
+      return withReply(view, event.replace ? event.text : view.reply + event.text);
     case 'attachment':
       // A new array per attachment (bounded by maxAttachments): other events share it, the input is never mutated.
       return { ...view, reconnecting: false, attachments: [...(view.attachments ?? []), event.attachment] };
@@ -108,6 +106,13 @@ export function endedTurnView(view: TurnView, outcome: TurnOutcome): TurnView {
   return next;
 }
 
+/** The view after a `text` event made the reply `reply`. */
+function withReply(view: TurnView, reply: string): TurnView {
+  const next: TurnView = { ...view, reconnecting: false, reply };
+  delete next.preview;
+  return next;
+}
+
 function ids(contextId: string | undefined, taskId: string | undefined): Pick<TurnView, 'contextId' | 'taskId'> {
   return { ...(contextId === undefined ? {} : { contextId }), ...(taskId === undefined ? {} : { taskId }) };
 }
@@ -120,7 +125,15 @@ function ids(contextId: string | undefined, taskId: string | undefined): Pick<Tu
  */
 export function turnState(options: CoalesceOptions = {}): OperatorFunction<TurnEvent | TurnErrorEvent, TurnView> {
   const coalesce = coalesceBy(options, isFinalView);
-  return (events: Observable<TurnEvent | TurnErrorEvent>) => events.pipe(scan(reduceTurn, initialTurnView), coalesce);
+  return (events: Observable<TurnEvent | TurnErrorEvent>) =>
+    defer(() => {
+      // {@link reduceTurn}, with the reply grown in a short rope of flat blocks (the fold's own, per subscription):
+      // a long reply as one `reply + text` per chunk is a rope of every chunk that each collection walks.
+      const rope = new TextRope();
+      const reduce = (view: TurnView, event: TurnEvent | TurnErrorEvent): TurnView =>
+        event.type === 'text' && !event.replace ? withReply(view, rope.append(view.reply, event.text)) : reduceTurn(view, event);
+      return events.pipe(scan(reduce, initialTurnView), coalesce);
+    });
 }
 
 /** Whether the turn has nothing more to say after `view` (ended or failed): what {@link turnState} never holds back. */

@@ -1,4 +1,15 @@
-import { defer, from, map, Observable, switchMap, tap, throwError, type MonoTypeOperatorFunction } from 'rxjs';
+import {
+  defer,
+  from,
+  map,
+  Observable,
+  switchMap,
+  tap,
+  throwError,
+  type MonoTypeOperatorFunction,
+  type Observer,
+  type Subscriber,
+} from 'rxjs';
 import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import { NO_EXTENSIONS } from '../port/extensions.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
@@ -176,26 +187,37 @@ function orOtherGeneration<T>(
   call: (resolved: ResolvedAgent) => Observable<T>,
   answered: (other: ResolvedAgent) => void,
 ): MonoTypeOperatorFunction<T> {
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      let spoke = false;
-      return source.subscribe({
-        next: (value) => {
-          if (!isAlive(value)) spoke = true;
-          subscriber.next(value);
-        },
-        error: (error: unknown) => {
-          if (spoke || !isA2AError(error, 'unsupported') || !otherGenerationSaid(error)) {
-            return subscriber.error(error);
-          }
-          // The retry is added to `subscriber`, so the consumer's leaving ends it too.
-          from(resolved.otherGeneration())
-            .pipe(switchMap((other) => call(other).pipe(tap(whenAnswered(() => answered(other))))))
-            .subscribe(subscriber);
-        },
-        complete: () => subscriber.complete(),
-      });
-    });
+  return (source) => new Observable<T>((subscriber) => source.subscribe(new OrOtherGeneration(subscriber, resolved, call, answered)));
+}
+
+/** {@link orOtherGeneration}'s observer: methods, not three closures per call (a turn's stream holds one). */
+class OrOtherGeneration<T> implements Observer<T> {
+  private spoke = false;
+
+  constructor(
+    private readonly subscriber: Subscriber<T>,
+    private readonly resolved: ResolvedAgent,
+    private readonly call: (resolved: ResolvedAgent) => Observable<T>,
+    private readonly answered: (other: ResolvedAgent) => void,
+  ) {}
+
+  next(value: T): void {
+    if (!isAlive(value)) this.spoke = true;
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    const { subscriber, call, answered } = this;
+    if (this.spoke || !isA2AError(error, 'unsupported') || !otherGenerationSaid(error)) return subscriber.error(error);
+    // The retry is added to `subscriber`, so the consumer's leaving ends it too.
+    from(this.resolved.otherGeneration())
+      .pipe(switchMap((other) => call(other).pipe(tap(whenAnswered(() => answered(other))))))
+      .subscribe(subscriber);
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
 }
 
 /** Calls `once` at the first value that is an answer (not a sign of life). */

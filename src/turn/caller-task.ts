@@ -6,7 +6,7 @@ import type { A2APort } from '../port/port.js';
 import { isTerminal, type OutgoingMessage, type Task } from '../port/types.js';
 import type { TurnPolicy } from './policy.js';
 import { foreignTask, ownership } from './thread-guard.js';
-import { within } from './watchdog.js';
+import { withinFrom } from './watchdog.js';
 
 /** The message to send after the check, and the note that it goes without the task it named. */
 export interface CheckedFollowUp {
@@ -21,13 +21,15 @@ export interface CheckedFollowUp {
  * under rotated identity secrets: the message then goes there), or the turn ends with a `foreign-task`
  * error and nothing is sent. A task the agent does not know, or one that finished, takes no message:
  * it goes with the contextId only, after a `task-gone` note. A check that fails otherwise is the
- * turn's error (nothing is sent to a task that could not be checked).
+ * turn's error (nothing is sent to a task that could not be checked). `clockFrom`: when the
+ * request's clock starts (a check started beside the card: at the card's arrival); at once when absent.
  */
 export function checkCallerTask(
   port: A2APort,
   policy: TurnPolicy,
   message: OutgoingMessage & { taskId: string; contextId: string },
   previousContexts: readonly string[] = [],
+  clockFrom?: Observable<unknown>,
 ): Observable<CheckedFollowUp> {
   const { taskId, contextId } = message;
   const { taskId: _gone, ...withoutTask } = message;
@@ -37,7 +39,7 @@ export function checkCallerTask(
     note: { type: 'task-gone', taskId, cause },
   });
   return defer(() => port.getTask(taskId)).pipe(
-    within<Task>(policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
+    withinFrom<Task>(clockFrom, policy.poll.requestTimeoutMs, 'poll-request', 'get-task'),
     map((task): CheckedFollowUp => {
       // A task under a previous identity secret's contextId is the thread's too: the message goes there.
       const previous = previousContexts.find((candidate) => ownership(task, candidate) === 'ours');

@@ -1,4 +1,4 @@
-import { concat, EMPTY, of, switchMap, type Observable } from 'rxjs';
+import { concat, concatMap, from, map, of, switchMap, type Observable } from 'rxjs';
 import type { LadderNote } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
@@ -16,42 +16,71 @@ export interface FirstSendOptions {
   previousContexts?: readonly string[];
 }
 
+/** One step of settling a message: a note that goes first, or the message to send (the last step). */
+export type Settling = { note: LadderNote } | { message: OutgoingMessage };
+
 /**
- * The message on its way, after what must be settled first: a caller's task id checked to be the
- * thread's (or a previous secret's conversation of it); on a thread's lookup, the conversation it
- * continues after a rotated secret (`previousContexts`) and a task the agent left waiting there.
- * `send` sends (streaming or blocking, by the card). Notes (`task-gone`, `context-adopted`) go first.
+ * Whether anything must be settled before the message goes (see {@link firstLookups}): a caller's
+ * task id to check, a thread's lookup, or previous secrets' conversations to look under.
  */
-export function firstSend(
+export function needsSettling(message: OutgoingMessage, options: FirstSendOptions): boolean {
+  if (message.contextId === undefined) return false;
+  if (message.taskId !== undefined) return options.taskFromCaller === true;
+  const look = options.lookForWaitingTask === true && options.policy.continueInterrupted;
+  return look || (options.previousContexts ?? []).length > 0;
+}
+
+/**
+ * What must be settled before the message goes, when {@link needsSettling} says so: a
+ * caller's task id checked to be the thread's (or a previous secret's conversation of it); on a
+ * thread's lookup, the conversation it continues after a rotated secret (`previousContexts`) and a
+ * task the agent left waiting there. Its notes (`task-gone`, `context-adopted`) come first, the
+ * message to send last.
+ *
+ * None of it needs the card, so the ladder starts it beside the card (one round trip less on a
+ * cold agent whose port does not wait for the card): `agent$` gives the agent's name once the card is
+ * read, and the lookups' clocks start then (their bounds are what they were when they waited for it).
+ */
+export function firstLookups(
   port: A2APort,
   ctx: LadderContext,
-  agent: string,
   message: OutgoingMessage,
   options: FirstSendOptions,
-  send: (message: OutgoingMessage) => Observable<AgentEvent | LadderNote>,
-): Observable<AgentEvent | LadderNote> {
+  agent$: Observable<string>,
+): Observable<Settling> {
   const { contextId, taskId } = message;
-  if (contextId === undefined) return send(message);
+  if (!needsSettling(message, options) || contextId === undefined) return of({ message });
   const previous = options.previousContexts ?? [];
   if (taskId !== undefined) {
-    if (!options.taskFromCaller) return send(message);
-    return checkCallerTask(port, options.policy, { ...message, taskId, contextId }, previous).pipe(
-      switchMap(({ message: checked, note }) => {
-        const moved = checked.contextId !== contextId ? of<LadderNote>(carriedOver(contextId, checked.contextId!)) : EMPTY;
-        return concat(moved, note ? of<LadderNote>(note) : EMPTY, send(checked));
+    return checkCallerTask(port, options.policy, { ...message, taskId, contextId }, previous, agent$).pipe(
+      concatMap(({ message: checked, note }) => {
+        const steps: Settling[] = [];
+        if (checked.contextId !== contextId) steps.push({ note: carriedOver(contextId, checked.contextId!) });
+        if (note) steps.push({ note });
+        steps.push({ message: checked });
+        return from(steps);
       }),
     );
   }
   const look = options.lookForWaitingTask === true && options.policy.continueInterrupted;
-  if (!look && previous.length === 0) return send(message);
-  const context$ = previous.length > 0 ? rotatedContext(ctx, contextId, previous, agent) : of(contextId);
+  const context$ = previous.length > 0 ? rotatedContext(ctx, contextId, previous, agent$) : of(contextId);
   return context$.pipe(
     switchMap((chosen) => {
       const moved = chosen === contextId ? message : { ...message, contextId: chosen };
-      const sent$ = look
-        ? waitingTask(ctx, chosen, agent).pipe(switchMap((waiting) => send(waiting === undefined ? moved : { ...moved, taskId: waiting })))
-        : send(moved);
-      return chosen === contextId ? sent$ : concat(of<LadderNote>(carriedOver(contextId, chosen)), sent$);
+      const settled$: Observable<Settling> = look
+        ? waitingTask(ctx, chosen, agent$).pipe(
+            map((waiting) => ({ message: waiting === undefined ? moved : { ...moved, taskId: waiting } })),
+          )
+        : of({ message: moved });
+      return chosen === contextId ? settled$ : concat(of<Settling>({ note: carriedOver(contextId, chosen) }), settled$);
     }),
   );
+}
+
+/** The message on its way once settled (see {@link firstLookups}): the notes, then `send`'s events. */
+export function sendSettled(
+  settling$: Observable<Settling>,
+  send: (message: OutgoingMessage) => Observable<AgentEvent | LadderNote>,
+): Observable<AgentEvent | LadderNote> {
+  return settling$.pipe(concatMap((step) => ('note' in step ? of(step.note) : send(step.message))));
 }

@@ -2,7 +2,7 @@ import { concat, concatMap, defer, of, type Observable } from 'rxjs';
 import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../port/port.js';
 import type { Task } from '../port/types.js';
 import { ownTasks } from './thread-guard.js';
-import { within } from './watchdog.js';
+import { withinFrom } from './watchdog.js';
 
 /** How far a thread's `ListTasks` is followed. */
 export interface ListingBounds {
@@ -14,6 +14,8 @@ export interface ListingBounds {
   maxTasks: number;
   /** Each page's request. */
   requestTimeoutMs: number;
+  /** When the pages' clocks may start (a lookup started beside the card: at its arrival); at once when absent. */
+  clockFrom?: Observable<unknown>;
 }
 
 /** One page of a thread's listing, its strangers left out. */
@@ -52,7 +54,7 @@ export function threadPages(
   const { pageToken: start, ...rest } = request;
   const page = (pageToken: string | undefined): Observable<TaskPage> =>
     listTasksOf(port, contextId, { ...rest, pageSize: bounds.pageSize, ...(pageToken ? { pageToken } : {}) }).pipe(
-      within<TaskPage>(bounds.requestTimeoutMs, 'poll-request', 'list-tasks'),
+      withinFrom<TaskPage>(bounds.clockFrom, bounds.requestTimeoutMs, 'poll-request', 'list-tasks'),
     );
   /** A page as read: its number, the tasks read before it, the tokens followed to it (the last one its own). */
   interface Read {

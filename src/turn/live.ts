@@ -19,6 +19,7 @@ import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
 import { followedBy } from '../rx.js';
 import { isInterrupted, type AgentEvent, type OutgoingMessage, type Task } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
+import { UntilStreamDone } from './stream-done.js';
 import type { LadderContext } from './context.js';
 import type { LadderNote } from '../port/events.js';
 import { backoffDelay } from './policy.js';
@@ -148,21 +149,9 @@ function listen(
  */
 function untilStreamDone(ctx: LadderContext, operation: 'stream' | 'resubscribe', followUp: boolean): MonoTypeOperatorFunction<AgentEvent> {
   return (events) =>
-    new Observable<AgentEvent>((subscriber) => {
-      let opening = true;
-      return events.subscribe({
-        next: (event) => {
-          if (event.kind === 'alive') return;
-          const lastWord = !(followUp && opening && opensInterrupted(event));
-          opening = false;
-          subscriber.next(event);
-          // Completing unsubscribes the source, here or (when it emitted while being subscribed) as soon as it is added.
-          if (lastWord && ctx.task.streamDone) subscriber.complete();
-        },
-        error: (error: unknown) => subscriber.error(error),
-        complete: () => (ctx.task.streamDone ? subscriber.complete() : closedEarly(ctx, operation).subscribe(subscriber)),
-      });
-    });
+    new Observable<AgentEvent>((subscriber) =>
+      events.subscribe(new UntilStreamDone(subscriber, ctx, operation, followUp, opensInterrupted, closedEarly)),
+    );
 }
 
 /** A task snapshot in an interrupted state: as a stream's first event, the task as it was before this message. */

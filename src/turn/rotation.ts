@@ -1,10 +1,10 @@
-import { catchError, concat, concatMap, defer, find, from, map, of, type Observable } from 'rxjs';
+import { catchError, concat, concatMap, defer, find, from, map, of, take, type Observable } from 'rxjs';
 import { isA2AError, naming, toA2AError } from '../errors.js';
 import { listTasksOf } from '../port/port.js';
 import type { ContextAdoptedEvent } from '../port/notes.js';
 import type { LadderContext } from './context.js';
 import { ownTasks } from './thread-guard.js';
-import { within } from './watchdog.js';
+import { withinFrom } from './watchdog.js';
 
 /**
  * The conversation a thread's message goes to after the identity secret was rotated: the current
@@ -13,25 +13,35 @@ import { within } from './watchdog.js';
  * continues. One `ListTasks` (one task, any age) per contextId at most, in order, stopping at the first
  * that has a task; the whole lookup within `lookupTimeoutMs`. Best effort: an agent without
  * ListTasks (v0.3), a failure or no answer in time keep the current one. Only a listed task that
- * carries the contextId asked for counts (an agent may ignore the filter).
+ * carries the contextId asked for counts (an agent may ignore the filter). `agent$` gives the agent's
+ * name once its card is read: the lookup may start before, its clock starts then (see `waitingTask`).
  */
-export function rotatedContext(ctx: LadderContext, current: string, previous: readonly string[], agent: string): Observable<string> {
+export function rotatedContext(
+  ctx: LadderContext,
+  current: string,
+  previous: readonly string[],
+  agent$: Observable<string>,
+): Observable<string> {
   const hasTasks = (contextId: string): Observable<boolean> =>
     defer(() => listTasksOf(ctx.port, contextId, { pageSize: 1 })).pipe(map((page) => ownTasks(page.tasks, contextId).length > 0));
   return concat(of(current), from(previous)).pipe(
     concatMap((contextId) => hasTasks(contextId).pipe(map((found) => (found ? contextId : undefined)))),
     find((found): found is string => found !== undefined),
     map((found) => found ?? current),
-    within<string>(ctx.policy.lookupTimeoutMs, 'lookup', 'list-tasks'),
+    withinFrom<string>(agent$, ctx.policy.lookupTimeoutMs, 'lookup', 'list-tasks'),
     catchError((error: unknown) => {
-      if (!isA2AError(error, 'unsupported')) {
-        const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
-        ctx.logger.debug(
-          { agent, operation: 'list-tasks', error: named.message },
-          'no ListTasks answer for the rotated secrets: the current contextId is used',
-        );
-      }
-      return of(current);
+      if (isA2AError(error, 'unsupported')) return of(current);
+      return agent$.pipe(
+        take(1),
+        map((agent) => {
+          const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
+          ctx.logger.debug(
+            { agent, operation: 'list-tasks', error: named.message },
+            'no ListTasks answer for the rotated secrets: the current contextId is used',
+          );
+          return current;
+        }),
+      );
     }),
   );
 }

@@ -26,7 +26,8 @@ import { HeardPort } from './heard.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
 import { replyFromHistory } from './history.js';
 import { followTask, streamTurn } from './live.js';
-import { firstSend } from './first-send.js';
+import { firstLookups, needsSettling, sendSettled, type Settling } from './first-send.js';
+import { headStart } from './head-start.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
 import { notNowPort } from './not-now.js';
 import { pollUntilSettled } from './poll.js';
@@ -125,11 +126,18 @@ export function runCheckedTurn(
     const messageId = request.messageId ?? globalThis.crypto.randomUUID();
     const message: OutgoingMessage = { ...request, messageId };
     const start: StartEvent = { ...startOf(request), messageId };
-    return runLadder(port, start, new TurnTask(start), options, (ctx, card) => {
-      checkInputModes(card, outgoingFiles(message), outgoingData(message));
-      const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
-      return firstSend(port, ctx, card.url, message, options, send);
-    });
+    return runLadder<Settling>(
+      port,
+      start,
+      new TurnTask(start),
+      options,
+      (ctx, card, settling$) => {
+        checkInputModes(card, outgoingFiles(message), outgoingData(message));
+        const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
+        return settling$ === undefined ? send(message) : sendSettled(settling$, send);
+      },
+      needsSettling(message, options) ? (ctx, agent$) => firstLookups(port, ctx, message, options, agent$) : undefined,
+    );
   });
 }
 
@@ -175,14 +183,16 @@ export function runResume(port: A2APort, request: ResumeRequest, options: Ladder
 /**
  * One turn's ladder around `body` (what the turn does once the card is known): the card with its
  * bound, the turn deadline, the reply read from history at a bare end, the renderer, and the cancel
- * on abandon. Every turn, sent or resumed, is this.
+ * on abandon. Every turn, sent or resumed, is this. `early`, when given, runs beside
+ * the card (see {@link headStart}); `body` gets what it gives.
  */
-function runLadder(
+function runLadder<S = never>(
   port: A2APort,
   start: StartEvent,
   task: TurnTask,
   options: LadderOptions & { policy: TurnPolicy },
-  body: (ctx: LadderContext, card: CardSummary) => Observable<AgentEvent | LadderNote>,
+  body: (ctx: LadderContext, card: CardSummary, early$: Observable<S> | undefined) => Observable<AgentEvent | LadderNote>,
+  early?: (ctx: LadderContext, agent$: Observable<string>) => Observable<S>,
 ): Observable<TurnEvent> {
   const { policy } = options;
   const random = options.random ?? Math.random;
@@ -205,12 +215,21 @@ function runLadder(
     maxAttachments: policy.maxAttachments,
   });
   let agent: string | undefined;
-  const agent$ = ctx.port.card().pipe(
-    within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'),
-    switchMap((card) => {
-      agent = card.url;
-      return body(ctx, card).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
-    }),
+  const card$ = ctx.port.card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'));
+  // Called as switchMap's project (the index unused) when nothing runs beside the card: no closure more per turn.
+  const afterCard = (card: CardSummary, _index?: number, early$?: Observable<S>) => {
+    agent = card.url;
+    return body(ctx, card, early$).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
+  };
+  const settled$ =
+    early === undefined
+      ? card$.pipe(switchMap(afterCard))
+      : headStart(
+          card$,
+          (agent$) => early(ctx, agent$),
+          (card, early$) => afterCard(card, 0, early$),
+        );
+  const agent$ = settled$.pipe(
     watchdog(
       policy.turnTimeoutMs,
       () => 'keep',

@@ -1,11 +1,11 @@
-import { asyncScheduler, catchError, concatMap, find, from, map, of, type Observable } from 'rxjs';
+import { asyncScheduler, catchError, concatMap, find, from, map, of, take, type Observable } from 'rxjs';
 import { isA2AError, naming, toA2AError } from '../errors.js';
 import type { A2APort } from '../port/port.js';
 import { isInterrupted, isTerminal, type Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
 import { threadPages, type ListingBounds } from './listing.js';
 import type { TurnPolicy } from './policy.js';
-import { within } from './watchdog.js';
+import { withinFrom } from './watchdog.js';
 
 /** How far back a conversation's unfinished task is looked for: a day. */
 export const RECENT_MS = 24 * 60 * 60 * 1000;
@@ -22,13 +22,17 @@ export interface ThreadResumeBounds {
   maxTasks?: number;
 }
 
-/** The listing bounds of a thread lookup: the caller's, then the defaults, each page bounded like a poll. */
-export function listingBounds(policy: TurnPolicy, bounds: ThreadResumeBounds = {}): ListingBounds {
+/**
+ * The listing bounds of a thread lookup: the caller's, then the defaults, each page bounded like a
+ * poll (its clock from `clockFrom`'s first value, when given: see {@link ListingBounds}).
+ */
+export function listingBounds(policy: TurnPolicy, bounds: ThreadResumeBounds = {}, clockFrom?: Observable<unknown>): ListingBounds {
   return {
     pageSize: bounds.pageSize ?? 20,
     maxPages: bounds.maxPages ?? 10,
     maxTasks: bounds.maxTasks ?? 500,
     requestTimeoutMs: policy.poll.requestTimeoutMs,
+    ...(clockFrom === undefined ? {} : { clockFrom }),
   };
 }
 
@@ -41,15 +45,17 @@ export function since(windowMs = RECENT_MS): string {
  * The newest task of a conversation that is not finished, if any: its recent tasks, newest first as
  * the agent orders them, page after page until one is unfinished (bounded: {@link ThreadResumeBounds});
  * tasks of another conversation are skipped. An agent without ListTasks (v0.3) fails with an
- * `unsupported` error.
+ * `unsupported` error. `clockFrom`: when the pages' clocks start (see {@link ListingBounds}).
  */
 export function newestUnfinished(
   port: A2APort,
   contextId: string,
   policy: TurnPolicy,
   bounds: ThreadResumeBounds = {},
+  clockFrom?: Observable<unknown>,
 ): Observable<Task | undefined> {
-  return threadPages(port, contextId, { statusTimestampAfter: since(bounds.windowMs) }, listingBounds(policy, bounds)).pipe(
+  const listing = listingBounds(policy, bounds, clockFrom);
+  return threadPages(port, contextId, { statusTimestampAfter: since(bounds.windowMs) }, listing).pipe(
     concatMap((page) => from(page.tasks)),
     find((task) => !isTerminal(task.status.state)),
   );
@@ -61,21 +67,28 @@ export function newestUnfinished(
  * failure, a running task, or no answer within `lookupTimeoutMs` give none (the message then starts
  * a task, and a task gone meanwhile is the ladder's task-gone case). A failure is logged, naming the
  * agent and the call.
+ *
+ * `agent$` gives the agent's name once its card is read: the lookup may start before (beside the
+ * card), its clocks start then, and a failure is logged then.
  */
-export function waitingTask(ctx: LadderContext, contextId: string, agent: string): Observable<string | undefined> {
+export function waitingTask(ctx: LadderContext, contextId: string, agent$: Observable<string>): Observable<string | undefined> {
   const { lookupTimeoutMs } = ctx.policy;
-  return newestUnfinished(ctx.port, contextId, ctx.policy).pipe(
-    within<Task | undefined>(lookupTimeoutMs, 'lookup', 'list-tasks'),
+  return newestUnfinished(ctx.port, contextId, ctx.policy, {}, agent$).pipe(
+    withinFrom<Task | undefined>(agent$, lookupTimeoutMs, 'lookup', 'list-tasks'),
     map((newest) => (newest !== undefined && isInterrupted(newest.status.state) ? newest.id : undefined)),
     catchError((error: unknown) => {
-      if (!isA2AError(error, 'unsupported')) {
-        const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
-        ctx.logger.debug(
-          { agent, operation: 'list-tasks', error: named.message },
-          'no ListTasks answer for the thread: the message goes without it',
-        );
-      }
-      return of(undefined);
+      if (isA2AError(error, 'unsupported')) return of(undefined);
+      return agent$.pipe(
+        take(1),
+        map((agent) => {
+          const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
+          ctx.logger.debug(
+            { agent, operation: 'list-tasks', error: named.message },
+            'no ListTasks answer for the thread: the message goes without it',
+          );
+          return undefined;
+        }),
+      );
     }),
   );
 }
