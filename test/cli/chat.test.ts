@@ -70,9 +70,9 @@ describe('a4h chat with piped lines', () => {
     expect(code).toBe(0);
   });
 
-  it('an unreachable agent is one clear error and exit 1', async () => {
+  it('an unreachable agent is one clear error and exit 3 (unreachable, as the specification says)', async () => {
     const { code, stderr } = await runCli(['chat', 'http://127.0.0.1:9/'], { input: 'hi\n' });
-    expect(code).toBe(1);
+    expect(code).toBe(3);
     expect(stderr).toMatch(/error: could not fetch the agent card/);
   });
 });

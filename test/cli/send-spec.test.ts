@@ -168,6 +168,16 @@ describe('a4h send: continuing an interaction (§6)', () => {
     expect(sent(from)).toEqual([]);
   });
 
+  it('--task-id with a --context-id of another interaction: bad usage, exit 2, and no message sent', async () => {
+    const asked = await runCli(['send', v1.url('/'), 'input']);
+    const taskId = field(asked.stdout, 'Task ID')!;
+    const from = v1.received.length;
+    const { code, stderr } = await runCli(['send', v1.url('/'), '--task-id', taskId, '--context-id', 'another-context', 'Paris']);
+    expect(code).toBe(2);
+    expect(stderr).toContain('another context');
+    expect(sent(from)).toEqual([]);
+  });
+
   it('a failed task: exit 0 (the command did its job), the state on stdout, a warning on stderr (§9.6)', async () => {
     const { code, stdout, stderr } = await runCli(['send', v1.url('/'), 'fail']);
     expect(code).toBe(0);

@@ -87,8 +87,15 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
   const cancels = new CancelsInFlight();
   try {
     const port = ports(agent, extensionsFrom(values));
-    // A task named by id alone must exist: the agent's TaskNotFoundError, and nothing sent (§6.2).
-    if (request.taskId !== undefined && values.thread === undefined) await firstValueFrom(port.getTask(request.taskId));
+    // A task named by id must exist (the agent's TaskNotFoundError), and be of the --context-id given: nothing sent otherwise (§6.2).
+    if (request.taskId !== undefined && values.thread === undefined) {
+      const task = await firstValueFrom(port.getTask(request.taskId));
+      if (request.contextId !== undefined && task.contextId !== undefined && task.contextId !== request.contextId) {
+        throw new UsageError(
+          `--task-id ${request.taskId} is a task of another context than --context-id ${request.contextId}: give one, or both of the same task`,
+        );
+      }
+    }
     if (values.async) return await sendAsync(io, port, request, mode, agent);
     const save = values.save === undefined ? {} : { save: values.save };
     const options = { ...ladder, logger, onCancel: cancels.track };
