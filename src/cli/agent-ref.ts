@@ -7,7 +7,7 @@ import { CARD_PATH } from '../port/card-url.js';
 /** An agent as the command line names it: a URL to reach (a host, an origin, a card URL) or a card read from a file. */
 export type AgentRef = { kind: 'url'; url: string } | { kind: 'file'; path: string };
 
-/** Looks like a path on this machine: `./card.json`, `/tmp/card.json`, `card.json`, `..\card.json`. */
+/** Looks like a path on this machine: `./card.json`, an absolute path, `card.json`, `..\card.json`. */
 const PATHLIKE = /^(\.{1,2}[\\/]|[\\/]|[A-Za-z]:[\\/])|\.json$/;
 
 /**
