@@ -1,11 +1,10 @@
 import type { Io } from './io.js';
 import type { A2APort } from '../port/port.js';
 import type { PushConfigPort } from '../port/push-configs.js';
-import { createNodeFetch } from '../node/fetch.js';
-import { grpcSupport } from '../node/grpc.js';
-import { createSdkPorts } from '../sdk/ports.js';
+import { silentLogger } from '../logger.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { agentOptions } from './agent-options.js';
+import { commandPorts } from './agent-ports.js';
 import type { CredentialFlags } from './credentials.js';
 import { agentRef, readLocalCard } from './agent-ref.js';
 import type { TrustFlags } from './trust.js';
@@ -33,37 +32,33 @@ export async function openAgentPort(ref: string, flags: CredentialFlags & TrustF
   const target = agentRef(ref);
   const local = target.kind === 'file' ? await readLocalCard(target.path) : undefined;
   const agent = local?.cardUrl ?? (target.kind === 'url' ? target.url : '');
-  const { tls, fetch: insecure, ...reach } = await agentOptions(flags, agent, io);
-  // --insecure's fetch when given (it warned already), else Node's pool with the client certificate, if any.
-  const http = insecure === undefined ? createNodeFetch(tls === undefined ? {} : { tls }) : undefined;
-  const base = insecure ?? http!.fetch;
+  const reach = await agentOptions(flags, agent, io);
   let served: unknown;
   let cardUrl = agent;
-  const fetchCards: typeof fetch = async (input, init) => {
-    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-    if (local !== undefined && url === local.cardUrl) {
-      served = local.json;
-      return new Response(JSON.stringify(local.json), { status: 200, headers: { 'content-type': 'application/json' } });
-    }
-    const response = await base(input, init);
-    if (url === cardUrl && response.ok)
-      served = await response
-        .clone()
-        .json()
-        .catch(() => undefined);
-    return response;
-  };
-  const ports = createSdkPorts({ ...reach, fetch: fetchCards, grpc: grpcSupport(tls === undefined ? {} : { tls }) });
+  const fetchCards =
+    (base: typeof fetch): typeof fetch =>
+    async (input, init) => {
+      const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+      if (local !== undefined && url === local.cardUrl) {
+        served = local.json;
+        return new Response(JSON.stringify(local.json), { status: 200, headers: { 'content-type': 'application/json' } });
+      }
+      const response = await base(input, init);
+      if (url === cardUrl && response.ok)
+        served = await response
+          .clone()
+          .json()
+          .catch(() => undefined);
+      return response;
+    };
+  const { ports, close } = commandPorts(io, reach, { debug: false, logger: silentLogger, wrapFetch: fetchCards });
   const port = ports(agent) as A2APort & PushConfigPort;
   cardUrl = cardUrlOfPort(agent);
   return {
     port,
     cardUrl,
     servedCard: () => served,
-    close: async () => {
-      await ports.close();
-      await http?.close();
-    },
+    close,
   };
 }
 

@@ -21,12 +21,19 @@ export interface CommandPorts {
 export function commandPorts(
   io: Io,
   reach: Pick<NodeA2AOptions, 'credentials' | 'trust' | 'bindings' | 'tls' | 'fetch'>,
-  options: { debug: boolean; logger: Logger; interfaceOrder?: InterfaceOrder },
+  options: {
+    debug: boolean;
+    logger: Logger;
+    interfaceOrder?: InterfaceOrder;
+    /** A command's own layer over the fetch (a card file served as the agent's card, the card kept as served). */
+    wrapFetch?: (fetch: typeof globalThis.fetch) => typeof globalThis.fetch;
+  },
 ): CommandPorts {
   const { tls, fetch: given, ...rest } = reach;
   // --insecure's fetch when given (it warned already), else Node's pooled one with the client certificate.
   const http = given === undefined ? createNodeFetch(tls === undefined ? {} : { tls }) : undefined;
-  const fetch = given ?? http!.fetch;
+  const base = given ?? http!.fetch;
+  const fetch = options.wrapFetch ? options.wrapFetch(base) : base;
   const ports = createSdkPorts({
     ...rest,
     fetch: options.debug ? debugFetch(fetch, io) : fetch,
