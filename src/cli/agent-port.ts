@@ -8,6 +8,7 @@ import { commandPorts } from './agent-ports.js';
 import type { CredentialFlags } from './credentials.js';
 import { agentRef, readLocalCard } from './agent-ref.js';
 import type { TrustFlags } from './trust.js';
+import { interfaceOrderOf, type WireFlags } from './wire-flags.js';
 
 /** The port of the agent a command names, with what its card said and how to let it go. */
 export interface AgentPort {
@@ -23,12 +24,13 @@ export interface AgentPort {
 
 /**
  * The port of the agent `ref` names (a host, a URL, a card file: {@link agentRef}) through the
- * library's SDK ports, with the command's credential and signed-card flags. The card's JSON is kept as
+ * library's SDK ports, with the command's credential and signed-card flags, and its wire flags when it
+ * takes them (`--transport`, `--a2a-version`, `--debug`; without them the card's order, any version). The card's JSON is kept as
  * it was served, for `-o json`. A card file is served to the port as the agent's card at the
  * well-known URL of its first interface's origin, so everything a fetched card goes through (checks,
  * trust, the choice of interface) applies to it, and nothing fetches that URL.
  */
-export async function openAgentPort(ref: string, flags: CredentialFlags & TrustFlags, io: Io): Promise<AgentPort> {
+export async function openAgentPort(ref: string, flags: CredentialFlags & TrustFlags & { wire?: WireFlags }, io: Io): Promise<AgentPort> {
   const target = agentRef(ref);
   const local = target.kind === 'file' ? await readLocalCard(target.path) : undefined;
   const agent = local?.cardUrl ?? (target.kind === 'url' ? target.url : '');
@@ -51,7 +53,13 @@ export async function openAgentPort(ref: string, flags: CredentialFlags & TrustF
           .catch(() => undefined);
       return response;
     };
-  const { ports, close } = commandPorts(io, reach, { debug: false, logger: silentLogger, wrapFetch: fetchCards });
+  const wire = flags.wire;
+  const { ports, close } = commandPorts(io, reach, {
+    debug: wire?.debug === true,
+    logger: silentLogger,
+    wrapFetch: fetchCards,
+    ...(wire === undefined ? {} : { interfaceOrder: interfaceOrderOf(wire) }),
+  });
   const port = ports(agent) as A2APort & PushConfigPort;
   cardUrl = cardUrlOfPort(agent);
   return {

@@ -4,7 +4,7 @@ import { createNodeFetch } from '../node/fetch.js';
 import type { NodeA2AOptions } from '../node/create-a2a.js';
 import { createSdkPorts, type InterfaceOrder, type SdkPorts } from '../sdk/ports.js';
 import { DEFAULT_POLICY } from '../turn/policy.js';
-import { debugFetch } from './debug.js';
+import { wireLog } from './debug.js';
 import type { Io } from './io.js';
 
 /** The ports of a command that talks to an agent without a thread, and what closes them. */
@@ -15,8 +15,8 @@ export interface CommandPorts {
 
 /**
  * The agent's ports as `createA2A` would make them for Node (undici's fetch, gRPC support), with the
- * command's credentials, client certificate, trust and binding choice; with `debug`, every HTTP request and answer on
- * stderr, credentials redacted (`--debug`).
+ * command's credentials, client certificate, trust and binding choice; with `debug`, every HTTP request and answer and
+ * every gRPC call on stderr, credentials redacted (`--debug`).
  */
 export function commandPorts(
   io: Io,
@@ -34,10 +34,11 @@ export function commandPorts(
   const http = given === undefined ? createNodeFetch(tls === undefined ? {} : { tls }) : undefined;
   const base = given ?? http!.fetch;
   const fetch = options.wrapFetch ? options.wrapFetch(base) : base;
+  const wire = options.debug ? wireLog(io) : undefined;
   const ports = createSdkPorts({
     ...rest,
-    fetch: options.debug ? debugFetch(fetch, io) : fetch,
-    grpc: grpcSupport(tls === undefined ? {} : { tls }),
+    fetch: wire ? wire.fetch(fetch) : fetch,
+    grpc: grpcSupport({ ...(tls === undefined ? {} : { tls }), ...(wire ? { wire: wire.grpc } : {}) }),
     cardTimeoutMs: DEFAULT_POLICY.cardTimeoutMs,
     logger: options.logger,
     ...(options.interfaceOrder ? { interfaceOrder: options.interfaceOrder } : {}),

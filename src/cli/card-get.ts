@@ -35,7 +35,9 @@ export async function cardGet(args: string[], io: Io): Promise<number> {
     throw new UsageError('card get needs exactly one agent: a host, a URL or a card file');
   }
   const mode = modeOf(values);
-  return onAgent(io, mode, { command: 'card get', agent: ref }, values, async (agent) => {
+  // Any card is shown, a v0.3 agent's too: the version floor applies only when asked for.
+  const flags = { ...values, 'a2a-version': values['a2a-version'] ?? '0.3' };
+  return onAgent(io, mode, { command: 'card get', agent: ref }, flags, async (agent) => {
     let summary: CardSummary | undefined;
     let failure: unknown;
     try {

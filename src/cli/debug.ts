@@ -1,4 +1,5 @@
 import { redactQuery } from '../port/card-url.js';
+import type { GrpcWireEvent, GrpcWireWatch } from '../sdk/bindings/grpc/wire.js';
 import type { Io } from './io.js';
 
 /**
@@ -6,8 +7,9 @@ import type { Io } from './io.js';
  * headers, body) and its answer (status, time, headers, the body as it arrives, a stream's events
  * included). Credentials never show, whatever else is asked: a header's value shows only for the
  * headers below, which carry none; every other value (Authorization, an API key, a cookie, anything
- * given with -H) is `[redacted]`, and each query value is `***` (a query may carry an API key). gRPC
- * calls do not go through fetch and are not shown.
+ * given with -H) is `[redacted]`, and each query value is `***` (a query may carry an API key). A gRPC
+ * call shows the same way: its method and metadata (as headers), each message both ways as JSON, the
+ * answer's metadata and its status.
  */
 const SHOWN_HEADERS: ReadonlySet<string> = new Set([
   'accept',
@@ -36,12 +38,60 @@ export function shownHeader(name: string, value: string): string {
   return `${name.toLowerCase()}: ${SHOWN_HEADERS.has(name.toLowerCase()) ? value : '[redacted]'}`;
 }
 
-/** `fetch` with each request and answer logged to stderr, credentials redacted (see above). */
-export function debugFetch(inner: typeof fetch, io: Io): typeof fetch {
+/** The wire log of one command: HTTP calls through {@link WireLog.fetch}, gRPC ones through {@link WireLog.grpc}, numbered together. */
+export interface WireLog {
+  /** `fetch` with each request and answer logged to stderr, credentials redacted (see above). */
+  fetch(inner: typeof fetch): typeof fetch;
+  /** The watcher of every gRPC call (`grpcSupport({ wire })`): each logged to stderr, credentials redacted. */
+  grpc: GrpcWireWatch;
+}
+
+/** `--debug`'s wire log on `io`'s stderr. */
+export function wireLog(io: Io): WireLog {
   let next = 0;
   const log = (id: number, text: string) => io.err.write(`a4h: debug: #${id} ${text}\n`);
+  const grpcIds = new Map<number, { id: number; started: number }>();
+  return {
+    fetch: (inner) => debugFetch(inner, () => ++next, log),
+    grpc: (event) => {
+      if (event.kind === 'start') grpcIds.set(event.call, { id: ++next, started: Date.now() });
+      const call = grpcIds.get(event.call);
+      if (call === undefined) return;
+      for (const line of grpcLines(event, Date.now() - call.started)) log(call.id, line);
+      if (event.kind === 'status') grpcIds.delete(event.call);
+    },
+  };
+}
+
+/** What a gRPC call's event shows: like an HTTP call's lines, a message as its JSON. */
+function grpcLines(event: GrpcWireEvent, ms: number): string[] {
+  switch (event.kind) {
+    case 'start':
+      return [`→ GRPC ${event.method}`, ...event.metadata.map(([name, value]) => `  ${shownHeader(name, value)}`)];
+    case 'metadata':
+      return event.metadata.map(([name, value]) => `  ${shownHeader(name, value)}`);
+    case 'send':
+    case 'receive':
+      return [`  ${event.kind === 'send' ? '→' : '←'} ${clip(messageJson(event.message))}`];
+    case 'status':
+      return [`← ${event.name}${event.details ? ` ${event.details}` : ''} (${ms} ms)`];
+  }
+}
+
+/** A decoded gRPC message as JSON: bytes as their size (a file's content is no diagnostic), 64-bit numbers as text. */
+function messageJson(message: unknown): string {
+  try {
+    return JSON.stringify(message, (_key, value: unknown) =>
+      value instanceof Uint8Array ? `(${value.length} bytes)` : typeof value === 'bigint' ? value.toString() : value,
+    );
+  } catch {
+    return '(a message that is not JSON)';
+  }
+}
+
+function debugFetch(inner: typeof fetch, nextId: () => number, log: (id: number, text: string) => void): typeof fetch {
   return async (input, init) => {
-    const id = ++next;
+    const id = nextId();
     const request = new Request(input, init);
     log(id, `→ ${request.method} ${redactQuery(request.url)}`);
     request.headers.forEach((value, name) => log(id, `  ${shownHeader(name, value)}`));

@@ -1,6 +1,7 @@
 import { createPrivateKey } from 'node:crypto';
 import { loadGrpcWith, type GrpcChannelTls } from '../sdk/bindings/grpc/node.js';
 import type { GrpcSupport } from '../sdk/bindings/grpc/support.js';
+import type { GrpcWireWatch } from '../sdk/bindings/grpc/wire.js';
 import { longestMatch } from '../sdk/credentials/url-scope.js';
 import { tlsEntries, type ClientTls, type ClientTlsOption, type Pem } from './tls.js';
 
@@ -12,6 +13,12 @@ export interface GrpcSupportOptions {
    * channel the entry's client certificate, key and CA. A bad entry is a `config` error.
    */
   tls?: ClientTlsOption;
+  /**
+   * Watches every gRPC call on the wire (the command line's `--debug`): its method and metadata, each
+   * message both ways as decoded, the answer's metadata and status. It sees credentials (the
+   * `authorization` metadata): whatever it writes must redact them.
+   */
+  wire?: GrpcWireWatch;
 }
 
 /**
@@ -22,12 +29,12 @@ export interface GrpcSupportOptions {
  */
 export function grpcSupport(options: GrpcSupportOptions = {}): GrpcSupport {
   const entries = tlsEntries(options.tls);
-  if (entries.length === 0) return loadGrpcWith();
+  if (entries.length === 0) return loadGrpcWith(undefined, undefined, options.wire);
   const channelTls: GrpcChannelTls = (address) => {
     const entry = longestMatch(entries, address.origin);
     return entry === undefined ? undefined : channelPem(entry.tls);
   };
-  return loadGrpcWith(undefined, channelTls);
+  return loadGrpcWith(undefined, channelTls, options.wire);
 }
 
 /** An entry as @grpc/grpc-js takes it: Buffers, the CAs in one, the key decrypted (it takes no passphrase). */

@@ -9,6 +9,12 @@ export interface CardSummary {
   name: string;
   /** Whether the chosen interface allows `SendStreamingMessage`. */
   streaming: boolean;
+  /**
+   * Whether the card offers push notifications (`capabilities.pushNotifications`): the SDK ports refuse
+   * push-config calls to an agent whose card says no, before anything is sent. A port of your own may
+   * leave it out (unknown: the calls go, and the agent says).
+   */
+  pushNotifications?: boolean;
   /** The protocol version of the chosen interface, e.g. `1.0` or `0.3`. */
   protocolVersion: string;
   /** The chosen binding, e.g. `JSONRPC` or `HTTP+JSON`. */

@@ -10,6 +10,8 @@ export const METHOD_NOT_FOUND = -32601;
 export const INVALID_PARAMS = -32602;
 /** A2A's TaskNotFoundError: the agent does not know the task. */
 export const TASK_NOT_FOUND = -32001;
+/** A2A's PushNotificationNotSupportedError: the agent keeps no push-notification configs. */
+export const PUSH_NOTIFICATION_NOT_SUPPORTED = -32003;
 /** A2A's UnsupportedOperationError: the agent does not do that (a resubscribe to a finished task, say). */
 export const UNSUPPORTED_OPERATION = -32004;
 /** A2A v1.0's ExtensionSupportRequiredError: the call did not activate an extension the agent requires. */

@@ -26,6 +26,7 @@ import { BINDINGS } from './bindings/registry.js';
 import type { ResolvedAgent } from './agent/resolve.js';
 import { extensionHeaders } from './extensions/headers.js';
 import { missingExtensions } from './extensions/required.js';
+import { capabilityMissing } from './agent/capabilities.js';
 import type { TurnCall } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
@@ -148,12 +149,13 @@ export class SdkPort implements A2APort, PushConfigPort {
    * `use` with the agent this port's calls use. A turn starts with card(); its stream, resubscribe,
    * polls and CancelTask use that card (at once, with no operator in between), so a `no-cache` card is
    * fetched once per turn and a card endpoint failing mid-turn stops nothing. A card that requires an
-   * extension the turn does not activate fails the call with an `input` error naming it, before anything
-   * is sent (the agent would refuse it).
+   * extension the turn does not activate fails the call with an `input` error naming it, and a push
+   * call to an agent whose card offers no push notifications fails as the agent would answer it, both
+   * before anything is sent.
    */
   private withAgent<T>(operation: A2AOperation, use: (resolved: ResolvedAgent) => Observable<T>): Observable<T> {
     const checked = (resolved: ResolvedAgent): Observable<T> => {
-      const missing = missingExtensions(resolved.summary, this.extensions, operation);
+      const missing = missingExtensions(resolved.summary, this.extensions, operation) ?? capabilityMissing(resolved.summary, operation);
       return missing === undefined ? use(resolved) : throwError(() => missing);
     };
     return defer(() => (this.current === undefined ? this.resolve().pipe(switchMap(checked)) : checked(this.current)));

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startV1Agent, V1_MOUNTS, type FixtureAgent } from '../../fixtures/index.js';
+import { startV03Agent, startV1Agent, V1_MOUNTS, type FixtureAgent } from '../../fixtures/index.js';
 import { runCli as runCliOnce } from './run-cli.js';
 
 // Processes start slowly on a machine busy with other suites: each run and each test get room.
@@ -33,6 +33,20 @@ async function cardFile(name: string, change: (card: Record<string, unknown>) =>
 }
 
 describe('a4h card get', () => {
+  it("a v0.3 agent's card too; --a2a-version 1.0 asks for a v1.0 interface (VersionNotSupportedError)", async () => {
+    const v03 = await startV03Agent();
+    try {
+      const { code, stdout } = await runCli(['card', 'get', v03.url('/')]);
+      expect(code).toBe(0);
+      expect(stdout).toMatch(/0\.3/);
+      const floor = await runCli(['card', 'get', v03.url('/'), '--a2a-version', '1.0', '-o', 'json']);
+      expect(floor.code).toBe(1);
+      expect(JSON.parse(floor.stdout)).toMatchObject({ error: { code: 'VersionNotSupportedError' } });
+    } finally {
+      await v03.close();
+    }
+  });
+
   it('from a bare host (loopback: http), as Label: value lines: the transport it chose from the card', async () => {
     const host = agent.baseUrl.replace('http://', '');
     const { code, stdout } = await runCli(['card', 'get', host]);

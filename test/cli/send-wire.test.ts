@@ -5,17 +5,19 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
+import { startGrpcAgent, type GrpcFixtureAgent } from '../../fixtures/agent-grpc.js';
 import { REPLY, startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../fixtures/index.js';
 import { runCli } from './run-cli.js';
 
 let v1: FixtureAgent;
 let v03: FixtureAgent;
 let auth: AuthAgents;
+let grpc: GrpcFixtureAgent;
 beforeAll(async () => {
-  [v1, v03, auth] = await Promise.all([startV1Agent(), startV03Agent(), startAuthAgents()]);
+  [v1, v03, auth, grpc] = await Promise.all([startV1Agent(), startV03Agent(), startAuthAgents(), startGrpcAgent()]);
 });
 afterAll(async () => {
-  await Promise.all([v1.close(), v03.close(), auth.close()]);
+  await Promise.all([v1.close(), v03.close(), auth.close(), grpc.close()]);
 });
 
 const methodsSince = (agent: FixtureAgent, from: number) => agent.received.slice(from).map((r) => r.method);
@@ -97,6 +99,20 @@ describe('--debug (§5.2, §10.1)', () => {
     // stdout is the same with or without it.
     const plain = await runCli([...args, 'artifacts'], { env });
     expect(stdout.replace(/[0-9a-f-]{36}/g, 'ID')).toBe(plain.stdout.replace(/[0-9a-f-]{36}/g, 'ID'));
+  }, 60_000);
+
+  it('a gRPC call too: its method, its metadata, each message both ways, its status', async () => {
+    const { code, stdout, stderr } = await runCli(['send', grpc.url('/'), '--stream', '--debug', 'artifacts']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(REPLY.artifacts);
+    const call = /a4h: debug: #(\d+) → GRPC \/[\w.]*A2AService\/SendStreamingMessage\n/.exec(stderr);
+    expect(call).not.toBeNull();
+    const lines = stderr.split('\n').filter((line) => line.startsWith(`a4h: debug: #${call![1]} `));
+    expect(lines).toContainEqual(expect.stringMatching(/ {3}a2a-version: 1\.0$/));
+    expect(lines).toContainEqual(expect.stringMatching(/ {3}→ \{.*"value":"artifacts"/));
+    expect(lines.filter((line) => /^a4h: debug: #\d+ {3}← \{"payload"/.test(line)).length).toBeGreaterThan(3);
+    // The stream's end: the task's last event read, the client ends the call.
+    expect(lines.at(-1)).toMatch(/← (OK|CANCELLED)\b.* \(\d+ ms\)$/);
   }, 60_000);
 });
 

@@ -209,10 +209,32 @@ describe('a4h task push-config', () => {
     expect((JSON.parse(after.stdout) as { configs: unknown[] }).configs).toEqual([]);
   }, 90_000);
 
-  it("an agent without push notifications: the protocol's error by name, exit 1", async () => {
+  it("an agent whose card offers no push notifications: the protocol's error by name, exit 1, and nothing sent (the card checked first)", async () => {
     const { id } = await startTask('anything', { mount: TASK_MOUNTS.evil, wait: true });
+    const from = agent.received.length;
     const { code, stdout } = await runCli(['task', 'push-config', 'list', id, '-a', agent.url(TASK_MOUNTS.evil), '-o', 'json']);
     expect(code).toBe(1);
-    expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'PushNotificationNotSupportedError' } });
+    expect(JSON.parse(stdout)).toMatchObject({ error: { code: 'PushNotificationNotSupportedError', a2aCode: -32003 } });
+    // Only the card was fetched: the agent never saw a push-config call (its own answer would have been the same error).
+    const calls = agent.received.slice(from).filter((r) => r.mount === TASK_MOUNTS.evil);
+    expect(calls.length).toBeGreaterThan(0);
+    expect(calls.every((r) => r.method.startsWith('GET ') && r.method.endsWith('agent-card.json'))).toBe(true);
+  });
+});
+
+describe("the task commands' wire flags (§5.2, §11)", () => {
+  it('--transport picks the binding, --debug logs each call on stderr without the credentials, a bad --transport is usage', async () => {
+    const { id } = await startTask('artifacts', { wait: true });
+    const from = agent.received.length;
+    const args = ['task', 'get', id, '-a', agent.url('/'), '--transport', 'HTTP+JSON', '--debug', '-H', 'X-Secret-Header: hush-0123456789'];
+    const { code, stdout, stderr } = await runCli(args);
+    expect(code).toBe(0);
+    expect(field(stdout, 'Task ID')).toBe(id);
+    expect(agent.received.slice(from).map((r) => r.method)).toContain(`GET /tasks/${id}`);
+    expect(stderr).toMatch(new RegExp(`a4h: debug: #\\d+ → GET .*/tasks/${id}`));
+    expect(stderr).toMatch(/a4h: debug: #\d+ {3}x-secret-header: \[redacted\]/);
+    expect(stderr).not.toContain('hush-0123456789');
+    const bad = await runCli(['task', 'get', id, '-a', agent.url('/'), '--transport', 'carrier-pigeon']);
+    expect(bad.code).toBe(2);
   });
 });

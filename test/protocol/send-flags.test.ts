@@ -3,7 +3,8 @@ import { UsageError } from '../../src/cli/io.js';
 import { durationMs } from '../../src/cli/options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
 import { foldTask } from '../../src/cli/send/fold.js';
-import { interfaceOrderOf, modeFromArgs, modeOf } from '../../src/cli/send/flags.js';
+import { modeFromArgs, modeOf } from '../../src/cli/send/flags.js';
+import { interfaceOrderOf } from '../../src/cli/wire-flags.js';
 import { partFlags } from '../../src/cli/send/parts.js';
 import { ev } from '../../src/testing/index.js';
 

@@ -9,7 +9,8 @@ import { EXTENSION_OPTIONS, extensionsFrom, parse, THREAD_OPTIONS } from '../opt
 import { OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
 import { reportTurn } from '../report-turn.js';
 import { sendAsync } from '../send/async.js';
-import { interfaceOrderOf, modeFromArgs, modeOf, policyOf } from '../send/flags.js';
+import { modeFromArgs, modeOf, policyOf } from '../send/flags.js';
+import { interfaceOrderOf, WIRE_OPTIONS } from '../wire-flags.js';
 import { PART_OPTIONS, partFlags, readParts, readStdin } from '../send/parts.js';
 import { DeliveryPort } from '../send/ports.js';
 import { reportProtocolTurn } from '../send/report.js';
@@ -38,9 +39,7 @@ export const SEND_OPTIONS = {
   'task-id': { type: 'string' },
   'context-id': { type: 'string' },
   'message-id': { type: 'string' },
-  transport: { type: 'string', multiple: true },
-  'a2a-version': { type: 'string' },
-  debug: { type: 'boolean' },
+  ...WIRE_OPTIONS,
 } as const;
 
 /**

@@ -1,4 +1,3 @@
-import type { InterfaceOrder, ProtocolBinding } from '../../sdk/ports.js';
 import type { TurnPolicyInput } from '../../turn/policy.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
 import { UsageError } from '../io.js';
@@ -43,28 +42,4 @@ export function policyOf(flags: { timeout?: string | undefined; 'poll-interval'?
     policy.poll = { initialDelayMs: every, maxDelayMs: Math.max(every, 15_000) };
   }
   return policy;
-}
-
-const BINDINGS: Record<string, ProtocolBinding> = {
-  JSONRPC: 'JSONRPC',
-  'JSON-RPC': 'JSONRPC',
-  'HTTP+JSON': 'HTTP+JSON',
-  REST: 'HTTP+JSON',
-  GRPC: 'GRPC',
-};
-
-/**
- * The interface choice of the specification (§11): the card's order, the `--transport` bindings first in
- * the order given, and `--a2a-version` the oldest protocol version allowed (default 1.0: a v0.3 agent only
- * with `--a2a-version 0.3`).
- */
-export function interfaceOrderOf(flags: { transport?: string[] | undefined; 'a2a-version'?: string | undefined }): InterfaceOrder {
-  const prefer = (flags.transport ?? []).map((name) => {
-    const binding = BINDINGS[name.toUpperCase()];
-    if (binding === undefined) throw new UsageError(`--transport takes JSONRPC, HTTP+JSON or GRPC, not "${name}"`);
-    return binding;
-  });
-  const version = flags['a2a-version'] ?? '1.0';
-  if (!/^(0\.3|1\.\d+)$/.test(version)) throw new UsageError(`--a2a-version takes 1.0 (the default) or 0.3, not "${version}"`);
-  return { ...(prefer.length > 0 ? { prefer } : {}), minVersion: version };
 }

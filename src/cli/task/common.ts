@@ -4,6 +4,7 @@ import type { CredentialFlags } from '../credentials.js';
 import { UsageError, type Io } from '../io.js';
 import { outputFormat, OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
 import type { TrustFlags } from '../trust.js';
+import { interfaceOrderOf, WIRE_OPTIONS, WIRE_USAGE, type WireFlags } from '../wire-flags.js';
 
 /** Each request's own bound in the task commands: 30 s. */
 export const REQUEST_TIMEOUT_MS = 30_000;
@@ -13,13 +14,15 @@ export const TASK_OPTIONS = {
   'agent-card': { type: 'string', short: 'a' },
   ...AGENT_OPTIONS,
   ...OUTPUT_OPTIONS,
+  ...WIRE_OPTIONS,
   help: { type: 'boolean', short: 'h' },
 } as const;
 
 /** The usage lines the task commands share. */
 export const TASK_COMMON_USAGE = `  -a, --agent-card REF   the agent: a host (its card at /.well-known/agent-card.json), a URL, or a card file
   -o, --output FORMAT    text (default: "Label: value" lines) or json (the protocol's own objects)
-  -H 'Name: value', --bearer-env VAR   credentials; --trust-jwks FILE|URL, --require-signed-card   signed cards`;
+  -H 'Name: value', --bearer-env VAR   credentials; --trust-jwks FILE|URL, --require-signed-card   signed cards
+${WIRE_USAGE}`;
 
 /** The agent reference `-a` gave; a usage error without it. */
 export function agentOf(values: { 'agent-card'?: string | undefined }, command: string): string {
@@ -43,12 +46,14 @@ export async function onAgent(
   io: Io,
   mode: OutputMode,
   context: { command: string; agent: string; taskId?: string },
-  flags: CredentialFlags & TrustFlags,
+  flags: CredentialFlags & TrustFlags & WireFlags,
   body: (agent: AgentPort) => Promise<number>,
 ): Promise<number> {
+  // A bad --transport or --a2a-version is a usage error, before anything is opened.
+  interfaceOrderOf(flags);
   let agent: AgentPort | undefined;
   try {
-    agent = await openAgentPort(context.agent, flags, io);
+    agent = await openAgentPort(context.agent, { ...flags, wire: flags }, io);
     return await body(agent);
   } catch (error) {
     if (error instanceof UsageError) throw error;

@@ -15,6 +15,7 @@ export function cardSummary(
   const summary: CardSummary = {
     name: normalized.name,
     streaming: normalized.capabilities?.streaming === true,
+    pushNotifications: normalized.capabilities?.pushNotifications === true,
     protocolVersion,
     transport: chosen.protocolBinding,
     url: address.shown,

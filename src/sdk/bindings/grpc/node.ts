@@ -10,7 +10,9 @@ import { APPEND_MARK } from '../../mapping/append-mark.js';
 import type { GrpcAddress } from './address.js';
 import { DIRECT_KEY, sinkOf } from './direct.js';
 import type { GrpcLoader, GrpcModules } from './modules.js';
+import { grpcStatusName } from './status.js';
 import { GRPC_PACKAGES, grpcUnavailable } from './support.js';
+import { metadataEntries, type GrpcWireWatch } from './wire.js';
 
 type GrpcJs = typeof import('@grpc/grpc-js');
 type SdkGrpc = typeof import('@a2a-js/sdk/client/grpc');
@@ -33,12 +35,12 @@ const MISSING = new Set(['ERR_MODULE_NOT_FOUND', 'MODULE_NOT_FOUND']);
  * The modules are imported once, on the first gRPC interface chosen; a failed import is tried again
  * next time (the packages may have been installed since).
  */
-export function loadGrpcWith(importer: GrpcImporter = importBoth, channelTls?: GrpcChannelTls): GrpcLoader {
+export function loadGrpcWith(importer: GrpcImporter = importBoth, channelTls?: GrpcChannelTls, wire?: GrpcWireWatch): GrpcLoader {
   let loaded: Promise<GrpcModules> | undefined;
   return {
     load: () => {
       loaded ??= importer().then(
-        ([sdk, grpc]) => modulesOf(sdk, grpc, channelTls),
+        ([sdk, grpc]) => modulesOf(sdk, grpc, channelTls, wire),
         (error: unknown) => {
           loaded = undefined;
           const code = (error as { code?: unknown } | undefined)?.code;
@@ -54,9 +56,11 @@ export function loadGrpcWith(importer: GrpcImporter = importBoth, channelTls?: G
 }
 
 /** The SDK's gRPC transports on channels of their own, over the loaded modules (TLS ones with `channelTls`'s certificates). */
-function modulesOf(sdk: SdkGrpc, grpc: GrpcJs, channelTls: GrpcChannelTls | undefined): GrpcModules {
+function modulesOf(sdk: SdkGrpc, grpc: GrpcJs, channelTls: GrpcChannelTls | undefined, wire: GrpcWireWatch | undefined): GrpcModules {
   const appendMark = appendMarkInterceptor(grpc);
   const direct = directInterceptor(grpc);
+  // The watcher innermost: it sees what goes out after the others' changes, and each message before direct delivery takes it.
+  const watched = wire === undefined ? [] : [wireInterceptor(grpc, wire)];
   const secure = (address: GrpcAddress) => {
     const tls = channelTls?.(address);
     return tls === undefined ? grpc.credentials.createSsl() : grpc.credentials.createSsl(tls.ca, tls.key, tls.cert);
@@ -67,7 +71,7 @@ function modulesOf(sdk: SdkGrpc, grpc: GrpcJs, channelTls: GrpcChannelTls | unde
         grpcChannelCredentials: address.tls ? secure(address) : grpc.credentials.createInsecure(),
         // The SDK's v0.3 gRPC client drops `append` (as its HTTP+JSON one does): the mark carries it.
         // A v1.0 stream's messages can go straight to the turn (`direct.ts`): v0.3's need the SDK's translation.
-        grpcCallOptions: { interceptors: [legacy ? appendMark : direct] },
+        grpcCallOptions: { interceptors: [legacy ? appendMark : direct, ...watched] },
         legacyCompat: { enabled: true },
       });
       return factory.create(address.target, cardFor(address, legacy));
@@ -140,5 +144,36 @@ export function directInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Interce
       },
     });
     return call;
+  };
+}
+
+/** A call interceptor that tells `watch` each call's method and metadata, each message both ways, the answer's metadata and status. */
+function wireInterceptor(grpc: GrpcJs, watch: GrpcWireWatch): import('@grpc/grpc-js').Interceptor {
+  let calls = 0;
+  return (options, nextCall) => {
+    const call = ++calls;
+    return new grpc.InterceptingCall(nextCall(options), {
+      start: (metadata, listener, next) => {
+        watch({ call, kind: 'start', method: options.method_definition.path, metadata: metadataEntries(metadata.getMap()) });
+        next(metadata, {
+          onReceiveMetadata: (received, nextMetadata) => {
+            watch({ call, kind: 'metadata', metadata: metadataEntries(received.getMap()) });
+            nextMetadata(received);
+          },
+          onReceiveMessage: (message: unknown, nextMessage) => {
+            watch({ call, kind: 'receive', message });
+            nextMessage(message);
+          },
+          onReceiveStatus: (status, nextStatus) => {
+            watch({ call, kind: 'status', code: status.code, name: grpcStatusName(status.code), details: status.details });
+            nextStatus(status);
+          },
+        });
+      },
+      sendMessage: (message: unknown, next) => {
+        watch({ call, kind: 'send', message });
+        next(message);
+      },
+    });
   };
 }
