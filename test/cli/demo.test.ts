@@ -4,13 +4,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { lastValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { shortId } from '../../demo/behaviour.js';
 import { answeredReply, askQuestion } from '../../demo/reply.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import { blocksOf, jsonLines, runCli, SECRET, startCli } from './run-cli.js';
 
+// Each a4h run is a process, slow to start on a busy machine: each test gets room.
+vi.setConfig({ testTimeout: 60_000 });
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 let dir: string;
 let agent: DemoAgent;
@@ -60,8 +62,8 @@ describe('continuity across processes, with the demo agent', () => {
   });
 
   it('a4h resume shows the whole reply of a send that was killed mid-reply', async () => {
-    // A reply of some 25 words over ~4 s: it outlives two process starts on a busy machine.
-    const slowAgent = await startDemoAgent({ memoryFile: join(dir, 'slow-memory.json'), chunkDelayMs: 150 });
+    // A reply of some 25 words over ~7 s: it outlives two process starts on a busy machine.
+    const slowAgent = await startDemoAgent({ memoryFile: join(dir, 'slow-memory.json'), chunkDelayMs: 300 });
     try {
       const sending = startCli(['send', slowAgent.url, '--json', '--thread', 'outlives-kill', 'tell me something']);
       await sending.waitFor(/"type":"text"/);
@@ -112,5 +114,5 @@ describe('npm start', () => {
     expect(second.stdout).toBe(
       `${askQuestion(asked)}\n${answeredReply('blue', { turn: 3, earlier: ['hello from the first run', asked] })}\n`,
     );
-  });
+  }, 60_000);
 });

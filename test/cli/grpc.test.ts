@@ -87,5 +87,5 @@ describe('a gRPC interface at an https:// address', () => {
     } finally {
       await host.agent.close();
     }
-  });
+  }, 60_000);
 });

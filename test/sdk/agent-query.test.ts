@@ -116,18 +116,19 @@ describe("an agent URL's query (?key=…)", () => {
     } finally {
       await a2a.close();
     }
-    for (const args of [
-      ['send', `${agent.url}?key=${KEY}`, 'hi'],
-      ['send', `${agent.url}?key=${KEY}`, '--json', 'hi'],
-      ['send', `${agent.url}missing/?key=${KEY}`, 'hi'],
-      ['send', `${agent.url}missing/?key=${KEY}`, '--json', 'hi'],
-      ['card', `${agent.url}?key=${KEY}`],
-      ['card', `${agent.url}?key=${KEY}`, '--json'],
-      ['card', `${agent.url}missing/?key=${KEY}`],
-    ]) {
-      const { stdout, stderr } = await runCli(args);
-      out.push(stdout, stderr);
-    }
+    // The command's runs side by side: each is a process, slow to start on a busy machine.
+    const runs = await Promise.all(
+      [
+        ['send', `${agent.url}?key=${KEY}`, 'hi'],
+        ['send', `${agent.url}?key=${KEY}`, '--json', 'hi'],
+        ['send', `${agent.url}missing/?key=${KEY}`, 'hi'],
+        ['send', `${agent.url}missing/?key=${KEY}`, '--json', 'hi'],
+        ['card', `${agent.url}?key=${KEY}`],
+        ['card', `${agent.url}?key=${KEY}`, '--json'],
+        ['card', `${agent.url}missing/?key=${KEY}`],
+      ].map((args) => runCli(args)),
+    );
+    for (const { stdout, stderr } of runs) out.push(stdout, stderr);
     expect(out.join('\n')).not.toContain(KEY);
-  });
+  }, 60_000);
 });
