@@ -28,7 +28,8 @@ export interface SdkPortOptions extends AgentReachOptions {
   /**
    * Who reads streams: `a4h` (default), the client's own tolerant reader for JSON-RPC, and a v1.0
    * gRPC stream's messages handed straight from the call to the turn; or `sdk`, the official SDK's
-   * transport as it delivers them. Unary calls, HTTP+JSON and v0.3 gRPC always go through the SDK.
+   * transport as it delivers them. With `a4h`, a v1.0 JSON-RPC `ListTasks` is read by the client's
+   * reader too; the other unary calls, HTTP+JSON and v0.3 gRPC always go through the SDK.
    */
   reader?: 'a4h' | 'sdk';
   /** How long a card is cached when the server sends no `max-age`. Default 5 minutes. */

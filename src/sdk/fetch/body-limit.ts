@@ -1,4 +1,4 @@
-import { A2AError } from '../../errors.js';
+import { tooLarge } from '../reader/reply.js';
 
 /**
  * A response whose body may be read whole (a unary JSON-RPC or HTTP+JSON answer, not an SSE stream)
@@ -24,8 +24,4 @@ export function boundedResponse(response: Response, maxBytes: number): Response 
     }),
   );
   return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
-}
-
-function tooLarge(maxBytes: number): A2AError {
-  return new A2AError({ kind: 'protocol', message: `the agent's answer is larger than ${maxBytes} bytes (maxResponseBytes)` });
 }

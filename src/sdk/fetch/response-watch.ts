@@ -13,11 +13,12 @@ import { retryAfterOf } from '../classify/retry-after.js';
 export class ResponseWatch {
   private readonly statuses = new WeakMap<AbortSignal, number>();
   private readonly retryAfters = new WeakMap<AbortSignal, number>();
+  private readonly own = new WeakSet<AbortSignal>();
 
   constructor(
     private readonly base: typeof fetch,
     /** The largest answer read whole (see {@link boundedResponse}). */
-    private readonly maxResponseBytes = Number.POSITIVE_INFINITY,
+    readonly maxResponseBytes = Number.POSITIVE_INFINITY,
   ) {}
 
   /**
@@ -25,9 +26,11 @@ export class ResponseWatch {
    * `append` flags, reads JSON-RPC replies tolerantly (see {@link tolerantReply}), hands a stream
    * call answered with one JSON body on as a stream of that one answer (see {@link jsonAsStream}), and
    * one refused with an SSE frame not typed as a stream on as the JSON error it is (see {@link framedRefusal}).
+   * A call whose caller reads its answer itself ({@link readsItself}) gets it as it came.
    */
   readonly fetch: typeof fetch = async (input, init) => {
     const response = await this.base(input, init);
+    if (init?.signal && this.own.has(init.signal)) return response;
     if (init?.signal) {
       this.statuses.set(init.signal, response.status);
       const retryAfterMs = retryAfterOf(response);
@@ -38,6 +41,14 @@ export class ResponseWatch {
     const read = await tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded));
     return framedRefusal(init, await jsonAsStream(init, read));
   };
+
+  /**
+   * The call of `signal` reads its answer itself (the client's own reader: bounded, tolerant, its
+   * status and `Retry-After` its own): the answer is passed on as it came, nothing noted or read first.
+   */
+  readsItself(signal: AbortSignal): void {
+    this.own.add(signal);
+  }
 
   statusOf(signal: AbortSignal): number | undefined {
     return this.statuses.get(signal);

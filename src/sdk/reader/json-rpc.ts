@@ -41,6 +41,11 @@ export const DRAIN_MS = 500;
  */
 let processWideRpcId = 1;
 
+/** The id of the next JSON-RPC call the reader makes (see the process-wide counter above). */
+export function nextRpcId(): number {
+  return processWideRpcId++;
+}
+
 /**
  * A JSON-RPC stream (SendStreamingMessage / message/stream, SubscribeToTask / tasks/resubscribe)
  * read by the client itself instead of the SDK, where the SDK refuses bytes that carry a clear
@@ -68,7 +73,7 @@ const ALIVE_MS = 100;
  */
 class JsonRpcStream<T> implements SseSink, FrameCall {
   private readonly controller = new AbortController();
-  readonly id = processWideRpcId++;
+  readonly id = nextRpcId();
   /** The id as frames echo it, made once rather than per frame. */
   readonly echo = String(this.id);
   readonly ids: StreamIds;

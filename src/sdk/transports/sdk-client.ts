@@ -1,4 +1,4 @@
-import { TaskState as SdkTaskState, type SendMessageRequest } from '@a2a-js/sdk';
+import { TaskState as SdkTaskState, type ListTasksRequest, type ListTasksResponse, type SendMessageRequest } from '@a2a-js/sdk';
 import type { Client } from '@a2a-js/sdk/client';
 import { map, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../../errors.js';
@@ -67,23 +67,9 @@ export class SdkClientTransport implements Transport {
           new A2AError({ kind: 'unsupported', operation: 'list-tasks', agent: this.wire.agent, message: 'v0.3 agents have no ListTasks' }),
       );
     }
-    const request = {
-      tenant: '',
-      contextId,
-      // UNSPECIFIED is left out on the wire (the proto's zero value): no filter by state.
-      status: options.status === undefined ? SdkTaskState.TASK_STATE_UNSPECIFIED : sdkStateOf(options.status),
-      pageSize: options.pageSize,
-      pageToken: options.pageToken ?? '',
-      historyLength: options.historyLength ?? 0,
-      statusTimestampAfter: options.statusTimestampAfter,
-      includeArtifacts: options.includeArtifacts === true,
-    };
+    const request = listRequest(contextId, options);
     return unaryCall(this.site('list-tasks', call), (signal) => this.client.listTasks(request, callOptions(signal, call))).pipe(
-      map((response): TaskPage => {
-        const page: TaskPage = { tasks: response.tasks.map(fromSdkTask) };
-        if (response.nextPageToken) page.nextPageToken = response.nextPageToken;
-        return page;
-      }),
+      map(taskPage),
     );
   }
 
@@ -139,6 +125,28 @@ export class SdkClientTransport implements Transport {
       metadata: undefined,
     };
   }
+}
+
+/** A v1.0 `ListTasks` request of one conversation, as the SDK takes it (it puts the interface's tenant on it). */
+export function listRequest(contextId: string, options: ListTasksOptions): ListTasksRequest {
+  return {
+    tenant: '',
+    contextId,
+    // UNSPECIFIED is left out on the wire (the proto's zero value): no filter by state.
+    status: options.status === undefined ? SdkTaskState.TASK_STATE_UNSPECIFIED : sdkStateOf(options.status),
+    pageSize: options.pageSize,
+    pageToken: options.pageToken ?? '',
+    historyLength: options.historyLength ?? 0,
+    statusTimestampAfter: options.statusTimestampAfter,
+    includeArtifacts: options.includeArtifacts === true,
+  };
+}
+
+/** A `ListTasks` answer as the port's page. */
+export function taskPage(response: ListTasksResponse): TaskPage {
+  const page: TaskPage = { tasks: response.tasks.map(fromSdkTask) };
+  if (response.nextPageToken) page.nextPageToken = response.nextPageToken;
+  return page;
 }
 
 /** A call's SDK options: its abort signal, and the turn's headers when it has any. */
