@@ -12,7 +12,7 @@ import { A2AService } from '@a2a-js/sdk/server/grpc';
 import * as grpcJs from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanGrpcTextChunk } from '../../src/sdk/bindings/grpc/scan.js';
+import { scanGrpcTextChunk, type ScanIds } from '../../src/sdk/bindings/grpc/scan.js';
 import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
 import { remember, type StreamIds } from '../../src/sdk/mapping/stream-ids.js';
 
@@ -37,16 +37,18 @@ function full(bytes: Buffer, ids: StreamIds): unknown {
 }
 
 /** Scan and full path on copies of the same ids: equal wherever the scan answers; no id remembered where it declines. */
-function agrees(bytes: Buffer, told: StreamIds): { scanned: boolean } {
+function agrees(bytes: Buffer, told: ScanIds): { scanned: boolean } {
   const byScan = { ...told };
-  const byFull = { ...told };
+  const byFull: StreamIds = { taskId: told.taskId, contextId: told.contextId };
   const event = scanGrpcTextChunk(bytes, byScan);
   if (event === undefined) {
     expect(byScan).toEqual(told);
     return { scanned: false };
   }
   expect(event).toEqual(full(bytes, byFull));
-  expect(byScan).toEqual(byFull);
+  // The chunk's artifact id is remembered besides the stream's ids.
+  const { artifactId } = (event as { artifact: { artifactId: string } }).artifact;
+  expect(byScan).toEqual({ ...byFull, artifactId });
   return { scanned: true };
 }
 
@@ -59,9 +61,10 @@ const text = fc.oneof(
 const ident = fc.oneof(fc.uuid(), fc.constantFrom('', 'T', 'out', 'é'), fc.string());
 const chunk = fc.record({ taskId: ident, contextId: ident, artifactId: ident, text, append: fc.boolean(), lastChunk: fc.boolean() });
 const told = fc.oneof(
-  fc.constant<StreamIds>({}),
+  fc.constant<ScanIds>({}),
   fc.record({ taskId: ident, contextId: ident }),
-  fc.constantFrom<StreamIds>({ taskId: 'T' }),
+  fc.record({ taskId: ident, contextId: ident, artifactId: ident }),
+  fc.constantFrom<ScanIds>({ taskId: 'T' }, { artifactId: 'out' }),
 );
 
 type Chunk = typeof chunk extends fc.Arbitrary<infer C> ? C : never;
@@ -144,12 +147,17 @@ describe("gRPC's parse-less path", () => {
     );
   });
 
-  it('hands back an id told before as that same string', () => {
-    const c = { taskId: 'task-1', contextId: 'ctx-1', artifactId: 'out', text: 'hi', append: true, lastChunk: false };
-    const ids = { taskId: ['task', '1'].join('-'), contextId: ['ctx', '1'].join('-') };
-    const event = scanGrpcTextChunk(encode(chunkResponse(c)), ids) as { taskId: string; contextId: string };
+  it("hands back an id told before, and the last chunk's artifact id, as that same string", () => {
+    const c = { taskId: 'task-1', contextId: 'ctx-1', artifactId: 'out-1', text: 'hi', append: true, lastChunk: false };
+    const ids = { taskId: ['task', '1'].join('-'), contextId: ['ctx', '1'].join('-'), artifactId: ['out', '1'].join('-') };
+    const event = scanGrpcTextChunk(encode(chunkResponse(c)), ids) as {
+      taskId: string;
+      contextId: string;
+      artifact: { artifactId: string };
+    };
     expect(event.taskId).toBe(ids.taskId);
     expect(event.contextId).toBe(ids.contextId);
+    expect(event.artifact.artifactId).toBe(ids.artifactId);
   });
 
   it('leaves any other message to the full path, or reads it as that path does', () => {

@@ -7,13 +7,13 @@
 import type { AgentCard, AgentInterface, StreamResponse } from '@a2a-js/sdk';
 import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
 import { APPEND_MARK } from '../../mapping/append-mark.js';
-import { remember, type StreamIds } from '../../mapping/stream-ids.js';
+import { remember } from '../../mapping/stream-ids.js';
 import type { GrpcAddress } from './address.js';
 import { keepStreamBytes, keptDecode, type StreamDecode } from './bytes.js';
 import { DIRECT_KEY, sinkOf } from './direct.js';
 import type { GrpcLoader, GrpcModules } from './modules.js';
 import { grpcStatusName } from './status.js';
-import { scanGrpcTextChunk } from './scan.js';
+import { scanGrpcTextChunk, type ScanIds } from './scan.js';
 import { GRPC_PACKAGES, grpcUnavailable } from './support.js';
 import { metadataEntries, type GrpcWireWatch } from './wire.js';
 
@@ -141,7 +141,7 @@ export function directInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Interce
         const sink = definition.responseStream && typeof key === 'string' ? sinkOf(key) : undefined;
         if (sink === undefined && decode === undefined) return next(metadata, listener);
         const decoded = (bytes: Buffer): unknown => decodeOrEnd(grpc, call, decode!, bytes);
-        const ids: StreamIds = {};
+        const ids: ScanIds = {};
         const onReceiveMessage =
           sink === undefined
             ? (bytes: Buffer) => {

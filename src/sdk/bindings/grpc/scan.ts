@@ -15,9 +15,9 @@ import type { StreamIds } from '../../mapping/stream-ids.js';
  * and the message takes the full path (the SDK's decoding and `fromSdkEvent`), which also says what is
  * wrong with it. Strings are decoded as the SDK's codec decodes them (UTF-8, malformed bytes as U+FFFD,
  * a leading BOM kept). Where it answers, it gives the event the full path gives and remembers the ids
- * it would (`test/sdk/grpc-scan.test.ts` holds the two equal).
+ * it would, and the chunk's artifact id (`test/sdk/grpc-scan.test.ts` holds the two equal).
  */
-export function scanGrpcTextChunk(bytes: Uint8Array, ids: StreamIds): AgentEvent | undefined {
+export function scanGrpcTextChunk(bytes: Uint8Array, ids: ScanIds): AgentEvent | undefined {
   const scan = new ByteScan(bytes);
   if (!scan.tag(0x22) || scan.length() !== bytes.length) return undefined;
   const taskId = scan.tag(0x0a) ? scan.string(ids.taskId) : '';
@@ -26,7 +26,7 @@ export function scanGrpcTextChunk(bytes: Uint8Array, ids: StreamIds): AgentEvent
   if (contextId === undefined || !scan.tag(0x1a)) return undefined;
   const artifactEnd = scan.length();
   if (artifactEnd < 0 || !scan.tag(0x0a)) return undefined;
-  const artifactId = scan.string();
+  const artifactId = scan.string(ids.artifactId);
   if (!artifactId || !scan.tag(0x22)) return undefined;
   const partEnd = scan.length();
   if (partEnd !== artifactEnd || !scan.tag(0x0a)) return undefined;
@@ -39,7 +39,13 @@ export function scanGrpcTextChunk(bytes: Uint8Array, ids: StreamIds): AgentEvent
   if (contextId !== '') event.contextId = contextId;
   ids.taskId ||= taskId;
   ids.contextId ||= contextId;
+  ids.artifactId = artifactId;
   return event;
+}
+
+/** The ids a stream told first, and the artifact id of the last chunk read: a text reply's chunks name one artifact. */
+export interface ScanIds extends StreamIds {
+  artifactId?: string;
 }
 
 /** The SDK's codec's way with UTF-8 (`@bufbuild/protobuf`, not strict): malformed bytes as U+FFFD, a leading U+FEFF kept. */
