@@ -9,7 +9,6 @@ import { last, lastValueFrom, Observable, of } from 'rxjs';
 import { createA2A, runTurn, turnState, type A2APort, type AgentEvent, type CardSummary, type TurnEvent } from 'a4h-a2a';
 import { chunkText } from './frames.js';
 import { BENCH_SECRET } from './drivers/types.js';
-import { median } from './stats.js';
 
 export const ASSEMBLY_VARIANTS = ['ladder', 'view'] as const;
 export type AssemblyVariant = (typeof ASSEMBLY_VARIANTS)[number];
@@ -66,28 +65,33 @@ async function oneTurn(port: A2APort, variant: AssemblyVariant): Promise<number>
   return end.type === 'end' ? end.text.length : -1;
 }
 
-/** Warm-up and measured turns of `n` chunks, each at least `minChunks` chunks in all and 3 turns. */
+/**
+ * Warm-up and measured turns of `n` chunks, each at least `minChunks` chunks in all and 3 turns. The
+ * time per chunk is the measured turns' time over their chunks, so the garbage collector's pauses
+ * count alike at every size: the median turn of 200 short ones is one no scavenge fell in (one
+ * comes every few thousand chunks), while every long turn has its share of them.
+ */
 export async function assembly(n: number, variant: AssemblyVariant, minChunks: number) {
   const port = syntheticPort(n);
   const turns = Math.max(3, Math.ceil(minChunks / n));
   for (let i = 0; i < turns; i++) await oneTurn(port, variant);
-  const perChunkUs: number[] = [];
-  const cpuPerChunkUs: number[] = [];
+  let wallMs = 0;
+  let cpuUs = 0;
   for (let i = 0; i < turns; i++) {
     const cpu = process.cpuUsage();
     const t0 = performance.now();
     const length = await oneTurn(port, variant);
-    perChunkUs.push(((performance.now() - t0) * 1000) / n);
+    wallMs += performance.now() - t0;
     const used = process.cpuUsage(cpu);
-    cpuPerChunkUs.push((used.user + used.system) / n);
+    cpuUs += used.user + used.system;
     if (length !== 16 * n) throw new Error(`reply of ${length} chars, expected ${16 * n}`);
   }
   return {
     n,
     variant,
     turns,
-    usPerChunk: median(perChunkUs),
-    cpuUsPerChunk: median(cpuPerChunkUs),
+    usPerChunk: (wallMs * 1000) / (turns * n),
+    cpuUsPerChunk: cpuUs / (turns * n),
     peakRssMb: process.resourceUsage().maxRSS / 1024,
   };
 }

@@ -40,7 +40,7 @@ export function grpcSection(r: Results): string[] {
   if (g === undefined) return [];
   return [
     `**1b. Event throughput over gRPC**: the same turn of ${n(g.n, 0)} chunks from the gRPC bench agent (\`@grpc/grpc-js\` serving the SDK's v1.0 service, its chunks encoded by the SDK's codec once per turn and copied), ` +
-      "a4h-a2a (a v1.0 stream's messages handed straight to the turn; and with `reader: 'sdk'`, through the SDK's iterators) against the SDK's own gRPC client.",
+      "a4h-a2a (a v1.0 stream's messages handed straight to the turn, a text chunk read from its bytes; and with `reader: 'sdk'`, through the SDK's iterators) against the SDK's own gRPC client.",
     '',
     table(
       ['contender', 'events/s', 'CPU ms per 1,000 events', 'events/s × SDK', 'CPU × SDK', 'peak RSS MB'],

@@ -97,7 +97,7 @@ export function renderSection(r: Results): string {
       ]),
     ),
     '',
-    '**4. Reply assembly**: µs per chunk. "Ladder" is `runTurn` over a port that makes the events as it hands them over (tracker, watchdogs, renderer; no wire); "+ turnState" also folds every event into a `TurnView`; "end to end" is a whole turn against the replay agent.',
+    '**4. Reply assembly**: µs per chunk (the measured turns\' time over their chunks, so the garbage collector\'s pauses count at every size). "Ladder" is `runTurn` over a port that makes the events as it hands them over (tracker, watchdogs, renderer; no wire); "+ turnState" also folds every event into a `TurnView`; "end to end" is a whole turn against the replay agent.',
     '',
     table(
       ['chunks', 'ladder', 'ladder + turnState', 'end to end, a4h-a2a', 'end to end, raw SDK'],

@@ -1,12 +1,9 @@
 import { StreamResponse } from '@a2a-js/sdk';
 import { legacyPushNotificationToV1StreamResponse } from '@a2a-js/sdk/compat/v0_3';
 import { A2AError } from '../../errors.js';
+import { remember, type StreamIds } from '../mapping/stream-ids.js';
 
-/** What a stream has told so far, to fill what a later event leaves out. */
-export interface StreamIds {
-  taskId?: string;
-  contextId?: string;
-}
+export type { StreamIds };
 
 type Json = Record<string, unknown>;
 
@@ -95,18 +92,6 @@ function kindByShape(json: Json): string | undefined {
   if ('status' in json) return 'id' in json && !('taskId' in json) ? 'task' : 'status-update';
   if ('role' in json && 'parts' in json) return 'message';
   return undefined;
-}
-
-function remember(response: StreamResponse, ids: StreamIds): StreamResponse {
-  const payload = response.payload;
-  if (payload?.$case === 'task') {
-    ids.taskId ||= payload.value.id;
-    ids.contextId ||= payload.value.contextId;
-  } else if (payload?.$case === 'statusUpdate' || payload?.$case === 'artifactUpdate') {
-    ids.taskId ||= payload.value.taskId;
-    ids.contextId ||= payload.value.contextId;
-  }
-  return response;
 }
 
 function nonEmpty(value: unknown): string | undefined {

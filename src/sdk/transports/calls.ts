@@ -61,7 +61,7 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
  * A way for a stream call's events to come besides its iterable (gRPC's direct delivery): a sink
  * opened per call, the key the call carries to name it, and its closing.
  */
-export type DirectSinks = (sink: (event: unknown) => void) => { readonly key: string; close(): void };
+export type DirectSinks = (sink: (event: unknown, read?: boolean) => void) => { readonly key: string; close(): void };
 
 /**
  * One SDK stream as a cold Observable of mapped events. Unsubscribing aborts the request (an idle
@@ -69,7 +69,8 @@ export type DirectSinks = (sink: (event: unknown) => void) => { readonly key: st
  * Refused before its first event for credentials that can be renewed (gRPC UNAUTHENTICATED): opened once more.
  * With `direct`, each attempt opens a sink whose key `open` puts on the call: events handed to it are
  * mapped and emitted at once (a malformed one fails the stream and aborts the call), as those that come
- * through the iterable are.
+ * through the iterable are; one handed over as `read` was read into the mapped event already (gRPC's
+ * parse-less path) and is emitted as it is.
  */
 export function streamCall<S, T>(
   site: CallSite,
@@ -86,13 +87,18 @@ export function streamCall<S, T>(
       spoke = true;
       subscriber.next(map(event));
     };
+    const emitRead = (event: T): void => {
+      spoke = true;
+      subscriber.next(event);
+    };
     const attempt = (retry: boolean): void => {
       const { signal } = (controller = new AbortController());
       callFor(signal, site.caller, retry);
-      delivery = direct?.((event) => {
+      delivery = direct?.((event, read) => {
         if (subscriber.closed) return;
         try {
-          emit(event as S);
+          if (read === true) emitRead(event as T);
+          else emit(event as S);
         } catch (error) {
           // The call is still open: the teardown aborts it.
           subscriber.error(classifySdkError(error, seen(site, signal)));

@@ -4,13 +4,16 @@
  * that never meets a gRPC agent never loads them, and one without them installed gets a `card` error
  * naming the packages. Only the Node entry imports this module (the core entry never does).
  */
-import type { AgentCard, AgentInterface } from '@a2a-js/sdk';
+import type { AgentCard, AgentInterface, StreamResponse } from '@a2a-js/sdk';
 import type { Transport as SdkTransport } from '@a2a-js/sdk/client';
 import { APPEND_MARK } from '../../mapping/append-mark.js';
+import { remember } from '../../mapping/stream-ids.js';
 import type { GrpcAddress } from './address.js';
+import { keepStreamBytes, keptDecode, type StreamDecode } from './bytes.js';
 import { DIRECT_KEY, sinkOf } from './direct.js';
 import type { GrpcLoader, GrpcModules } from './modules.js';
 import { grpcStatusName } from './status.js';
+import { scanGrpcTextChunk, type ScanIds } from './scan.js';
 import { GRPC_PACKAGES, grpcUnavailable } from './support.js';
 import { metadataEntries, type GrpcWireWatch } from './wire.js';
 
@@ -74,7 +77,9 @@ function modulesOf(sdk: SdkGrpc, grpc: GrpcJs, channelTls: GrpcChannelTls | unde
         grpcCallOptions: { interceptors: [legacy ? appendMark : direct, ...watched] },
         legacyCompat: { enabled: true },
       });
-      return factory.create(address.target, cardFor(address, legacy));
+      // A v1.0 stream's messages come up as bytes, for direct delivery to read (not under the watcher: it shows them decoded).
+      const transport = factory.create(address.target, cardFor(address, legacy));
+      return legacy || wire !== undefined ? transport : transport.then((made) => (keepStreamBytes(made), made));
     },
     close: (transport) => {
       const client = (transport as { grpcClient?: unknown }).grpcClient;
@@ -121,30 +126,64 @@ function appendMarkInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Intercepto
  * call's metadata (it never goes out), and hands each message of a response stream whose key names an
  * open sink to that sink, then asks for the next one (as the SDK's `Readable` would once it had room),
  * instead of passing it on; the call's metadata and status go on as they came. A unary call, or a key
- * whose sink is closed, passes as it is.
+ * whose sink is closed, passes as it is. A call that keeps its messages' bytes (`bytes.ts`) has a text
+ * chunk read from them (`scan.ts`) and any other message decoded by the SDK's decoder, here, for the
+ * sink or the SDK alike; one that cannot be decoded ends the call as grpc-js ends it (INTERNAL).
  */
 export function directInterceptor(grpc: GrpcJs): import('@grpc/grpc-js').Interceptor {
   return (options, nextCall) => {
-    const streams = options.method_definition.responseStream;
+    const definition = options.method_definition;
+    const decode = keptDecode(definition.responseDeserialize);
     const call: import('@grpc/grpc-js').InterceptingCall = new grpc.InterceptingCall(nextCall(options), {
       start: (metadata, listener, next) => {
         const [key] = metadata.get(DIRECT_KEY);
         metadata.remove(DIRECT_KEY);
-        const sink = streams && typeof key === 'string' ? sinkOf(key) : undefined;
-        if (sink === undefined) return next(metadata, listener);
-        const direct: import('@grpc/grpc-js').InterceptingListener = {
+        const sink = definition.responseStream && typeof key === 'string' ? sinkOf(key) : undefined;
+        if (sink === undefined && decode === undefined) return next(metadata, listener);
+        const decoded = (bytes: Buffer): unknown => decodeOrEnd(grpc, call, decode!, bytes);
+        const ids: ScanIds = {};
+        const onReceiveMessage =
+          sink === undefined
+            ? (bytes: Buffer) => {
+                const message = decoded(bytes);
+                if (message !== FAILED) listener.onReceiveMessage(message);
+              }
+            : (message: unknown) => {
+                if (decode === undefined) sink(message);
+                else {
+                  const event = scanGrpcTextChunk(message as Buffer, ids);
+                  if (event !== undefined) sink(event, true);
+                  else if ((message = decoded(message as Buffer)) !== FAILED) sink(remember(message as StreamResponse, ids));
+                  else return;
+                }
+                call.startRead();
+              };
+        const through: import('@grpc/grpc-js').InterceptingListener = {
           onReceiveMetadata: (received) => listener.onReceiveMetadata(received),
-          onReceiveMessage: (message: unknown) => {
-            sink(message);
-            call.startRead();
-          },
+          onReceiveMessage,
           onReceiveStatus: (status) => listener.onReceiveStatus(status),
         };
-        next(metadata, direct);
+        next(metadata, through);
       },
     });
     return call;
   };
+}
+
+/** A message that could not be decoded (its call is ended). */
+const FAILED = Symbol('undecodable');
+
+/** `bytes` decoded by the SDK's decoder; when that fails, the call ends with INTERNAL, as grpc-js ends a call whose message it cannot parse. */
+function decodeOrEnd(grpc: GrpcJs, call: import('@grpc/grpc-js').InterceptingCall, decode: StreamDecode, bytes: Buffer): unknown {
+  try {
+    return decode(bytes);
+  } catch (error) {
+    call.cancelWithStatus(
+      grpc.status.INTERNAL,
+      `Response message parsing error: ${error instanceof Error ? error.message : String(error)}`,
+    );
+    return FAILED;
+  }
 }
 
 /** A call interceptor that tells `watch` each call's method and metadata, each message both ways, the answer's metadata and status. */
