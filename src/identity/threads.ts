@@ -40,9 +40,15 @@ export type Deriver = (handle: string, thread: string) => string | Promise<strin
  */
 export class Threads {
   private readonly memories: ThreadRegistry;
+  /**
+   * The contextIds derived synchronously lately, by thread key (as many as `maxThreads`, the oldest
+   * dropped first): a known thread's message derives none (an HMAC, and the bytes of its input).
+   * Nothing here is needed: a thread dropped from it derives its id again.
+   */
+  private readonly derived = new Map<string, string>();
 
   constructor(
-    maxThreads: number,
+    private readonly maxThreads: number,
     private readonly derive: Deriver,
     private readonly lookup: WaitingTaskLookup,
     private readonly logger: Logger,
@@ -70,8 +76,20 @@ export class Threads {
     thread: { handle: string; thread: string; contextId?: string },
     body: (contextId: string) => Observable<T>,
   ): Observable<T> {
-    const contextId = thread.contextId ?? this.memories.get(key)?.adoptedContextId ?? this.derive(thread.handle, thread.thread);
+    const contextId = thread.contextId ?? this.memories.get(key)?.adoptedContextId ?? this.derivedId(key, thread.handle, thread.thread);
     return typeof contextId === 'string' ? body(contextId) : from(contextId).pipe(switchMap(body));
+  }
+
+  /** The thread's derived contextId: the one derived for its key before, else derived (and kept when known at once). */
+  private derivedId(key: string, handle: string, thread: string): string | Promise<string> {
+    const known = this.derived.get(key);
+    if (known !== undefined) return known;
+    const contextId = this.derive(handle, thread);
+    if (typeof contextId === 'string') {
+      if (this.derived.size >= this.maxThreads) this.derived.delete(this.derived.keys().next().value as string);
+      this.derived.set(key, contextId);
+    }
+    return contextId;
   }
 
   /** The thread's contextIds under the previous identity secrets, newest first (none without them). */
