@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import { ThreadRegistry, type ThreadMemory } from './registry.js';
-import { rememberThread, type ThreadTurnStart } from './remember.js';
+import { rememberThread, type AdoptionNotes, type ThreadTurnStart } from './remember.js';
 
 export type { ThreadMemory } from './registry.js';
 
@@ -141,11 +141,32 @@ export class Threads {
    * naming `agent` and `handle`; a resume adopts nothing.
    */
   remember(key: string, sent: ThreadTurnStart, by: { agent: string; handle: string } | undefined): MonoTypeOperatorFunction<TurnEvent> {
-    const fields = (adopted: string) => ({ ...(by && { agent: redactQuery(by.agent), handle: by.handle }), sent: sent.contextId, adopted });
-    const onAdopted =
-      by && ((adopted: string) => this.logger.warn(fields(adopted), "the agent replaced the contextId; this thread now uses the agent's"));
-    const onCarried = (adopted: string) =>
-      this.logger.info(fields(adopted), "the thread's conversation is under a previous identity secret; it continues there");
-    return rememberThread(this.memories, key, sent, onAdopted, onCarried);
+    return rememberThread(this.memories, key, sent, new AdoptionLog(this.logger, sent, by));
+  }
+}
+
+/** A turn's {@link AdoptionNotes}, logged: one small object per turn, its log lines made only when one is written. */
+class AdoptionLog implements AdoptionNotes {
+  readonly adopts: boolean;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly sent: ThreadTurnStart,
+    private readonly by: { agent: string; handle: string } | undefined,
+  ) {
+    this.adopts = by !== undefined;
+  }
+
+  adopted(adopted: string): void {
+    this.logger.warn(this.fields(adopted), "the agent replaced the contextId; this thread now uses the agent's");
+  }
+
+  carried(adopted: string): void {
+    this.logger.info(this.fields(adopted), "the thread's conversation is under a previous identity secret; it continues there");
+  }
+
+  private fields(adopted: string) {
+    const { by } = this;
+    return { ...(by && { agent: redactQuery(by.agent), handle: by.handle }), sent: this.sent.contextId, adopted };
   }
 }
