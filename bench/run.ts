@@ -124,6 +124,7 @@ async function main(): Promise<void> {
       'ttfeP99Ms',
       'peakRssMb',
       'heapKbPerOpenTurn',
+      'firstOfThreadWallMs',
       'connections',
     ];
 

@@ -80,14 +80,18 @@ export async function firstEvent(driver: Driver, contender: string, agent: strin
 }
 
 /**
- * `turns` concurrent streams of `n` chunks: one unmeasured batch (fills the keep-alive pool), one
- * measured batch, then `turns` streams held open after their first chunk to weigh an open turn.
+ * `turns` concurrent streams of `n` chunks: one unmeasured batch (fills the keep-alive pool, each
+ * turn a new thread's first message), one measured batch continuing the warm batch's threads (a
+ * gateway's steady state), then `turns` streams of those threads held open after their first chunk
+ * to weigh an open turn. Last, reported apart (after the peak RSS is read): `turns` concurrent first
+ * messages of new threads (a4h-a2a asks `ListTasks` for a task left waiting on each first).
  */
 export async function concurrency(driver: Driver, contender: string, agent: string, turns: number, n: number) {
   const gc = globalThis.gc;
   if (gc === undefined) throw new Error('run with --expose-gc');
   const batch = (tag: string, text: string, onFirst: (ms: number) => void, t0: number) =>
     Promise.all(Array.from({ length: turns }, (_, i) => driver.turn(agent, text, `${tag}-${i}`, () => onFirst(performance.now() - t0))));
+  // The warm batch's threads are known from then on: the measured and held turns continue them.
   (await batch('warm', String(n), () => undefined, 0)).forEach((o) => expectChunks(o, n, contender));
   gc();
 
@@ -95,7 +99,7 @@ export async function concurrency(driver: Driver, contender: string, agent: stri
   const window = { startMicros: monotonicMicros(), endMicros: 0 };
   const cpu = process.cpuUsage();
   const t0 = performance.now();
-  const outcomes = await batch('run', String(n), (ms) => firsts.push(ms), t0);
+  const outcomes = await batch('warm', String(n), (ms) => firsts.push(ms), t0);
   const wallMs = performance.now() - t0;
   const cpuUsed = cpuMs(cpu);
   window.endMicros = monotonicMicros();
@@ -108,13 +112,19 @@ export async function concurrency(driver: Driver, contender: string, agent: stri
   let open = 0;
   let allOpen = (): void => undefined;
   const opened = new Promise<void>((resolve) => (allOpen = resolve));
-  const held = batch('hold', `hold:${n}`, () => ++open === turns && allOpen(), performance.now());
+  const held = batch('warm', `hold:${n}`, () => ++open === turns && allOpen(), performance.now());
   await opened;
   await settle(gc);
   const during = process.memoryUsage();
   await fetch(new URL('/bench/release', agent), { method: 'POST' });
   (await held).forEach((o) => expectChunks(o, n, contender));
   const perTurnKb = (a: number, b: number): number => (b - a) / turns / 1024;
+  const peakRss = peakRssMb();
+
+  // Reported apart: as many concurrent first messages of new threads (the SDK and the floor do nothing different).
+  const t1 = performance.now();
+  (await batch(`${FIRST_OF_THREAD}new`, String(n), () => undefined, t1)).forEach((o) => expectChunks(o, n, contender));
+  const firstOfThreadWallMs = performance.now() - t1;
 
   return {
     turns,
@@ -124,8 +134,9 @@ export async function concurrency(driver: Driver, contender: string, agent: stri
     cpuMsPer1kEvents: (cpuUsed / events) * 1000,
     ttfeP50Ms: quantile(firsts, 0.5),
     ttfeP99Ms: quantile(firsts, 0.99),
-    peakRssMb: peakRssMb(),
+    peakRssMb: peakRss,
     heapKbPerOpenTurn: perTurnKb(before.heapUsed + before.external, during.heapUsed + during.external),
+    firstOfThreadWallMs,
     window,
   };
 }

@@ -1,4 +1,4 @@
-import { defer } from 'rxjs';
+import { defer, throwError } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import { ev, task, testCard } from '../src/testing/index.js';
@@ -207,6 +207,15 @@ describe('whenTaken', () => {
       expectObservable(whenTaken(call, bounds)).toBe('-   3ms -   3ms -#', undefined, exhausted);
       expectSubscriptions(call.subscriptions).toBe(['^!', '4ms ^!', '8ms ^!']);
     });
+  });
+
+  it('a call refused at once (no time passes) and left during its wait is not made again', () => {
+    let tries = 0;
+    marbles(({ expectObservable }) => {
+      const call = defer(() => (tries++, throwError(() => notNow(429, 5))));
+      expectObservable(whenTaken(call, bounds), '--!').toBe('');
+    });
+    expect(tries).toBe(1);
   });
 
   it('retryAfter.maxTries 0 makes no call again', () => {

@@ -3,7 +3,7 @@ import { Writable } from 'node:stream';
 import { lastValueFrom, of, Subject, throwError, toArray } from 'rxjs';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookedReply, echoReply, INPUT_QUESTION, NEW_CONTEXT_PREFIX, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
-import { createA2A } from '../src/client/create-a2a.js';
+import { createA2A, createClient } from '../src/client/create-a2a.js';
 import { deriveContextId } from '../src/identity/context-id.js';
 import { createA2A as createNodeA2A } from '../src/node/create-a2a.js';
 import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
@@ -271,6 +271,24 @@ describe('thread memory', () => {
     expect(client.thread('not a url', 'h', 't')).toBeUndefined();
     await run(client.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'Paris' }));
     expect(port.calls.flatMap((c) => (c.method === 'stream' ? [c.message.taskId] : []))).toEqual([undefined, 'T']);
+  });
+});
+
+describe('derived contextIds', () => {
+  it("a known thread's message derives none: each thread's id is derived once (synchronously), the oldest forgotten past maxThreads", async () => {
+    const derived: string[] = [];
+    const deriver = () => (handle: string, thread: string) => (derived.push(thread), `ctx-${handle}-${thread}`);
+    const port = createFakePort({ card: () => of(testCard()), stream: () => of(ev.message('hi')) });
+    const client = createClient(
+      { identitySecret: SECRET, ports: () => port, maxThreads: 2, policy: { continueInterrupted: false } },
+      { deriver },
+    );
+    const turn = (agent: string, thread: string) => run(client.turn({ agent, handle: 'h', thread, text: 'hi' }));
+    for (const thread of ['a', 'b', 'a', 'b', 'c', 'b', 'a']) await turn('http://127.0.0.1:1/', thread);
+    await turn('http://127.0.0.1:2/', 'a'); // another agent's thread of the same name: its own key, the same id
+    expect(derived).toEqual(['a', 'b', 'c', 'a', 'a']);
+    const sent = port.calls.flatMap((c) => (c.method === 'stream' ? [c.message.contextId] : []));
+    expect(sent).toEqual(['a', 'b', 'a', 'b', 'c', 'b', 'a', 'a'].map((thread) => `ctx-h-${thread}`));
   });
 });
 

@@ -1,28 +1,15 @@
-import { Observable, timer, type Subscriber, type Subscription } from 'rxjs';
+import { Observable, timer, type Subscription } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
 import type { TurnPolicy } from '../turn/policy.js';
 import type { LadderOptions } from '../turn/turn.js';
-import { ThreadLanes, type LaneEntry, type SecondMessage } from './lanes.js';
+import { ThreadLanes, type SecondMessage } from './lanes.js';
+import { Running } from './running.js';
 import type { LeaveMode } from './types.js';
 
 /** The ladder's options as the client sets them for a turn. */
 export type Ladder = LadderOptions & { policy: TurnPolicy; logger: Logger };
-
-/** One running (or waiting) turn, as `close()` and its thread's lane see it. */
-interface Running extends LaneEntry {
-  /** The turn runs (a message waiting in its thread's lane does not yet). */
-  started: boolean;
-  /** The agent named the turn's task (a `task` event passed), or the turn sends nothing (a resume): it can be handed over. */
-  named: boolean;
-  /** Ends the turn now with `error` (its subscriber's error: the ladder is left). */
-  end(error: A2AError): void;
-  /** Set while a closing client waits for this turn's task to be named: hands it over then. */
-  whenNamed?: () => void;
-  /** Set while a closing client waits for this turn: told when it ended, however. */
-  whenEnded?: () => void;
-}
 
 /**
  * The client's turns while they run: each counted from its subscribe to its end, so `close()` can
@@ -32,7 +19,8 @@ interface Running extends LaneEntry {
 export class TurnsInFlight {
   /** The ladder of every turn: detached while the client hands its turns over. */
   readonly ladder: Ladder;
-  private readonly running = new Set<Running>();
+  /** Each running (or waiting) turn, with its thread's key. */
+  private readonly running = new Map<Running, string>();
   private readonly lanes = new ThreadLanes();
   /** Set by `end(true)`: the turns it ends hand their tasks over (no CancelTask). */
   private detaching = false;
@@ -60,49 +48,32 @@ export class TurnsInFlight {
     run: (key: string, turnLadder: Ladder) => Observable<TurnEvent>,
   ): Observable<TurnEvent> {
     return new Observable<TurnEvent>((subscriber) => {
-      const detachOnLeave = input.onLeave === 'detach';
-      /** The subscriber left before the turn ended (only read for `onLeave: 'detach'`). */
-      let left = false;
-      /** A newer message of the thread ended this turn: its task is cancelled, whatever `onLeave` says. */
-      let superseded = false;
+      const running = new Running(subscriber, sends, this.leave);
       let key: string;
-      let turn$: Observable<TurnEvent>;
       try {
-        const detached = () => this.detaching || (left && !this.closed && !superseded);
-        const turnLadder = detachOnLeave ? { ...this.ladder, detached } : this.ladder;
+        const turnLadder =
+          input.onLeave === 'detach'
+            ? { ...this.ladder, detached: () => this.detaching || (running.left && !this.closed && !running.superseded) }
+            : this.ladder;
         key = check();
-        turn$ = run(key, turnLadder);
+        running.turn$ = run(key, turnLadder);
       } catch (error) {
         subscriber.next({ type: 'start' });
         subscriber.error(error);
         return undefined;
       }
-      let ended = false;
-      let subscription: Subscription | undefined;
-      const running: Running = {
-        named: !sends,
-        started: false,
-        end: (error) => subscriber.error(error),
-        start: () => {
-          running.started = true;
-          subscription = turn$.subscribe(this.forward(subscriber, running, () => (ended = true)));
-        },
-        supersede: () => {
-          superseded = true;
-          subscriber.error(supersededError());
-        },
-      };
-      this.running.add(running);
+      this.running.set(running, key);
       this.lanes.enter(key, sends ? this.secondMessage : 'parallel', running);
-      return () => {
-        this.running.delete(running);
-        this.lanes.leave(key, running);
-        left = !ended;
-        subscription?.unsubscribe();
-        running.whenEnded?.();
-      };
+      return running;
     });
   }
+
+  /** Takes a turn that ended out of the running ones and its thread's lane. */
+  private readonly leave = (turn: Running): void => {
+    const key = this.running.get(turn);
+    this.running.delete(turn);
+    if (key !== undefined) this.lanes.leave(key, turn);
+  };
 
   /**
    * Ends every turn still running with an `aborted` error: handed over (`detach`: no CancelTask), or
@@ -114,33 +85,12 @@ export class TurnsInFlight {
   end(detach: boolean, waitMs: number): Promise<void> {
     if (detach) this.detaching = true;
     this.closed = true;
-    const turns = [...this.running];
+    const turns = [...this.running.keys()];
     // A message still waiting in its thread's lane was never sent: nothing to hand over or wait for.
     const now = turns.filter((turn) => !this.detaching || turn.named || !turn.started);
     for (const turn of now) turn.end(turn.started ? closedError(this.detaching) : unsentError());
     const waiting = turns.filter((turn) => !now.includes(turn));
     return Promise.all(waiting.map((turn) => handOverWhenNamed(turn, waitMs))).then(() => undefined);
-  }
-
-  /** The turn's events to its subscriber, noting when the agent names the task (and handing over then, if waited for). */
-  private forward(subscriber: Subscriber<TurnEvent>, running: Running, onEnd: () => void) {
-    return {
-      next: (event: TurnEvent) => {
-        subscriber.next(event);
-        if (!running.named && event.type === 'task') {
-          running.named = true;
-          running.whenNamed?.();
-        }
-      },
-      error: (error: unknown) => {
-        onEnd();
-        subscriber.error(error);
-      },
-      complete: () => {
-        onEnd();
-        subscriber.complete();
-      },
-    };
   }
 }
 
@@ -167,14 +117,6 @@ function handOverWhenNamed(turn: Running, waitMs: number): Promise<void> {
         }),
       ),
     );
-  });
-}
-
-function supersededError(): A2AError {
-  return new A2AError({
-    kind: 'aborted',
-    operation: 'turn',
-    message: "the thread's next message superseded this turn: its task was cancelled",
   });
 }
 

@@ -37,7 +37,7 @@ export interface A2AOptions extends AgentReachOptions {
   policy?: TurnPolicyInput;
   /** Ports to agents; default the official SDK's (`createSdkPorts`), reaching them as the options above say. Inject a fake one in tests. */
   ports?: PortFactory;
-  /** Threads remembered at most (the least recently used go first). Default 10,000. */
+  /** Threads remembered at most (the least recently used go first), and as many derived contextIds kept (the oldest go first). Default 10,000. */
   maxThreads?: number;
   /** Random numbers in [0, 1) for backoff jitter. Default `Math.random`. */
   random?: () => number;

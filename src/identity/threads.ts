@@ -3,7 +3,7 @@ import type { Logger } from '../logger.js';
 import { redactQuery } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import { ThreadRegistry, type ThreadMemory } from './registry.js';
-import { rememberThread, type ThreadTurnStart } from './remember.js';
+import { rememberThread, type AdoptionNotes, type ThreadTurnStart } from './remember.js';
 
 export type { ThreadMemory } from './registry.js';
 
@@ -40,9 +40,15 @@ export type Deriver = (handle: string, thread: string) => string | Promise<strin
  */
 export class Threads {
   private readonly memories: ThreadRegistry;
+  /**
+   * The contextIds derived synchronously lately, by thread key (as many as `maxThreads`, the oldest
+   * dropped first): a known thread's message derives none (an HMAC, and the bytes of its input).
+   * Nothing here is needed: a thread dropped from it derives its id again.
+   */
+  private readonly derived = new Map<string, string>();
 
   constructor(
-    maxThreads: number,
+    private readonly maxThreads: number,
     private readonly derive: Deriver,
     private readonly lookup: WaitingTaskLookup,
     private readonly logger: Logger,
@@ -70,8 +76,20 @@ export class Threads {
     thread: { handle: string; thread: string; contextId?: string },
     body: (contextId: string) => Observable<T>,
   ): Observable<T> {
-    const contextId = thread.contextId ?? this.memories.get(key)?.adoptedContextId ?? this.derive(thread.handle, thread.thread);
+    const contextId = thread.contextId ?? this.memories.get(key)?.adoptedContextId ?? this.derivedId(key, thread.handle, thread.thread);
     return typeof contextId === 'string' ? body(contextId) : from(contextId).pipe(switchMap(body));
+  }
+
+  /** The thread's derived contextId: the one derived for its key before, else derived (and kept when known at once). */
+  private derivedId(key: string, handle: string, thread: string): string | Promise<string> {
+    const known = this.derived.get(key);
+    if (known !== undefined) return known;
+    const contextId = this.derive(handle, thread);
+    if (typeof contextId === 'string') {
+      if (this.derived.size >= this.maxThreads) this.derived.delete(this.derived.keys().next().value as string);
+      this.derived.set(key, contextId);
+    }
+    return contextId;
   }
 
   /** The thread's contextIds under the previous identity secrets, newest first (none without them). */
@@ -123,11 +141,32 @@ export class Threads {
    * naming `agent` and `handle`; a resume adopts nothing.
    */
   remember(key: string, sent: ThreadTurnStart, by: { agent: string; handle: string } | undefined): MonoTypeOperatorFunction<TurnEvent> {
-    const fields = (adopted: string) => ({ ...(by && { agent: redactQuery(by.agent), handle: by.handle }), sent: sent.contextId, adopted });
-    const onAdopted =
-      by && ((adopted: string) => this.logger.warn(fields(adopted), "the agent replaced the contextId; this thread now uses the agent's"));
-    const onCarried = (adopted: string) =>
-      this.logger.info(fields(adopted), "the thread's conversation is under a previous identity secret; it continues there");
-    return rememberThread(this.memories, key, sent, onAdopted, onCarried);
+    return rememberThread(this.memories, key, sent, new AdoptionLog(this.logger, sent, by));
+  }
+}
+
+/** A turn's {@link AdoptionNotes}, logged: one small object per turn, its log lines made only when one is written. */
+class AdoptionLog implements AdoptionNotes {
+  readonly adopts: boolean;
+
+  constructor(
+    private readonly logger: Logger,
+    private readonly sent: ThreadTurnStart,
+    private readonly by: { agent: string; handle: string } | undefined,
+  ) {
+    this.adopts = by !== undefined;
+  }
+
+  adopted(adopted: string): void {
+    this.logger.warn(this.fields(adopted), "the agent replaced the contextId; this thread now uses the agent's");
+  }
+
+  carried(adopted: string): void {
+    this.logger.info(this.fields(adopted), "the thread's conversation is under a previous identity secret; it continues there");
+  }
+
+  private fields(adopted: string) {
+    const { by } = this;
+    return { ...(by && { agent: redactQuery(by.agent), handle: by.handle }), sent: this.sent.contextId, adopted };
   }
 }

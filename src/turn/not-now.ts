@@ -1,4 +1,4 @@
-import { asyncScheduler, Observable, timer, type Subscription } from 'rxjs';
+import { asyncScheduler, Observable, timer, type Observer, type Subscriber, type Subscription } from 'rxjs';
 import { isA2AError, retryingAfter, type A2AError, type A2AOperation } from '../errors.js';
 import { NOT_NOW_STATUSES } from '../port/codes.js';
 import { ForwardingPort } from '../port/forwarding.js';
@@ -40,35 +40,62 @@ interface Bounds {
  * on carrying when to try again. The waits are timers on RxJS's async scheduler: virtual in marble tests.
  */
 export function whenTaken<T>(call: Observable<T>, bounds: Bounds): Observable<T> {
-  const { maxTries, maxWaitMs } = bounds.policy.retryAfter;
-  if (maxTries === 0) return call;
-  return new Observable<T>((subscriber) => {
-    const until = Math.min(asyncScheduler.now() + bounds.callMs, bounds.deadline ?? Infinity);
-    let tries = 0;
-    let waited = 0;
-    let current: Subscription | undefined;
-    const attempt = (): void => {
-      let answered = false;
-      current = call.subscribe({
-        next: (value) => {
-          answered = true;
-          subscriber.next(value);
-        },
-        error: (error: unknown) => {
-          if (answered || !isNotNow(error)) return subscriber.error(error);
-          const delay = error.retryAfterMs ?? backoffDelay(bounds.policy.retryAfter, tries + 1, bounds.random);
-          const late = waited + delay > maxWaitMs || asyncScheduler.now() + delay >= until;
-          if (tries >= maxTries || late) return subscriber.error(error.retryAfterMs === undefined ? retryingAfter(error, delay) : error);
-          tries++;
-          waited += delay;
-          current = timer(delay).subscribe(attempt);
-        },
-        complete: () => subscriber.complete(),
-      });
-    };
-    attempt();
-    return () => current?.unsubscribe();
-  });
+  if (bounds.policy.retryAfter.maxTries === 0) return call;
+  return new Observable<T>((subscriber) => new Taken(subscriber, call, bounds).attempt());
+}
+
+/** {@link whenTaken}'s tries of one call, its observer and its teardown in one object: methods, not six closures per call. */
+class Taken<T> implements Observer<T> {
+  private readonly until: number;
+  private tries = 0;
+  private waited = 0;
+  /** The try in flight gave a value: it is never made again. */
+  private answered = false;
+  private current: Subscription | undefined;
+  /** The wait before the next try. */
+  private wait: Subscription | undefined;
+
+  constructor(
+    private readonly subscriber: Subscriber<T>,
+    private readonly call: Observable<T>,
+    private readonly bounds: Bounds,
+  ) {
+    this.until = Math.min(asyncScheduler.now() + bounds.callMs, bounds.deadline ?? Infinity);
+  }
+
+  /** One try of the call; returns this object, the subscription's teardown. */
+  attempt(): this {
+    this.answered = false;
+    this.wait = undefined;
+    this.current = this.call.subscribe(this);
+    return this;
+  }
+
+  next(value: T): void {
+    this.answered = true;
+    this.subscriber.next(value);
+  }
+
+  error(error: unknown): void {
+    if (this.answered || !isNotNow(error)) return this.subscriber.error(error);
+    const { policy, random } = this.bounds;
+    const delay = error.retryAfterMs ?? backoffDelay(policy.retryAfter, this.tries + 1, random);
+    const late = this.waited + delay > policy.retryAfter.maxWaitMs || asyncScheduler.now() + delay >= this.until;
+    if (this.tries >= policy.retryAfter.maxTries || late)
+      return this.subscriber.error(error.retryAfterMs === undefined ? retryingAfter(error, delay) : error);
+    this.tries++;
+    this.waited += delay;
+    this.wait = timer(delay).subscribe(() => this.attempt());
+  }
+
+  complete(): void {
+    this.subscriber.complete();
+  }
+
+  unsubscribe(): void {
+    this.current?.unsubscribe();
+    this.wait?.unsubscribe();
+  }
 }
 
 /**

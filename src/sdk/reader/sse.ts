@@ -1,4 +1,4 @@
-import { SseLines } from './sse-lines.js';
+import { SseLines, type SseEvents } from './sse-lines.js';
 import { A2AError } from '../../errors.js';
 
 /** The largest SSE event, in characters: the SDK's own bound on one event (S10), kept by our readers too. */
@@ -20,37 +20,52 @@ export interface SseSink {
  * rejects when it breaks or an event is too large.
  */
 export async function readSse(body: ReadableStream<Uint8Array>, sink: SseSink, maxEventChars: number): Promise<void> {
-  let refused: A2AError | undefined;
-  let dispatched = false;
-  const lines = new SseLines(
-    {
-      event: (data) => {
-        const payload = data.charCodeAt(0) === 0x1e ? data.slice(1) : data;
-        dispatched = true;
-        if (payload.trim() === '') sink.alive();
-        else sink.data(payload);
-      },
-      comment: () => sink.alive(),
-      tooLarge: () => (refused ??= tooLarge(maxEventChars)),
-    },
-    maxEventChars,
-  );
+  const events = new SseDispatch(sink, maxEventChars);
+  const lines = new SseLines(events, maxEventChars);
   const decoder = new TextDecoder();
   const reader = body.getReader();
   try {
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      dispatched = false;
+      events.dispatched = false;
       lines.feed(decoder.decode(value, { stream: true }));
-      if (refused) throw refused;
+      if (events.refused) throw events.refused;
       // Bytes that completed no event (a slow one dripping in) still say the server is alive.
-      if (!dispatched) sink.alive();
+      if (!events.dispatched) sink.alive();
     }
     lines.feed(decoder.decode());
     lines.end();
   } finally {
     reader.releaseLock();
+  }
+}
+
+/** What the line reader finds, handed to the sink: one small object per stream, not three closures. */
+class SseDispatch implements SseEvents {
+  /** The last chunk completed an event. */
+  dispatched = false;
+  /** An event past the bound. */
+  refused: A2AError | undefined;
+
+  constructor(
+    private readonly sink: SseSink,
+    private readonly maxEventChars: number,
+  ) {}
+
+  event(data: string): void {
+    const payload = data.charCodeAt(0) === 0x1e ? data.slice(1) : data;
+    this.dispatched = true;
+    if (payload.trim() === '') this.sink.alive();
+    else this.sink.data(payload);
+  }
+
+  comment(): void {
+    this.sink.alive();
+  }
+
+  tooLarge(): void {
+    this.refused ??= tooLarge(this.maxEventChars);
   }
 }
 
