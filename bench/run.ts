@@ -25,12 +25,15 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(ROOT, 'bench/results.json');
 const PERFORMANCE = join(ROOT, 'docs', 'performance.md');
 
-/** Rounds and sizes: chosen so the whole run takes under ten minutes on 2 cores (the gateway two of them). */
+/**
+ * Rounds and sizes: chosen so the whole run takes about ten minutes on 2 cores (the gateway two of them). The
+ * concurrency scenario's rounds swing by a third on a shared machine (one process each): five give a median.
+ */
 const PLAN = {
-  throughput: { n: 20_000, warm: 2, measured: 3, rounds: 5, warmupRounds: 1 },
-  grpcThroughput: { n: 20_000, warm: 2, measured: 3, rounds: 3, warmupRounds: 1 },
+  throughput: { n: 20_000, warm: 2, measured: 3, rounds: 7, warmupRounds: 1 },
+  grpcThroughput: { n: 20_000, warm: 2, measured: 3, rounds: 4, warmupRounds: 1 },
   firstEvent: { warm: 5, samples: 40, rounds: 5, warmupRounds: 1 },
-  concurrency: { turns: 1_000, n: 100, rounds: 2, warmupRounds: 0 },
+  concurrency: { turns: 1_000, n: 100, rounds: 5, warmupRounds: 0 },
   assembly: { sizes: [1_000, 10_000, 100_000], rounds: 5, minChunks: 200_000 },
   endToEnd: { sizes: [1_000, 10_000, 100_000], rounds: 2 },
   turnSetup: { count: 5_000, rounds: 3 },
