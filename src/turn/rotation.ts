@@ -1,10 +1,9 @@
-import { catchError, concat, concatMap, defer, find, from, map, of, take, type Observable } from 'rxjs';
-import { isA2AError, naming, toA2AError } from '../errors.js';
+import { concat, concatMap, defer, find, from, map, of, type Observable } from 'rxjs';
 import { listTasksOf } from '../port/port.js';
 import type { ContextAdoptedEvent } from '../port/notes.js';
 import type { LadderContext } from './context.js';
 import { ownTasks } from './thread-guard.js';
-import { withinFrom } from './watchdog.js';
+import { boundedLookup } from './lookup-bound.js';
 
 /**
  * The conversation a thread's message goes to after the identity secret was rotated: the current
@@ -28,21 +27,7 @@ export function rotatedContext(
     concatMap((contextId) => hasTasks(contextId).pipe(map((found) => (found ? contextId : undefined)))),
     find((found): found is string => found !== undefined),
     map((found) => found ?? current),
-    withinFrom<string>(agent$, ctx.policy.lookupTimeoutMs, 'lookup', 'list-tasks'),
-    catchError((error: unknown) => {
-      if (isA2AError(error, 'unsupported')) return of(current);
-      return agent$.pipe(
-        take(1),
-        map((agent) => {
-          const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
-          ctx.logger.debug(
-            { agent, operation: 'list-tasks', error: named.message },
-            'no ListTasks answer for the rotated secrets: the current contextId is used',
-          );
-          return current;
-        }),
-      );
-    }),
+    boundedLookup(ctx, agent$, current, 'no ListTasks answer for the rotated secrets: the current contextId is used'),
   );
 }
 

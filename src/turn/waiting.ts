@@ -1,11 +1,10 @@
-import { asyncScheduler, catchError, concatMap, find, from, map, of, take, type Observable } from 'rxjs';
-import { isA2AError, naming, toA2AError } from '../errors.js';
+import { asyncScheduler, concatMap, find, from, map, type Observable } from 'rxjs';
 import type { A2APort } from '../port/port.js';
 import { isInterrupted, isTerminal, type Task } from '../port/types.js';
 import type { LadderContext } from './context.js';
 import { threadPages, type ListingBounds } from './listing.js';
 import type { TurnPolicy } from './policy.js';
-import { withinFrom } from './watchdog.js';
+import { boundedLookup } from './lookup-bound.js';
 
 /** How far back a conversation's unfinished task is looked for: a day. */
 export const RECENT_MS = 24 * 60 * 60 * 1000;
@@ -72,23 +71,8 @@ export function newestUnfinished(
  * card), its clocks start then, and a failure is logged then.
  */
 export function waitingTask(ctx: LadderContext, contextId: string, agent$: Observable<string>): Observable<string | undefined> {
-  const { lookupTimeoutMs } = ctx.policy;
   return newestUnfinished(ctx.port, contextId, ctx.policy, {}, agent$).pipe(
-    withinFrom<Task | undefined>(agent$, lookupTimeoutMs, 'lookup', 'list-tasks'),
     map((newest) => (newest !== undefined && isInterrupted(newest.status.state) ? newest.id : undefined)),
-    catchError((error: unknown) => {
-      if (isA2AError(error, 'unsupported')) return of(undefined);
-      return agent$.pipe(
-        take(1),
-        map((agent) => {
-          const named = naming(toA2AError(error, 'list-tasks'), agent, 'list-tasks');
-          ctx.logger.debug(
-            { agent, operation: 'list-tasks', error: named.message },
-            'no ListTasks answer for the thread: the message goes without it',
-          );
-          return undefined;
-        }),
-      );
-    }),
+    boundedLookup<string | undefined>(ctx, agent$, undefined, 'no ListTasks answer for the thread: the message goes without it'),
   );
 }
