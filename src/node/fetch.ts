@@ -1,6 +1,6 @@
-import { fetch as undiciFetch } from 'undici';
 import { tlsDispatchers } from './tls-dispatch.js';
 import { tlsEntries, type ClientTlsOption } from './tls.js';
+import { undiciFetchOn } from './undici-fetch.js';
 
 /** Timeouts and pooling of the Node HTTP client. */
 export interface NodeFetchOptions {
@@ -53,15 +53,6 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     },
     tlsEntries(options.tls),
   );
-  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-      ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher: dispatchers.for(urlOf(input)),
-    })) as unknown as typeof fetch;
-  return { fetch: fetchImpl, close: () => dispatchers.close() };
+  return { fetch: undiciFetchOn((url) => dispatchers.for(url)), close: () => dispatchers.close() };
 }
 
-/** The URL a fetch is asked for. */
-function urlOf(input: Parameters<typeof fetch>[0]): string {
-  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
-}

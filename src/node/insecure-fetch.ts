@@ -1,5 +1,6 @@
-import { Agent, fetch as undiciFetch } from 'undici';
+import { Agent } from 'undici';
 import type { NodeFetch } from './fetch.js';
+import { undiciFetchOn } from './undici-fetch.js';
 
 /**
  * A fetch that does not verify TLS certificates, for the command's `--insecure` (development against
@@ -13,10 +14,5 @@ export function createInsecureFetch(): NodeFetch {
     bodyTimeout: 900_000,
     keepAliveTimeout: 1_000,
   });
-  const fetchImpl = ((input: Parameters<typeof fetch>[0], init?: RequestInit) =>
-    undiciFetch(input as Parameters<typeof undiciFetch>[0], {
-      ...(init as Parameters<typeof undiciFetch>[1]),
-      dispatcher,
-    })) as unknown as typeof fetch;
-  return { fetch: fetchImpl, close: () => dispatcher.close() };
+  return { fetch: undiciFetchOn(() => dispatcher), close: () => dispatcher.close() };
 }
