@@ -55,4 +55,3 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   );
   return { fetch: undiciFetchOn((url) => dispatchers.for(url)), close: () => dispatchers.close() };
 }
-
