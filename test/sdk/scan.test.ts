@@ -7,6 +7,8 @@
  * string or another call's), those frames cut or with one character changed, and every frame the
  * fault cells inject (`fixtures/faults/frames.ts`). The fault and integration cells run with it too.
  */
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { buildFrame } from '../../fixtures/faults/frames.js';
@@ -177,5 +179,33 @@ describe('the parse-less path of our reader', () => {
     expect(scanTextChunk(sdkFrame({ ...base, id: ID }), String(ID), {})).toBeDefined();
     // An id told before whose characters begin another id's escaped form (`a\` before `a\"`) is not that id.
     expect(agrees(sdkFrame({ ...base, id: ID, taskId: 'a"' }), { taskId: 'a\\' })).toBe(true);
+  });
+
+  it('keeps nothing of the chunk its frame was read from: the strings of its event are their own', () => {
+    setFlagsFromString('--expose-gc');
+    const gc = runInNewContext('gc') as () => void;
+    const kept: AgentEvent[] = [];
+    gc();
+    const before = process.memoryUsage().heapUsed;
+    for (let i = 0; i < 40; i++) {
+      const frame = sdkFrame({
+        id: ID,
+        taskId: `task-${i}-of-the-chunk`,
+        contextId: `context-${i}-of-the-chunk`,
+        artifactId: `artifact-${i}-of-the-chunk`,
+        text: `the reply's chunk number ${i}`,
+        append: true,
+        last: false,
+      });
+      // One read of the wire: this frame and 1 MiB of other lines after it; the frame's data is a slice of it.
+      const read = `data: ${frame}\n\n: ${'x'.repeat(1 << 20)}${i}\n`;
+      const event = scanTextChunk(read.slice('data: '.length, 'data: '.length + frame.length), String(ID), {});
+      expect(event).toMatchObject({ taskId: `task-${i}-of-the-chunk`, artifact: { parts: [{ text: `the reply's chunk number ${i}` }] } });
+      kept.push(event!);
+    }
+    gc();
+    // Each string kept as a slice would keep its read alive: 40 MiB.
+    expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
+    expect(kept).toHaveLength(40);
   });
 });

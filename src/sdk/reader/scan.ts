@@ -75,7 +75,7 @@ class Scan {
     if (end === -1) return undefined;
     this.at = end + 1;
     const raw = this.data.slice(start, end);
-    if (!SPECIAL.test(raw)) return raw;
+    if (!SPECIAL.test(raw)) return detached(raw);
     try {
       return JSON.parse(this.data.slice(start - 1, end + 1)) as string;
     } catch {
@@ -86,6 +86,18 @@ class Scan {
   atEnd(): boolean {
     return this.at === this.data.length;
   }
+}
+
+/**
+ * `text` as a string of its own. A slice of a string keeps the whole of it alive (V8 makes slices of
+ * 13 characters and more point into their parent), and a frame is a slice of the chunk the wire gave,
+ * up to 64 KiB of text: the strings an event carries are kept (the reply, the artifact's id, the
+ * task's), so each would keep its chunk for as long as the turn, or the caller, holds it. Joined to
+ * another string and sliced again, the characters are copied once: the copy holds only them.
+ * (`JSON.parse`, the full path, makes strings of their own too.)
+ */
+function detached(text: string): string {
+  return text.length < 13 ? text : ` ${text}`.slice(1);
 }
 
 /** Whether the quote at `at` follows an odd number of backslashes. */
