@@ -90,13 +90,15 @@ export function isObject(value: unknown): value is Record<string, unknown> {
 /**
  * An object whose `fields` are read in their order (the first problem in that order is the one
  * named); a field whose reader gives `undefined` is left out. Other members are kept as they are
- * (`loose`) or dropped.
+ * (`loose`; but `__proto__`) or dropped.
  */
 export function object<F extends Fields>(fields: F, loose: boolean): Reader<Read<F> & Record<string, unknown>> {
   const names = Object.keys(fields);
   return (value, path) => {
     if (!isObject(value)) throw new Invalid(path, 'must be an object');
     const out: Record<string, unknown> = loose ? { ...value } : {};
+    // A member named `__proto__` (JSON.parse makes it an own member) is not passed on.
+    if (loose) delete out['__proto__'];
     for (const name of names) {
       const read = fields[name]!(value[name], [...path, name]);
       if (read === undefined) delete out[name];

@@ -8,17 +8,24 @@ import { bindingNamed } from '../bindings/registry.js';
  * Both shapes are accepted: v1.0 (`supportedInterfaces`) and v0.3 (a top-level `url`, with
  * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
  */
-/** An http(s) URL without a user or password in it (credentials go in headers, never in a card). */
+/**
+ * An http(s) URL without a user or password in it (credentials go in headers, never in a card): read
+ * as the URL parser reads it, after the blanks around it, and written with `//` after its scheme.
+ */
 const httpUrl: Reader<string> = (value, path) => {
   if (typeof value !== 'string') throw new Invalid(path, 'must be a string');
+  const written = value.trim();
   let url: URL;
   try {
-    url = new URL(value);
+    url = new URL(written);
   } catch {
     throw new Invalid(path, 'must be an http(s) URL');
   }
-  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') throw new Invalid(path, 'must be an http(s) URL');
-  if (/^[a-z+.-]+:\/\/[^/?#]*@/i.test(value)) throw new Invalid(path, 'must not carry credentials');
+  if (!/^https?:\/\//i.test(written) || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new Invalid(path, 'must be an http(s) URL');
+  }
+  if (url.username !== '' || url.password !== '' || /^[a-z+.-]+:\/\/[^/?#]*@/i.test(written))
+    throw new Invalid(path, 'must not carry credentials');
   return value;
 };
 const upTo = (max: number) => text(0, max);
