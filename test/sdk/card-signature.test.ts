@@ -158,6 +158,8 @@ describe('the verdict on a v1.0 card signed by the SDK', () => {
 
   it('a shared secret (an oct key) in a JWKS is never trusted, and a private key given by mistake is used as its public half', async () => {
     expect(readJwks({ keys: [{ kty: 'oct', kid: 'k1', k: 'c2VjcmV0' }] })).toEqual([]);
+    // A key type named like a member of every object is no key type: skipped, not a TypeError.
+    expect(readJwks({ keys: [{ kty: 'constructor' }, { kty: 'toString' }, { kty: '__proto__' }] })).toEqual([]);
     const privateJwk = { ...trusted.privateKey.export({ format: 'jwk' }), kid: 'k1', alg: 'ES256' };
     const [key] = readJwks({ keys: [privateJwk] });
     expect(key!.jwk).not.toHaveProperty('d');

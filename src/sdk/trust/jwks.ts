@@ -69,7 +69,8 @@ export function readJwks(json: unknown, jwksUrl?: string): TrustedKey[] {
     throw new Error(`not a JWKS: its field ${issuePath(issue, '(the document)')} ${describeIssue(issue)}`);
   }
   return result.data.keys.flatMap((raw): TrustedKey[] => {
-    const members = PUBLIC_MEMBERS[raw.kty];
+    // Own members only: a `kty` such as `constructor` names no key type.
+    const members = Object.hasOwn(PUBLIC_MEMBERS, raw.kty) ? PUBLIC_MEMBERS[raw.kty] : undefined;
     if (members === undefined) return [];
     const jwk = {} as Jwk;
     for (const name of [...COMMON, ...members]) if (raw[name] !== undefined) jwk[name] = raw[name];
