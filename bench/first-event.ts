@@ -5,8 +5,12 @@
  * a thread's first message (a4h-a2a asks `ListTasks` for a task left waiting first), and cold (the
  * process's first turn, a thread's first message: card, new connection and, for a4h-a2a, the lookup).
  */
+import { pinAgents } from './affinity.js';
 import { startReplayServer } from './replay-server.js';
 import { runChild } from './rounds.js';
+
+// The agents on core 0, each measured process on core 1 (see affinity.ts).
+pinAgents();
 
 const rounds = Number(process.argv[2] ?? 5);
 const server = await startReplayServer();

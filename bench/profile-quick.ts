@@ -3,6 +3,7 @@
  * by category, per 1,000 events): `node dist/bench/profile-quick.js [a4h|a4h-sdk-reader|sdk|floor|a4h-grpc|sdk-grpc]`
  * (the gRPC contenders against the gRPC bench agent, the others against the replay agent).
  */
+import { pinAgents } from './affinity.js';
 import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -11,6 +12,9 @@ import { startGrpcBenchAgent } from './grpc-agent.js';
 import { summarizeProfile } from './profile.js';
 import { startReplayServer } from './replay-server.js';
 import { runChild } from './rounds.js';
+
+// The agents on core 0, each measured process on core 1 (see affinity.ts).
+pinAgents();
 
 const contender = (process.argv[2] ?? 'a4h') as Contender;
 const server = contender.endsWith('-grpc') ? await startGrpcBenchAgent() : await startReplayServer();

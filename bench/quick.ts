@@ -4,10 +4,14 @@
  * then over gRPC (the gRPC bench agent, the SDK's own gRPC client as the other contender); `-- [rounds]
  * grpc` runs the gRPC half alone, `-- [rounds] json-rpc` the other. The full run is `npm run bench`.
  */
+import { pinAgents } from './affinity.js';
 import { GRPC_CONTENDERS } from './drivers/types.js';
 import { startGrpcBenchAgent } from './grpc-agent.js';
 import { startReplayServer } from './replay-server.js';
 import { runChild } from './rounds.js';
+
+// The agents on core 0, each measured process on core 1 (see affinity.ts).
+pinAgents();
 
 const rounds = Number(process.argv[2] ?? 5);
 const only = process.argv[3];

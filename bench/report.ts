@@ -16,7 +16,7 @@ export function renderSection(r: Results): string {
   const load = r.machine.loadAverage;
   out.push(
     `Generated ${r.generatedAt.slice(0, 10)} by \`npm run bench\` in ${r.durationSec} s: Node ${r.machine.node}, ${r.machine.cores} cores ` +
-      `(${r.machine.cpu}), ${r.machine.platform}; load average ${load.start[0]} at the start, ${load.end[0]} at the end. ` +
+      `(${r.machine.cpu}), ${r.machine.platform}${r.machine.pinning ? `, ${r.machine.pinning}` : ''}; load average ${load.start[0]} at the start, ${load.end[0]} at the end. ` +
       `@a2a-js/sdk ${r.versions['@a2a-js/sdk']}, rxjs ${r.versions['rxjs']}, undici ${r.versions['undici']}. ` +
       `Cells are median [min–max] over rounds, each contender in a fresh process per round, contenders alternating; ` +
       `"× SDK" is the ratio of medians (the median of the per-round ratios in parentheses). ` +

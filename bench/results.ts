@@ -58,6 +58,8 @@ export interface Results {
     memoryGb: number;
     platform: string;
     loadAverage: { start: number[]; end: number[] };
+    /** Where the agents and the measured processes ran (`affinity.ts`); absent in runs before it. */
+    pinning?: string;
   };
   versions: Record<string, string>;
   plan: object;

@@ -4,6 +4,7 @@
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { onContenderCore } from './affinity.js';
 import type { Job } from './child.js';
 import type { ReplayServer } from './replay-server.js';
 
@@ -22,9 +23,10 @@ export function runChild(
 ): Promise<ChildResult> {
   const before = server.connections;
   return new Promise((resolve, reject) => {
+    const [command, args] = onContenderCore(['--expose-gc', ...nodeArgs, CHILD, JSON.stringify(job)]);
     execFile(
-      process.execPath,
-      ['--expose-gc', ...nodeArgs, CHILD, JSON.stringify(job)],
+      command,
+      args,
       { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, A4H_IDENTITY_SECRET: '' } },
       (error, stdout, stderr) => {
         if (error) return reject(new Error(`${JSON.stringify(job)} failed: ${stderr || error.message}`));

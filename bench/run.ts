@@ -2,6 +2,7 @@
  * `npm run bench`: every benchmark, contenders alternating in fresh processes against the replay
  * agent on 127.0.0.1; writes `bench/results.json` and the performance tables of docs/performance.md.
  */
+import { pinAgents, pinningInWords } from './affinity.js';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
@@ -47,6 +48,7 @@ const PLAN = {
 async function main(): Promise<void> {
   const started = Date.now();
   const loadStart = loadavg();
+  const pinned = pinAgents();
   const server = await startReplayServer();
   const agent = `${server.url}/`;
   const say = (text: string): boolean => process.stderr.write(`${text}\n`);
@@ -247,6 +249,7 @@ async function main(): Promise<void> {
         memoryGb: Math.round(totalmem() / 1024 ** 3),
         platform: `${process.platform} ${process.arch}`,
         loadAverage: { start: loadStart.map((x) => Number(x.toFixed(2))), end: loadavg().map((x) => Number(x.toFixed(2))) },
+        pinning: pinningInWords(pinned),
       },
       versions: versions(),
       plan: PLAN,
