@@ -14,7 +14,20 @@ const CHILD_TIMEOUT_MS = 180_000;
 /** What one child printed, with the TCP connections it opened to the replay agent. */
 export type ChildResult = Record<string, unknown> & { connections: number };
 
-/** Runs one job in a fresh `node --expose-gc` process with `nodeArgs` and returns its JSON line; killed after `timeoutMs`. */
+/**
+ * A throughput child's young generation at its full size from the start (V8's 16 MB semi-spaces on
+ * 64 bits, what it grows to under any load), the same for every contender. Left to grow, it grew once,
+ * adding pages faulted in one by one (5,000 to 9,000 page faults), and whether that fell in the
+ * measured window or before it depended on how much the process had allocated at start-up (its
+ * imports; a padding array moved it): a window that held it cost 1.5 to 2 times the CPU per event.
+ * That was the bimodal throughput of earlier runs, for a4h-a2a and the SDK alike.
+ */
+export const STEADY_YOUNG_GENERATION = ['--min-semi-space-size=16', '--max-semi-space-size=16'] as const;
+
+/**
+ * Runs one job in a fresh `node --expose-gc` process with `nodeArgs` (and, for a throughput job,
+ * {@link STEADY_YOUNG_GENERATION}) and returns its JSON line; killed after `timeoutMs`.
+ */
 export function runChild(
   job: Job,
   server: Pick<ReplayServer, 'connections'>,
@@ -23,7 +36,8 @@ export function runChild(
 ): Promise<ChildResult> {
   const before = server.connections;
   return new Promise((resolve, reject) => {
-    const [command, args] = onContenderCore(['--expose-gc', ...nodeArgs, CHILD, JSON.stringify(job)]);
+    const heap = job.scenario === 'throughput' ? STEADY_YOUNG_GENERATION : [];
+    const [command, args] = onContenderCore(['--expose-gc', ...heap, ...nodeArgs, CHILD, JSON.stringify(job)]);
     execFile(
       command,
       args,

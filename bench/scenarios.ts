@@ -3,6 +3,7 @@
  * returns one plain object; the child prints it as one JSON line.
  */
 import { performance } from 'node:perf_hooks';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { FIRST_OF_THREAD, type Driver, type TurnOutcome } from './drivers/types.js';
 import { median, quantile } from './stats.js';
 
@@ -24,12 +25,20 @@ export function expectChunks(outcome: TurnOutcome, n: number, contender: string)
     throw new Error(`${contender}: reply of ${outcome.replyLength} chars, expected ${16 * n}`);
 }
 
+/** The young generation's size (V8's new space, both semi-spaces), in bytes. */
+export const youngGenerationBytes = (): number =>
+  getHeapSpaceStatistics().find((space) => space.space_name === 'new_space')?.space_size ?? 0;
+
 /**
  * One long stream at a time: `warm` unmeasured streams, then `measured` streams of `n` chunks, each
- * timed (wall, CPU, first chunk). The process's figure is the median of its measured streams.
+ * timed (wall, CPU, first chunk). The process's figure is the median of its measured streams. With
+ * it, what the window says of the heap: the young generation's size at its start and end (it must
+ * not grow in it, see `STEADY_YOUNG_GENERATION` in rounds.ts) and the page faults it took.
  */
 export async function throughput(driver: Driver, contender: string, agent: string, n: number, warm: number, measured: number) {
   for (let i = 0; i < warm; i++) expectChunks(await driver.turn(agent, String(n), `warm-${i}`), n, contender);
+  const youngAtStart = youngGenerationBytes();
+  const faultsAtStart = process.resourceUsage().minorPageFault;
   const events = n + 3;
   const runs: { wallMs: number; cpuMs: number; ttfeMs: number }[] = [];
   const window = { startMicros: monotonicMicros(), endMicros: 0 };
@@ -43,6 +52,7 @@ export async function throughput(driver: Driver, contender: string, agent: strin
     expectChunks(outcome, n, contender);
   }
   window.endMicros = monotonicMicros();
+  const pageFaults = process.resourceUsage().minorPageFault - faultsAtStart;
   return {
     n,
     events,
@@ -53,6 +63,9 @@ export async function throughput(driver: Driver, contender: string, agent: strin
     ttfeMs: median(runs.map((r) => r.ttfeMs)),
     peakRssMb: peakRssMb(),
     window,
+    youngMbAtStart: youngAtStart / 1048576,
+    youngMbAtEnd: youngGenerationBytes() / 1048576,
+    pageFaults,
   };
 }
 
@@ -96,6 +109,8 @@ export async function concurrency(driver: Driver, contender: string, agent: stri
   gc();
 
   const firsts: number[] = [];
+  const youngAtStart = youngGenerationBytes();
+  const faultsAtStart = process.resourceUsage().minorPageFault;
   const window = { startMicros: monotonicMicros(), endMicros: 0 };
   const cpu = process.cpuUsage();
   const t0 = performance.now();
@@ -103,6 +118,8 @@ export async function concurrency(driver: Driver, contender: string, agent: stri
   const wallMs = performance.now() - t0;
   const cpuUsed = cpuMs(cpu);
   window.endMicros = monotonicMicros();
+  const pageFaults = process.resourceUsage().minorPageFault - faultsAtStart;
+  const youngAtEnd = youngGenerationBytes();
   outcomes.forEach((o) => expectChunks(o, n, contender));
   const events = turns * (n + 3);
 
@@ -138,6 +155,9 @@ export async function concurrency(driver: Driver, contender: string, agent: stri
     heapKbPerOpenTurn: perTurnKb(before.heapUsed + before.external, during.heapUsed + during.external),
     firstOfThreadWallMs,
     window,
+    youngMbAtStart: youngAtStart / 1048576,
+    youngMbAtEnd: youngAtEnd / 1048576,
+    pageFaults,
   };
 }
 
