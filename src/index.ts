@@ -112,7 +112,7 @@ export type {
   TurnOutcome,
   UserMessage,
 } from './port/events.js';
-export { backoffDelay, DEFAULT_POLICY, resolvePolicy, turnPolicySchema } from './turn/policy.js';
+export { backoffDelay, DEFAULT_POLICY, resolvePolicy } from './turn/policy.js';
 export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
 export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';
 export { platformEdits, splitReply } from './render/platform.js';

@@ -1,39 +1,112 @@
-import type { core } from 'zod/mini';
-
 /**
- * A validation issue in words. The library uses `zod/mini` (a small browser bundle), which ships
- * no messages of its own; setting zod's global locale would change the host app's zod too.
+ * Reading untrusted JSON (an agent card, a JWKS) and caller options by hand: each reader checks one
+ * value and returns it, or throws {@link Invalid} at the first problem, naming where it is and what is
+ * wrong in words ("must be a string"). No schema library: zod would load some 90 modules (all its
+ * locales among them, about 13 MB of a process's memory) for the handful of shapes read here.
  */
-export function describeIssue(issue: core.$ZodIssue | undefined): string {
-  if (issue === undefined) return 'is not valid';
-  switch (issue.code) {
-    case 'invalid_type':
-      return `must be ${article(issue.expected)}`;
-    case 'too_small':
-      return issue.origin === 'string' || issue.origin === 'array'
-        ? Number(issue.minimum) <= 1
-          ? 'must not be empty'
-          : `must have at least ${String(issue.minimum)} ${issue.origin === 'string' ? 'characters' : 'entries'}`
-        : `must be ${issue.inclusive ? 'at least' : 'more than'} ${String(issue.minimum)}`;
-    case 'too_big':
-      return issue.origin === 'string' || issue.origin === 'array'
-        ? `must have at most ${String(issue.maximum)} ${issue.origin === 'string' ? 'characters' : 'entries'}`
-        : `must be ${issue.inclusive ? 'at most' : 'less than'} ${String(issue.maximum)}`;
-    case 'invalid_format':
-      return issue.format === 'url' ? 'must be an http(s) URL' : `must be a valid ${issue.format}`;
-    case 'custom':
-      return issue.message;
-    default:
-      return 'is not valid';
+
+/** Where a value sits: the keys and indexes from the document's root. */
+export type Path = readonly (string | number)[];
+
+/** The first problem found in a value: where, and what is wrong (the words after "it"). */
+export class Invalid extends Error {
+  constructor(
+    readonly path: Path,
+    readonly says: string,
+  ) {
+    super(`${path.map(String).join('.') || '(value)'} ${says}`);
+    this.name = 'Invalid';
+  }
+
+  /** The dotted path of the field, e.g. `supportedInterfaces.0.url`; `whole` for the value itself. */
+  where(whole: string): string {
+    return this.path.map(String).join('.') || whole;
   }
 }
 
-function article(expected: string): string {
-  if (expected === 'int') return 'an integer';
-  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+/** A reader of one value at `path`. */
+export type Reader<T> = (value: unknown, path: Path) => T;
+
+/** A string of `min` to `max` characters. */
+export function text(min: number, max: number): Reader<string> {
+  return (value, path) => {
+    if (typeof value !== 'string') throw new Invalid(path, 'must be a string');
+    if (value.length < min) throw new Invalid(path, min <= 1 ? 'must not be empty' : `must have at least ${min} characters`);
+    if (value.length > max) throw new Invalid(path, `must have at most ${max} characters`);
+    return value;
+  };
 }
 
-/** The dotted path of an issue's field, e.g. `supportedInterfaces.0.url`. */
-export function issuePath(issue: core.$ZodIssue | undefined, whole: string): string {
-  return issue?.path.map(String).join('.') || whole;
+/** A boolean. */
+export const bool: Reader<boolean> = (value, path) => {
+  if (typeof value !== 'boolean') throw new Invalid(path, 'must be a boolean');
+  return value;
+};
+
+/** A finite number. */
+export const finite: Reader<number> = (value, path) => {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Invalid(path, 'must be a number');
+  return value;
+};
+
+/** Any value (kept as it is). */
+export const anything: Reader<unknown> = (value) => value;
+
+/** An array of `min` to `max` entries, each read by `item` (the length is checked first: a hostile array is not walked). */
+export function list<T>(item: Reader<T>, max: number, min = 0): Reader<T[]> {
+  return (value, path) => {
+    if (!Array.isArray(value)) throw new Invalid(path, 'must be an array');
+    if (value.length > max) throw new Invalid(path, `must have at most ${max} entries`);
+    if (value.length < min) throw new Invalid(path, min <= 1 ? 'must not be empty' : `must have at least ${min} entries`);
+    return value.map((entry, index) => item(entry, [...path, index]));
+  };
+}
+
+/** A value that may be absent (`undefined`; `null` is not absent). */
+export function optional<T>(read: Reader<T>): Reader<T | undefined> {
+  return (value, path) => (value === undefined ? undefined : read(value, path));
+}
+
+/** A value that, absent, is `fallback` (made afresh each time). */
+export function withDefault<T>(read: Reader<T>, fallback: () => NoInfer<T>): Reader<T> {
+  return (value, path) => (value === undefined ? fallback() : read(value, path));
+}
+
+/** The readers of an object's known fields. */
+export type Fields = Record<string, Reader<unknown>>;
+
+/** What an object read by `fields` is: each field as its reader gives it, optional where it may give `undefined`. */
+export type Read<F extends Fields> = {
+  [K in keyof F as undefined extends ReturnType<F[K]> ? never : K]: ReturnType<F[K]>;
+} & {
+  [K in keyof F as undefined extends ReturnType<F[K]> ? K : never]?: Exclude<ReturnType<F[K]>, undefined>;
+};
+
+/** Whether a value is a plain JSON object (not an array, not null). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * An object whose `fields` are read in their order (the first problem in that order is the one
+ * named); a field whose reader gives `undefined` is left out. The object made has the fields first,
+ * in that order, then (`loose`) the other members as they came (but `__proto__`), or none; no member
+ * is ever deleted from it, so it keeps a fast shape.
+ */
+export function object<F extends Fields>(fields: F, loose: boolean): Reader<Read<F> & Record<string, unknown>> {
+  const names = Object.keys(fields);
+  const known = new Set(names);
+  return (value, path) => {
+    if (!isObject(value)) throw new Invalid(path, 'must be an object');
+    const out: Record<string, unknown> = {};
+    for (const name of names) {
+      const read = fields[name]!(value[name], [...path, name]);
+      if (read !== undefined) out[name] = read;
+    }
+    if (loose) {
+      // A member named `__proto__` (JSON.parse makes it an own member) is not passed on.
+      for (const name of Object.keys(value)) if (!known.has(name) && name !== '__proto__') out[name] = value[name];
+    }
+    return out as Read<F> & Record<string, unknown>;
+  };
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod/mini';
-import { describeIssue } from '../validation.js';
+import { describeIssue } from './zod-issue.js';
 
 const nonEmpty = z.string().check(z.minLength(1));
 const strings = z.array(z.string());

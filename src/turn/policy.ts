@@ -1,21 +1,56 @@
-import * as z from 'zod/mini';
 import { A2AError } from '../errors.js';
-import { describeIssue, issuePath } from '../validation.js';
+import { bool, Invalid, object, withDefault, type Reader } from '../validation.js';
 
 /** The longest delay a JavaScript timer takes (about 24.8 days); longer ones would fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-/** A positive whole number of milliseconds a timer can wait, defaulting to `value`. */
-const ms = (value: number) => z._default(z.number().check(z.int(), z.positive(), z.lte(MAX_TIMER_MS)), value);
-/** A whole number in [min, max], defaulting to `value`. */
-const count = (min: number, max: number, value: number) => z._default(z.number().check(z.int(), z.gte(min), z.lte(max)), value);
-/** A number in [min, max], defaulting to `value`. */
-const ratio = (min: number, max: number, value: number) => z._default(z.number().check(z.gte(min), z.lte(max)), value);
+/** A number, in words where it is not: not a number, not whole, or past the integers a double holds exactly. */
+function wholeNumber(value: unknown, path: readonly (string | number)[]): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Invalid(path, 'must be a number');
+  if (!Number.isInteger(value)) throw new Invalid(path, 'must be an integer');
+  if (value > Number.MAX_SAFE_INTEGER) throw new Invalid(path, `must be at most ${Number.MAX_SAFE_INTEGER}`);
+  if (value < Number.MIN_SAFE_INTEGER) throw new Invalid(path, `must be at least ${Number.MIN_SAFE_INTEGER}`);
+  return value;
+}
 
-/**
- * A backoff: delay before the first retry, the factor it grows by per attempt, its cap, and the
- * fraction of each delay taken off at random (0: none, 1: full jitter).
- */
+/** A number in [min, max] (each end checked in turn), whole when `whole`, defaulting to `value`. */
+function bounded(whole: boolean, min: number, max: number, value: number, above = false): Reader<number> {
+  return withDefault(
+    (given, path) => {
+      const n = whole ? wholeNumber(given, path) : finiteNumber(given, path);
+      if (above ? n <= min : n < min) throw new Invalid(path, above ? `must be more than ${min}` : `must be at least ${min}`);
+      if (n > max) throw new Invalid(path, `must be at most ${max}`);
+      return n;
+    },
+    () => value,
+  );
+}
+
+function finiteNumber(value: unknown, path: readonly (string | number)[]): number {
+  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Invalid(path, 'must be a number');
+  return value;
+}
+
+/** A positive whole number of milliseconds a timer can wait, defaulting to `value`. */
+const ms = (value: number) => bounded(true, 0, MAX_TIMER_MS, value, true);
+/** A whole number in [min, max], defaulting to `value`. */
+const count = (min: number, max: number, value: number) => bounded(true, min, max, value);
+/** A number in [min, max], defaulting to `value`. */
+const ratio = (min: number, max: number, value: number) => bounded(false, min, max, value);
+/** One of `choices`, defaulting to the first. */
+function oneOf<T extends string>(...choices: [T, ...T[]]): Reader<T> {
+  return withDefault(
+    (given, path) => {
+      if (!choices.includes(given as T)) throw new Invalid(path, 'is not valid');
+      return given as T;
+    },
+    () => choices[0],
+  );
+}
+/** A nested group of options: absent, all its defaults. */
+const group = <T>(read: Reader<T>): Reader<T> => withDefault(read, () => read({}, []));
+
+/** A backoff: the fields of {@link Backoff}, with these defaults. */
 const backoff = (initialDelayMs: number, factor: number, maxDelayMs: number, jitter: number) => ({
   initialDelayMs: ms(initialDelayMs),
   factor: ratio(1, 10, factor),
@@ -23,33 +58,63 @@ const backoff = (initialDelayMs: number, factor: number, maxDelayMs: number, jit
   jitter: ratio(0, 1, jitter),
 });
 
-/** The schema of every bound and backoff, with the defaults (all times in milliseconds). */
-export const turnPolicySchema = z.object({
+/** How a {@link TurnPolicy} is read from what a caller gives: each field checked, each absent one its default. */
+const readPolicy = object(
+  {
+    cardTimeoutMs: ms(10_000),
+    sendTimeoutMs: ms(300_000),
+    firstEventTimeoutMs: ms(30_000),
+    idleTimeoutMs: ms(300_000),
+    authWaitMs: ms(600_000),
+    turnTimeoutMs: ms(1_800_000),
+    cancelTimeoutMs: ms(5_000),
+    maxReplyChars: count(1, 1e9, 4_000_000),
+    maxArtifacts: count(1, 1e7, 10_000),
+    maxAttachmentBytes: count(0, 2 ** 40, 32 * 1024 * 1024),
+    maxAttachments: count(0, 1e6, 100),
+    continueInterrupted: withDefault(bool, () => true),
+    waitingTaskLookup: oneOf('first-message', 'every-message'),
+    lookupTimeoutMs: ms(1_000),
+    secondMessage: oneOf('queue', 'supersede', 'parallel'),
+    reconnect: group(object({ maxAttempts: count(0, 100, 5), maxElapsedMs: ms(300_000), ...backoff(500, 2, 10_000, 0.5) }, false)),
+    retryAfter: group(object({ maxTries: count(0, 100, 3), maxWaitMs: ms(30_000), ...backoff(1_000, 2, 10_000, 0.5) }, false)),
+    poll: group(
+      object(
+        { ...backoff(1_000, 1.5, 15_000, 0.2), requestTimeoutMs: ms(15_000), maxErrors: count(0, 100, 3), staleAfterMs: ms(300_000) },
+        false,
+      ),
+    ),
+  },
+  false,
+);
+
+/** Every bound and backoff of a turn, resolved (see {@link resolvePolicy} for the defaults; all times in milliseconds). */
+export interface TurnPolicy {
   /** Fetching the agent card. */
-  cardTimeoutMs: ms(10_000),
+  cardTimeoutMs: number;
   /** A blocking `SendMessage` until the agent answers. Agents think for long stretches. */
-  sendTimeoutMs: ms(300_000),
+  sendTimeoutMs: number;
   /** A stream (or a resubscribe) until its first event. */
-  firstEventTimeoutMs: ms(30_000),
+  firstEventTimeoutMs: number;
   /** The longest quiet gap between two stream events. Generous: tool calls and thinking are quiet. */
-  idleTimeoutMs: ms(300_000),
+  idleTimeoutMs: number;
   /** How long an AUTH_REQUIRED stream is kept open for the agent to resume by itself. */
-  authWaitMs: ms(600_000),
+  authWaitMs: number;
   /** The whole turn, from subscribe to the end event. */
-  turnTimeoutMs: ms(1_800_000),
+  turnTimeoutMs: number;
   /** The CancelTask sent when a turn is abandoned. */
-  cancelTimeoutMs: ms(5_000),
+  cancelTimeoutMs: number;
   /** The longest reply kept, in characters; a longer one ends the turn with a protocol error. */
-  maxReplyChars: count(1, 1e9, 4_000_000),
+  maxReplyChars: number;
   /** The most artifacts one turn keeps; more ends the turn with a protocol error. */
-  maxArtifacts: count(1, 1e7, 10_000),
+  maxArtifacts: number;
   /**
    * The bytes of files and data parts one turn keeps (the agent's answer), and the most a message
    * sends; more ends the turn with a protocol error (an `input` error for a message). Default 32 MiB.
    */
-  maxAttachmentBytes: count(0, 2 ** 40, 32 * 1024 * 1024),
+  maxAttachmentBytes: number;
   /** The most files and data parts one turn keeps; more ends the turn with a protocol error. */
-  maxAttachments: count(0, 1e6, 100),
+  maxAttachments: number;
   /**
    * A thread's message continues a task the agent left waiting on it (input-required, auth-required):
    * the one a turn of this process ended on, or one a lookup finds (`ListTasks`, v1.0 agents; when:
@@ -57,7 +122,7 @@ export const turnPolicySchema = z.object({
    * turns both off: only a task id the caller gives is continued (replicas whose callers carry the
    * question's task id, so no process's memory decides).
    */
-  continueInterrupted: z._default(z.boolean(), true),
+  continueInterrupted: boolean;
   /**
    * When a thread's message looks for a task the agent left waiting (with `continueInterrupted`):
    * `first-message`, the thread's first message in this process (later ones continue what this
@@ -65,29 +130,26 @@ export const turnPolicySchema = z.object({
    * names no task (replicas behind a load balancer, whose callers do not carry the pending question's
    * task id: one `ListTasks` more per message, within `lookupTimeoutMs`).
    */
-  waitingTaskLookup: z._default(z.enum(['first-message', 'every-message']), 'first-message'),
+  waitingTaskLookup: 'first-message' | 'every-message';
   /**
    * How long a message waits for that lookup before it goes without it (as a new task). Short: the
    * person is waiting. Default 1 s.
    */
-  lookupTimeoutMs: ms(1_000),
+  lookupTimeoutMs: number;
   /**
    * What a thread's message does while an earlier message's reply still streams (in this process):
    * `queue` (the default) sends it when the replies ahead of it ended, so both are answered, in
    * order, each reply seeing the exchange before it; `supersede` ends the reply in progress (its task
    * cancelled) and sends the new message at once; `parallel` sends it at once beside it.
    */
-  secondMessage: z._default(z.enum(['queue', 'supersede', 'parallel']), 'queue'),
-  reconnect: z.prefault(
-    z.object({
-      /** Resubscribe attempts in a row without an event before falling back to polling. */
-      maxAttempts: count(0, 100, 5),
-      /** Time since the break after which no further resubscribe is tried; not shorter than `idleTimeoutMs` (unset, it follows a longer one). */
-      maxElapsedMs: ms(300_000),
-      ...backoff(500, 2, 10_000, 0.5),
-    }),
-    {},
-  ),
+  secondMessage: 'queue' | 'supersede' | 'parallel';
+  /** A stream that breaks: resubscribed with this backoff, within these bounds, before the turn falls back to polling. */
+  reconnect: {
+    /** Resubscribe attempts in a row without an event before falling back to polling. */
+    maxAttempts: number;
+    /** Time since the break after which no further resubscribe is tried; not shorter than `idleTimeoutMs` (unset, it follows a longer one). */
+    maxElapsedMs: number;
+  } & Backoff;
   /**
    * A call answered HTTP 429 or 503 before any event (the card, a blocking send, a stream's open,
    * GetTask, CancelTask, ListTasks, a resubscribe): the agent did not take it, so it is made again —
@@ -97,35 +159,27 @@ export const turnPolicySchema = z.object({
    * `firstEventTimeoutMs`, `poll.requestTimeoutMs`, `cancelTimeoutMs`); past those the error says
    * when to try again (`retryAfterMs`, `retryAt`).
    */
-  retryAfter: z.prefault(
-    z.object({
-      /** Times one call is made again after a 429 or 503; 0 waits for none. */
-      maxTries: count(0, 100, 3),
-      /** The most one call waits in all; a `Retry-After` that would pass it is not waited for. */
-      maxWaitMs: ms(30_000),
-      ...backoff(1_000, 2, 10_000, 0.5),
-    }),
-    {},
-  ),
-  poll: z.prefault(
-    z.object({
-      ...backoff(1_000, 1.5, 15_000, 0.2),
-      /** One `GetTask` request. */
-      requestTimeoutMs: ms(15_000),
-      /** Failed `GetTask` requests in a row that are tried again; one more failure ends the turn. */
-      maxErrors: count(0, 100, 3),
-      /** A task that shows no change for this long ends the turn with a timeout. */
-      staleAfterMs: ms(300_000),
-    }),
-    {},
-  ),
-});
+  retryAfter: {
+    /** Times one call is made again after a 429 or 503; 0 waits for none. */
+    maxTries: number;
+    /** The most one call waits in all; a `Retry-After` that would pass it is not waited for. */
+    maxWaitMs: number;
+  } & Backoff;
+  /** Polling `GetTask`, for an agent that does not stream or a stream that could not be resubscribed. */
+  poll: Backoff & {
+    /** One `GetTask` request. */
+    requestTimeoutMs: number;
+    /** Failed `GetTask` requests in a row that are tried again; one more failure ends the turn. */
+    maxErrors: number;
+    /** A task that shows no change for this long ends the turn with a timeout. */
+    staleAfterMs: number;
+  };
+}
 
-/** Every bound and backoff of a turn, resolved (see {@link resolvePolicy} for the defaults). */
-export type TurnPolicy = z.output<typeof turnPolicySchema>;
-
-/** Options as callers give them: any subset, nested objects partial too. */
-export type TurnPolicyInput = z.input<typeof turnPolicySchema>;
+/** Options as callers give them: any subset, nested groups partial too. */
+export type TurnPolicyInput = {
+  [K in keyof TurnPolicy]?: TurnPolicy[K] extends object ? Partial<TurnPolicy[K]> : TurnPolicy[K];
+};
 
 /** The backoff settings shared by reconnect and poll. */
 export interface Backoff {
@@ -143,7 +197,7 @@ export interface Backoff {
 const RESOLVED = new WeakSet<object>();
 
 /** The defaults, resolved once. */
-export const DEFAULT_POLICY: TurnPolicy = turnPolicySchema.parse({});
+export const DEFAULT_POLICY: TurnPolicy = readPolicy({}, []) as TurnPolicy;
 RESOLVED.add(DEFAULT_POLICY);
 
 /**
@@ -154,22 +208,24 @@ export function resolvePolicy(input: TurnPolicyInput | TurnPolicy | undefined): 
   if (input === undefined) return DEFAULT_POLICY;
   // A policy this function resolved before is used as it is: a client resolves once, not per turn.
   if (RESOLVED.has(input)) return input as TurnPolicy;
-  const result = turnPolicySchema.safeParse(input);
-  if (result.success) {
-    // Not given, the reconnect budget follows a longer idle gap (given, it is checked against it).
-    const given = (input as { reconnect?: { maxElapsedMs?: unknown } }).reconnect?.maxElapsedMs !== undefined;
-    if (!given) result.data.reconnect.maxElapsedMs = Math.max(result.data.reconnect.maxElapsedMs, result.data.idleTimeoutMs);
-    checkRelations(result.data);
-    RESOLVED.add(result.data);
-    return result.data;
+  let policy: TurnPolicy;
+  try {
+    policy = readPolicy(input, []) as TurnPolicy;
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    throw new A2AError({
+      kind: 'config',
+      operation: 'options',
+      message: `invalid turn option ${error.where('(options)')}: it ${error.says}`,
+      cause: error,
+    });
   }
-  const issue = result.error.issues[0];
-  throw new A2AError({
-    kind: 'config',
-    operation: 'options',
-    message: `invalid turn option ${issuePath(issue, '(options)')}: it ${describeIssue(issue)}`,
-    cause: result.error,
-  });
+  // Not given, the reconnect budget follows a longer idle gap (given, it is checked against it).
+  const given = (input as { reconnect?: { maxElapsedMs?: unknown } }).reconnect?.maxElapsedMs !== undefined;
+  if (!given) policy.reconnect.maxElapsedMs = Math.max(policy.reconnect.maxElapsedMs, policy.idleTimeoutMs);
+  checkRelations(policy);
+  RESOLVED.add(policy);
+  return policy;
 }
 
 /**

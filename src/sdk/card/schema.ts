@@ -1,7 +1,6 @@
-import * as z from 'zod/mini';
 import { A2AError } from '../../errors.js';
 import { redactQuery } from '../../port/card-url.js';
-import { describeIssue, issuePath } from '../../validation.js';
+import { anything, bool, Invalid, list, object, optional, text, withDefault, type Path, type Reader } from '../../validation.js';
 import { bindingNamed } from '../bindings/registry.js';
 
 /**
@@ -9,11 +8,27 @@ import { bindingNamed } from '../bindings/registry.js';
  * Both shapes are accepted: v1.0 (`supportedInterfaces`) and v0.3 (a top-level `url`, with
  * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
  */
-/** An http(s) URL without a user or password in it (credentials go in headers, never in a card). */
-const url = z
-  .url({ protocol: /^https?$/ })
-  .check(z.refine((value: string) => !/^[a-z+.-]+:\/\/[^/?#]*@/i.test(value), { error: 'must not carry credentials' }));
-const upTo = (max: number) => z.string().check(z.maxLength(max));
+/**
+ * An http(s) URL without a user or password in it (credentials go in headers, never in a card): read
+ * as the URL parser reads it, after the blanks around it, and written with `//` after its scheme.
+ */
+const httpUrl: Reader<string> = (value, path) => {
+  if (typeof value !== 'string') throw new Invalid(path, 'must be a string');
+  const written = value.trim();
+  let url: URL;
+  try {
+    url = new URL(written);
+  } catch {
+    throw new Invalid(path, 'must be an http(s) URL');
+  }
+  if (!/^https?:\/\//i.test(written) || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
+    throw new Invalid(path, 'must be an http(s) URL');
+  }
+  if (url.username !== '' || url.password !== '' || /^[a-z+.-]+:\/\/[^/?#]*@/i.test(written))
+    throw new Invalid(path, 'must not carry credentials');
+  return value;
+};
+const upTo = (max: number) => text(0, max);
 /** An interface's address before its binding is known: gRPC interfaces give `host:port`, not a URL. */
 const address = upTo(2_000);
 
@@ -23,33 +38,24 @@ const address = upTo(2_000);
  * are read when an interface is chosen, by their binding (`agent/choose-interface.ts`).
  */
 const overHttp = (binding: string | undefined): boolean => binding === undefined || bindingNamed(binding)?.http !== undefined;
-const between = (min: number, max: number) => z.string().check(z.minLength(min), z.maxLength(max));
-const list = <T extends z.ZodMiniType>(item: T, max: number) => z.array(item).check(z.maxLength(max));
-const text = upTo(10_000);
+const textField = upTo(10_000);
 
 const modes = list(upTo(200), 100);
-const skills = z.optional(
-  list(z.looseObject({ id: text, name: text, description: z.optional(text), inputModes: z.optional(modes) }), 1_000),
-);
+const skill = object({ id: textField, name: textField, description: optional(textField), inputModes: optional(modes) }, true);
 /** The extensions a card declares: what the client reads of each (whether it is required above all). */
-const extensions = list(
-  z.looseObject({
-    uri: between(1, 2_048),
-    description: z.optional(text),
-    required: z.optional(z.boolean()),
-    params: z.optional(z.unknown()),
-  }),
-  100,
+const extension = object(
+  { uri: text(1, 2_048), description: optional(textField), required: optional(bool), params: optional(anything) },
+  true,
 );
-const capabilities = z.looseObject({ streaming: z.optional(z.boolean()), extensions: z.optional(extensions) });
+const capabilities = object({ streaming: optional(bool), extensions: optional(list(extension, 100)) }, true);
 
 const common = {
-  name: between(1, 1_000),
-  description: z.optional(text),
-  capabilities: z.optional(capabilities),
-  defaultInputModes: z.optional(modes),
-  defaultOutputModes: z.optional(modes),
-  skills,
+  name: text(1, 1_000),
+  description: optional(textField),
+  capabilities: optional(capabilities),
+  defaultInputModes: optional(modes),
+  defaultOutputModes: optional(modes),
+  skills: optional(list(skill, 1_000)),
 };
 
 /**
@@ -58,39 +64,44 @@ const common = {
  * filled with empty values instead of failing later with an SDK error.
  */
 const v03Lenient = {
-  capabilities: z._default(capabilities, {}),
-  defaultInputModes: z._default(modes, []),
-  defaultOutputModes: z._default(modes, []),
-  skills: z._default(
-    list(z.looseObject({ id: text, name: text, description: z.optional(text), tags: z._default(list(text, 100), []) }), 1_000),
-    [],
+  capabilities: withDefault(capabilities, () => ({})),
+  defaultInputModes: withDefault(modes, () => []),
+  defaultOutputModes: withDefault(modes, () => []),
+  skills: withDefault(
+    list(
+      object({ id: textField, name: textField, description: optional(textField), tags: withDefault(list(textField, 100), () => []) }, true),
+      1_000,
+    ),
+    () => [],
   ),
 };
 
-const v1Card = z.looseObject({
-  ...common,
-  supportedInterfaces: list(
-    z.looseObject({
-      url: address,
-      protocolBinding: between(1, 100),
-      protocolVersion: z.optional(upTo(20)),
-      tenant: z.optional(upTo(1_000)),
-    }),
-    100,
-  ).check(z.minLength(1)),
-});
+const v1Card = object(
+  {
+    ...common,
+    supportedInterfaces: list(
+      object({ url: address, protocolBinding: text(1, 100), protocolVersion: optional(upTo(20)), tenant: optional(upTo(1_000)) }, true),
+      100,
+      1,
+    ),
+  },
+  true,
+);
 
-const v03Card = z.looseObject({
-  ...common,
-  ...v03Lenient,
-  url: address,
-  protocolVersion: z.optional(upTo(20)),
-  preferredTransport: z.optional(upTo(100)),
-  additionalInterfaces: z.optional(list(z.looseObject({ url: address, transport: between(1, 100) }), 100)),
-});
+const v03Card = object(
+  {
+    ...common,
+    ...v03Lenient,
+    url: address,
+    protocolVersion: optional(upTo(20)),
+    preferredTransport: optional(upTo(100)),
+    additionalInterfaces: optional(list(object({ url: address, transport: text(1, 100) }, true), 100)),
+  },
+  true,
+);
 
-export type V1CardJson = z.infer<typeof v1Card>;
-export type V03CardJson = z.infer<typeof v03Card>;
+export type V1CardJson = ReturnType<typeof v1Card>;
+export type V03CardJson = ReturnType<typeof v03Card>;
 
 /** A card that passed validation, with the shape it came in. */
 export type CheckedCard = { shape: '1.0'; card: V1CardJson } | { shape: '0.3'; card: V03CardJson };
@@ -100,26 +111,15 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw cardError(cardUrl, 'the agent card is not a JSON object');
   }
-  const isV1 = 'supportedInterfaces' in json;
-  const result = isV1 ? v1Card.safeParse(json) : v03Card.safeParse(json);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw cardError(
-      cardUrl,
-      `the agent card's field ${issuePath(issue, '(card)')} is not usable: it ${describeIssue(issue)}`,
-      result.error,
-    );
+  try {
+    const checked: CheckedCard =
+      'supportedInterfaces' in json ? { shape: '1.0', card: v1Card(json, []) } : { shape: '0.3', card: v03Card(json, []) };
+    for (const [path, value] of spokenAddresses(checked)) httpUrl(value, path);
+    return checked;
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    throw cardError(cardUrl, `the agent card's field ${error.where('(card)')} is not usable: it ${error.says}`, error);
   }
-  const checked: CheckedCard = isV1
-    ? { shape: '1.0', card: result.data as V1CardJson }
-    : { shape: '0.3', card: result.data as V03CardJson };
-  for (const [field, value] of spokenAddresses(checked)) {
-    const parsed = url.safeParse(value);
-    if (!parsed.success) {
-      throw cardError(cardUrl, `the agent card's field ${field} is not usable: it ${describeIssue(parsed.error.issues[0])}`, parsed.error);
-    }
-  }
-  return checked;
 }
 
 /**
@@ -127,17 +127,17 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
  * `host:port`) are read when an interface is chosen: one the client cannot read is skipped, so a
  * card that also offers something else stays usable.
  */
-function spokenAddresses(checked: CheckedCard): [string, string][] {
+function spokenAddresses(checked: CheckedCard): [Path, string][] {
   if (checked.shape === '1.0') {
-    return checked.card.supportedInterfaces.flatMap((i, n) =>
-      overHttp(i.protocolBinding) ? [[`supportedInterfaces.${n}.url`, i.url]] : [],
+    return checked.card.supportedInterfaces.flatMap((i, n): [Path, string][] =>
+      overHttp(i.protocolBinding) ? [[['supportedInterfaces', n, 'url'], i.url]] : [],
     );
   }
   const { card } = checked;
-  const extra = (card.additionalInterfaces ?? []).flatMap((i, n): [string, string][] =>
-    overHttp(i.transport) ? [[`additionalInterfaces.${n}.url`, i.url]] : [],
+  const extra = (card.additionalInterfaces ?? []).flatMap((i, n): [Path, string][] =>
+    overHttp(i.transport) ? [[['additionalInterfaces', n, 'url'], i.url]] : [],
   );
-  return overHttp(card.preferredTransport) ? [['url', card.url], ...extra] : extra;
+  return overHttp(card.preferredTransport) ? [[['url'], card.url], ...extra] : extra;
 }
 
 export function cardError(cardUrl: string, message: string, cause?: unknown): A2AError {

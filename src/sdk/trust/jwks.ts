@@ -1,5 +1,4 @@
-import * as z from 'zod/mini';
-import { describeIssue, issuePath } from '../../validation.js';
+import { finite, Invalid, list, object, optional, text } from '../../validation.js';
 
 /** One JSON Web Key (RFC 7517) as a JWKS lists it: `kty` and the key's members; only public ones are used. */
 export interface Jwk {
@@ -47,28 +46,33 @@ const PUBLIC_MEMBERS: Readonly<Record<string, readonly string[]>> = {
 };
 const COMMON = ['kty', 'kid', 'alg', 'use', 'key_ops'] as const;
 
-const short = z.string().check(z.maxLength(2_000));
-const jwkSchema = z.looseObject({
-  kty: z.string().check(z.minLength(1), z.maxLength(20)),
-  kid: z.optional(short),
-  alg: z.optional(short),
-  use: z.optional(short),
-  key_ops: z.optional(z.array(short).check(z.maxLength(20))),
-  exp: z.optional(z.number()),
-});
-const jwksSchema = z.looseObject({ keys: z.array(jwkSchema).check(z.maxLength(MAX_KEYS)) });
+const short = text(0, 2_000);
+const jwk = object(
+  {
+    kty: text(1, 20),
+    kid: optional(short),
+    alg: optional(short),
+    use: optional(short),
+    key_ops: optional(list(short, 20)),
+    exp: optional(finite),
+  },
+  true,
+);
+const jwks = object({ keys: list(jwk, MAX_KEYS) }, true);
 
 /**
  * Reads a JWKS: the keys the client can verify with (EC, RSA and OKP keys, their public members
  * only; others are skipped), or throws an `Error` saying which field is wrong (never a key's value).
  */
 export function readJwks(json: unknown, jwksUrl?: string): TrustedKey[] {
-  const result = jwksSchema.safeParse(json);
-  if (!result.success) {
-    const issue = result.error.issues[0];
-    throw new Error(`not a JWKS: its field ${issuePath(issue, '(the document)')} ${describeIssue(issue)}`);
+  let read: ReturnType<typeof jwks>;
+  try {
+    read = jwks(json, []);
+  } catch (error) {
+    if (!(error instanceof Invalid)) throw error;
+    throw new Error(`not a JWKS: its field ${error.where('(the document)')} ${error.says}`);
   }
-  return result.data.keys.flatMap((raw): TrustedKey[] => {
+  return read.keys.flatMap((raw): TrustedKey[] => {
     // Own members only: a `kty` such as `constructor` names no key type.
     const members = Object.hasOwn(PUBLIC_MEMBERS, raw.kty) ? PUBLIC_MEMBERS[raw.kty] : undefined;
     if (members === undefined) return [];
