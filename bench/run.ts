@@ -4,7 +4,7 @@
  */
 import { pinAgents, pinningInWords } from './affinity.js';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg, totalmem } from 'node:os';
+import { cpus, loadavg, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { byContender, num, ratios } from './aggregate.js';
@@ -244,7 +244,8 @@ async function main(): Promise<void> {
       durationSec: Math.round((Date.now() - started) / 1000),
       machine: {
         node: process.version,
-        cores: availableParallelism(),
+        // The machine's cores (this process is pinned to one, so availableParallelism() says 1).
+        cores: cpus().length,
         cpu: cpus()[0]?.model ?? 'unknown',
         memoryGb: Math.round(totalmem() / 1024 ** 3),
         platform: `${process.platform} ${process.arch}`,
