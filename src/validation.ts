@@ -49,6 +49,42 @@ export const finite: Reader<number> = (value, path) => {
   return value;
 };
 
+/** A whole number, in words where it is not: not a number, not whole, or past the integers a double holds exactly. */
+export const whole: Reader<number> = (value, path) => {
+  const n = finite(value, path);
+  if (!Number.isInteger(n)) throw new Invalid(path, 'must be an integer');
+  if (n > Number.MAX_SAFE_INTEGER) throw new Invalid(path, `must be at most ${Number.MAX_SAFE_INTEGER}`);
+  if (n < Number.MIN_SAFE_INTEGER) throw new Invalid(path, `must be at least ${Number.MIN_SAFE_INTEGER}`);
+  return n;
+};
+
+/**
+ * A number in [min, max] (or (min, max] when `above`), each end checked in turn, read by `number`
+ * ({@link finite} or {@link whole}), defaulting to `value`.
+ */
+export function bounded(number: Reader<number>, min: number, max: number, value: number, above = false): Reader<number> {
+  return withDefault(
+    (given, path) => {
+      const n = number(given, path);
+      if (above ? n <= min : n < min) throw new Invalid(path, above ? `must be more than ${min}` : `must be at least ${min}`);
+      if (n > max) throw new Invalid(path, `must be at most ${max}`);
+      return n;
+    },
+    () => value,
+  );
+}
+
+/** One of `choices`, defaulting to the first. */
+export function oneOf<T extends string>(...choices: [T, ...T[]]): Reader<T> {
+  return withDefault(
+    (given, path) => {
+      if (!choices.includes(given as T)) throw new Invalid(path, 'is not valid');
+      return given as T;
+    },
+    () => choices[0],
+  );
+}
+
 /** Any value (kept as it is). */
 export const anything: Reader<unknown> = (value) => value;
 

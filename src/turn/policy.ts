@@ -1,52 +1,15 @@
 import { A2AError } from '../errors.js';
-import { bool, Invalid, object, withDefault, type Reader } from '../validation.js';
+import { bool, bounded, finite, Invalid, object, oneOf, whole, withDefault, type Reader } from '../validation.js';
 
 /** The longest delay a JavaScript timer takes (about 24.8 days); longer ones would fire at once. */
 export const MAX_TIMER_MS = 2_147_483_647;
 
-/** A number, in words where it is not: not a number, not whole, or past the integers a double holds exactly. */
-function wholeNumber(value: unknown, path: readonly (string | number)[]): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Invalid(path, 'must be a number');
-  if (!Number.isInteger(value)) throw new Invalid(path, 'must be an integer');
-  if (value > Number.MAX_SAFE_INTEGER) throw new Invalid(path, `must be at most ${Number.MAX_SAFE_INTEGER}`);
-  if (value < Number.MIN_SAFE_INTEGER) throw new Invalid(path, `must be at least ${Number.MIN_SAFE_INTEGER}`);
-  return value;
-}
-
-/** A number in [min, max] (each end checked in turn), whole when `whole`, defaulting to `value`. */
-function bounded(whole: boolean, min: number, max: number, value: number, above = false): Reader<number> {
-  return withDefault(
-    (given, path) => {
-      const n = whole ? wholeNumber(given, path) : finiteNumber(given, path);
-      if (above ? n <= min : n < min) throw new Invalid(path, above ? `must be more than ${min}` : `must be at least ${min}`);
-      if (n > max) throw new Invalid(path, `must be at most ${max}`);
-      return n;
-    },
-    () => value,
-  );
-}
-
-function finiteNumber(value: unknown, path: readonly (string | number)[]): number {
-  if (typeof value !== 'number' || !Number.isFinite(value)) throw new Invalid(path, 'must be a number');
-  return value;
-}
-
 /** A positive whole number of milliseconds a timer can wait, defaulting to `value`. */
-const ms = (value: number) => bounded(true, 0, MAX_TIMER_MS, value, true);
+const ms = (value: number) => bounded(whole, 0, MAX_TIMER_MS, value, true);
 /** A whole number in [min, max], defaulting to `value`. */
-const count = (min: number, max: number, value: number) => bounded(true, min, max, value);
+const count = (min: number, max: number, value: number) => bounded(whole, min, max, value);
 /** A number in [min, max], defaulting to `value`. */
-const ratio = (min: number, max: number, value: number) => bounded(false, min, max, value);
-/** One of `choices`, defaulting to the first. */
-function oneOf<T extends string>(...choices: [T, ...T[]]): Reader<T> {
-  return withDefault(
-    (given, path) => {
-      if (!choices.includes(given as T)) throw new Invalid(path, 'is not valid');
-      return given as T;
-    },
-    () => choices[0],
-  );
-}
+const ratio = (min: number, max: number, value: number) => bounded(finite, min, max, value);
 /** A nested group of options: absent, all its defaults. */
 const group = <T>(read: Reader<T>): Reader<T> => withDefault(read, () => read({}, []));
 
