@@ -1,4 +1,5 @@
 import { canonicalizeAgentCard, type AgentCard } from '@a2a-js/sdk';
+import { isObject } from '../../validation.js';
 
 /**
  * The bytes a card's signatures sign (A2A §8.4.1): the card without `signatures`, without
@@ -74,8 +75,6 @@ function withoutSignatures(card: Record<string, unknown>): Record<string, unknow
   const { signatures: _, ...rest } = card;
   return rest;
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /** The value without empty strings, lists, objects and nulls, at any depth; undefined when nothing is left. */
 export function withoutEmpty(value: unknown): unknown {

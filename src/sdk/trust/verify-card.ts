@@ -2,6 +2,7 @@ import { base64url, decodeProtectedHeader, errors, flattenedVerify, type JWSHead
 import type { CardSignature, SignatureProblem } from '../../port/card.js';
 import { signedPayload } from './canonical.js';
 import type { TrustedKey } from './jwks.js';
+import { isObject } from '../../validation.js';
 
 /** Why one signature did not verify, in words, with the error behind it when there was one. */
 export interface SignatureFailure {
@@ -151,8 +152,6 @@ function fits(key: TrustedKey, alg: string): boolean {
   if (jwk.use !== undefined && jwk.use !== 'sig') return false;
   return jwk.key_ops === undefined || jwk.key_ops.includes('verify');
 }
-
-const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
 function isoDate(ms: number): string {
   const date = new Date(ms);
