@@ -157,7 +157,7 @@ describe("the Node client's fetch on undici's dispatcher answers as undici's fet
   it('redirects as fetch does: followed, refused with "unexpected redirect", or given as it came', async () => {
     const followed = await both('/moved', () => ({ method: 'POST', body: 'x' }));
     expect(followed.node).toMatchObject({ status: 200, url: `${base}/echo` });
-    expect(followed.node).toEqual({ ...followed.undici, body: followed.node.body });
+    expect(followed.node).toEqual({ ...followed.undici, body: (followed.node as { body: unknown }).body });
     const refused = await both('/moved', () => ({ method: 'POST', body: 'x', redirect: 'error' }));
     expect(refused.node).toEqual({ failed: 'TypeError', name: 'TypeError', message: 'fetch failed', cause: 'unexpected redirect' });
     expect(refused.node).toEqual(refused.undici);
