@@ -24,6 +24,14 @@ const BAD_PORTS = new Set(
     989, 990, 993, 995, 1719, 1720, 1723, 2049, 3659, 4045, 4190, 5060, 5061, 6000, 6566, 6665, 6666, 6667, 6668, 6669, 6679, 6697, 10080,
   ].map(String),
 );
+/** The headers undici's fetch adds to a request that has none of that name: an agent sees the same request either way. */
+const FETCH_DEFAULTS: readonly (readonly [string, string])[] = [
+  ['accept', '*/*'],
+  ['accept-language', '*'],
+  ['sec-fetch-mode', 'cors'],
+  ['user-agent', 'undici'],
+  ['accept-encoding', 'gzip, deflate'],
+];
 const WITHOUT_BODY = new Set([101, 103, 204, 205, 304]);
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 const DECODERS: Record<string, () => Transform> = {
@@ -42,13 +50,15 @@ export function directRequest(input: Parameters<typeof fetch>[0], init: RequestI
   const method = (init?.method ?? 'GET').toUpperCase();
   const headers = headerRecord(init?.headers);
   const body = bodyOf(init?.body, headers);
+  for (const [name, value] of FETCH_DEFAULTS) headers[name] ??= value;
   if (body === undefined || (body !== null && (method === 'GET' || method === 'HEAD'))) return undefined;
   return { url, method, headers, body, redirect: init?.redirect ?? 'follow', signal: init?.signal ?? undefined };
 }
 
 /**
- * Sends `request` on `dispatcher` and answers as fetch would: a `Response` whose body is a web stream
- * over the socket's bytes (decoded by its `Content-Encoding`), the same errors (a request that never
+ * Sends `request` (with the headers fetch adds) on `dispatcher` and answers as fetch would: a
+ * `Response` whose body is a web stream over the socket's bytes (decoded by its `Content-Encoding`),
+ * the same errors (a request that never
  * got an answer rejects with `TypeError: fetch failed` and the cause, a body cut short errors with
  * `TypeError: terminated`, an abort with the signal's reason), and the same redirect modes: `manual`
  * gets the redirect itself, `error` undici's "unexpected redirect", and `follow` hands the request to
