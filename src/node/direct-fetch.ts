@@ -1,6 +1,8 @@
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-import type { Dispatcher } from 'undici';
+// undici's own Response and Headers, as its fetch answers with: the global ones are Node's bundled copy of
+// undici, which a process loads on first use (a few milliseconds on a cold turn).
+import { Headers as UndiciHeaders, Response as UndiciResponse, type Dispatcher } from 'undici';
 
 /**
  * A request the Node client sends on undici's dispatcher API instead of its fetch: a `http:` or
@@ -89,20 +91,20 @@ export async function sendDirect(dispatcher: Dispatcher, request: DirectRequest,
     if (request.redirect === 'error') throw new TypeError('fetch failed', { cause: new Error('unexpected redirect') });
     return followed();
   }
-  const headers = new Headers();
+  const headers = new UndiciHeaders();
   for (const [name, value] of Object.entries(answer.headers)) {
     if (typeof value === 'string') headers.append(name, value);
     else if (value !== undefined) for (const one of value) headers.append(name, one);
   }
   const empty = WITHOUT_BODY.has(status) || request.method === 'HEAD';
   if (empty) drop(body);
-  const response = new Response(empty ? null : webBody(decoded(body, headers.get('content-encoding')), signal), {
+  const response = new UndiciResponse(empty ? null : webBody(decoded(body, headers.get('content-encoding')), signal), {
     status,
     statusText: answer.statusText,
     headers,
   });
   Object.defineProperty(response, 'url', { value: request.url.href });
-  return response;
+  return response as unknown as Response; // undici-fetch.ts casts its fetch the same way
 }
 
 /** The caller's headers as one record of lower-case names (fetch's `Headers` joins repeats with ", "). */
