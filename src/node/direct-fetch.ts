@@ -1,7 +1,7 @@
 import type { Readable, Transform } from 'node:stream';
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib';
-// undici's own Response and Headers, as its fetch answers with: the global ones are Node's bundled copy of
-// undici, which a process loads on first use (a few milliseconds on a cold turn).
+// undici's own Response and Headers, as its fetch answers with (a caller gets the classes it got before); the
+// global ones are Node's bundled copy of undici, a second copy of that code for a cold turn to run the first time.
 import { Headers as UndiciHeaders, Response as UndiciResponse, type Dispatcher } from 'undici';
 
 /**
