@@ -1,4 +1,5 @@
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
+import { urlOf } from '../sdk/fetch/agent-fetch.js';
 import { directRequest, sendDirect } from './direct-fetch.js';
 
 type Input = Parameters<typeof fetch>[0];
@@ -21,9 +22,4 @@ export function undiciFetchOn(dispatcherFor: (url: string) => Dispatcher): typeo
     const direct = directRequest(input, init);
     return direct === undefined ? viaFetch() : sendDirect(dispatcherFor(direct.url.href), direct, viaFetch);
   }) as typeof fetch;
-}
-
-/** The URL a fetch is asked for. */
-function urlOf(input: Input): string {
-  return typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 }

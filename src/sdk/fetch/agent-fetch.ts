@@ -9,7 +9,8 @@ import { onceMoreAfter401, type Sent } from './auth-retry.js';
 /** Same-origin 307/308 redirects followed with credentials, at most. */
 const MAX_REDIRECTS = 3;
 
-const urlOf = (input: Parameters<typeof fetch>[0]): string =>
+/** The URL a fetch is asked for. */
+export const urlOf = (input: Parameters<typeof fetch>[0]): string =>
   typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
 
 const originOf = (url: string): string | undefined => {
