@@ -6,8 +6,9 @@ import { Headers as UndiciHeaders, Response as UndiciResponse, type Dispatcher }
 
 /**
  * A request the Node client sends on undici's dispatcher API instead of its fetch: a `http:` or
- * `https:` URL without credentials nor one of fetch's bad ports, and a body of text, bytes or form fields (or none). Everything
- * else (a `Request`, a stream, a `Blob`, a `FormData`) goes through undici's fetch.
+ * `https:` URL without credentials nor one of fetch's bad ports, and a body of text, bytes or form
+ * fields (or none). Everything else (a `Request`, a stream, a `Blob`, a `FormData`) goes through
+ * undici's fetch.
  */
 export interface DirectRequest {
   url: URL;
@@ -60,10 +61,9 @@ export function directRequest(input: Parameters<typeof fetch>[0], init: RequestI
 /**
  * Sends `request` (with the headers fetch adds) on `dispatcher` and answers as fetch would: a
  * `Response` whose body is a web stream over the socket's bytes (decoded by its `Content-Encoding`),
- * the same errors (a request that never
- * got an answer rejects with `TypeError: fetch failed` and the cause, a body cut short errors with
- * `TypeError: terminated`, an abort with the signal's reason), and the same redirect modes: `manual`
- * gets the redirect itself, `error` undici's "unexpected redirect", and `follow` hands the request to
+ * the same errors (a request that never got an answer rejects with `TypeError: fetch failed` and the
+ * cause, a body cut short errors with `TypeError: terminated`, an abort with the signal's reason),
+ * and the same redirect modes: `manual` gets the redirect itself, `error` undici's "unexpected redirect", and `follow` hands the request to
  * `followed` (undici's fetch, which follows it; so a redirected request is sent twice to the URL
  * that redirects it). What it leaves out of fetch is what costs: its `Request` and `Headers`
  * objects, its controller, its copy of the body; about a quarter of a millisecond of CPU a request.

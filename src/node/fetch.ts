@@ -38,8 +38,8 @@ export interface NodeFetch {
 
 /**
  * The Node HTTP client: a fetch on pooled undici `Agent`s (see `undiciFetchOn`) with connect, headers
- * and body timeouts (one more per `tls` entry), to pass as `fetch` to the client. (The core uses the global fetch and no
- * Node module.) An agent that refuses the TLS handshake for a client certificate fails the request
+ * and body timeouts (one more per `tls` entry), to pass as `fetch` to the client. (The core uses the
+ * global fetch and no Node module.) An agent that refuses the TLS handshake for a client certificate fails the request
  * with that TLS alert, which the client reads as an `auth` error.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
