@@ -53,8 +53,8 @@ export function directRequest(input: Parameters<typeof fetch>[0], init: RequestI
   const method = (init?.method ?? 'GET').toUpperCase();
   const headers = headerRecord(init?.headers);
   const body = bodyOf(init?.body, headers);
-  for (const [name, value] of FETCH_DEFAULTS) headers[name] ??= value;
   if (body === undefined || (body !== null && (method === 'GET' || method === 'HEAD'))) return undefined;
+  for (const [name, value] of FETCH_DEFAULTS) headers[name] ??= value;
   return { url, method, headers, body, redirect: init?.redirect ?? 'follow', signal: init?.signal ?? undefined };
 }
 
