@@ -110,7 +110,7 @@ export async function loadAgent(
   if (!offersExtendedCard(checked) || resolved.summary.credentials === undefined) return loaded(resolved);
   let extended: ResolvedAgent;
   try {
-    const card = await resolved.client.getAgentCard({ signal });
+    const card = await (await resolved.client()).getAgentCard({ signal });
     extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, {
       ...choice,
       extended: true,

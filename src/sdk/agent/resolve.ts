@@ -10,14 +10,14 @@ import { chooseInterface, rank, versionNotSupported, type InterfaceChoice } from
 import type { AuthDetails } from '../../errors.js';
 import type { CardSignature, CardSummary } from '../../port/card.js';
 import { cardSummary } from './summary.js';
-import type { AgentWire, Transport } from '../transports/transport.js';
+import type { AgentWire, SdkClientOf, Transport } from '../transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
 
 /** An agent ready for calls: its card summary and the transport of its calls, chosen once. Never changed once made. */
 export interface ResolvedAgent {
   readonly summary: Readonly<CardSummary>;
-  /** The SDK's client on the chosen interface (the extended card is fetched through it). */
-  readonly client: Client;
+  /** The SDK's client on the chosen interface, made on first need (the extended card is fetched through it). */
+  readonly client: SdkClientOf;
   /** How the port's calls reach the agent. */
   readonly transport: Transport;
   /** Its calls speak A2A v0.3 (the extensions header's name, among others, depends on it). */
@@ -49,7 +49,7 @@ export interface AgentLink {
   /** What kind of credential is sent (for the summary), when any. */
   credentials?: string;
   /** The transport of the agent's calls on `client`, for the interface `wire` describes. */
-  transport(wire: Omit<AgentWire, 'fetch' | 'auth' | 'watch' | 'outputModes'>, client: Client): Transport;
+  transport(wire: Omit<AgentWire, 'fetch' | 'auth' | 'watch' | 'outputModes'>, client: SdkClientOf): Promise<Transport>;
 }
 
 /** How a card is resolved besides the card itself. */
@@ -97,19 +97,16 @@ export async function resolveAgent(
   if (options.extended) summary.extended = true;
   if (options.signature) summary.signature = options.signature;
 
-  /** The agent in one generation: a client made for its wire, and the transport on it. */
+  /** The agent in one generation: a client for its wire (made on first need, and kept), and the transport on it. */
   const generation = async (inLegacy: boolean, wireVersion: string, other: () => Promise<ResolvedAgent>): Promise<ResolvedAgent> => {
-    let client: Client;
-    try {
-      client = await link.factory.createFromAgentCard({
-        ...normalized,
-        supportedInterfaces: [{ ...chosen, url: reach.address.target, protocolVersion: wireVersion }],
-      });
-    } catch (cause) {
-      throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
-    }
+    const card = { ...normalized, supportedInterfaces: [{ ...chosen, url: reach.address.target, protocolVersion: wireVersion }] };
+    let made: Promise<Client> | undefined;
+    const client: SdkClientOf = () =>
+      (made ??= link.factory.createFromAgentCard(card).catch((cause: unknown) => {
+        throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
+      }));
     const wire = { endpoint: chosen.url, agent: summary.url, binding, tenant: summary.tenant, legacy: inLegacy };
-    return { summary, client, transport: link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
+    return { summary, client, transport: await link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
   };
   // An agent that answers in the older generation is not followed there below the oldest version allowed.
   const below = options.order?.minVersion !== undefined && !legacy && rank('0.3') < rank(options.order.minVersion);

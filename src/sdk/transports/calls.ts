@@ -64,7 +64,7 @@ export function unaryCall<T>(site: CallSite, run: (signal: AbortSignal) => Promi
 export type DirectSinks = (sink: (event: unknown, read?: boolean) => void) => { readonly key: string; close(): void };
 
 /**
- * One SDK stream as a cold Observable of mapped events. Unsubscribing aborts the request (an idle
+ * One SDK stream (or the promise of one) as a cold Observable of mapped events. Unsubscribing aborts the request (an idle
  * stream is not left waiting for its next chunk); a graceful close completes; a drop errors.
  * Refused before its first event for credentials that can be renewed (gRPC UNAUTHENTICATED): opened once more.
  * With `direct`, each attempt opens a sink whose key `open` puts on the call: events handed to it are
@@ -74,7 +74,7 @@ export type DirectSinks = (sink: (event: unknown, read?: boolean) => void) => { 
  */
 export function streamCall<S, T>(
   site: CallSite,
-  open: (signal: AbortSignal, sink?: string) => AsyncIterable<S>,
+  open: (signal: AbortSignal, sink?: string) => AsyncIterable<S> | Promise<AsyncIterable<S>>,
   map: (event: S) => T,
   direct?: DirectSinks,
 ): Observable<T> {
@@ -105,7 +105,7 @@ export function streamCall<S, T>(
         }
       });
       const pump = async (): Promise<void> => {
-        for await (const event of open(signal, delivery?.key)) {
+        for await (const event of await open(signal, delivery?.key)) {
           if (subscriber.closed) return;
           emit(event);
         }

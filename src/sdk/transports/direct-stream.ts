@@ -16,7 +16,7 @@ export class DirectStreamTransport extends SdkClientTransport {
     const request = this.request(message);
     return streamCall(
       this.site('stream', call),
-      (signal, sink) => this.client.sendMessageStream(request, directOptions(signal, call, sink)),
+      (signal, sink) => this.client().then((client) => client.sendMessageStream(request, directOptions(signal, call, sink))),
       fromSdkEvent,
       openDelivery,
     );
@@ -25,7 +25,8 @@ export class DirectStreamTransport extends SdkClientTransport {
   override resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent> {
     return streamCall(
       this.site('resubscribe', call),
-      (signal, sink) => this.client.resubscribeTask({ tenant: '', id: taskId }, directOptions(signal, call, sink)),
+      (signal, sink) =>
+        this.client().then((client) => client.resubscribeTask({ tenant: '', id: taskId }, directOptions(signal, call, sink))),
       fromSdkEvent,
       openDelivery,
     );

@@ -1,5 +1,4 @@
 import { TaskState as SdkTaskState, type ListTasksRequest, type ListTasksResponse, type SendMessageRequest } from '@a2a-js/sdk';
-import type { Client } from '@a2a-js/sdk/client';
 import { map, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../../errors.js';
 import type { ListTasksOptions, TaskPage } from '../../port/port.js';
@@ -9,7 +8,7 @@ import { streamCall, unaryCall, type CallSite } from './calls.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask, sdkStateOf } from '../mapping/from-sdk.js';
 import { fromSdkPushConfig, toSdkPushConfig } from '../mapping/push-config.js';
 import { userMessage } from '../mapping/user-message.js';
-import type { AgentWire, Transport, TurnCall } from './transport.js';
+import type { AgentWire, SdkClientOf, Transport, TurnCall } from './transport.js';
 
 /**
  * Every call through the official SDK's client: its HTTP+JSON transport, its gRPC one (Node), its
@@ -20,20 +19,20 @@ import type { AgentWire, Transport, TurnCall } from './transport.js';
 export class SdkClientTransport implements Transport {
   constructor(
     protected readonly wire: AgentWire,
-    protected readonly client: Client,
+    protected readonly client: SdkClientOf,
   ) {}
 
   send(message: OutgoingMessage, call: TurnCall): Observable<SendResult> {
-    return unaryCall(this.site('send', call), (signal) => this.client.sendMessage(this.request(message), callOptions(signal, call))).pipe(
-      map(fromSdkResult),
-    );
+    return unaryCall(this.site('send', call), (signal) =>
+      this.client().then((client) => client.sendMessage(this.request(message), callOptions(signal, call))),
+    ).pipe(map(fromSdkResult));
   }
 
   stream(message: OutgoingMessage, call: TurnCall): Observable<AgentEvent> {
     const request = this.request(message);
     return streamCall(
       this.site('stream', call),
-      (signal) => this.client.sendMessageStream(request, callOptions(signal, call)),
+      (signal) => this.client().then((client) => client.sendMessageStream(request, callOptions(signal, call))),
       fromSdkEvent,
     );
   }
@@ -41,7 +40,7 @@ export class SdkClientTransport implements Transport {
   resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent> {
     return streamCall(
       this.site('resubscribe', call),
-      (signal) => this.client.resubscribeTask({ tenant: '', id: taskId }, callOptions(signal, call)),
+      (signal) => this.client().then((client) => client.resubscribeTask({ tenant: '', id: taskId }, callOptions(signal, call))),
       fromSdkEvent,
     );
   }
@@ -50,13 +49,13 @@ export class SdkClientTransport implements Transport {
     // v0.3 servers read 0 as "all history"; 1 is the least they honour.
     const history = historyLength ?? (this.wire.legacy ? 1 : 0);
     return unaryCall(this.site('get-task', call), (signal) =>
-      this.client.getTask({ tenant: '', id: taskId, historyLength: history }, callOptions(signal, call)),
+      this.client().then((client) => client.getTask({ tenant: '', id: taskId, historyLength: history }, callOptions(signal, call))),
     ).pipe(map(fromSdkTask));
   }
 
   cancel(taskId: string, call: TurnCall): Observable<Task> {
     return unaryCall(this.site('cancel', call), (signal) =>
-      this.client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, callOptions(signal, call)),
+      this.client().then((client) => client.cancelTask({ tenant: '', id: taskId, metadata: undefined }, callOptions(signal, call))),
     ).pipe(map(fromSdkTask));
   }
 
@@ -68,27 +67,27 @@ export class SdkClientTransport implements Transport {
       );
     }
     const request = listRequest(contextId, options);
-    return unaryCall(this.site('list-tasks', call), (signal) => this.client.listTasks(request, callOptions(signal, call))).pipe(
-      map(taskPage),
-    );
+    return unaryCall(this.site('list-tasks', call), (signal) =>
+      this.client().then((client) => client.listTasks(request, callOptions(signal, call))),
+    ).pipe(map(taskPage));
   }
 
   createPushConfig(config: NewPushConfig, call: TurnCall): Observable<PushConfig> {
     return unaryCall(this.site('push-config', call), (signal) =>
-      this.client.createTaskPushNotificationConfig(toSdkPushConfig(config), callOptions(signal, call)),
+      this.client().then((client) => client.createTaskPushNotificationConfig(toSdkPushConfig(config), callOptions(signal, call))),
     ).pipe(map(fromSdkPushConfig));
   }
 
   getPushConfig(taskId: string, configId: string, call: TurnCall): Observable<PushConfig> {
     return unaryCall(this.site('push-config', call), (signal) =>
-      this.client.getTaskPushNotificationConfig({ tenant: '', taskId, id: configId }, callOptions(signal, call)),
+      this.client().then((client) => client.getTaskPushNotificationConfig({ tenant: '', taskId, id: configId }, callOptions(signal, call))),
     ).pipe(map(fromSdkPushConfig));
   }
 
   listPushConfigs(taskId: string, page: { pageSize?: number; pageToken?: string }, call: TurnCall): Observable<PushConfigPage> {
     const request = { tenant: '', taskId, pageSize: page.pageSize ?? 0, pageToken: page.pageToken ?? '' };
     return unaryCall(this.site('push-config', call), (signal) =>
-      this.client.listTaskPushNotificationConfig(request, callOptions(signal, call)),
+      this.client().then((client) => client.listTaskPushNotificationConfig(request, callOptions(signal, call))),
     ).pipe(
       map((response): PushConfigPage => {
         const out: PushConfigPage = { configs: response.configs.map(fromSdkPushConfig) };
@@ -100,7 +99,9 @@ export class SdkClientTransport implements Transport {
 
   deletePushConfig(taskId: string, configId: string, call: TurnCall): Observable<true> {
     return unaryCall(this.site('push-config', call), (signal) =>
-      this.client.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: configId }, callOptions(signal, call)),
+      this.client().then((client) =>
+        client.deleteTaskPushNotificationConfig({ tenant: '', taskId, id: configId }, callOptions(signal, call)),
+      ),
     ).pipe(map((): true => true));
   }
 

@@ -1,3 +1,4 @@
+import type { Client } from '@a2a-js/sdk/client';
 import type { Observable } from 'rxjs';
 import type { Binding } from '../bindings/binding.js';
 import type { AuthDetails } from '../../errors.js';
@@ -66,6 +67,13 @@ export interface AgentWire {
   /** `acceptedOutputModes` of every send (one array for every call: nothing writes to it). */
   readonly outputModes: string[];
 }
+
+/**
+ * The SDK's client of one agent in one generation, made when a call first needs it and kept (a failure
+ * to make it is kept too, as a `card` error): the client's own reader makes a JSON-RPC agent's streams
+ * and `ListTasks` without it.
+ */
+export type SdkClientOf = () => Promise<Client>;
 
 /** Who reads JSON-RPC streams: the client's own tolerant reader (`a4h`) or the SDK's transport (`sdk`). */
 export type StreamReader = 'a4h' | 'sdk';
