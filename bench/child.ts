@@ -8,12 +8,13 @@ import { loadDriver } from './drivers/index.js';
 import type { Contender } from './drivers/types.js';
 import { gateway, type GatewayShape } from './gateway.js';
 import { identity, type IdentityKind } from './identity.js';
-import { coldCard, concurrency, firstEvent, throughput } from './scenarios.js';
+import { coldCard, coldKnownThread, concurrency, firstEvent, throughput } from './scenarios.js';
 
 /** What the runner asks a child to do. */
 export type Job =
   | { scenario: 'throughput'; contender: Contender; agent: string; n: number; warm: number; measured: number }
   | { scenario: 'first-event'; contender: Contender; agent: string; warm: number; samples: number }
+  | { scenario: 'cold-known-thread'; contender: Contender; agent: string }
   | { scenario: 'concurrency'; contender: Contender; agent: string; turns: number; n: number }
   | { scenario: 'cold-card'; contender: Contender; agent: string; turns: number }
   | ({ scenario: 'gateway'; contender: Contender; agent: string } & GatewayShape)
@@ -41,6 +42,8 @@ async function run(job: Job): Promise<object> {
             return await throughput(driver, job.contender, job.agent, job.n, job.warm, job.measured);
           case 'first-event':
             return await firstEvent(driver, job.contender, job.agent, job.warm, job.samples);
+          case 'cold-known-thread':
+            return await coldKnownThread(driver, job.contender, job.agent);
           case 'concurrency':
             return await concurrency(driver, job.contender, job.agent, job.turns, job.n);
           case 'cold-card':

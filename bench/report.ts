@@ -55,7 +55,7 @@ export function renderSection(r: Results): string {
     ),
     '',
     ...grpcSection(r),
-    "**2. Time to first event** (first artifact chunk of a 20-chunk turn). Warm: 40 sequential turns after 5 warm-up turns in the same process, each a known thread's; a thread's first message: 40 more, each on a new thread, everything else warm (a4h-a2a asks `ListTasks` for a task left waiting first; the others do nothing different); cold: the first turn of the process, a thread's first message (card fetch, new connection; a4h-a2a's lookup for a task left waiting runs beside the card; the floor fetches no card).",
+    "**2. Time to first event** (first artifact chunk of a 20-chunk turn). Warm: 40 sequential turns after 5 warm-up turns in the same process, each a known thread's; a thread's first message: 40 more, each on a new thread, everything else warm (a4h-a2a asks `ListTasks` for a task left waiting first; the others do nothing different); cold: the first turn of the process, a thread's first message (card fetch, new connection; a4h-a2a then asks `ListTasks` for a task left waiting, at the interface the card names; the floor fetches no card).",
     '',
     table(
       ['contender', 'warm ms', 'warm p90 ms', "a thread's first message ms", 'cold ms'],
@@ -69,6 +69,7 @@ export function renderSection(r: Results): string {
       ]),
     ),
     '',
+    ...knownThreadLine(r),
     `**3. Concurrency**: ${n(r.concurrency.turns, 0)} concurrent turns of ${r.concurrency.n} chunks (after one unmeasured batch that fills the pool, each turn a new thread's first message; the measured turns continue those threads, as a gateway's steady state does), then ${n(r.concurrency.turns, 0)} turns of the same threads held open after their first chunk to weigh an open turn (after a forced GC). Last, after the peak RSS is read, ${n(r.concurrency.turns, 0)} concurrent first messages of new threads (a4h-a2a asks \`ListTasks\` for a task left waiting on each first; the others do nothing different): their wall time is the "first messages" column.`,
     '',
     table(
@@ -201,4 +202,14 @@ export function writePerformancePage(path: string, results: Results): boolean {
   if (start === -1 || end === -1 || end < start) return false;
   writeFileSync(path, `${text.slice(0, start + START.length)}\n${renderSection(results)}\n${text.slice(end)}`);
   return true;
+}
+
+/** a4h-a2a's cold first event on a known thread (no lookup), when the run has it. */
+function knownThreadLine(r: Results): string[] {
+  const known = r.firstEvent.coldKnownThreadMs;
+  if (known === undefined) return [];
+  return [
+    `In the same rounds, a fresh a4h-a2a process whose first turn is a known thread's (no \`ListTasks\` lookup first): cold ${known.median.toFixed(1)} ms.`,
+    '',
+  ];
 }

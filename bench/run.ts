@@ -30,6 +30,9 @@ const PERFORMANCE = join(ROOT, 'docs', 'performance.md');
  * Rounds and sizes: chosen so the whole run takes about ten minutes on 2 cores (the gateway two of them). The
  * concurrency scenario's rounds swing by a third on a shared machine (one process each): five give a median.
  */
+/** The first-event rounds' extra process: a4h-a2a whose first turn is a known thread's. */
+const KNOWN_THREAD = 'a4h-known-thread';
+
 const PLAN = {
   throughput: { n: 20_000, warm: 2, measured: 3, rounds: 7, warmupRounds: 1 },
   grpcThroughput: { n: 20_000, warm: 2, measured: 3, rounds: 4, warmupRounds: 1 },
@@ -94,15 +97,19 @@ async function main(): Promise<void> {
     const grpcKeys = ['eventsPerSec', 'cpuMsPer1kEvents', 'drainEventsPerSec', 'ttfeMs', 'peakRssMb'];
 
     // 2. Time to first event.
+    // In the same rounds, a4h-a2a's process whose first turn is a known thread's (no lookup): reported beside the cold row.
     const f = PLAN.firstEvent;
-    const firstRuns = await runRounds(
+    const { [KNOWN_THREAD]: coldKnownRuns, ...firstRuns } = await runRounds(
       {
         label: 'first event',
-        contenders: CONTENDERS,
+        contenders: [...CONTENDERS, KNOWN_THREAD],
         rounds: f.rounds,
         warmupRounds: f.warmupRounds,
-        job: (contender) => ({ scenario: 'first-event', contender, agent, warm: f.warm, samples: f.samples }),
-        describe: (r) => `warm ${num(r, 'warmMs').toFixed(2)} ms, cold ${num(r, 'coldMs').toFixed(1)} ms`,
+        job: (contender) =>
+          contender === KNOWN_THREAD
+            ? { scenario: 'cold-known-thread', contender: 'a4h', agent }
+            : { scenario: 'first-event', contender, agent, warm: f.warm, samples: f.samples },
+        describe: (r) => ('warmMs' in r ? `warm ${num(r, 'warmMs').toFixed(2)} ms, ` : '') + `cold ${num(r, 'coldMs').toFixed(1)} ms`,
       },
       server,
     );
@@ -269,6 +276,7 @@ async function main(): Promise<void> {
         contenders: byContender(firstRuns, ['warmMs', 'warmP90Ms', 'coldMs', 'firstOfThreadMs']),
         ratios: ratios(firstRuns, ['warmMs', 'coldMs'], 'sdk'),
         a4hMinusSdkWarmMs: round3(median(firstRuns.a4h.map((r) => num(r, 'warmMs'))) - median(firstRuns.sdk.map((r) => num(r, 'warmMs')))),
+        coldKnownThreadMs: summarize(coldKnownRuns.map((r) => num(r, 'coldMs'))),
       },
       concurrency: {
         turns: c.turns,

@@ -75,13 +75,7 @@ export async function throughput(driver: Driver, contender: string, agent: strin
  * turns, `samples` sequential short turns are timed with everything warm.
  */
 export async function firstEvent(driver: Driver, contender: string, agent: string, warm: number, samples: number) {
-  const n = 20;
-  const timed = async (thread: string): Promise<number> => {
-    let first = 0;
-    const t0 = performance.now();
-    expectChunks(await driver.turn(agent, String(n), thread, () => (first = performance.now())), n, contender);
-    return first - t0;
-  };
+  const timed = (thread: string): Promise<number> => timeToFirstChunk(driver, contender, agent, thread);
   const coldMs = await timed(`${FIRST_OF_THREAD}cold`);
   for (let i = 0; i < warm; i++) await timed(`warm-${i}`);
   const warmMs: number[] = [];
@@ -90,6 +84,23 @@ export async function firstEvent(driver: Driver, contender: string, agent: strin
   const firstOfThreadMs: number[] = [];
   for (let i = 0; i < samples; i++) firstOfThreadMs.push(await timed(`${FIRST_OF_THREAD}${i}`));
   return { coldMs, warmMs: median(warmMs), warmP90Ms: quantile(warmMs, 0.9), firstOfThreadMs: median(firstOfThreadMs) };
+}
+
+/**
+ * The process's first turn on a known thread (a4h-a2a asks no `ListTasks` first): the cold first
+ * event without the lookup for a task left waiting, reported beside {@link firstEvent}'s cold one.
+ */
+export async function coldKnownThread(driver: Driver, contender: string, agent: string) {
+  return { coldMs: await timeToFirstChunk(driver, contender, agent, 'cold') };
+}
+
+/** The time from a 20-chunk turn's start on `thread` to its first artifact chunk. */
+async function timeToFirstChunk(driver: Driver, contender: string, agent: string, thread: string): Promise<number> {
+  const n = 20;
+  let first = 0;
+  const t0 = performance.now();
+  expectChunks(await driver.turn(agent, String(n), thread, () => (first = performance.now())), n, contender);
+  return first - t0;
 }
 
 /**
