@@ -26,13 +26,13 @@ const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const RESULTS = join(ROOT, 'bench/results.json');
 const PERFORMANCE = join(ROOT, 'docs', 'performance.md');
 
+/** The first-event rounds' extra process: a4h-a2a whose first turn is a known thread's. */
+const KNOWN_THREAD = 'a4h-known-thread';
+
 /**
  * Rounds and sizes: chosen so the whole run takes about ten minutes on 2 cores (the gateway two of them). The
  * concurrency scenario's rounds swing by a third on a shared machine (one process each): five give a median.
  */
-/** The first-event rounds' extra process: a4h-a2a whose first turn is a known thread's. */
-const KNOWN_THREAD = 'a4h-known-thread';
-
 const PLAN = {
   throughput: { n: 20_000, warm: 2, measured: 3, rounds: 7, warmupRounds: 1 },
   grpcThroughput: { n: 20_000, warm: 2, measured: 3, rounds: 4, warmupRounds: 1 },
