@@ -21,12 +21,19 @@ afterAll(async () => {
 const { id, secret } = OAUTH_CLIENTS.gateway;
 const ENV = { A4H_OAUTH_SECRET: secret };
 const flags = ['--oauth-client-id', id, '--oauth-client-secret-env', 'A4H_OAUTH_SECRET'];
+/** The identity provider is on another origin than the agents: the person names its token URL, and lets the card choose the scopes. */
+const pinned = () => [...flags, '--oauth-token-url', server.tokenUrl, '--oauth-card-scopes'];
 
 describe('a4h with --oauth-client-id and --oauth-client-secret-env', () => {
-  it("send: a token from the card's token URL for the scope it asks, on every call; --oauth-scope and --oauth-token-url", async () => {
+  it("send: the card's token URL on another origin is refused; --oauth-token-url and --oauth-card-scopes: a token on every call; --oauth-scope", async () => {
     const tokens = server.tokenRequests.length;
     const seen = agents.seen.length;
-    const sent = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...flags, 'artifacts'], { env: ENV });
+    const refused = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...flags, 'artifacts'], { env: ENV });
+    expect(refused.code).toBe(4);
+    expect(refused.stderr).toContain(`is on another origin than the agent (${agents.v1.baseUrl}), so the client secret is not sent there`);
+    expect(server.tokenRequests.length).toBe(tokens);
+    expect(agents.seen.length).toBe(seen);
+    const sent = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...pinned(), 'artifacts'], { env: ENV });
     expect(blocksOf(sent.stdout)).toBe(REPLY.artifacts);
     expect(sent.code).toBe(0);
     const admin = await runCli(
@@ -47,18 +54,21 @@ describe('a4h with --oauth-client-id and --oauth-client-secret-env', () => {
     expect(blocksOf(admin.stdout)).toBe(REPLY.artifacts);
     expect(admin.code).toBe(0);
     const asked = server.tokenRequests.slice(tokens).map((r) => new URLSearchParams(r.body).get('scope'));
-    expect(asked).toEqual(['a2a.call', 'a2a.admin a2a.call']);
+    // With the token URL given, the card's own fetch carries a token too: asked before the card names any scope.
+    expect(asked).toEqual([null, 'a2a.call', 'a2a.admin a2a.call']);
     const judged = agents.seen.slice(seen);
     expect(judged.length).toBeGreaterThan(2);
     expect(judged.every((s) => s.accepted)).toBe(true);
   });
 
   it('card: says an OAuth token is sent; a wrong secret exits 4 naming the endpoint’s error only', async () => {
-    const card = await runCli(['card', agents.v1.url(OAUTH_MOUNTS.call), ...flags], { env: ENV });
+    const card = await runCli(['card', agents.v1.url(OAUTH_MOUNTS.call), ...pinned()], { env: ENV });
     expect(card.code).toBe(0);
     expect(card.stdout).toMatch(/^credentials\s+an OAuth 2.0 access token \(client credentials, Authorization header\), sent to /m);
     const wrong = 'cli-wrong-secret-6f5e4d3c';
-    const refused = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...flags, 'artifacts'], { env: { A4H_OAUTH_SECRET: wrong } });
+    const refused = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...pinned(), 'artifacts'], {
+      env: { A4H_OAUTH_SECRET: wrong },
+    });
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain(
       `the token endpoint ${server.tokenUrl} refused the client credentials request (HTTP 401, error "invalid_client")`,

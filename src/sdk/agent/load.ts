@@ -55,8 +55,10 @@ export interface AgentLoader {
  * a verified card is read from its signed form only. Its calls get a fetch of their own (the
  * agent's credentials on its origin, 401/403 as `auth` errors). When the card offers an
  * authenticated extended card and credentials go to the agent, that card is fetched with them and
- * wins (its interfaces, skills and schemes); an extended card refused for auth fails the load, any
- * other failure of it is logged and the public card used.
+ * wins (its interfaces and skills), but credentials are still placed by the public card's security
+ * schemes (the public card is the one that may be signed: an extended card, never signed, cannot
+ * send a secret anywhere new); an extended card refused for auth fails the load, any other failure
+ * of it is logged and the public card used.
  */
 export async function loadAgent(
   loader: AgentLoader,
@@ -114,6 +116,7 @@ export async function loadAgent(
     extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, {
       ...choice,
       extended: true,
+      securitySchemes: resolved.summary.securitySchemes,
     });
   } catch (error) {
     const classified = classifySdkError(error, { operation: 'card', agent: resolved.summary.url, auth: resolved.auth });

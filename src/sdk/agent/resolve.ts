@@ -58,6 +58,11 @@ export interface ResolveOptions {
   bindings: OpenBindings;
   /** The summary is read from the authenticated extended card. */
   extended?: boolean;
+  /**
+   * The security schemes credentials are placed by, instead of the card's own (for an extended card:
+   * the public card's, so an unsigned extended card cannot widen where secrets go).
+   */
+  securitySchemes?: CardSummary['securitySchemes'];
   /** Hears that the chosen interface names an unspecified address and which URL is called instead. */
   moved?: (named: string, called: string) => void;
   /** The verdict on the (public) card's signatures, for the summary. */
@@ -92,6 +97,10 @@ export async function resolveAgent(
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
   const summary = cardSummary(normalized, chosen, protocolVersion, checked, reach.address);
+  if ('securitySchemes' in options) {
+    if (options.securitySchemes === undefined) delete summary.securitySchemes;
+    else summary.securitySchemes = options.securitySchemes;
+  }
   const link = connect(summary, reach);
   if (link.credentials) summary.credentials = link.credentials;
   if (options.extended) summary.extended = true;

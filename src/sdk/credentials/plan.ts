@@ -145,7 +145,7 @@ export function planFor(entry: CredentialEntry, agent: string, card: CardSummary
   }
   let oauth: TokenSpec | undefined;
   if (entry.oauth !== undefined) {
-    oauth = tokenSpecFor(entry.key, entry.oauth, card);
+    oauth = tokenSpecFor(entry.key, entry.oauth, card, entry.origin);
     kinds.push('an OAuth 2.0 access token (client credentials, Authorization header)');
   }
   if (entry.headersFn !== undefined) kinds.push('headers from a function');

@@ -29,8 +29,11 @@ afterAll(async () => {
   await short?.server.close();
 });
 
-const oauth = (origin: string, more: Partial<Parameters<typeof checkOf>[0]> = {}): CredentialsOption => ({
-  [origin]: { oauth: { clientId: id, clientSecret: secret, ...more } },
+// The identity provider is on another origin than the agents: the caller names it as trusted, and lets the card
+// choose the scopes (test/sdk/oauth/token-destination.test.ts: what happens when it does not).
+const trusting = (idp: OAuthServer) => ({ trustedTokenOrigins: [new URL(idp.tokenUrl).origin], cardScopes: true });
+const oauth = (origin: string, more: Partial<Parameters<typeof checkOf>[0]> = {}, idp: OAuthServer = server): CredentialsOption => ({
+  [origin]: { oauth: { clientId: id, clientSecret: secret, ...trusting(idp), ...more } },
 });
 const checkOf = (o: { clientId: string; clientSecret: string | (() => string); scopes?: string[]; tokenUrl?: string }) => o;
 const basic = `Basic ${Buffer.from(`${id}:${secret}`).toString('base64')}`;
@@ -65,7 +68,7 @@ describe('a token from the card’s client-credentials flow', () => {
       asked++;
       return secret;
     };
-    const a2a = client({ [agents.v03.baseUrl]: { oauth: { clientId: id, clientSecret } } });
+    const a2a = client({ [agents.v03.baseUrl]: { oauth: { clientId: id, clientSecret, ...trusting(server) } } });
     const tokens = server.tokenRequests.length;
     try {
       expect(completed(await turn(a2a, agents.v03.url('/'), 'artifacts'))).toBe(REPLY.artifacts);
@@ -89,7 +92,7 @@ describe('a token from the card’s client-credentials flow', () => {
   });
 
   it('a token is asked for again shortly before it expires (2 s tokens: kept 1.5 s)', async () => {
-    const a2a = client(oauth(short.agents.v1.baseUrl));
+    const a2a = client(oauth(short.agents.v1.baseUrl, {}, short.server));
     const agent = short.agents.v1.url(OAUTH_MOUNTS.call);
     try {
       completed(await turn(a2a, agent, 'artifacts'));
@@ -174,7 +177,7 @@ describe('a call refused with 401', () => {
 describe('the token endpoint refusing the client', () => {
   it('fails the turn with an auth error naming its error code only; nothing reaches the agent', async () => {
     const wrong = 'oauth-wrong-secret-0a9b8c7d';
-    const a2a = client({ [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: wrong } } });
+    const a2a = client({ [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: wrong, ...trusting(server) } } });
     const seen = agents.seen.length;
     let error;
     try {
@@ -195,7 +198,7 @@ describe('the card fetch with a token (card: true)', () => {
   it('needs oauth.tokenUrl: without it, an auth error before anything is sent; with it, the card fetch carries a token', async () => {
     const agent = agents.v1.url(OAUTH_MOUNTS.call);
     const tokens = server.tokenRequests.length;
-    const blind = client({ [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret }, card: true } });
+    const blind = client({ [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret, ...trusting(server) }, card: true } });
     let error;
     try {
       error = failed(await turn(blind, agent, 'artifacts'));
@@ -209,7 +212,7 @@ describe('the card fetch with a token (card: true)', () => {
     expect(tokensSince(tokens)).toEqual([]);
     const from = agents.v1.received.length;
     const pinned = client({
-      [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret, tokenUrl: server.tokenUrl }, card: true },
+      [agents.v1.baseUrl]: { oauth: { clientId: id, clientSecret: secret, tokenUrl: server.tokenUrl, cardScopes: true }, card: true },
     });
     try {
       expect(completed(await turn(pinned, agent, 'artifacts'))).toBe(REPLY.artifacts);

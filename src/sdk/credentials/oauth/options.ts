@@ -13,13 +13,26 @@ export interface OAuthClientCredentials {
   clientId: string;
   /** The client's secret, or a function giving it (read at each token request: a secret store's, say). */
   clientSecret: string | (() => string | Promise<string>);
-  /** The scopes to ask for; default: those the card's security requirement names for the scheme, else none (the server's default). */
+  /**
+   * The scopes to ask for. Default: none (the authorization server's default), or with `cardScopes`
+   * those the card's security requirement names for the scheme: a card does not choose what is asked
+   * of your identity provider unless you allow it.
+   */
   scopes?: readonly string[];
+  /** Ask for the scopes the card's security requirement names when `scopes` is not given. Default false. */
+  cardScopes?: boolean;
   /**
    * The token endpoint, instead of the card's (`https://`, or `http://` on loopback). Give it to pin
-   * where the client secret goes: without it, the client sends the secret where the agent's card says.
+   * where the client secret goes. Without it, the client sends the secret to the token URL the card
+   * names only when that URL is on the agent's own origin or on one of `trustedTokenOrigins`; any
+   * other is an `auth` error and nothing is sent.
    */
   tokenUrl?: string;
+  /**
+   * The origins (`https://login.example.com`) of identity providers whose token URL the card may name
+   * (besides the agent's own origin), when `tokenUrl` is not given.
+   */
+  trustedTokenOrigins?: readonly string[];
   /** How the client authenticates to the token endpoint: HTTP Basic (`client_secret_basic`, the default) or in the form body. */
   clientAuthentication?: 'client_secret_basic' | 'client_secret_post';
 }
@@ -29,7 +42,10 @@ export interface OAuthEntry {
   clientId: string;
   clientSecret: string | (() => string | Promise<string>);
   scopes?: readonly string[];
+  cardScopes?: boolean;
   tokenUrl?: string;
+  /** Origins, as `URL.origin` spells them. */
+  trustedTokenOrigins?: readonly string[];
   clientAuthentication?: 'client_secret_basic' | 'client_secret_post';
 }
 
@@ -62,6 +78,11 @@ export function checkOAuth(key: string, raw: unknown): OAuthEntry {
     if (problem !== undefined) throw invalid(key, `tokenUrl ${problem}`);
     entry.tokenUrl = given.tokenUrl as string;
   }
+  if (given.cardScopes !== undefined) {
+    if (typeof given.cardScopes !== 'boolean') throw invalid(key, 'cardScopes must be true or false');
+    entry.cardScopes = given.cardScopes;
+  }
+  if (given.trustedTokenOrigins !== undefined) entry.trustedTokenOrigins = checkOrigins(key, given.trustedTokenOrigins);
   const method = given.clientAuthentication;
   if (method !== undefined) {
     if (method !== 'client_secret_basic' && method !== 'client_secret_post') {
@@ -70,4 +91,16 @@ export function checkOAuth(key: string, raw: unknown): OAuthEntry {
     entry.clientAuthentication = method;
   }
   return entry;
+}
+
+/** `trustedTokenOrigins`, each an origin a token URL may be on (https://, or http:// on loopback), as `URL.origin` spells it. */
+function checkOrigins(key: string, raw: unknown): string[] {
+  const problem = 'trustedTokenOrigins must be an array of origins (https://host[:port], or http:// on a loopback host)';
+  if (!Array.isArray(raw)) throw invalid(key, problem);
+  return raw.map((item: unknown) => {
+    if (typeof item !== 'string' || tokenUrlProblem(item) !== undefined) throw invalid(key, problem);
+    const url = new URL(item);
+    if (url.pathname !== '/' || url.search !== '') throw invalid(key, problem);
+    return url.origin;
+  });
 }
