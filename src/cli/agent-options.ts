@@ -1,6 +1,6 @@
 import type { NodeA2AOptions } from '../node/create-a2a.js';
 import { storedToken, tokensFile } from './auth/store.js';
-import { ConfigFileError, loadConfiguration, valueOf, type Configuration } from './config/load.js';
+import { ConfigFileError, credentialSources, loadConfiguration, valueOf, type Configuration } from './config/load.js';
 import { booleanOf, type Layer } from './config/settings.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS, type CredentialFlags } from './credentials.js';
 import { insecureFetch, warnInsecure } from './insecure.js';
@@ -51,6 +51,7 @@ export function flagLayer(flags: AgentFlags): Map<string, string | readonly stri
     if (value !== undefined) values.set(`A2ACLI_${name.toUpperCase().replace(/-/g, '_')}`, value);
   }
   if (flags['oauth-scope'] !== undefined) values.set('A2ACLI_OAUTH_SCOPE', flags['oauth-scope']);
+  if (flags['oauth-card-scopes'] === true) values.set('A2ACLI_OAUTH_CARD_SCOPES', 'true');
   return values;
 }
 
@@ -68,8 +69,12 @@ export function tokenLayer(env: NodeJS.ProcessEnv, agent: string, warnings: stri
   return [{ source: `auth login (${tokensFile(env)})`, values: new Map([['A2ACLI_BEARER', token.accessToken]]) }];
 }
 
-/** The configuration of a command on `agent`: flags, environment, files and a stored token. */
-export function configurationFor(flags: AgentFlags, agent: string, io: Io): Configuration {
+/**
+ * The configuration of a command on `agent`: flags, environment, files and a stored token. With
+ * `announce` (every command but `config show`, which prints its own), its warnings go to stderr, and
+ * so does the name of each file that supplied a credential setting.
+ */
+export function configurationFor(flags: AgentFlags, agent: string, io: Io, announce = true): Configuration {
   if (flags.config !== undefined && flags.config.trim() === '') throw new UsageError('--config needs a file');
   const warnings: string[] = [];
   let configuration: Configuration;
@@ -87,6 +92,10 @@ export function configurationFor(flags: AgentFlags, agent: string, io: Io): Conf
     throw error instanceof ConfigFileError ? new UsageError(error.message) : error;
   }
   configuration.warnings.push(...warnings);
+  if (announce) {
+    for (const warning of configuration.warnings) notice(io, io.style.yellow(`warning: ${warning}`));
+    for (const line of credentialSources(configuration)) notice(io, `a4h: ${line}`);
+  }
   return configuration;
 }
 
@@ -102,7 +111,6 @@ export async function agentOptions(
 ): Promise<Pick<NodeA2AOptions, 'credentials' | 'tls' | 'trust' | 'fetch'>> {
   if (flags.bearer !== undefined && flags['bearer-env'] !== undefined) throw new UsageError('give --bearer or --bearer-env, not both');
   const configuration = configurationFor(flags, agent, io);
-  for (const warning of configuration.warnings) notice(io, io.style.yellow(`warning: ${warning}`));
   const text = (flag: string) => {
     const value = valueOf(configuration, flag)?.value;
     return typeof value === 'string' ? value : undefined;
@@ -117,6 +125,7 @@ export async function agentOptions(
     'oauth-client-secret-env': text('oauth-client-secret-env'),
     'oauth-scope': Array.isArray(scopes) ? [...scopes] : undefined,
     'oauth-token-url': text('oauth-token-url'),
+    'oauth-card-scopes': text('oauth-card-scopes'),
   };
   const oauth = effective['oauth-client-id'] !== undefined;
   if (oauth && flags.bearer !== undefined) throw new UsageError('--bearer and --oauth-client-id both give the bearer token: give one');

@@ -47,7 +47,7 @@ Usage:
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
   a4h task get|cancel|list|subscribe|download|push-config … -a <agent>   (a4h task --help)
 
-Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL], --svc-param KEY:VALUE…, --insecure, --config FILE
+Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes], --svc-param KEY:VALUE…, --insecure, --config FILE
 (a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY, --bearer-env or a 0600 .env file;
 an OAuth client secret comes from an environment variable; settings resolve flag > environment > local .env or --config FILE
 > ~/.config/a4h/agents/HOST_PORT.env > ~/.config/a4h/.env > a4h auth login's token > default).

@@ -12,7 +12,7 @@ import { parse } from '../options.js';
 import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
-                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                 ${CONNECTION_SYNOPSIS}
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [--trust-jwks FILE|URL]… [--require-signed-card]

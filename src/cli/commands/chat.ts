@@ -16,7 +16,7 @@ import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../opt
 export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [-H 'Name: value']… [--bearer-env VAR]
-                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
                 ${CONNECTION_SYNOPSIS}
 
 An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn

@@ -11,10 +11,12 @@ export const CONFIG_USAGE = `Usage: a4h config show [<agent-url>] [-o text|json]
 Shows the configuration a command would run with (read-only: it changes nothing), each setting
 with the source it resolved from, highest first: the flag, the environment (A2ACLI_BEARER,
 A2ACLI_API_KEY, A2ACLI_SVC_PARAM, A2ACLI_INSECURE), the local file (--config FILE, else the
-nearest .env up from the working directory), the agent's own file (<config dir>/agents/HOST_PORT.env,
+nearest .env up from the working directory, up to the project's root (.git), your home folder or a
+folder not yours), the agent's own file (<config dir>/agents/HOST_PORT.env,
 with an agent URL), the global file (<config dir>/.env), a token from a4h auth login, the built-in
 default. The config dir is $XDG_CONFIG_HOME/a4h (default ~/.config/a4h). Credentials are shown as
-set, never their values. Files are edited (or removed) by hand; one holding a credential should be
+set, never their values. Files are edited (or removed) by hand; a file is read only when you own it
+and nobody else can write it (a warning names any other), and one holding a credential should be
 mode 0600 (a warning says so when others can read it).
 -o json prints one JSON object: {"scope","configDir","files":[…],"settings":[{"name","variable",
 "value"?,"set","source"}],"warnings":[…]}. Exit status: 0, 2 bad usage (an unreadable --config file too).`;
@@ -42,7 +44,7 @@ export async function config(args: string[], io: Io): Promise<number> {
   const output = values.output ?? 'text';
   if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
   if (agent !== undefined && agentScope(agent) === undefined) throw new UsageError(`not a URL: ${agent}`);
-  const configuration = configurationFor(values, agent ?? '', io);
+  const configuration = configurationFor(values, agent ?? '', io, false);
   const scope = agent === undefined ? undefined : agentScope(agent);
   const settings = [...configuration.resolved.map(shown), identitySecret(io.env)];
   if (output === 'json') {

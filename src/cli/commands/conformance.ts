@@ -13,7 +13,7 @@ export const NOT_THE_TCK =
   'a smoke check of basic operations from this client, not the A2A TCK (github.com/a2aproject/a2a-tck), which tests agents in depth';
 
 export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
-                       [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
+                       [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                        ${CONNECTION_SYNOPSIS}
                        [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
 

@@ -14,7 +14,7 @@ import { TRUST_USAGE } from '../trust.js';
 export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
                    [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                    [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
-                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
+                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
                    ${CONNECTION_SYNOPSIS}
 
 Shows a thread's past exchanges, oldest first, as the agent keeps them: nothing is stored here, the

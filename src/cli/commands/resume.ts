@@ -11,7 +11,7 @@ import { reportTurn } from '../report-turn.js';
 export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json]
                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
-                  [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]] [--trust-jwks FILE|URL]… [--require-signed-card]
+                  [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
                   ${CONNECTION_SYNOPSIS}
 
 Shows the reply in progress on a thread, from its beginning to its end, without sending anything:

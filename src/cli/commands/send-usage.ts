@@ -4,7 +4,7 @@ export const SEND_USAGE = `Usage: a4h send <agent> [--text TEXT]… [--file PATH
                 [--task-id ID] [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]…
                 [--a2a-version VERSION] [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]…
                 [-H 'Name: value']… [--bearer-env VAR]
-                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL]]
+                [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                 [--bearer TOKEN] [--api-key KEY] [--svc-param KEY:VALUE]… [--insecure] [--config FILE]
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [--trust-jwks FILE|URL]… [--require-signed-card] [<text…>]
@@ -46,6 +46,6 @@ Defaults (each overridden by its flag):
 --debug logs each HTTP request and answer on stderr (credentials always redacted; gRPC calls are not shown).
 -H adds a header to every request to the agent's origin; --bearer-env reads a bearer token from an
 environment variable; --oauth-client-id with --oauth-client-secret-env gets tokens by OAuth 2.0 client
-credentials at the token URL the card names (or --oauth-token-url), for the scopes it asks (or each
---oauth-scope). --extension activates an A2A extension (repeatable). --message-id names the
+credentials at --oauth-token-url, or the token URL the card names when it is on the agent's own origin,
+for each --oauth-scope (or the card's scopes with --oauth-card-scopes). --extension activates an A2A extension (repeatable). --message-id names the
 message (\`a4h resume --message ID\` asks a thread whether it arrived). --save DIR writes the agent's files.`;

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
 import { parseDotenv } from './dotenv.js';
+import { currentOwner, notOwnProblem, statIfPresent, type Owner } from './owner.js';
 import { agentFile, globalFile, localFile } from './paths.js';
 import { resolveSettings, SETTINGS, type Layer, type Resolved } from './settings.js';
 
@@ -24,6 +25,8 @@ export interface ConfigurationSources {
   configFile?: string;
   /** Layers below the files (the token `auth login` stored), highest first. */
   below?: readonly Layer[];
+  /** Whose files may steer the settings (default: the user a4h runs as). */
+  owner?: Owner;
 }
 
 /** A `--config FILE` that cannot be read. */
@@ -38,22 +41,34 @@ const SECRETS = new Set(SETTINGS.filter((setting) => setting.secret).map((settin
 export function loadConfiguration(sources: ConfigurationSources): Configuration {
   const warnings: string[] = [];
   const files: Configuration['files'] = [];
+  const owner = sources.owner ?? currentOwner();
   const layers: Layer[] = [
     { source: 'flag', values: sources.flags },
     { source: 'environment', values: envValues(sources.env) },
   ];
-  const local = sources.configFile ?? localFile(sources.cwd, sources.env);
+  const walked = sources.configFile === undefined ? localFile(sources.cwd, sources.env, owner) : {};
+  const local = sources.configFile ?? walked.path;
   const agent = sources.agent === undefined ? undefined : agentFile(sources.env, sources.agent);
   const candidates: [Configuration['files'][number]['role'], string | undefined][] = [
     ['local', local],
     ['agent', agent],
     ['global', globalFile(sources.env)],
   ];
+  if (walked.beyond !== undefined && holdsSettings(walked.beyond.path)) {
+    const { path, bound } = walked.beyond;
+    warnings.push(
+      `${path} is not read: the local .env is looked for up to where you can vouch for it, and ${bound} (--config FILE reads a file of yours)`,
+    );
+  }
   for (const [role, path] of candidates) {
     if (path === undefined) continue;
-    const text = readIfPresent(path, role === 'local' && sources.configFile !== undefined);
-    files.push({ role, path, found: text !== undefined });
-    if (text === undefined) continue;
+    const required = role === 'local' && sources.configFile !== undefined;
+    const text = readIfPresent(path, required);
+    const problem = text === undefined ? undefined : notOwnProblem(owner, statSync(path), 'file');
+    if (problem !== undefined && required) throw new ConfigFileError(`the configuration file ${path} is not read: ${problem}`);
+    if (problem !== undefined) warnings.push(`${path} is not read: ${problem}, so it may not steer your credentials`);
+    files.push({ role, path, found: text !== undefined && problem === undefined });
+    if (text === undefined || problem !== undefined) continue;
     const parsed = parseDotenv(text);
     const values = new Map([...parsed.values].filter(([key]) => key.startsWith('A2ACLI_')));
     for (const line of parsed.badLines) warnings.push(`${path}:${line} is not KEY=value: ignored`);
@@ -66,6 +81,30 @@ export function loadConfiguration(sources: ConfigurationSources): Configuration 
   }
   layers.push(...(sources.below ?? []));
   return { resolved: resolveSettings(layers), files, warnings };
+}
+
+/**
+ * One line per file that supplied a credential setting (a credential, which variable holds one, where
+ * one goes), naming the file and the variables: nothing steers a secret from a file silently.
+ */
+export function credentialSources(configuration: Configuration): string[] {
+  const byFile = new Map<string, string[]>();
+  for (const entry of configuration.resolved) {
+    if (!entry.setting.credential || !entry.source.startsWith('file ')) continue;
+    const file = entry.source.slice('file '.length);
+    byFile.set(file, [...(byFile.get(file) ?? []), entry.setting.variable]);
+  }
+  return [...byFile].map(([file, variables]) => `${variables.join(', ')} from ${file}`);
+}
+
+/** True when a file beyond the walk's bounds holds a4h settings (one that does not is nobody's concern). */
+function holdsSettings(path: string): boolean {
+  if (!statIfPresent(path)?.isFile()) return false;
+  try {
+    return [...parseDotenv(readFileSync(path, 'utf8')).values.keys()].some((key) => key.startsWith('A2ACLI_'));
+  } catch {
+    return false;
+  }
 }
 
 /** The environment's `A2ACLI_*` variables that name a setting. */

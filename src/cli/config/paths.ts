@@ -1,6 +1,7 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
+import { currentOwner, notOwnProblem, statIfPresent, type Owner } from './owner.js';
 
 /**
  * The conventional configuration directory: `$XDG_CONFIG_HOME/a4h`, else `~/.config/a4h` (`HOME` from
@@ -37,12 +38,36 @@ export function agentFile(env: NodeJS.ProcessEnv, agent: string): string | undef
   return scope === undefined ? undefined : join(configDir(env), 'agents', `${scope}.env`);
 }
 
-/** The local file: the nearest `.env` walking up from `cwd` (as git finds its own), not the global one. */
-export function localFile(cwd: string, env: NodeJS.ProcessEnv): string | undefined {
+/** Where the walk for the local `.env` stopped, and why (for the warning about a file beyond it). */
+export interface LocalFile {
+  /** The nearest `.env` up from the working directory, inside the walk's bounds. */
+  path?: string;
+  /** The nearest `.env` beyond the bounds (never read as a local file), and what bounded the walk. */
+  beyond?: { path: string; bound: string };
+}
+
+/**
+ * The local file: the nearest `.env` walking up from `cwd` (as git finds its own), not the global one.
+ * The walk stays in what the person can vouch for: it stops at the project's root (the first folder
+ * holding `.git`), at their home folder, and before a folder they do not own (a shared parent's
+ * `.env` is somebody else's). The nearest `.env` beyond that is named, so a warning can say why it
+ * is not read.
+ */
+export function localFile(cwd: string, env: NodeJS.ProcessEnv, owner: Owner = currentOwner()): LocalFile {
   const global = globalFile(env);
+  const home = resolve(env.HOME !== undefined && env.HOME !== '' ? env.HOME : homedir());
+  let bound: string | undefined;
   for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    if (bound === undefined) {
+      const stats = statIfPresent(dir);
+      if (stats !== undefined && notOwnProblem(owner, stats, 'folder') !== undefined) bound = `${dir} is a folder you do not own`;
+    }
     const candidate = join(dir, '.env');
-    if (candidate !== global && existsSync(candidate) && statSync(candidate).isFile()) return candidate;
-    if (dirname(dir) === dir) return undefined;
+    if (candidate !== global && statIfPresent(candidate)?.isFile()) {
+      return bound === undefined ? { path: candidate } : { beyond: { path: candidate, bound } };
+    }
+    if (bound === undefined && existsSync(join(dir, '.git'))) bound = `the project's root is ${dir} (it holds .git)`;
+    else if (bound === undefined && dir === home) bound = `your home folder is ${dir}`;
+    if (dirname(dir) === dir) return {};
   }
 }

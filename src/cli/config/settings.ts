@@ -14,15 +14,18 @@ export interface Setting {
   kind: 'string' | 'boolean' | 'list';
   /** A credential: `config show` hides it; a file holding it must not be readable by others. */
   secret: boolean;
+  /** It steers a credential (is one, names the variable holding one, or says where one goes): a file giving it is named on stderr. */
+  credential: boolean;
   /** The built-in default, as shown by `config show`. */
   fallback: string;
 }
 
-const setting = (flag: string, kind: Setting['kind'], secret: boolean, fallback: string): Setting => ({
+const setting = (flag: string, kind: Setting['kind'], secret: boolean, fallback: string, credential = true): Setting => ({
   flag,
   variable: `A2ACLI_${flag.toUpperCase().replace(/-/g, '_')}`,
   kind,
   secret,
+  credential,
   fallback,
 });
 
@@ -33,10 +36,11 @@ export const SETTINGS: readonly Setting[] = [
   setting('svc-param', 'list', true, '(none)'),
   setting('oauth-client-id', 'string', false, '(none)'),
   setting('oauth-client-secret-env', 'string', false, '(none)'),
-  setting('oauth-scope', 'list', false, "(the card's)"),
-  setting('oauth-token-url', 'string', false, "(the card's)"),
+  setting('oauth-scope', 'list', false, "(none: the identity provider's default)"),
+  setting('oauth-card-scopes', 'boolean', false, 'false (only --oauth-scope is asked)'),
+  setting('oauth-token-url', 'string', false, "(the card's, on the agent's own origin only)"),
   setting('oauth-device-url', 'string', false, '(none)'),
-  setting('insecure', 'boolean', false, 'false (TLS certificates are verified)'),
+  setting('insecure', 'boolean', false, 'false (TLS certificates are verified)', false),
 ];
 
 /** A layer of configuration: a name for `config show` and the raw values it holds, by variable. */
