@@ -1,3 +1,5 @@
+import { longestMatch } from '../sdk/credentials/url-scope.js';
+import { certificateRedirects } from './cert-redirects.js';
 import { tlsDispatchers } from './tls-dispatch.js';
 import { tlsEntries, type ClientTlsOption } from './tls.js';
 import { undiciFetchOn } from './undici-fetch.js';
@@ -39,10 +41,12 @@ export interface NodeFetch {
 /**
  * The Node HTTP client: a fetch on pooled undici `Agent`s (see `undiciFetchOn`) with connect, headers
  * and body timeouts (one more per `tls` entry), to pass as `fetch` to the client. (The core uses the
- * global fetch and no Node module.) An agent that refuses the TLS handshake for a client certificate fails the request
+ * global fetch and no Node module.) A request with a body sent with a client certificate follows a
+ * same-origin 307/308 only, never a redirect to another origin. An agent that refuses the TLS handshake for a client certificate fails the request
  * with that TLS alert, which the client reads as an `auth` error.
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
+  const entries = tlsEntries(options.tls);
   const dispatchers = tlsDispatchers(
     {
       connectTimeoutMs: options.connectTimeoutMs ?? 10_000,
@@ -51,7 +55,11 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       connections: options.connections ?? 256,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
     },
-    tlsEntries(options.tls),
+    entries,
   );
-  return { fetch: undiciFetchOn((url) => dispatchers.for(url)), close: () => dispatchers.close() };
+  const fetch = undiciFetchOn((url) => dispatchers.for(url));
+  // A request with a body that presents a client certificate is never redirected to another origin.
+  const presents = (url: string) => longestMatch(entries, url)?.tls.cert !== undefined;
+  const guarded = entries.some((entry) => entry.tls.cert !== undefined) ? certificateRedirects(fetch, presents) : fetch;
+  return { fetch: guarded, close: () => dispatchers.close() };
 }

@@ -132,6 +132,35 @@ describe("one agent's certificate, redirected", () => {
   });
 });
 
+describe('a message sent with a client certificate, redirected', () => {
+  it('to another origin: not followed, an http error, nothing reaches the other host; a same-origin 307 is followed', async () => {
+    const elsewhere: string[] = [];
+    const other = await bareServer({ requestCert: false }, (req, res) => {
+      elsewhere.push(`${req.method} ${req.url}`);
+      res.end('{}');
+    });
+    let hops = 0;
+    const redirecting = await bareServer({}, (req, res) => {
+      if (req.url === '/same') return res.writeHead(307, { location: '/final' }).end();
+      if (req.url === '/final') return res.end(`{"hops":${++hops}}`);
+      res.writeHead(307, { location: `${other}/stolen` }).end();
+    });
+    const node = createNodeFetch({ tls: { [redirecting]: agentTls(), [other]: { ca: certs.ca } } });
+    clients.push(node);
+    const post = { method: 'POST', body: '{"jsonrpc":"2.0","method":"SendMessage","params":{"message":"secret plans"}}' };
+    const error = await node.fetch(`${redirecting}/a2a`, post).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(A2AError);
+    expect(error).toMatchObject({ kind: 'http', status: 307, retryable: false });
+    expect((error as Error).message).toContain('with a redirect (HTTP 307 to another origin); not followed');
+    expect(elsewhere).toEqual([]);
+    const same = await node.fetch(`${redirecting}/same`, post);
+    expect(await same.json()).toEqual({ hops: 1 });
+  });
+});
+
 describe('TLS 1.2: an agent refusing the handshake without a certificate', () => {
   it('handshake_failure does not say why: an auth error saying the agent may ask for a client certificate', async () => {
     const origin = await bareServer({ maxVersion: 'TLSv1.2' }, (_req, res) => res.end('{}'));
