@@ -22,7 +22,9 @@ import { mountV1 } from '../fixtures/mount-v1.js';
 import { demoScript } from './behaviour.js';
 import { cardV03, cardV03Grpc, cardV1, cardV1Grpc } from './card.js';
 import { cors } from './cors.js';
+import { dirname } from 'node:path';
 import { defaultMemoryFile } from './memory-file.js';
+import { privateFolder } from './private-folder.js';
 import { Memory } from './memory.js';
 import { TaskFile, taskFileBeside } from './task-file.js';
 import { defaultJwksFile, signCardWithNewKey } from './signed-card.js';
@@ -75,6 +77,9 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   const protocol = options.protocol ?? '1.0';
   if (options.signCard && protocol !== '1.0') throw new Error('--sign-card works with v1.0 only: the SDK signs v1.0 cards');
   const memoryFile = options.memoryFile ?? DEFAULT_MEMORY_FILE;
+  // The default folder (memory, tasks, the signing key's JWKS) is under the shared temp directory: the user's own, private.
+  if (options.memoryFile === undefined || (options.signCard && options.jwksFile === undefined))
+    await privateFolder(dirname(DEFAULT_MEMORY_FILE));
   const memory = await Memory.open(memoryFile);
   const tasks = await TaskFile.open(options.taskFile ?? taskFileBeside(memoryFile));
   // A long-running agent keeps no request log: `record: false`.
