@@ -31,7 +31,7 @@ import { firstValueFrom, takeWhile } from 'rxjs';
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
 import { tokenVerifier } from './auth.mjs';
-import { optionalId, positionOf, quote, readJson, Refusal, threadKeyOf } from './request.mjs';
+import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, Refusal, threadKeyOf } from './request.mjs';
 import { streamEvents } from './stream.mjs';
 import { devIssuer } from './token.mjs';
 
@@ -48,6 +48,8 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 export async function startGateway(options) {
   const agent = new URL(options.agent).href;
   const name = options.name ?? `${hostname()}:${process.pid}`;
+  // The name goes into a header and an SSE comment: no control character, bounded.
+  if (!isSafeId(name)) throw new Error(`a replica's name is 1 to ${MAX_KEY} characters, no control characters`);
   const log = options.log ?? (() => {});
   const verify = options.verify ?? (await tokenVerifier(options.auth ?? (await devTrust())));
   const settings = { heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS, maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES };
