@@ -342,4 +342,28 @@ describe('ids the client keeps are bounded', () => {
       expect.objectContaining({ kind: 'protocol', message: expect.stringContaining(`${what} id of ${MAX_ID_CHARS + 1} characters`) }),
     );
   });
+
+  it.each(cases.flatMap(([what, event]) => ['\r\n', '\u0000', '\t', '\u007f', '\u0085'].map((c) => [what, event, c] as const)))(
+    'a %s id holding a control character (%j) is a protocol error naming the field and the code point, never the id',
+    (what, event, control) => {
+      const id = `x${control}event: end`;
+      const code = `U+${control.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`;
+      let thrown: unknown;
+      try {
+        renderer().push(event(id));
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toMatchObject({
+        kind: 'protocol',
+        retryable: false,
+        message: expect.stringContaining(`${what} id holding a control character (${code} at character 2)`),
+      });
+      expect((thrown as Error).message).not.toContain('event: end');
+    },
+  );
+
+  it('an id of printable characters (beyond ASCII too) is taken', () => {
+    for (const [, event] of cases) expect(() => renderer().push(event('tâche-\u00a0-\u2028-😀'))).not.toThrow();
+  });
 });

@@ -4,6 +4,10 @@ import type { AuthOptions } from './auth.mjs';
 
 export declare const HEARTBEAT_MS: number;
 export declare const MAX_BUFFERED_BYTES: number;
+export declare const HEADERS_TIMEOUT_MS: number;
+export declare const REQUEST_TIMEOUT_MS: number;
+/** How often Node checks open requests against the head and request bounds, for a head bound of `headersTimeoutMs`. */
+export declare function checkingIntervalMs(headersTimeoutMs: number): number;
 
 export interface GatewayOptions {
   /** The A2A agent's base URL or card URL. */
@@ -24,6 +28,8 @@ export interface GatewayOptions {
   heartbeatMs?: number;
   /** Unread bytes after which a client is dropped; default {@link MAX_BUFFERED_BYTES}. */
   maxBufferedBytes?: number;
+  /** A request head not finished this long is cut (within a tenth more); default {@link HEADERS_TIMEOUT_MS}. */
+  headersTimeoutMs?: number;
   /**
    * `every-message`: look for a pending question before every message (clients that do not carry its
    * task id). Default: no lookup (`continueInterrupted: false`); the client carries the question's task id.

@@ -31,7 +31,7 @@ import { firstValueFrom, takeWhile } from 'rxjs';
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
 import { tokenVerifier } from './auth.mjs';
-import { optionalId, positionOf, quote, readJson, Refusal, threadKeyOf } from './request.mjs';
+import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, Refusal, threadKeyOf } from './request.mjs';
 import { streamEvents } from './stream.mjs';
 import { devIssuer } from './token.mjs';
 
@@ -39,6 +39,20 @@ import { devIssuer } from './token.mjs';
 export const HEARTBEAT_MS = 5_000;
 /** Bytes a client may leave unread before it is dropped (it resumes by its position). */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/** A request head not finished this long after its connection's request began is cut (a slow-loris client). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A whole request (head and body) not received this long after it began is cut. */
+export const REQUEST_TIMEOUT_MS = 15_000;
+
+/**
+ * How often Node checks its open requests against those bounds. Node checks only every
+ * `connectionsCheckingInterval` (30 s by default), so a head trickled byte by byte was cut at the
+ * first check past the bound (about 29 s seen, up to 40), not at 10 s: checked every tenth of the
+ * bound (at most every second), a head is cut within the bound and a tenth.
+ */
+export function checkingIntervalMs(/** @type {number} */ headersTimeoutMs) {
+  return Math.max(10, Math.min(1_000, Math.floor(headersTimeoutMs / 10)));
+}
 
 /**
  * Starts one replica; resolves once it listens.
@@ -48,6 +62,8 @@ export const MAX_BUFFERED_BYTES = 1024 * 1024;
 export async function startGateway(options) {
   const agent = new URL(options.agent).href;
   const name = options.name ?? `${hostname()}:${process.pid}`;
+  // The name goes into a header and an SSE comment: no control character, bounded.
+  if (!isSafeId(name)) throw new Error(`a replica's name is 1 to ${MAX_KEY} characters, no control characters`);
   const log = options.log ?? (() => {});
   const verify = options.verify ?? (await tokenVerifier(options.auth ?? (await devTrust())));
   const settings = { heartbeatMs: options.heartbeatMs ?? HEARTBEAT_MS, maxBufferedBytes: options.maxBufferedBytes ?? MAX_BUFFERED_BYTES };
@@ -126,7 +142,13 @@ export async function startGateway(options) {
     return reply(res, 202, { taskId });
   };
 
-  const server = createServer((req, res) => {
+  const headersTimeout = options.headersTimeoutMs ?? HEADERS_TIMEOUT_MS;
+  const timeouts = {
+    headersTimeout,
+    requestTimeout: Math.max(REQUEST_TIMEOUT_MS, headersTimeout),
+    connectionsCheckingInterval: checkingIntervalMs(headersTimeout),
+  };
+  const server = createServer(timeouts, (req, res) => {
     route(req, res).catch((error) => {
       const refusal =
         error instanceof Refusal
@@ -140,8 +162,6 @@ export async function startGateway(options) {
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
-  server.headersTimeout = 10_000;
-  server.requestTimeout = 15_000;
   // The agent's card, read before the first message (which would otherwise wait for it).
   await firstValueFrom(a2a.card(agent)).catch((error) => log(`the agent's card could not be read yet: ${quote(error?.message ?? error)}`));
   await new Promise((resolve, reject) => {

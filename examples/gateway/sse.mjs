@@ -29,16 +29,43 @@ const PUBLIC_ERRORS = {
   auth: 'the gateway could not sign in to the agent',
 };
 
+/** What ends an SSE line (CR, LF) or makes a browser drop an `id:` (NUL): never inside a field's value. */
+const BREAKS = /[\r\n\u0000]/;
+
+/** Whether `value` can be one SSE field's value as it is: no CR, LF or NUL, so it cannot start another field. */
+export function isFieldValue(/** @type {string} */ value) {
+  return !BREAKS.test(value);
+}
+
 /**
- * One SSE frame: `event:` the type, `id:` the position when known, `data:` the event as JSON (one
- * line: JSON escapes newlines). Empty for an event a browser is not shown (`context-adopted`).
+ * One SSE field line. A value holding CR, LF or NUL is refused (a `TypeError`, naming the field, not
+ * the value): written as it is, it would end the line and start fields of its own (a forged `event:
+ * end`, a day-long `retry:`).
+ * @param {'event' | 'id' | 'data' | 'retry'} name
+ * @param {string} value
+ */
+export function field(name, value) {
+  if (!isFieldValue(value)) throw new TypeError(`an SSE ${name} field cannot hold a line break or NUL`);
+  return `${name}: ${value}\n`;
+}
+
+/** An SSE comment line (`: text`): CR, LF and NUL in `text` become spaces, so a comment stays one line. */
+export function comment(/** @type {string} */ text) {
+  return `: ${text.replace(/[\r\n\u0000]/g, ' ')}\n`;
+}
+
+/**
+ * One SSE frame: `event:` the type, `id:` the position when known, `data:` the event as JSON on one
+ * line (JSON escapes every control character, so no text of the agent's can end it). Empty for an
+ * event a browser is not shown (`context-adopted`). A type or id holding CR, LF or NUL is refused
+ * ({@link field}): the caller writes only ids it checked (`stream.mjs`).
  * @param {import('../../dist/index.js').TurnEvent | import('../../dist/index.js').TurnErrorEvent} event
  * @param {string | undefined} id
  */
 export function eventFrame(event, id) {
   const json = toJson(event);
   if (json === undefined) return '';
-  return `event: ${event.type}\n${id === undefined ? '' : `id: ${id}\n`}data: ${JSON.stringify(json)}\n\n`;
+  return `${field('event', event.type)}${id === undefined ? '' : field('id', id)}${field('data', JSON.stringify(json))}\n`;
 }
 
 /** An error as a browser sees it: its kind, the gateway's sentence for it, whether trying again may help. */

@@ -14,10 +14,14 @@
  *   `X-Heartbeat-Ms`: a client that hears nothing for two of them knows the stream is dead.
  * - **Nothing after the end.** The stream finishes once (its end, the client leaving, an error on
  *   the response): the heartbeat stops, the turn is left, and nothing is written afterwards.
+ * - **No agent text in the framing.** Data is JSON on one line; an event's `id:` is its position only
+ *   when its task id is one a resume accepts (`request.mjs`'s `isSafeId`: no control character, no
+ *   line or paragraph separator, bounded), else the event goes without one, the browser keeps the
+ *   last position it had, and the log says so once.
  */
 import { formatPosition, positionAfter } from '../../dist/node/index.js';
-import { quote } from './request.mjs';
-import { eventFrame, publicError, STREAM_HEADERS } from './sse.mjs';
+import { isSafeId, quote } from './request.mjs';
+import { comment, eventFrame, field, publicError, STREAM_HEADERS } from './sse.mjs';
 
 /** A turn that fails before anything was shown answers with a status: not the user's task, or input refused. */
 const REFUSED = { 'foreign-task': 404, 'task-not-found': 404, input: 400 };
@@ -45,6 +49,7 @@ export function streamEvents(res, events$, options) {
   let buffered = 0;
   /** @type {import('rxjs').Subscription | undefined} */
   let subscription;
+  let unsafeLogged = false;
 
   const finish = () => {
     if (finished) return;
@@ -77,7 +82,7 @@ export function streamEvents(res, events$, options) {
     res.writeHead(200, { ...STREAM_HEADERS, 'X-Replica': name, 'X-Heartbeat-Ms': String(heartbeatMs) });
     const held = waiting.join('');
     waiting = [];
-    write(`retry: 1000\n: replica ${name}\n\n${held}`);
+    write(`${field('retry', '1000')}${comment(`replica ${name}`)}\n${held}`);
   };
   const refuse = (/** @type {number} */ status, /** @type {string} */ message) => {
     finish();
@@ -133,7 +138,7 @@ export function streamEvents(res, events$, options) {
         const status = REFUSED[/** @type {keyof typeof REFUSED} */ (kind)];
         if (!headSent && status !== undefined) return refuse(status, publicError(event.error).message);
       } else position = positionAfter(position, event);
-      const frame = eventFrame(event, position && formatPosition(position));
+      const frame = eventFrame(event, idOf(position));
       if (headSent) return write(frame);
       waiting.push(frame);
       if (event.type !== 'start') sendHead();
@@ -142,6 +147,15 @@ export function streamEvents(res, events$, options) {
     error: end,
   });
   if (finished) subscription.unsubscribe();
+
+  /** The `id:` of a position: none when its task id is one no resume would accept (said once in the log). */
+  function idOf(/** @type {import('../../dist/index.js').ReplyPosition | undefined} */ at) {
+    if (at === undefined) return undefined;
+    if (isSafeId(at.taskId)) return formatPosition(at);
+    if (!unsafeLogged) log(`the agent's task id ${quote(at.taskId)} cannot be a position: its events go without an id`);
+    unsafeLogged = true;
+    return undefined;
+  }
 
   /** Ends the stream without its end: a client with a position resumes it, one without asks again. */
   function quietEnd() {

@@ -5,6 +5,7 @@
  */
 import type { Attachment, EndEvent, TurnEvent, TurnOutcome } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
+import { publicErrorText } from './error-text.js';
 import { filePartOf } from './files.js';
 import type { A2AData, A2APartMetadata, A2ATaskData, A2AUIMessageChunk } from './types.js';
 
@@ -16,9 +17,6 @@ function finishReasonOf(outcome: TurnOutcome): 'stop' | 'error' | 'other' {
   if (outcome === 'completed') return 'stop';
   return outcome === 'failed' || outcome === 'rejected' ? 'error' : 'other';
 }
-
-/** An error's text: its message (an `A2AError`'s is the library's sentence). */
-export const messageOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));
 
 /**
  * The chunks of one turn, event by event (one per turn: it keeps the open text part and the task).
@@ -33,7 +31,7 @@ export class TurnChunks {
   private texts = 0;
   private task: A2ATaskData = {};
 
-  constructor(private readonly errorText: (error: unknown) => string = messageOf) {}
+  constructor(private readonly errorText: (error: unknown) => string = publicErrorText) {}
 
   /** The chunks of `event` (none for the ladder's notes and the ids' events). */
   of(event: TurnEvent): A2AUIMessageChunk[] {

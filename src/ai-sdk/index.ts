@@ -17,6 +17,7 @@ export type {
   A2ASendMessagesOptions,
 } from './transport.js';
 export { toUIMessageStream } from './stream.js';
+export { publicErrorText } from './error-text.js';
 export type { UIMessageStreamOptions } from './stream.js';
 export { historyToUIMessages, isReplacedText, replyMessageId, replyTextOf } from './messages.js';
 export type {

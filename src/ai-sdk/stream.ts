@@ -6,7 +6,8 @@
 import type { Observable, Subscription } from 'rxjs';
 import { isA2AError } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
-import { messageOf, TurnChunks } from './chunks.js';
+import { TurnChunks } from './chunks.js';
+import { publicErrorText } from './error-text.js';
 import type { A2AUIMessageChunk } from './types.js';
 
 /** Options of {@link toUIMessageStream}. */
@@ -18,11 +19,13 @@ export interface UIMessageStreamOptions {
    */
   signal?: AbortSignal;
   /**
-   * The `errorText` of the `error` chunk a failed turn ends with. Default: the error's message (an
-   * `A2AError`'s names what failed, and may name the agent's URL: behind a server route whose agent
-   * is internal, say less).
+   * The `errorText` of the `error` chunk a failed turn ends with. Default: `publicErrorText`, a
+   * sentence by the error's kind, without the agent's URL or words (the library's message names
+   * them: the chunk goes to the browser).
    */
   errorText?: (error: unknown) => string;
+  /** Hears the whole error of a failed turn (or resume), on the side that runs it: to log it. */
+  onError?: (error: unknown) => void;
 }
 
 /** When the stream opens: at once (a turn), or at the agent's task (a resume; nothing found: none). */
@@ -43,7 +46,7 @@ interface Outlet {
  * the turn is subscribed). Cancelling the stream or aborting the signal unsubscribes the turn.
  */
 function feedTurn(turn$: Observable<TurnEvent>, options: UIMessageStreamOptions, opening: Opening, outlet: Outlet): void {
-  const chunks = new TurnChunks(options.errorText ?? messageOf);
+  const chunks = new TurnChunks(options.errorText ?? publicErrorText);
   const signal = options.signal;
   let controller: ReadableStreamDefaultController<A2AUIMessageChunk> | undefined;
   let subscription: Subscription | undefined;
@@ -92,6 +95,7 @@ function feedTurn(turn$: Observable<TurnEvent>, options: UIMessageStreamOptions,
       push(chunks.of(event));
     },
     error: (error: unknown) => {
+      options.onError?.(error);
       if (controller !== undefined || opening.at === 'once' || isA2AError(error, 'unsupported')) return finish(chunks.error(error));
       signal?.removeEventListener('abort', onAbort);
       outlet.failed(error);

@@ -36,8 +36,13 @@ export interface A2AChatTransportOptions {
    * a server route).
    */
   onLeave?: LeaveMode;
-  /** The `errorText` of a failed turn's `error` chunk. Default: the error's message. */
+  /**
+   * The `errorText` of a failed turn's `error` chunk. Default: `publicErrorText`, a sentence by the
+   * error's kind that names no URL, host or port and quotes nothing of the agent's.
+   */
   errorText?: (error: unknown) => string;
+  /** Hears the whole error of a failed turn or resume where the transport runs (a server route: to log it). */
+  onError?: (error: unknown) => void;
   /** Extension URIs every turn, resume and history activates. */
   extensions?: readonly string[];
 }
@@ -189,5 +194,7 @@ export function a2aChatTransport(options: A2AChatTransportOptions): A2AChatTrans
 
 const signalOf = (signal: AbortSignal | undefined): { signal?: AbortSignal } => (signal === undefined ? {} : { signal });
 
-const errorTextOf = (options: A2AChatTransportOptions): { errorText?: (error: unknown) => string } =>
-  options.errorText === undefined ? {} : { errorText: options.errorText };
+const errorTextOf = (options: A2AChatTransportOptions): { errorText?: (error: unknown) => string; onError?: (error: unknown) => void } => ({
+  ...(options.errorText === undefined ? {} : { errorText: options.errorText }),
+  ...(options.onError === undefined ? {} : { onError: options.onError }),
+});

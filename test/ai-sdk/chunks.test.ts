@@ -131,13 +131,15 @@ describe('a turn as UI message chunks', () => {
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'other' });
   });
 
-  it("an error: the error chunk carries the library's message (or errorText's); ai reports it", async () => {
+  it("an error: the error chunk carries a sentence by its kind, not the library's message (or errorText's); onError hears the whole error; ai reports it", async () => {
     const refused = new A2AError({ kind: 'card', message: 'could not fetch the agent card from http://10.0.0.7/: refused' });
     const port = createFakePort({ card: () => throwError(() => refused) });
     const events$ = clientOf(port).turn({ agent: AGENT, handle: 'web', thread: 't', text: 'hi' });
-    const plain = await chunksOf(toUIMessageStream(events$));
-    expect(plain).toEqual([{ type: 'start' }, { type: 'error', errorText: refused.message }]);
-    expect((await foldChunks(plain)).errors).toEqual([`Error: ${refused.message}`]);
+    const heard: unknown[] = [];
+    const plain = await chunksOf(toUIMessageStream(events$, { onError: (error) => heard.push(error) }));
+    expect(plain).toEqual([{ type: 'start' }, { type: 'error', errorText: 'The agent is not available.' }]);
+    expect((await foldChunks(plain)).errors).toEqual(['Error: The agent is not available.']);
+    expect(heard).toEqual([expect.objectContaining({ kind: 'card', message: expect.stringContaining('http://10.0.0.7/') })]);
     const hidden = await chunksOf(toUIMessageStream(events$, { errorText: () => 'The agent is unavailable.' }));
     expect(hidden.at(-1)).toEqual({ type: 'error', errorText: 'The agent is unavailable.' });
   });
@@ -152,9 +154,9 @@ describe('a turn as UI message chunks', () => {
   it('an error mid-reply ends the open text part before the error chunk', () => {
     const chunks = new TurnChunks();
     chunks.of({ type: 'text', text: 'Half', replace: false });
-    expect(chunks.error(new Error('cut'))).toEqual([
+    expect(chunks.error(new Error('cut at http://10.0.0.7/'))).toEqual([
       { type: 'text-end', id: 'text-1' },
-      { type: 'error', errorText: 'cut' },
+      { type: 'error', errorText: 'The reply failed.' },
     ]);
   });
 

@@ -9,11 +9,15 @@ import type {
 import { Role, TaskState as SdkTaskState } from '@a2a-js/sdk';
 import { A2AError } from '../../errors.js';
 import type { AgentEvent, AgentMessage, Artifact, FilePart, Part, SendResult, Task, TaskState, TaskStatus } from '../../port/types.js';
+import { checkAgentId, type AgentIdField } from '../../render/ids.js';
 import { APPEND_MARK } from './append-mark.js';
 
 /**
  * The SDK's shapes (the same for v1.0 and, translated by its compat layer, v0.3) mapped into the
- * ladder's domain types. A field the ladder relies on that is missing is a protocol error naming it.
+ * ladder's domain types. A field the ladder relies on that is missing is a protocol error naming it;
+ * so is an id (a task's, a context's, a message's, an artifact's) too long or holding a control
+ * character (`render/ids.ts`): every binding's results come through here, or through a fast path
+ * that checks the same.
  */
 
 /** The task states the ladder knows, by the SDK's enum (any other reads as `unknown`). */
@@ -36,6 +40,12 @@ export function sdkStateOf(state: TaskState): SdkTaskState {
 
 function malformed(field: string): A2AError {
   return new A2AError({ kind: 'protocol', message: `malformed event from the agent: ${field} is missing` });
+}
+
+/** `id`, once checked (`checkAgentId`: bounded, no control character). */
+function agentId(id: string, what: AgentIdField): string {
+  checkAgentId(id, what);
+  return id;
 }
 
 function metadataOf(value: { [key: string]: unknown } | undefined): Record<string, unknown> | undefined {
@@ -75,9 +85,9 @@ function fileOf(part: SdkPart, out: FilePart): FilePart {
 
 export function fromSdkMessage(message: SdkMessage): AgentMessage {
   const out: AgentMessage = { role: message.role === Role.ROLE_USER ? 'user' : 'agent', parts: (message.parts ?? []).map(fromSdkPart) };
-  if (message.messageId) out.messageId = message.messageId;
-  if (message.contextId) out.contextId = message.contextId;
-  if (message.taskId) out.taskId = message.taskId;
+  if (message.messageId) out.messageId = agentId(message.messageId, 'message');
+  if (message.contextId) out.contextId = agentId(message.contextId, 'context');
+  if (message.taskId) out.taskId = agentId(message.taskId, 'task');
   const metadata = metadataOf(message.metadata);
   if (metadata) out.metadata = metadata;
   return out;
@@ -92,7 +102,7 @@ function fromSdkStatus(status: SdkTaskStatus | undefined, where: string): TaskSt
 }
 
 function fromSdkArtifact(artifact: SdkArtifact): Artifact {
-  const out: Artifact = { artifactId: artifact.artifactId, parts: (artifact.parts ?? []).map(fromSdkPart) };
+  const out: Artifact = { artifactId: agentId(artifact.artifactId, 'artifact'), parts: (artifact.parts ?? []).map(fromSdkPart) };
   if (artifact.name) out.name = artifact.name;
   const metadata = metadataOf(artifact.metadata);
   if (metadata) out.metadata = metadata;
@@ -101,8 +111,12 @@ function fromSdkArtifact(artifact: SdkArtifact): Artifact {
 
 export function fromSdkTask(task: SdkTask): Task {
   if (!task.id) throw malformed('task.id');
-  const out: Task = { id: task.id, status: fromSdkStatus(task.status, 'task'), artifacts: (task.artifacts ?? []).map(fromSdkArtifact) };
-  if (task.contextId) out.contextId = task.contextId;
+  const out: Task = {
+    id: agentId(task.id, 'task'),
+    status: fromSdkStatus(task.status, 'task'),
+    artifacts: (task.artifacts ?? []).map(fromSdkArtifact),
+  };
+  if (task.contextId) out.contextId = agentId(task.contextId, 'context');
   if (task.history?.length) out.history = task.history.map(fromSdkMessage);
   const metadata = metadataOf(task.metadata);
   if (metadata) out.metadata = metadata;
@@ -132,8 +146,12 @@ export function fromSdkEvent(event: StreamResponse): AgentEvent {
     case 'statusUpdate': {
       const update = payload.value;
       // Some servers leave `taskId` out: '' means "the turn's task" to the ladder (it follows one task).
-      const out: AgentEvent = { kind: 'status', taskId: update.taskId ?? '', status: fromSdkStatus(update.status, 'statusUpdate') };
-      if (update.contextId) out.contextId = update.contextId;
+      const out: AgentEvent = {
+        kind: 'status',
+        taskId: agentId(update.taskId ?? '', 'task'),
+        status: fromSdkStatus(update.status, 'statusUpdate'),
+      };
+      if (update.contextId) out.contextId = agentId(update.contextId, 'context');
       const metadata = metadataOf(update.metadata);
       if (metadata) out.metadata = metadata;
       return out;
@@ -146,12 +164,12 @@ export function fromSdkEvent(event: StreamResponse): AgentEvent {
       const { metadata, marked } = sent === undefined ? NO_MARK : withoutAppendMark(sent);
       const out: AgentEvent = {
         kind: 'artifact',
-        taskId: update.taskId ?? '',
+        taskId: agentId(update.taskId ?? '', 'task'),
         artifact: fromSdkArtifact(update.artifact),
         append: update.append === true || marked,
         lastChunk: update.lastChunk === true,
       };
-      if (update.contextId) out.contextId = update.contextId;
+      if (update.contextId) out.contextId = agentId(update.contextId, 'context');
       if (metadata) out.metadata = metadata;
       return out;
     }

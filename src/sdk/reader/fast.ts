@@ -1,5 +1,6 @@
 import { taskStateToJSON } from '@a2a-js/sdk';
 import type { AgentEvent, Part, TaskState, TaskStatus } from '../../port/types.js';
+import { isKeptId } from '../../render/ids.js';
 import { STATES as SDK_STATES } from '../mapping/from-sdk.js';
 import type { StreamIds } from './results.js';
 
@@ -18,7 +19,7 @@ const isPlain = (value: unknown): value is Json => typeof value === 'object' && 
  * SDK's codec and our mapping of its objects (about a third of a chunk's cost after `JSON.parse`).
  *
  * Only the exact shapes: any other key (metadata, snake_case names, a `message`), any non-string id,
- * any part that is not `{ text }`, an unknown state, returns undefined, and the result takes the general
+ * any part that is not `{ text }`, an unknown state, an id the client does not keep (`render/ids.ts`), returns undefined, and the result takes the general
  * path (`toStreamResponse` → `fromSdkEvent`), which also reports what is malformed. Where this path
  * answers, both paths give the same event and remember the same ids (`test/sdk/fast-path.test.ts`).
  */
@@ -34,6 +35,13 @@ export function fastEvent(result: unknown, ids: StreamIds): AgentEvent | undefin
     if (event === undefined) return undefined;
   }
   if (event === undefined || event.kind === 'alive' || event.kind === 'task' || event.kind === 'message') return undefined;
+  // An id the stream told before was checked then; a new one the client does not keep is left to the general path, which says so.
+  if (
+    (event.taskId !== ids.taskId && !isKeptId(event.taskId)) ||
+    (event.contextId !== undefined && event.contextId !== ids.contextId && !isKeptId(event.contextId))
+  )
+    return undefined;
+  if (event.kind === 'artifact' && !isKeptId(event.artifact.artifactId)) return undefined;
   ids.taskId ||= event.taskId;
   ids.contextId ||= event.contextId ?? '';
   return event;

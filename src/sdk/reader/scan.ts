@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../port/types.js';
+import { isKeptId } from '../../render/ids.js';
 import type { StreamIds } from './results.js';
 
 /**
@@ -9,7 +10,7 @@ import type { StreamIds } from './results.js';
  * `{"jsonrpc":"2.0","id":<id>,"result":{"artifactUpdate":{"taskId":"…","contextId":"…","artifact":{"artifactId":"…","parts":[{"text":"…"}]}[,"append":true][,"lastChunk":true]}}}`
  *
  * Anything else — another member, another order, whitespace, a second part, an id that is not this
- * call's as written, a string with a character JSON forbids — returns undefined, and the frame takes
+ * call's as written, a string with a character JSON forbids, an id the client does not keep (`render/ids.ts`) — returns undefined, and the frame takes
  * the full path (`frames.ts`), which also says what is wrong with it. Where it answers, it gives the
  * event and remembers the ids the full path would (`test/sdk/scan.test.ts` holds the two equal).
  */
@@ -28,6 +29,9 @@ export function scanTextChunk(data: string, echo: string, ids: StreamIds): Agent
   const append = scan.literal(',"append":true');
   const lastChunk = scan.literal(',"lastChunk":true');
   if (!scan.literal('}}}') || !scan.atEnd()) return undefined;
+  // An id the stream told before was checked then; a new one the client does not keep is left to the full path, which says so.
+  if ((taskId !== ids.taskId && !isKeptId(taskId)) || (contextId !== ids.contextId && !isKeptId(contextId)) || !isKeptId(artifactId))
+    return undefined;
   const event: AgentEvent = { kind: 'artifact', taskId, artifact: { artifactId, parts: [{ kind: 'text', text }] }, append, lastChunk };
   if (contextId !== '') event.contextId = contextId;
   ids.taskId ||= taskId;

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../../port/types.js';
+import { isKeptId } from '../../../render/ids.js';
 import type { StreamIds } from '../../mapping/stream-ids.js';
 
 /**
@@ -11,7 +12,8 @@ import type { StreamIds } from '../../mapping/stream-ids.js';
  * parts (4) { text (1) } }, append (4), last_chunk (5) } }`
  *
  * Anything else — another field (a name, metadata, a second part), another order, a field twice, a
- * length past its message, an empty artifact id, a bool written other than 0 or 1 — returns undefined,
+ * length past its message, an empty artifact id, an id the client does not keep (`render/ids.ts`), a bool
+ * written other than 0 or 1 — returns undefined,
  * and the message takes the full path (the SDK's decoding and `fromSdkEvent`), which also says what is
  * wrong with it. Strings are decoded as the SDK's codec decodes them (UTF-8, malformed bytes as U+FFFD,
  * a leading BOM kept). Where it answers, it gives the event the full path gives and remembers the ids
@@ -35,6 +37,13 @@ export function scanGrpcTextChunk(bytes: Uint8Array, ids: ScanIds): AgentEvent |
   const append = scan.tag(0x20) ? scan.bool() : false;
   const lastChunk = scan.tag(0x28) ? scan.bool() : false;
   if (append === undefined || lastChunk === undefined || scan.at !== bytes.length) return undefined;
+  // An id told before (the stream's, the last chunk's artifact) was checked then; a new one the client does not keep is left to the full path, which says so.
+  if (
+    (taskId !== ids.taskId && !isKeptId(taskId)) ||
+    (contextId !== ids.contextId && !isKeptId(contextId)) ||
+    (artifactId !== ids.artifactId && !isKeptId(artifactId))
+  )
+    return undefined;
   const event: AgentEvent = { kind: 'artifact', taskId, artifact: { artifactId, parts: [{ kind: 'text', text }] }, append, lastChunk };
   if (contextId !== '') event.contextId = contextId;
   ids.taskId ||= taskId;
