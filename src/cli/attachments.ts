@@ -4,6 +4,7 @@ import type { Attachment } from '../port/events.js';
 import type { OutgoingFile } from '../port/types.js';
 import { DEFAULT_POLICY } from '../turn/policy.js';
 import { UsageError } from './io.js';
+import { BIDI_CONTROLS, terminalLine, terminalName } from './terminal-text.js';
 
 /** Media types by file extension, for `--attach` and `/attach` (anything else is application/octet-stream). */
 const MEDIA_TYPES: Record<string, string> = {
@@ -48,13 +49,16 @@ export async function readAttachment(path: string, maxBytes: number = DEFAULT_PO
   return { name: basename(path), mediaType: mediaTypeOf(path), bytes };
 }
 
-/** One line for an attachment: `[file] name (mediaType, N bytes)`, a URI for a file by URI, `[data]` for data. */
+/**
+ * One line for an attachment: `[file] name (mediaType, N bytes)`, a URI for a file by URI, `[data]`
+ * for data; sanitized for the terminal (the name, type and URI are the agent's; the name keeps no bidi control).
+ */
 export function attachmentLine(attachment: Attachment): string {
   if (attachment.kind === 'data')
-    return `[data] ${attachment.mediaType ?? 'application/json'} ${preview(JSON.stringify(attachment.data) ?? '')}`;
+    return terminalLine(`[data] ${attachment.mediaType ?? 'application/json'} ${preview(JSON.stringify(attachment.data) ?? '')}`);
   const type = attachment.mediaType ?? 'application/octet-stream';
   const where = attachment.bytes !== undefined ? `${attachment.bytes.length} bytes` : (attachment.uri ?? 'no content');
-  return `[file] ${attachment.name ?? '(unnamed)'} (${type}, ${where})`;
+  return terminalLine(`[file] ${attachment.name === undefined ? '(unnamed)' : terminalName(attachment.name)} (${type}, ${where})`);
 }
 
 function preview(json: string): string {
@@ -86,9 +90,19 @@ export async function saveAttachments(dir: string, attachments: readonly Attachm
   return written;
 }
 
-function safeName(name: string | undefined, fallback: string): string {
+/** C0 controls, DEL, C1 controls: a terminal acts on them when a name is listed. */
+const CONTROLS_IN_NAMES = /[\u0000-\u001f\u007f-\u009f]/g;
+
+/**
+ * An agent's file name made safe to write and to list: its base name only (no directory, `\` read as
+ * `/`), its control characters and bidi controls ({@link BIDI_CONTROLS}: they show a name reversed)
+ * dropped, `<>:"|?*` as `_`, no leading dot, at most 200 characters; `fallback` when nothing is left.
+ */
+export function safeName(name: string | undefined, fallback: string): string {
   const base = basename((name ?? '').replace(/\\/g, '/'))
-    .replace(/[\u0000-\u001f<>:"|?*]/g, '_')
+    .replace(CONTROLS_IN_NAMES, '')
+    .replace(BIDI_CONTROLS, '')
+    .replace(/[<>:"|?*]/g, '_')
     .replace(/^\.+/, '');
   return base === '' ? fallback : base.slice(0, 200);
 }

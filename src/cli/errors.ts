@@ -1,6 +1,8 @@
 import { isA2AError } from '../errors.js';
 import { notice, type Io } from './io.js';
 import { networkCause } from '../network-cause.js';
+import { shellQuote } from './shell-quote.js';
+import { terminalLine } from './terminal-text.js';
 
 /**
  * Errors that mean the user asked for something impossible: exit status 2, like a usage error. An
@@ -17,17 +19,20 @@ export function describeError(error: unknown): string {
   return cause === undefined || message.includes(cause) ? message : `${message}: ${cause}`;
 }
 
-/** One clear line on stderr; with `--verbose`, the cause chain under it. */
+/**
+ * One clear line on stderr; with `--verbose`, the cause chain under it. An error may quote the agent:
+ * each line is sanitized for the terminal before its colour.
+ */
 export function reportError(io: Io, error: unknown, verbose: boolean): void {
-  notice(io, io.style.red(`error: ${describeError(error)}`));
+  notice(io, io.style.red(`error: ${terminalLine(describeError(error))}`));
   // An extension the agent requires: the flag that activates it.
   if (isA2AError(error, 'input') && error.extensions?.length) {
-    notice(io, io.style.dim(`activate it with ${error.extensions.map((uri) => `--extension ${uri}`).join(' ')}`));
+    notice(io, io.style.dim(terminalLine(`activate it with ${error.extensions.map((uri) => `--extension ${shellQuote(uri)}`).join(' ')}`)));
   }
   if (!verbose) return;
   for (let cause = (error as { cause?: unknown })?.cause, depth = 0; cause !== undefined && depth < 8; depth++) {
     const text = cause instanceof Error ? `${cause.name}: ${cause.message}` : JSON.stringify(cause);
-    io.err.write(`  ${io.style.dim('caused by')} ${text}\n`);
+    io.err.write(`  ${io.style.dim('caused by')} ${terminalLine(String(text))}\n`);
     cause = (cause as { cause?: unknown })?.cause;
   }
 }

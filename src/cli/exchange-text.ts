@@ -2,16 +2,20 @@ import type { UserMessage } from '../port/events.js';
 import type { HistoryExchange } from '../port/history.js';
 import { attachmentLine } from './attachments.js';
 import type { Io } from './io.js';
+import { terminalText } from './terminal-text.js';
 
-/** What the person said, as the agent kept it: `you: …`, then a line per file or data part of theirs. */
+/**
+ * What the person said, as the agent kept it: `you: …`, then a line per file or data part of theirs.
+ * The agent keeps it, so it may say anything: each line is sanitized for the terminal.
+ */
 export function userLines(message: UserMessage): string[] {
-  return [`you: ${message.text}`, ...(message.attachments ?? []).map(attachmentLine)];
+  return [`you: ${terminalText(message.text)}`, ...(message.attachments ?? []).map(attachmentLine)];
 }
 
 /**
  * One past exchange as a person reads it, a line each: what they said (`you: …`) and their files,
  * the reply and its files, then the outcome (`[completed]`, `[working]`…). `a4h history` prints these;
- * `a4h chat` shows the last few, dimmed, when it starts.
+ * `a4h chat` shows the last few, dimmed, when it starts. Every line is sanitized for the terminal.
  */
 export function exchangeLines(exchange: HistoryExchange): string[] {
   const lines: string[] = [];
@@ -20,7 +24,7 @@ export function exchangeLines(exchange: HistoryExchange): string[] {
   if (exchange.reply !== '') lines.push(exchange.reply);
   for (const attachment of exchange.attachments ?? []) lines.push(attachmentLine(attachment));
   lines.push(exchange.error === undefined ? `[${exchange.outcome ?? exchange.state}]` : `[not shown: ${exchange.error.message}]`);
-  return lines;
+  return lines.map(terminalText);
 }
 
 /** Lines written to stderr dimmed (when stderr is a terminal without NO_COLOR; plain otherwise): what was said before. */

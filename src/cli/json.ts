@@ -1,4 +1,5 @@
 import type { TurnEvent } from '../port/events.js';
+import { terminalJson } from './terminal-text.js';
 
 /**
  * One turn event as one NDJSON line; a file's bytes in base64, data parts as JSON; errors inside
@@ -8,23 +9,28 @@ export function eventLine(event: TurnEvent | { type: 'error'; error: unknown }):
   return jsonLine(event);
 }
 
-/** Any value as one NDJSON line, as {@link eventLine} writes an event (bytes in base64, errors as their kind and message). */
+/**
+ * Any value as one NDJSON line, as {@link eventLine} writes an event (bytes in base64, errors as their
+ * kind and message); DEL and C1 controls escaped, as every line the command prints from an agent.
+ */
 export function jsonLine(value: unknown): string {
-  return JSON.stringify(value, function (this: Record<string, unknown>, key, value: unknown) {
-    // The holder's own value: a Buffer (what the SDK decodes) has turned itself into { type, data } by now.
-    const raw = this[key];
-    if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
-    if (!(value instanceof Error)) return value;
-    const error = value as Error & { kind?: string; retryable?: boolean; phase?: string; status?: number };
-    return {
-      kind: error.kind ?? 'error',
-      message: error.message,
-      ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
-      ...(error.phase === undefined ? {} : { phase: error.phase }),
-      ...(error.status === undefined ? {} : { status: error.status }),
-      ...whenToRetry(error),
-    };
-  });
+  return terminalJson(
+    JSON.stringify(value, function (this: Record<string, unknown>, key, value: unknown) {
+      // The holder's own value: a Buffer (what the SDK decodes) has turned itself into { type, data } by now.
+      const raw = this[key];
+      if (raw instanceof Uint8Array) return Buffer.from(raw.buffer, raw.byteOffset, raw.byteLength).toString('base64');
+      if (!(value instanceof Error)) return value;
+      const error = value as Error & { kind?: string; retryable?: boolean; phase?: string; status?: number };
+      return {
+        kind: error.kind ?? 'error',
+        message: error.message,
+        ...(error.retryable === undefined ? {} : { retryable: error.retryable }),
+        ...(error.phase === undefined ? {} : { phase: error.phase }),
+        ...(error.status === undefined ? {} : { status: error.status }),
+        ...whenToRetry(error),
+      };
+    }),
+  );
 }
 
 /**
@@ -36,16 +42,18 @@ export function jsonLine(value: unknown): string {
  */
 export function errorLine(kind: string, message: string, error?: unknown): string {
   const detail = error as { retryable?: boolean; status?: number; phase?: string; extensions?: readonly string[] } | undefined;
-  return JSON.stringify({
-    type: 'error',
-    kind,
-    message,
-    ...(detail?.retryable === undefined ? {} : { retryable: detail.retryable }),
-    ...(detail?.status === undefined ? {} : { status: detail.status }),
-    ...(detail?.phase === undefined ? {} : { phase: detail.phase }),
-    ...(detail?.extensions === undefined ? {} : { extensions: detail.extensions }),
-    ...whenToRetry(error),
-  });
+  return terminalJson(
+    JSON.stringify({
+      type: 'error',
+      kind,
+      message,
+      ...(detail?.retryable === undefined ? {} : { retryable: detail.retryable }),
+      ...(detail?.status === undefined ? {} : { status: detail.status }),
+      ...(detail?.phase === undefined ? {} : { phase: detail.phase }),
+      ...(detail?.extensions === undefined ? {} : { extensions: detail.extensions }),
+      ...whenToRetry(error),
+    }),
+  );
 }
 
 /** An agent's "not now" the turn stopped waiting for: `retryAfterMs` and `retryAt`, as the library's error has them. */

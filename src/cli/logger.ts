@@ -1,9 +1,11 @@
 import type { Logger } from '../logger.js';
 import type { Io } from './io.js';
+import { terminalLine } from './terminal-text.js';
 
 /**
  * The CLI's logger: warnings and errors as one line each on stderr; debug and info only with
- * `--verbose`. Fields are printed as `key=value` (the library never puts secrets in them).
+ * `--verbose`. Fields are printed as `key=value` (the library never puts secrets in them). A message
+ * or a field may quote the agent: each is sanitized for the terminal before its colour.
  */
 export function stderrLogger(io: Io, verbose: boolean): Logger {
   const line = (level: string, colour: (t: string) => string) => (fields: Record<string, unknown>, message: string) => {
@@ -11,7 +13,9 @@ export function stderrLogger(io: Io, verbose: boolean): Logger {
       .filter(([, value]) => !(typeof value === 'string' && message.includes(value))) // named in the sentence already
       .map(([key, value]) => `${key}=${typeof value === 'string' ? value : JSON.stringify(value)}`)
       .join(' ');
-    io.err.write(`${io.style.dim('a4h:')} ${colour(`${level}:`)} ${message}${extra ? ` ${io.style.dim(extra)}` : ''}\n`);
+    io.err.write(
+      `${io.style.dim('a4h:')} ${colour(`${level}:`)} ${terminalLine(message)}${extra ? ` ${io.style.dim(terminalLine(extra))}` : ''}\n`,
+    );
   };
   const quiet = () => undefined;
   return {

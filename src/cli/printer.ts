@@ -2,6 +2,7 @@ import type { TurnEvent } from '../port/events.js';
 import { attachmentLine } from './attachments.js';
 import { dimLines, userLines } from './exchange-text.js';
 import { notice, type Io } from './io.js';
+import { terminalLine, terminalText } from './terminal-text.js';
 
 /**
  * Shows one turn to a person. On a terminal the reply streams in as it arrives (a replace erases
@@ -9,7 +10,8 @@ import { notice, type Io } from './io.js';
  * the reply starts. Elsewhere (a pipe, a file) the reply is written once, whole, at the end.
  * Notices (reconnecting, sign-in requests) go to stderr either way, and so does what a resumed reply
  * answers (`you: …`, dimmed). After the reply, one line per attachment (`[file] name (mediaType, N
- * bytes)`) on stdout.
+ * bytes)`) on stdout. Everything of the agent's goes through the terminal sanitizer first: its
+ * control sequences never reach the terminal; the printer's own (erase, colour) are added after.
  */
 export class TurnPrinter {
   private shown = '';
@@ -21,26 +23,31 @@ export class TurnPrinter {
     const { io } = this;
     switch (event.type) {
       case 'status':
-        if (io.live && this.shown === '' && event.text) this.status(`… ${event.text}`);
+        if (io.live && this.shown === '' && event.text) this.status(`… ${terminalLine(event.text)}`);
         return;
-      case 'text':
+      case 'text': {
+        const text = terminalText(event.text);
         if (!io.live) {
           // Kept, not written: a pipe gets the reply once, whole (or what arrived, on abandon).
-          this.shown = event.replace ? event.text : this.shown + event.text;
+          this.shown = event.replace ? text : this.shown + text;
           return;
         }
         this.clearStatus();
         if (event.replace) this.erase();
-        io.out.write(event.text);
-        this.shown = event.replace ? event.text : this.shown + event.text;
+        io.out.write(text);
+        this.shown = event.replace ? text : this.shown + text;
         return;
+      }
       case 'auth-required':
         this.clearStatus();
-        notice(io, io.style.yellow(`the agent needs you to sign in: ${event.text ?? '(no link given)'}`));
+        notice(
+          io,
+          io.style.yellow(`the agent needs you to sign in: ${event.text === undefined ? '(no link given)' : terminalLine(event.text)}`),
+        );
         return;
       case 'reconnecting':
         this.clearStatus();
-        notice(io, io.style.dim(`connection lost (${event.cause.message}); reconnecting, attempt ${event.attempt}…`));
+        notice(io, io.style.dim(`connection lost (${terminalLine(event.cause.message)}); reconnecting, attempt ${event.attempt}…`));
         return;
       case 'polling':
       case 'fallback':
@@ -50,20 +57,22 @@ export class TurnPrinter {
         notice(io, io.style.dim(RECOVERY_NOTICES[event.type]));
         return;
       case 'context-adopted':
-        notice(io, io.style.dim(`the agent changed the conversation id to ${event.adopted}; following it`));
+        notice(io, io.style.dim(`the agent changed the conversation id to ${terminalLine(event.adopted)}; following it`));
         return;
-      case 'end':
+      case 'end': {
         this.clearStatus();
+        const text = terminalText(event.text);
         if (!io.live) {
-          io.out.write(event.text);
-        } else if (event.text !== this.shown) {
+          io.out.write(text);
+        } else if (text !== this.shown) {
           this.erase();
-          io.out.write(event.text);
+          io.out.write(text);
         }
-        if (event.text !== '') io.out.write('\n');
+        if (text !== '') io.out.write('\n');
         for (const attachment of event.attachments ?? []) io.out.write(`${attachmentLine(attachment)}\n`);
         this.shown = '';
         return;
+      }
       case 'request':
         // What a resumed reply answers, dimmed on stderr (stdout keeps the reply alone).
         this.clearStatus();

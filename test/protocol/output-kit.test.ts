@@ -138,7 +138,7 @@ describe('the text floor: Label: value lines, then blocks closed by a blank line
     writeRecord(io, taskRecord(task));
     expect(io.stdout()).toBe(
       'Task ID: t1\nContext ID: c1\nState: TASK_STATE_COMPLETED\n' +
-        'Status Message:\ndone[31m\n\n' +
+        'Status Message:\ndone\n\n' + // the whole sequence gone, not its ESC alone
         'Artifact: reply\nline 1\n \nline 3\n{\n  "n": 1\n}\n[file] f.pdf (application/pdf, 3 bytes)\n\n',
     );
   });

@@ -9,6 +9,7 @@ import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
+import { terminalJson, terminalLine } from '../terminal-text.js';
 import { describeSignature, TRUST_USAGE } from '../trust.js';
 
 export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
@@ -56,7 +57,7 @@ export async function card(args: string[], io: Io): Promise<number> {
   try {
     const summary = await lastValueFrom(client.card(agent));
     if (values.json) {
-      io.out.write(`${JSON.stringify(summary)}\n`);
+      io.out.write(`${terminalJson(JSON.stringify(summary))}\n`);
       return 0;
     }
     const rows: [string, string][] = [
@@ -74,10 +75,11 @@ export async function card(args: string[], io: Io): Promise<number> {
       credentialsRow(summary, reach.credentials !== undefined),
     ]);
     if (summary.signature) rows.push(['signature', describeSignature(summary.signature)]);
-    for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${value}\n`);
+    // Every value may be the card's, which nobody vouched for: one line each, sanitized for the terminal.
+    for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${terminalLine(value)}\n`);
     const skills = summary.skills ?? [];
     io.out.write(`${'skills'.padEnd(13)} ${skills.length === 0 ? '(none)' : ''}\n`);
-    for (const skill of skills) io.out.write(`  - ${skill.name}${skill.description ? `: ${skill.description}` : ''}\n`);
+    for (const skill of skills) io.out.write(`  - ${terminalLine(`${skill.name}${skill.description ? `: ${skill.description}` : ''}`)}\n`);
     return 0;
   } catch (error) {
     reportError(io, error, values.verbose === true);

@@ -6,6 +6,8 @@ import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } fr
 import { TLS_USAGE } from '../tls.js';
 import { ChatSession } from '../chat-session.js';
 import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-settings.js';
+import { shellQuote } from '../shell-quote.js';
+import { terminalLine } from '../terminal-text.js';
 import { TRUST_USAGE } from '../trust.js';
 import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
@@ -81,11 +83,12 @@ async function greet(
   const card = await lastValueFrom(client.card(settings.agent));
   const how = `A2A ${card.protocolVersion}, ${card.transport}${card.streaming ? ', streaming' : ''}`;
   const other = threadNamed ? '' : ' (--thread KEY for another)';
-  notice(io, `chatting with ${io.style.bold(card.name)} (${how}) on thread "${settings.thread}"${other}`);
+  // The card's name and the URIs it requires are the agent's: sanitized before the chat's own colours.
+  notice(io, `chatting with ${io.style.bold(terminalLine(card.name))} (${terminalLine(how)}) on thread "${settings.thread}"${other}`);
   const missing = missingExtensions(card, settings.extensions.extensions ?? [], 'turn')?.extensions ?? [];
   if (missing.length > 0) {
-    const flags = missing.map((uri) => `--extension ${uri}`).join(' ');
-    notice(io, io.style.yellow(`the agent requires ${missing.join(', ')}: its turns are refused without ${flags}`));
+    const flags = missing.map((uri) => `--extension ${shellQuote(uri)}`).join(' ');
+    notice(io, io.style.yellow(terminalLine(`the agent requires ${missing.join(', ')}: its turns are refused without ${flags}`)));
   }
   if (interactive) notice(io, io.style.dim('Ctrl-C cancels a reply; Ctrl-C at the prompt or /quit leaves'));
 }

@@ -7,6 +7,7 @@ import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { parse } from '../options.js';
+import { terminalJson, terminalLine } from '../terminal-text.js';
 
 /** Said with every result: what this is, and what it is not. */
 export const NOT_THE_TCK =
@@ -68,10 +69,10 @@ export async function conformance(args: string[], io: Io): Promise<number> {
     const count = (status: string) => checks.filter((check) => check.status === status).length;
     const tally = { pass: count('pass'), fail: count('fail'), skip: count('skip') };
     if (output === 'json') {
-      io.out.write(`${JSON.stringify({ agent, checks, ...tally, note: NOT_THE_TCK })}\n`);
+      io.out.write(`${terminalJson(JSON.stringify({ agent, checks, ...tally, note: NOT_THE_TCK }))}\n`);
     } else {
       io.out.write(`Agent: ${agent}\n`);
-      for (const check of checks) io.out.write(`${check.name}: ${check.status} (${check.detail})\n`);
+      for (const check of checks) io.out.write(`${check.name}: ${check.status} (${terminalLine(check.detail)})\n`);
       io.out.write(`Result: ${checks.length} checks: ${tally.pass} pass, ${tally.fail} fail, ${tally.skip} skip\n`);
       io.out.write(`Note: ${NOT_THE_TCK}\n`);
     }

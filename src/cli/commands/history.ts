@@ -9,6 +9,8 @@ import { exchangeLines } from '../exchange-text.js';
 import { errorLine, jsonLine } from '../json.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
+import { shellQuote } from '../shell-quote.js';
+import { terminalLine } from '../terminal-text.js';
 import { TRUST_USAGE } from '../trust.js';
 
 export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
@@ -77,7 +79,7 @@ export async function history(args: string[], io: Io): Promise<number> {
     }
     if (page.exchanges.length === 0) notice(io, `nothing said on thread "${input.thread}" yet`);
     io.out.write(page.exchanges.map((exchange) => `${exchangeLines(exchange).join('\n')}\n`).join('\n'));
-    if (page.before !== undefined) notice(io, `earlier exchanges: add --before ${page.before}`);
+    if (page.before !== undefined) notice(io, `earlier exchanges: add --before ${terminalLine(shellQuote(page.before))}`);
     return 0;
   } finally {
     await client.close();

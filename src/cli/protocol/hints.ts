@@ -1,4 +1,5 @@
 import { isA2AError } from '../../errors.js';
+import { followCommand, shellQuote } from '../shell-quote.js';
 import { classifyError } from './envelope.js';
 
 /** What a hint may name: the command that failed, the agent, the task it was about. */
@@ -30,7 +31,7 @@ export function hintFor(error: unknown, context: HintContext): string | null {
       // An extension the agent requires: the flag that activates it.
       const extensions = isA2AError(error) ? error.extensions : undefined;
       if (extensions !== undefined && extensions.length > 0)
-        return `activate it with ${extensions.map((uri) => `--extension ${uri}`).join(' ')}`;
+        return `activate it with ${extensions.map((uri) => `--extension ${shellQuote(uri)}`).join(' ')}`;
       return code === 'A2ACLI_ERR_USAGE' ? `a4h ${context.command} --help` : DEBUG;
     }
     case 'A2ACLI_ERR_CARD_NOT_FOUND':
@@ -47,9 +48,7 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A2ACLI_ERR_AUTH_FAILED':
       return 'the agent refused the credential sent: check it or get a new one';
     case 'A2ACLI_ERR_TIMEOUT':
-      return context.taskId === undefined
-        ? 'raise --timeout'
-        : `the task goes on at the agent: a4h task get ${context.taskId} -a ${agent} --wait`;
+      return context.taskId === undefined ? 'raise --timeout' : `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
     case 'A4H_ERR_FOREIGN_TASK':
       return 'the task belongs to another conversation: name its --thread, or send without one';
     case 'A4H_ERR_CANCELLED':

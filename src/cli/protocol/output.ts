@@ -2,6 +2,7 @@ import type { Io } from '../io.js';
 import { UsageError } from '../io.js';
 import { errorEnvelope, exitStatusOf } from './envelope.js';
 import { hintFor, type HintContext } from './hints.js';
+import { terminalJson, terminalLine, terminalText } from '../terminal-text.js';
 
 /**
  * The output modes of the A2A CLI specification (§9): `text` (the default: `Label: value` lines and
@@ -29,12 +30,12 @@ export function outputFormat(value: string | undefined): OutputFormat {
 
 /** One JSON document on stdout: the whole result of a command under `-o json`. */
 export function writeDocument(io: Io, value: unknown): void {
-  io.out.write(`${JSON.stringify(value, null, 2)}\n`);
+  io.out.write(`${terminalJson(JSON.stringify(value, null, 2))}\n`);
 }
 
 /** One JSON Lines line on stdout (`-o json --stream`): the object on one physical line. */
 export function writeJsonLine(io: Io, value: unknown): void {
-  io.out.write(`${JSON.stringify(value)}\n`);
+  io.out.write(`${terminalJson(JSON.stringify(value))}\n`);
 }
 
 /** A field or block label with its value; a field whose value is undefined is left out. */
@@ -53,14 +54,9 @@ export interface TextRecord {
   blocks?: readonly TextBlock[];
 }
 
-// C0 and C1 controls (ESC among them) but tab and newline: no terminal control sequence reaches stdout.
-const CONTROLS = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
-/** A field's value on one line: newlines and tabs become spaces, control characters are dropped. */
+/** A field's value on one line: control sequences removed, newlines and tabs spaces, control characters dropped. */
 export function fieldValue(value: string | number | boolean): string {
-  return String(value)
-    .replace(/[\r\n\t]+/g, ' ')
-    .replace(CONTROLS, '');
+  return terminalLine(String(value));
 }
 
 /**
@@ -74,7 +70,7 @@ export function writeRecord(io: Io, record: TextRecord): void {
   const blocks = record.blocks ?? [];
   if (blocks.length === 0) text += '\n';
   for (const { label, value, body } of blocks) {
-    const content = body.replace(/\r\n?/g, '\n').replace(CONTROLS, '').replace(/\n+$/, '');
+    const content = terminalText(body).replace(/\n+$/, '');
     // A blank line inside would read as the block's end: it keeps a space.
     text += `${label}:${value === undefined ? '' : ` ${fieldValue(value)}`}\n${content.replace(/\n(?=\n)/g, '\n ')}\n\n`;
   }

@@ -7,11 +7,14 @@ import { notice, type Io } from '../io.js';
 import type { OutputMode } from '../protocol/output.js';
 import { printResult, warnOutcome } from '../protocol/print.js';
 import { sendRecord } from '../protocol/text.js';
+import { followCommand } from '../shell-quote.js';
+import { terminalLine } from '../terminal-text.js';
 
 /**
  * `send --async` (the A2A CLI specification's §8.2, §9.5): one SendMessage that does not wait
  * (`returnImmediately`), its answer printed as it came (the task as it stands, with its `taskId` and
- * `contextId`, or the agent's message), and on stderr the command that follows the task. Exit 0.
+ * `contextId`, or the agent's message), and on stderr the command that follows the task (its id the
+ * agent's, the agent the user's: each quoted for the shell). Exit 0.
  */
 export async function sendAsync(io: Io, port: A2APort, request: TurnRequest, mode: OutputMode, agent: string): Promise<number> {
   checkRequest(request);
@@ -22,7 +25,7 @@ export async function sendAsync(io: Io, port: A2APort, request: TurnRequest, mod
   printResult(io, mode, protocolSendResponse(result), sendRecord(result));
   if (result.kind === 'task') {
     warnOutcome(io, result.task.status.state);
-    notice(io, `follow it with: a4h task get ${result.task.id} -a ${agent} --wait`);
+    notice(io, `follow it with: ${terminalLine(followCommand(result.task.id, agent))}`);
   }
   return 0;
 }

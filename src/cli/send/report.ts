@@ -10,6 +10,8 @@ import { notice, onOutClosed, type Io } from '../io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../protocol/print.js';
 import { sendRecord } from '../protocol/text.js';
+import { shellQuote } from '../shell-quote.js';
+import { terminalLine } from '../terminal-text.js';
 import { startTurn } from '../turn-runner.js';
 
 /** The task state a turn's outcome stands for. */
@@ -132,16 +134,12 @@ function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult |
   }
   if (state === undefined) return 0;
   warnOutcome(io, state);
-  if (isInterrupted(state) && end.taskId !== undefined) notice(io, `answer it with: ${resumeCommand(report.agent, end.taskId)}`);
+  if (isInterrupted(state) && end.taskId !== undefined)
+    notice(io, `answer it with: ${terminalLine(resumeCommand(report.agent, end.taskId))}`);
   return 0;
 }
 
 /** The command that answers a task waiting for the caller (§6.3): copy it, put the answer in. */
 export function resumeCommand(agent: string, taskId: string): string {
-  return `a4h send ${shellWord(agent)} --task-id ${shellWord(taskId)} --text '<your answer>'`;
-}
-
-/** A word as a shell reads it back: as it is when plain, else in single quotes. */
-function shellWord(word: string): string {
-  return /^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`;
+  return `a4h send ${shellQuote(agent)} --task-id ${shellQuote(taskId)} --text '<your answer>'`;
 }

@@ -9,6 +9,7 @@ import { notice, type Io } from '../io.js';
 import { parse } from '../options.js';
 import { printResult } from '../protocol/print.js';
 import { taskRecord } from '../protocol/text.js';
+import { terminalLine, terminalName } from '../terminal-text.js';
 import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, taskIdOf } from './common.js';
 
 export const TASK_DOWNLOAD_USAGE = `Usage: a4h task download <task-id> -a REF [--dir DIR] [-o text|json]
@@ -38,16 +39,16 @@ export async function taskDownload(args: string[], io: Io): Promise<number> {
     const saved = await saveAttachments(dir, artifactFiles(task));
     for (const part of task.artifacts.flatMap((a) => a.parts)) {
       if (part.kind === 'file' && part.bytes === undefined && part.uri !== undefined)
-        notice(io, `not fetched: ${part.name ?? '(unnamed)'} at ${part.uri}`);
+        notice(io, `not fetched: ${part.name === undefined ? '(unnamed)' : terminalName(part.name)} at ${terminalLine(part.uri)}`);
     }
     if (mode.format === 'json') {
       printResult(io, mode, protocolTask(task), taskRecord(task));
-      for (const path of saved) notice(io, `saved ${path}`);
+      for (const path of saved) notice(io, `saved ${terminalLine(path)}`);
     } else {
       const record = taskRecord(task);
       printResult(io, mode, protocolTask(task), { fields: [...record.fields, ...saved.map((path) => ['Saved', path] as const)] });
     }
-    if (saved.length === 0) notice(io, `task ${taskId} has no artifact content to save`);
+    if (saved.length === 0) notice(io, `task ${terminalLine(taskId)} has no artifact content to save`);
     return 0;
   });
 }

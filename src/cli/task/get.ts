@@ -4,6 +4,8 @@ import { protocolTask } from '../../render/protocol.js';
 import { within } from '../../turn/watchdog.js';
 import { waitForTask } from '../../turn/wait-task.js';
 import { notice, type Io } from '../io.js';
+import { shellQuote } from '../shell-quote.js';
+import { terminalLine } from '../terminal-text.js';
 import { parse } from '../options.js';
 import { printResult, warnOutcome } from '../protocol/print.js';
 import { partsText, taskRecord } from '../protocol/text.js';
@@ -63,7 +65,12 @@ export async function taskGet(args: string[], io: Io): Promise<number> {
     let task: Task;
     if (values.wait) {
       // Said first, so Ctrl-C during the wait loses nothing: the task goes on, and this is how to read it.
-      notice(io, `waiting for task ${taskId} (Ctrl-C stops waiting; the task goes on: a4h task get ${taskId} -a ${agent})`);
+      notice(
+        io,
+        terminalLine(
+          `waiting for task ${taskId} (Ctrl-C stops waiting; the task goes on: a4h task get ${shellQuote(taskId)} -a ${shellQuote(agent)})`,
+        ),
+      );
       const wait = {
         pollIntervalMs,
         maxPollIntervalMs: Math.min(Math.max(pollIntervalMs, 30_000), pollIntervalMs * 4),
