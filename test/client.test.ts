@@ -150,6 +150,8 @@ describe('bad input is refused before any I/O', () => {
     [{ agent: 'http://127.0.0.1:1/', handle: '', thread: 't', text: 'hi' }, /handle/],
     [{ agent: 'http://127.0.0.1:1/', handle: 'h', thread: '', text: 'hi' }, /thread/],
     [{ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: '' }, /empty/],
+    // A caller's id obeys the rule an agent's does: no C0, DEL or C1 control (an 8-bit CSI here).
+    [{ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'hi', messageId: 'm\u009b2J' }, /messageId holds a control character/],
   ])('%j', async (input, message) => {
     const port = createFakePort({});
     const client = createA2A({ identitySecret: SECRET, ports: () => port });

@@ -41,6 +41,6 @@ export function checkCallerIds(ids: { contextId?: unknown; taskId?: unknown; mes
 export function callerIdProblem(value: unknown): string | undefined {
   if (typeof value !== 'string' || value === '') return 'must be a non-empty string when given';
   if (value.length > MAX_ID_CHARS) return `is ${value.length} characters long; ids are at most ${MAX_ID_CHARS}`;
-  if (/[\u0000-\u001f\u007f]/.test(value)) return 'holds a control character';
+  if (/[\u0000-\u001f\u007f-\u009f]/.test(value)) return 'holds a control character';
   return undefined;
 }
