@@ -26,11 +26,13 @@ Client credentials (the default): the client id and the secret from the environm
 scopes (or --oauth-scope). --device: the device code flow (RFC 8628) for a person: the page and
 the code to enter there are shown on stderr, and the command waits (--timeout, default 300 s)
 until the sign-in is approved, at the card's device code flow (or --oauth-device-url and
---oauth-token-url). Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
+--oauth-token-url). --timeout bounds client credentials too (default 30 s); each request to an
+endpoint takes 30 s at most and its answer 64 KiB. Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
 A2ACLI_OAUTH_SCOPE, A2ACLI_OAUTH_TOKEN_URL, A2ACLI_OAUTH_DEVICE_URL) and may come from a .env file.
 The token goes to <config dir>/tokens.json (mode 0600, keyed by the agent's origin; the config dir
 is $XDG_CONFIG_HOME/a4h, default ~/.config/a4h) and is never shown. logout removes it.
-Exit status: 0 stored (or removed), 5 the authorization server refused, 1 another error, 2 bad usage.`;
+Exit status: 0 stored (or removed), 4 the authorization server refused, 5 --timeout ran out (or an
+endpoint did not answer in time), 3 an endpoint unreachable, 1 another error, 2 bad usage.`;
 
 /** The flags `a4h auth` takes. */
 export const AUTH_OPTIONS = {
@@ -98,6 +100,11 @@ export async function auth(args: string[], io: Io): Promise<number> {
   }
 }
 
+/** How long a client credentials login may take by default, in seconds: its one token request, read whole. */
+const TOKEN_TIMEOUT_S = 30;
+/** How long a device login may take by default, in seconds: the person's sign-in included. */
+const DEVICE_TIMEOUT_S = 300;
+
 /** What the card's OAuth scheme says (its summary's fields). */
 type OAuthScheme = Pick<SecuritySchemeInfo, 'tokenUrl' | 'deviceAuthorizationUrl' | 'deviceTokenUrl' | 'scopes'>;
 
@@ -123,6 +130,9 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
     throw new UsageError(
       'client credentials need --oauth-client-secret-env VAR (the secret from the environment); --device signs a person in',
     );
+  const seconds = timeout === undefined ? (device ? DEVICE_TIMEOUT_S : TOKEN_TIMEOUT_S) : Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
   const insecure = booleanOf(text('insecure')) === true;
   if (insecure) warnInsecure(io, agent, true);
   const fetchImpl = insecure ? insecureFetch() : globalThis.fetch;
@@ -138,13 +148,17 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
   }
   if (tokenUrl === undefined) throw new UsageError("the agent's card names no OAuth token URL: give --oauth-token-url URL");
   if (!device) {
-    const token = await requestToken({ tokenUrl, clientId, clientSecret: secret!, ...(scopes ? { scopes } : {}), fetch: fetchImpl });
+    const token = await requestToken({
+      tokenUrl,
+      clientId,
+      clientSecret: secret!,
+      ...(scopes ? { scopes } : {}),
+      fetch: fetchImpl,
+      signal: AbortSignal.timeout(seconds * 1000),
+    });
     return { token, flow: 'client_credentials', tokenUrl };
   }
   if (deviceUrl === undefined) throw new UsageError("the agent's card names no device authorization endpoint: give --oauth-device-url URL");
-  const seconds = timeout === undefined ? 300 : Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
   const token = await deviceLogin({
     deviceUrl,
     tokenUrl,
