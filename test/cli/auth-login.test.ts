@@ -5,7 +5,7 @@
  * token on later commands to that agent, never printed; `auth logout` removes it. HOME and
  * XDG_CONFIG_HOME point at a temporary directory.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -73,6 +73,21 @@ describe('a4h auth login: client credentials', { timeout: 90_000 }, () => {
     expect(logout.code).toBe(0);
     expect(stored()[new URL(url).origin]).toBeUndefined();
     expect((await runCli(['send', url, 'artifacts'], { env: env() })).code).not.toBe(0);
+  });
+
+  it('a config dir that was there with mode 0755 is made 0700 when the token is stored (and on logout)', async () => {
+    const url = agents.v1.url(AUTH_MOUNTS.oauth);
+    const dir = join(root, 'xdg', 'a4h');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const login = await runCli(['auth', 'login', url, '--oauth-client-id', AUTH_SECRETS.clientId, '--oauth-client-secret-env', 'S'], {
+      env: env({ S: AUTH_SECRETS.clientSecret }),
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    chmodSync(dir, 0o755);
+    expect((await runCli(['auth', 'logout', url], { env: env() })).code).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
   });
 
   it('an expired stored token is not sent: a warning says to log in again', async () => {
