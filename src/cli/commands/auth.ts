@@ -6,6 +6,7 @@ import { configurationFor, CONNECTION_OPTIONS } from '../agent-options.js';
 import { deviceLogin } from '../auth/device.js';
 import { storeToken } from '../auth/store.js';
 import { valueOf, type Configuration } from '../config/load.js';
+import { wireLog } from '../debug.js';
 import { insecureFetch, warnInsecure } from '../insecure.js';
 import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
@@ -16,7 +17,7 @@ import { booleanOf } from '../config/settings.js';
 
 export const AUTH_USAGE = `Usage: a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
                       [--oauth-scope S]… [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS]
-                      [-o text|json] [--insecure] [--config FILE]
+                      [-o text|json] [--debug] [--insecure] [--config FILE]
        a4h auth logout <agent-url> [--config FILE]
 
 Gets an OAuth 2.1 access token for the agent and stores it, so later commands on that agent send it
@@ -31,6 +32,8 @@ endpoint takes 30 s at most and its answer 64 KiB. Each flag has its variable (A
 A2ACLI_OAUTH_SCOPE, A2ACLI_OAUTH_TOKEN_URL, A2ACLI_OAUTH_DEVICE_URL) and may come from a .env file.
 The token goes to <config dir>/tokens.json (mode 0600, keyed by the agent's origin; the config dir
 is $XDG_CONFIG_HOME/a4h, default ~/.config/a4h) and is never shown. logout removes it.
+--debug logs each request and answer on stderr (the card's, the endpoints'), every credential redacted:
+the client secret, the device code, the tokens the endpoint answers.
 Exit status: 0 stored (or removed), 4 the authorization server refused, 5 --timeout ran out (or an
 endpoint did not answer in time), 3 an endpoint unreachable, 1 another error, 2 bad usage.`;
 
@@ -41,6 +44,7 @@ export const AUTH_OPTIONS = {
   device: { type: 'boolean' },
   timeout: { type: 'string' },
   output: { type: 'string', short: 'o' },
+  debug: { type: 'boolean' },
   ...CONNECTION_OPTIONS,
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
@@ -75,7 +79,7 @@ export async function auth(args: string[], io: Io): Promise<number> {
   }
   const configuration = configurationFor(values, agent, io);
   try {
-    const login = await loginOf(values.device === true, configuration, agent, io, values.timeout);
+    const login = await loginOf(values.device === true, configuration, agent, io, values.timeout, values.debug === true);
     const expiresAt = login.token.expiresInS === undefined ? undefined : Date.now() + login.token.expiresInS * 1000;
     const path = storeToken(io.env, agent, {
       accessToken: login.token.accessToken,
@@ -115,7 +119,14 @@ interface Login {
   tokenUrl: string;
 }
 
-async function loginOf(device: boolean, configuration: Configuration, agent: string, io: Io, timeout: string | undefined): Promise<Login> {
+async function loginOf(
+  device: boolean,
+  configuration: Configuration,
+  agent: string,
+  io: Io,
+  timeout: string | undefined,
+  debug: boolean,
+): Promise<Login> {
   const text = (flag: string) => {
     const value = valueOf(configuration, flag)?.value;
     return typeof value === 'string' ? value : undefined;
@@ -135,7 +146,8 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
     throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
   const insecure = booleanOf(text('insecure')) === true;
   if (insecure) warnInsecure(io, agent, true);
-  const fetchImpl = insecure ? insecureFetch() : globalThis.fetch;
+  const reach = insecure ? insecureFetch() : globalThis.fetch;
+  const fetchImpl = debug ? wireLog(io).fetch(reach) : reach;
   const scopesGiven = valueOf(configuration, 'oauth-scope')?.value;
   let scopes = Array.isArray(scopesGiven) ? [...scopesGiven] : undefined;
   let tokenUrl = text('oauth-token-url');
