@@ -1,5 +1,5 @@
 /**
- * `--debug` of every command that takes it, against one agent whose card asks for every credential
+ * `--debug` of every command that takes it (all but `chat`), against one agent whose card asks for every credential
  * kind, with every credential kind in play: a bearer token, an API key, an OAuth client (the client
  * secret going to the token endpoint, which answers an access, a refresh and an ID token; the device
  * flow's device code), a service parameter, a -H header, a push config's token and the credentials
@@ -122,7 +122,7 @@ function ok(result: { code: number | null; stderr: string }): void {
 }
 
 describe('--debug shows no credential, whatever the command', { timeout: 300_000 }, () => {
-  it('send, card get, task get/list/subscribe/cancel, task push-config create/get/list/delete, auth login (both flows)', async () => {
+  it('send, card, card get, history, resume, task get/list/subscribe/cancel, task push-config create/get/list/delete, auth login (both flows)', async () => {
     const agent = host.url('/');
     const common = [
       '--api-key',
@@ -138,11 +138,14 @@ describe('--debug shows no credential, whatever the command', { timeout: 300_000
       oauth: [...common, '--oauth-client-id', CLIENT_ID, '--oauth-client-secret-env', 'CLIENT_SECRET'],
     };
     for (const [round, flags] of Object.entries(rounds)) {
-      const sent = await run(`${round} send`, ['send', agent, 'input', '-o', 'json', ...flags]);
+      const sent = await run(`${round} send`, ['send', agent, 'input', '-o', 'json', '--thread', `debug-${round}`, ...flags]);
       expect(sent.code, sent.stderr).toBe(0);
       const taskId = (JSON.parse(sent.stdout) as { task: { id: string } }).task.id;
       const a = ['-a', agent, ...flags];
       ok(await run(`${round} card get`, ['card', 'get', agent, ...flags]));
+      ok(await run(`${round} card`, ['card', agent, ...flags]));
+      ok(await run(`${round} history`, ['history', agent, '--thread', `debug-${round}`, ...flags]));
+      ok(await run(`${round} resume`, ['resume', agent, '--thread', `debug-${round}`, ...flags]));
       ok(await run(`${round} task get`, ['task', 'get', taskId, ...a]));
       ok(await run(`${round} task list`, ['task', 'list', ...a]));
       ok(await run(`${round} task subscribe`, ['task', 'subscribe', taskId, ...a]));
@@ -170,6 +173,8 @@ describe('--debug shows no credential, whatever the command', { timeout: 300_000
     expect(wireLog).toContain('device_code=[redacted]');
     expect(wireLog).toContain('"credentials":"[redacted]"');
     expect(wireLog).toMatch(/x-tenant-key: \[redacted\]/);
+    for (const { name, text } of outputs.filter((o) => o.name.endsWith('stderr')))
+      expect(text, `${name}: the wire log`).toContain('a4h: debug: #1 → ');
     for (const { name, text } of outputs) {
       for (const [secret, value] of Object.entries(SECRETS)) expect(text, `${secret} in ${name}`).not.toContain(value);
     }
