@@ -11,7 +11,7 @@ export interface ClientReach {
 }
 
 /**
- * The reach of a command that makes a client (`card`, `history`, `resume`): as the flags gave it, or
+ * The reach of a command that makes a client (`card`, `chat`, `history`, `resume`): as the flags gave it, or
  * with `--debug` the command's own ports over the wire log (every HTTP request and answer and every
  * gRPC call on stderr, credentials redacted), made with the same credentials, certificates and trust.
  */

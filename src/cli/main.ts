@@ -24,7 +24,7 @@ import { didYouMean } from './suggest.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--debug] [--extension URI]… [credentials]
            [mutual TLS] [signed cards]
   a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
            [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]

@@ -1,5 +1,5 @@
 /**
- * `--debug` of every command that takes it (all but `chat`), against one agent whose card asks for every credential
+ * `--debug` of every command that talks to an agent, against one agent whose card asks for every credential
  * kind, with every credential kind in play: a bearer token, an API key, an OAuth client (the client
  * secret going to the token endpoint, which answers an access, a refresh and an ID token; the device
  * flow's device code), a service parameter, a -H header, a push config's token and the credentials
@@ -110,8 +110,9 @@ afterAll(async () => {
 const ENV = { CLIENT_SECRET: SECRETS.clientSecret, PUSH_TOKEN: SECRETS.pushToken, XDG_CONFIG_HOME: '' };
 
 /** Runs `a4h …` (its config dir a temporary one) and keeps both outputs. */
-async function run(name: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const result = await runCli(args, { env: { ...ENV, XDG_CONFIG_HOME: join(root, 'xdg') }, timeoutMs: 60_000 });
+async function run(name: string, args: string[], input?: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env = { ...ENV, XDG_CONFIG_HOME: join(root, 'xdg') };
+  const result = await runCli(args, { env, timeoutMs: 60_000, ...(input === undefined ? {} : { input }) });
   outputs.push({ name: `${name} stdout`, text: result.stdout }, { name: `${name} stderr`, text: result.stderr });
   return result;
 }
@@ -122,7 +123,7 @@ function ok(result: { code: number | null; stderr: string }): void {
 }
 
 describe('--debug shows no credential, whatever the command', { timeout: 300_000 }, () => {
-  it('send, card, card get, history, resume, task get/list/subscribe/cancel, task push-config create/get/list/delete, auth login (both flows)', async () => {
+  it('send, card, card get, history, resume, chat, task get/list/subscribe/cancel, task push-config create/get/list/delete, auth login (both flows)', async () => {
     const agent = host.url('/');
     const common = [
       '--api-key',
@@ -146,6 +147,7 @@ describe('--debug shows no credential, whatever the command', { timeout: 300_000
       ok(await run(`${round} card`, ['card', agent, ...flags]));
       ok(await run(`${round} history`, ['history', agent, '--thread', `debug-${round}`, ...flags]));
       ok(await run(`${round} resume`, ['resume', agent, '--thread', `debug-${round}`, ...flags]));
+      ok(await run(`${round} chat`, ['chat', agent, '--thread', `debug-${round}-chat`, ...flags], 'artifacts\n'));
       ok(await run(`${round} task get`, ['task', 'get', taskId, ...a]));
       ok(await run(`${round} task list`, ['task', 'list', ...a]));
       ok(await run(`${round} task subscribe`, ['task', 'subscribe', taskId, ...a]));
