@@ -172,6 +172,10 @@ describe('--debug shows no credential, whatever the command', { timeout: 300_000
     }
     const wireLog = outputs.map((o) => o.text).join('\n');
     expect(wireLog).toContain('"refresh_token":"[redacted]"');
+    // The library's own token request (send with an OAuth client) is on the wire log, its answer redacted.
+    const oauthSend = outputs.find((o) => o.name === 'oauth send stderr')!.text;
+    expect(oauthSend).toContain(`→ POST ${host.url('/oauth/', 'token')}`);
+    expect(oauthSend).toContain('"access_token":"[redacted]"');
     expect(wireLog).toContain('device_code=[redacted]');
     expect(wireLog).toContain('"credentials":"[redacted]"');
     expect(wireLog).toMatch(/x-tenant-key: \[redacted\]/);
