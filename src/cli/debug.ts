@@ -1,5 +1,6 @@
 import { redactQuery } from '../port/card-url.js';
 import type { GrpcWireEvent, GrpcWireWatch } from '../sdk/bindings/grpc/wire.js';
+import { isCredentialMember, REDACTED, redactLine } from './debug-redact.js';
 import type { Io } from './io.js';
 
 /**
@@ -7,9 +8,11 @@ import type { Io } from './io.js';
  * headers, body) and its answer (status, time, headers, the body as it arrives, a stream's events
  * included). Credentials never show, whatever else is asked: a header's value shows only for the
  * headers below, which carry none; every other value (Authorization, an API key, a cookie, anything
- * given with -H) is `[redacted]`, and each query value is `***` (a query may carry an API key). A gRPC
- * call shows the same way: its method and metadata (as headers), each message both ways as JSON, the
- * answer's metadata and its status.
+ * given with -H) is `[redacted]`, and each query value is `***` (a query may carry an API key). In the
+ * bodies both ways, each credential member's value is `[redacted]` (see debug-redact.ts: OAuth's
+ * tokens and client secret, a push config's token and credentials). A gRPC call shows the same way:
+ * its method and metadata (as headers), each message both ways as JSON, the answer's metadata and
+ * its status.
  */
 const SHOWN_HEADERS: ReadonlySet<string> = new Set([
   'accept',
@@ -78,11 +81,17 @@ function grpcLines(event: GrpcWireEvent, ms: number): string[] {
   }
 }
 
-/** A decoded gRPC message as JSON: bytes as their size (a file's content is no diagnostic), 64-bit numbers as text. */
+/** A decoded gRPC message as JSON: credential members hidden, bytes as their size (a file's content is no diagnostic), 64-bit numbers as text. */
 function messageJson(message: unknown): string {
   try {
-    return JSON.stringify(message, (_key, value: unknown) =>
-      value instanceof Uint8Array ? `(${value.length} bytes)` : typeof value === 'bigint' ? value.toString() : value,
+    return JSON.stringify(message, (key, value: unknown) =>
+      key !== '' && isCredentialMember(key)
+        ? REDACTED
+        : value instanceof Uint8Array
+          ? `(${value.length} bytes)`
+          : typeof value === 'bigint'
+            ? value.toString()
+            : value,
     );
   } catch {
     return '(a message that is not JSON)';
@@ -95,7 +104,7 @@ function debugFetch(inner: typeof fetch, nextId: () => number, log: (id: number,
     const request = new Request(input, init);
     log(id, `→ ${request.method} ${redactQuery(request.url)}`);
     request.headers.forEach((value, name) => log(id, `  ${shownHeader(name, value)}`));
-    if (typeof init?.body === 'string') log(id, `  ${clip(init.body)}`);
+    if (typeof init?.body === 'string') log(id, `  ${clip(redactLine(init.body))}`);
     else if (init?.body != null) log(id, '  (a body that is not text)');
     const started = Date.now();
     let response: Response;
@@ -123,9 +132,9 @@ async function logBody(response: Response, line: (text: string) => void): Promis
       pending += value;
       const lines = pending.split('\n');
       pending = lines.pop()!;
-      for (const text of lines) if (text.trim() !== '') line(clip(text));
+      for (const text of lines) if (text.trim() !== '') line(clip(redactLine(text)));
     }
-    if (pending.trim() !== '') line(clip(pending));
+    if (pending.trim() !== '') line(clip(redactLine(pending)));
   } catch {
     // The call was aborted or broke: its own error says so.
   }

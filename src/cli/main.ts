@@ -24,25 +24,26 @@ import { didYouMean } from './suggest.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]… [credentials]
+  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--debug] [--extension URI]… [credentials]
            [mutual TLS] [signed cards]
   a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
            [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]
            [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
            [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
            [signed cards] [<text…>]
-  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--extension URI]…
+  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--debug] [--extension URI]…
              [credentials] [mutual TLS] [signed cards]
-  a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--extension URI]…
-              [credentials] [mutual TLS] [signed cards]
-  a4h card <agent-url> [--json] [credentials] [mutual TLS] [signed cards]
+  a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--debug]
+              [--extension URI]… [credentials] [mutual TLS] [signed cards]
+  a4h card <agent-url> [--json] [--debug] [credentials] [mutual TLS] [signed cards]
   a4h context <handle> <key>
   a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                   [--svc-param KEY:VALUE]… [--insecure]
   a4h completion bash|zsh|fish
   a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [mutual TLS] [signed cards]
   a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR] [--oauth-scope S]…
-                 [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--insecure] [--config FILE]
+                 [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--debug] [--insecure]
+                 [--config FILE]
   a4h auth logout <agent-url> [--config FILE]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
   a4h task get|cancel|list|subscribe|download|push-config … -a <agent>   (a4h task --help)

@@ -5,7 +5,7 @@
  * token on later commands to that agent, never printed; `auth logout` removes it. HOME and
  * XDG_CONFIG_HOME point at a temporary directory.
  */
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -75,6 +75,35 @@ describe('a4h auth login: client credentials', { timeout: 90_000 }, () => {
     expect((await runCli(['send', url, 'artifacts'], { env: env() })).code).not.toBe(0);
   });
 
+  it("the card's token URL on another origin than the agent: bad usage naming it, the secret sent nowhere", async () => {
+    const tokens = provider.tokenRequests.length;
+    const url = oauthAgents.v1.url(OAUTH_MOUNTS.call);
+    const { id, secret } = OAUTH_CLIENTS.gateway;
+    const login = await runCli(['auth', 'login', url, '--oauth-client-id', id, '--oauth-client-secret-env', 'CLIENT_SECRET'], {
+      env: env({ CLIENT_SECRET: secret }),
+    });
+    expect(login.code).toBe(2);
+    expect(login.stderr).toContain(`the agent's card names the token URL ${provider.tokenUrl}, on another origin than the agent`);
+    expect(login.stderr).toContain('(--oauth-token-url URL)');
+    expect(provider.tokenRequests.length).toBe(tokens);
+    expect(login.stdout + login.stderr).not.toContain(secret);
+  });
+
+  it('a config dir that was there with mode 0755 is made 0700 when the token is stored (and on logout)', async () => {
+    const url = agents.v1.url(AUTH_MOUNTS.oauth);
+    const dir = join(root, 'xdg', 'a4h');
+    mkdirSync(dir, { recursive: true, mode: 0o755 });
+    chmodSync(dir, 0o755);
+    const login = await runCli(['auth', 'login', url, '--oauth-client-id', AUTH_SECRETS.clientId, '--oauth-client-secret-env', 'S'], {
+      env: env({ S: AUTH_SECRETS.clientSecret }),
+    });
+    expect(login.code, login.stderr).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    chmodSync(dir, 0o755);
+    expect((await runCli(['auth', 'logout', url], { env: env() })).code).toBe(0);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+  });
+
   it('an expired stored token is not sent: a warning says to log in again', async () => {
     const url = agents.v1.url(AUTH_MOUNTS.bearer);
     mkdirSync(join(root, 'xdg', 'a4h'), { recursive: true, mode: 0o700 });
@@ -110,6 +139,7 @@ describe('a4h auth login --device (RFC 8628, oidc-provider)', { timeout: 90_000 
   it('shows the page and the code, waits for the approval, stores the token; the agent accepts it', async () => {
     const url = oauthAgents.v1.url(OAUTH_MOUNTS.call);
     const args = ['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id, '--oauth-device-url', provider.deviceUrl];
+    args.push('--oauth-token-url', provider.tokenUrl); // the provider is on another origin than the agent: named by the person
     const run = startCli([...args, '--oauth-scope', 'a2a.call'], { env: env(), timeoutMs: 60_000 });
     const prompt = await new Promise<RegExpExecArray>((resolve) => {
       const check = (): void => {
@@ -131,9 +161,17 @@ describe('a4h auth login --device (RFC 8628, oidc-provider)', { timeout: 90_000 
     expect(turn.stdout, turn.stderr).toContain(REPLY.artifacts);
   });
 
-  it("the card's device code flow (no --oauth-device-url); a refused sign-in: exit 4, the sign-in was refused (access_denied), nothing stored", async () => {
+  it("the card's device code flow on another origin: bad usage naming it, nothing asked; named by the person, a refused sign-in: exit 4, nothing stored", async () => {
     const url = oauthAgents.v1.url(OAUTH_MOUNTS.call);
-    const run = startCli(['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id], {
+    const tokens = provider.tokenRequests.length;
+    const cardOnly = await runCli(['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id], { env: env() });
+    expect(cardOnly.code).toBe(2);
+    expect(cardOnly.stderr).toContain(
+      `on another origin than the agent (${oauthAgents.v1.baseUrl}): nothing is sent there unless you name it`,
+    );
+    expect(provider.tokenRequests.length).toBe(tokens);
+    const named = ['--oauth-device-url', provider.deviceUrl, '--oauth-token-url', provider.tokenUrl];
+    const run = startCli(['auth', 'login', url, '--device', '--oauth-client-id', OAUTH_CLIENTS.cli.id, ...named], {
       env: env(),
       timeoutMs: 60_000,
     });

@@ -2,7 +2,7 @@ import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import { UsageError, type Io } from '../../src/cli/io.js';
-import { classifyError, errorEnvelope } from '../../src/cli/protocol/envelope.js';
+import { classifyError, errorEnvelope, exitStatusOf } from '../../src/cli/protocol/envelope.js';
 import { hintFor } from '../../src/cli/protocol/hints.js';
 import { outputFormat, reportFailure, writeRecord } from '../../src/cli/protocol/output.js';
 import { eventRecord, taskRecord } from '../../src/cli/protocol/text.js';
@@ -101,11 +101,12 @@ describe('the error envelope: A2A names for the agent, A2ACLI_ERR_* for the CLI,
     expect(text.stderr()).toBe('Error: A2ACLI_ERR_USAGE\nMessage: bad\nHint: a4h send --help\n');
   });
 
-  it("an agent's not now (503 with Retry-After): the hint says when to try again; the status is the a2aCode", () => {
+  it("an agent's not now (503 with Retry-After): unreachable (exit 3); the hint says when to try again; the status is the a2aCode", () => {
     const error = new A2AError({ kind: 'http', status: 503, retryAfterMs: 120_000, message: 'Service Unavailable' });
+    expect(exitStatusOf(error)).toBe(3);
     expect(errorEnvelope(error, hintFor(error, { command: 'send' }))).toEqual({
       error: {
-        code: 'A2ACLI_ERR_INTERNAL',
+        code: 'A2ACLI_ERR_UNREACHABLE',
         message: 'Service Unavailable',
         hint: 'the agent asks to be tried again in 120 s',
         a2aCode: 503,

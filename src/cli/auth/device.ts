@@ -1,5 +1,6 @@
 import { A2AError } from '../../errors.js';
 import { redactQuery } from '../../port/card-url.js';
+import { postToEndpoint, type EndpointAnswer } from '../../sdk/credentials/oauth/endpoint-post.js';
 import { tokenUrlProblem, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
 
 /** The RFC 8628 grant type of the device access token request. */
@@ -24,15 +25,20 @@ export interface DeviceLogin {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** The largest answer read from either endpoint. */
 const MAX_BYTES = 64 * 1024;
+/** The longest one request may take (the login's deadline may end it sooner). */
+const REQUEST_TIMEOUT_MS = 30_000;
 const VALUE = /^[\x21-\x7e]([\x20-\x7e]*[\x21-\x7e])?$/;
 
 /**
  * Signs in with the device authorization grant (RFC 8628): asks for a device code, shows the person
  * the code and the page, then polls the token endpoint at the interval the server gives (5 s when it
  * gives none; 5 s more after each `slow_down`) until the person approves (the token), refuses
- * (`access_denied`), the code expires, or `timeoutMs` passes. Errors are `auth` errors naming the
- * endpoint and the server's error code only, never a code, a secret or a token.
+ * (`access_denied`), the code expires, or `timeoutMs` passes. Each request is bounded in time (the
+ * login's deadline, 30 s at most) and its answer in size (64 KiB). Errors are `auth` errors naming the
+ * endpoint and the server's error code only, never a code, a secret or a token; `timeout` errors
+ * naming the endpoint that did not answer in time; `network` errors naming the one not reached.
  */
 export async function deviceLogin(login: DeviceLogin): Promise<AccessToken> {
   for (const url of [login.deviceUrl, login.tokenUrl]) {
@@ -41,7 +47,13 @@ export async function deviceLogin(login: DeviceLogin): Promise<AccessToken> {
   }
   const sleep = login.sleep ?? ((ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms)));
   const started = Date.now();
-  const authorization = await post(login, login.deviceUrl, { client_id: login.clientId, ...scopeOf(login) });
+  const authorization = await post(
+    login,
+    login.deviceUrl,
+    'device authorization endpoint',
+    { client_id: login.clientId, ...scopeOf(login) },
+    started + login.timeoutMs,
+  );
   if (authorization.status !== 200) throw refused(login.deviceUrl, authorization, 'the device authorization request');
   const deviceCode = text(authorization.json, 'device_code');
   const userCode = text(authorization.json, 'user_code');
@@ -56,7 +68,8 @@ export async function deviceLogin(login: DeviceLogin): Promise<AccessToken> {
   for (;;) {
     if (Date.now() + intervalMs > deadline) throw authError('the sign-in was not approved in time: run a4h auth login again');
     await sleep(intervalMs);
-    const answer = await post(login, login.tokenUrl, { grant_type: DEVICE_GRANT, device_code: deviceCode, client_id: login.clientId });
+    const form = { grant_type: DEVICE_GRANT, device_code: deviceCode, client_id: login.clientId };
+    const answer = await post(login, login.tokenUrl, 'token endpoint', form, deadline);
     if (answer.status === 200) return tokenOf(answer.json, login.tokenUrl);
     const error = text(answer.json, 'error');
     if (error === 'authorization_pending') continue;
@@ -72,26 +85,34 @@ export async function deviceLogin(login: DeviceLogin): Promise<AccessToken> {
 
 const scopeOf = (login: DeviceLogin): Record<string, string> => (login.scopes?.length ? { scope: login.scopes.join(' ') } : {});
 
-/** A form POST (client authentication by HTTP Basic for a confidential client), its status and JSON body (bounded). */
-async function post(login: DeviceLogin, url: string, form: Record<string, string>): Promise<{ status: number; json: unknown }> {
+/**
+ * A form POST (client authentication by HTTP Basic for a confidential client), its status and JSON body:
+ * read by the library's bounded reader (64 KiB at most), within the login's deadline and
+ * {@link REQUEST_TIMEOUT_MS}, whichever comes first (a silent or trickling endpoint is a `timeout`
+ * error naming it).
+ */
+async function post(
+  login: DeviceLogin,
+  url: string,
+  name: string,
+  form: Record<string, string>,
+  deadline: number,
+): Promise<EndpointAnswer> {
   const headers: Record<string, string> = { 'Content-Type': 'application/x-www-form-urlencoded', Accept: 'application/json' };
   if (login.clientSecret !== undefined) {
     const encode = (value: string) => new URLSearchParams({ v: value }).toString().slice(2);
     headers['Authorization'] = `Basic ${btoa(`${encode(login.clientId)}:${encode(login.clientSecret)}`)}`;
   }
-  let response: Response;
-  try {
-    response = await login.fetch(url, { method: 'POST', headers, body: new URLSearchParams(form).toString(), redirect: 'manual' });
-  } catch (cause) {
-    throw new A2AError({ kind: 'network', message: `the endpoint ${redactQuery(url)} could not be reached`, cause });
-  }
-  const body = await response.text();
-  if (body.length > MAX_BYTES) throw authError(`the endpoint ${redactQuery(url)} answered more than ${MAX_BYTES} bytes`);
-  try {
-    return { status: response.status, json: JSON.parse(body) as unknown };
-  } catch {
-    return { status: response.status, json: undefined };
-  }
+  const left = Math.max(1, Math.min(REQUEST_TIMEOUT_MS, deadline - Date.now()));
+  return postToEndpoint({
+    url,
+    name: `the ${name} ${redactQuery(url)}`,
+    headers,
+    body: new URLSearchParams(form).toString(),
+    fetch: login.fetch,
+    signal: AbortSignal.timeout(left),
+    maxBytes: MAX_BYTES,
+  });
 }
 
 const field = (json: unknown, name: string): unknown =>

@@ -46,13 +46,14 @@ export function storedToken(env: NodeJS.ProcessEnv, agent: string): StoredToken 
 }
 
 /**
- * Stores (or, with `undefined`, removes) the agent origin's token: the file written whole to a
- * temporary file created with mode 0600, then renamed over the old one, so it is never readable by
- * others, not even for a moment. Returns the file's path.
+ * Stores (or, with `undefined`, removes) the agent origin's token: the config dir made 0700 (an
+ * existing one too), the file written whole to a temporary file created with mode 0600, then renamed
+ * over the old one, so it is never readable by others, not even for a moment. Returns the file's path.
  */
 export function storeToken(env: NodeJS.ProcessEnv, agent: string, token: StoredToken | undefined): string {
   const path = tokensFile(env);
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  chmodSync(dirname(path), 0o700); // mkdir's mode applies to a folder it makes, not to one that was there (a 0755 ~/.config/a4h)
   const all = readAll(path);
   if (token === undefined) delete all[tokenKey(agent)];
   else all[tokenKey(agent)] = token;

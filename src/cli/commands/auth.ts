@@ -1,11 +1,13 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../node/create-a2a.js';
 import type { SecuritySchemeInfo } from '../../port/card.js';
+import { redactQuery } from '../../port/card-url.js';
 import { requestToken, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
 import { configurationFor, CONNECTION_OPTIONS } from '../agent-options.js';
 import { deviceLogin } from '../auth/device.js';
 import { storeToken } from '../auth/store.js';
 import { valueOf, type Configuration } from '../config/load.js';
+import { wireLog } from '../debug.js';
 import { insecureFetch, warnInsecure } from '../insecure.js';
 import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
@@ -15,22 +17,26 @@ import { parse } from '../options.js';
 import { booleanOf } from '../config/settings.js';
 
 export const AUTH_USAGE = `Usage: a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
-                      [--oauth-scope S]… [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS]
-                      [-o text|json] [--insecure] [--config FILE]
+                      [--oauth-scope S]… [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS]
+                      [-o text|json] [--debug] [--insecure] [--config FILE]
        a4h auth logout <agent-url> [--config FILE]
 
 Gets an OAuth 2.1 access token for the agent and stores it, so later commands on that agent send it
 as a bearer token (until it expires; a flag, a variable or a file giving a credential comes first).
 Client credentials (the default): the client id and the secret from the environment variable
---oauth-client-secret-env names, at the card's token URL (or --oauth-token-url) for the card's
-scopes (or --oauth-scope). --device: the device code flow (RFC 8628) for a person: the page and
+--oauth-client-secret-env names, at --oauth-token-url or the card's token URL when it is on the
+agent's own origin, for each --oauth-scope (the card's scopes with --oauth-card-scopes). --device: the device code flow (RFC 8628) for a person: the page and
 the code to enter there are shown on stderr, and the command waits (--timeout, default 300 s)
-until the sign-in is approved, at the card's device code flow (or --oauth-device-url and
---oauth-token-url). Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
+until the sign-in is approved, at the card's device code flow on the agent's origin (or
+--oauth-device-url and --oauth-token-url). --timeout bounds client credentials too (default 30 s); each request to an
+endpoint takes 30 s at most and its answer 64 KiB. Each flag has its variable (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_OAUTH_CLIENT_SECRET_ENV,
 A2ACLI_OAUTH_SCOPE, A2ACLI_OAUTH_TOKEN_URL, A2ACLI_OAUTH_DEVICE_URL) and may come from a .env file.
 The token goes to <config dir>/tokens.json (mode 0600, keyed by the agent's origin; the config dir
 is $XDG_CONFIG_HOME/a4h, default ~/.config/a4h) and is never shown. logout removes it.
-Exit status: 0 stored (or removed), 5 the authorization server refused, 1 another error, 2 bad usage.`;
+--debug logs each request and answer on stderr (the card's, the endpoints'), every credential redacted:
+the client secret, the device code, the tokens the endpoint answers.
+Exit status: 0 stored (or removed), 4 the authorization server refused, 5 --timeout ran out (or an
+endpoint did not answer in time), 3 an endpoint unreachable, 1 another error, 2 bad usage.`;
 
 /** The flags `a4h auth` takes. */
 export const AUTH_OPTIONS = {
@@ -39,6 +45,7 @@ export const AUTH_OPTIONS = {
   device: { type: 'boolean' },
   timeout: { type: 'string' },
   output: { type: 'string', short: 'o' },
+  debug: { type: 'boolean' },
   ...CONNECTION_OPTIONS,
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
@@ -73,7 +80,7 @@ export async function auth(args: string[], io: Io): Promise<number> {
   }
   const configuration = configurationFor(values, agent, io);
   try {
-    const login = await loginOf(values.device === true, configuration, agent, io, values.timeout);
+    const login = await loginOf(values.device === true, configuration, agent, io, values.timeout, values.debug === true);
     const expiresAt = login.token.expiresInS === undefined ? undefined : Date.now() + login.token.expiresInS * 1000;
     const path = storeToken(io.env, agent, {
       accessToken: login.token.accessToken,
@@ -98,6 +105,11 @@ export async function auth(args: string[], io: Io): Promise<number> {
   }
 }
 
+/** How long a client credentials login may take by default, in seconds: its one token request, read whole. */
+const TOKEN_TIMEOUT_S = 30;
+/** How long a device login may take by default, in seconds: the person's sign-in included. */
+const DEVICE_TIMEOUT_S = 300;
+
 /** What the card's OAuth scheme says (its summary's fields). */
 type OAuthScheme = Pick<SecuritySchemeInfo, 'tokenUrl' | 'deviceAuthorizationUrl' | 'deviceTokenUrl' | 'scopes'>;
 
@@ -108,7 +120,14 @@ interface Login {
   tokenUrl: string;
 }
 
-async function loginOf(device: boolean, configuration: Configuration, agent: string, io: Io, timeout: string | undefined): Promise<Login> {
+async function loginOf(
+  device: boolean,
+  configuration: Configuration,
+  agent: string,
+  io: Io,
+  timeout: string | undefined,
+  debug: boolean,
+): Promise<Login> {
   const text = (flag: string) => {
     const value = valueOf(configuration, flag)?.value;
     return typeof value === 'string' ? value : undefined;
@@ -123,28 +142,45 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
     throw new UsageError(
       'client credentials need --oauth-client-secret-env VAR (the secret from the environment); --device signs a person in',
     );
+  const seconds = timeout === undefined ? (device ? DEVICE_TIMEOUT_S : TOKEN_TIMEOUT_S) : Number(timeout);
+  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
+    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
   const insecure = booleanOf(text('insecure')) === true;
   if (insecure) warnInsecure(io, agent, true);
-  const fetchImpl = insecure ? insecureFetch() : globalThis.fetch;
+  const reach = insecure ? insecureFetch() : globalThis.fetch;
+  const fetchImpl = debug ? wireLog(io).fetch(reach) : reach;
   const scopesGiven = valueOf(configuration, 'oauth-scope')?.value;
   let scopes = Array.isArray(scopesGiven) ? [...scopesGiven] : undefined;
   let tokenUrl = text('oauth-token-url');
   let deviceUrl = text('oauth-device-url');
-  if (tokenUrl === undefined || scopes === undefined || (device && deviceUrl === undefined)) {
+  const cardScopesRaw = text('oauth-card-scopes');
+  const cardScopes = booleanOf(cardScopesRaw);
+  if (cardScopesRaw !== undefined && cardScopes === undefined) throw new UsageError('A2ACLI_OAUTH_CARD_SCOPES takes true or false');
+  if (tokenUrl === undefined || (scopes === undefined && cardScopes === true) || (device && deviceUrl === undefined)) {
     const scheme = await oauthSchemeOf(agent, fetchImpl);
-    tokenUrl ??= device ? (scheme?.deviceTokenUrl ?? scheme?.tokenUrl) : scheme?.tokenUrl;
-    scopes ??= scheme?.scopes;
-    if (device) deviceUrl ??= scheme?.deviceAuthorizationUrl;
+    // The card names endpoints on the agent's own origin only: one elsewhere gets nothing unless the person names it.
+    tokenUrl ??= ownOrigin(
+      agent,
+      device ? (scheme?.deviceTokenUrl ?? scheme?.tokenUrl) : scheme?.tokenUrl,
+      'token URL',
+      '--oauth-token-url',
+    );
+    if (cardScopes === true) scopes ??= scheme?.scopes;
+    if (device) deviceUrl ??= ownOrigin(agent, scheme?.deviceAuthorizationUrl, 'device authorization URL', '--oauth-device-url');
   }
   if (tokenUrl === undefined) throw new UsageError("the agent's card names no OAuth token URL: give --oauth-token-url URL");
   if (!device) {
-    const token = await requestToken({ tokenUrl, clientId, clientSecret: secret!, ...(scopes ? { scopes } : {}), fetch: fetchImpl });
+    const token = await requestToken({
+      tokenUrl,
+      clientId,
+      clientSecret: secret!,
+      ...(scopes ? { scopes } : {}),
+      fetch: fetchImpl,
+      signal: AbortSignal.timeout(seconds * 1000),
+    });
     return { token, flow: 'client_credentials', tokenUrl };
   }
   if (deviceUrl === undefined) throw new UsageError("the agent's card names no device authorization endpoint: give --oauth-device-url URL");
-  const seconds = timeout === undefined ? 300 : Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
   const token = await deviceLogin({
     deviceUrl,
     tokenUrl,
@@ -160,6 +196,26 @@ async function loginOf(device: boolean, configuration: Configuration, agent: str
       ),
   });
   return { token, flow: 'device_code', tokenUrl };
+}
+
+/**
+ * An endpoint the card names, when it is on the agent's own origin; one on another origin is bad usage
+ * naming it and the flag that would send there (the client secret, or the person's sign-in, goes to a
+ * place the person chose, never to one the card chose).
+ */
+function ownOrigin(agent: string, url: string | undefined, what: string, flag: string): string | undefined {
+  if (url === undefined) return undefined;
+  const origin = new URL(agent).origin;
+  let named: string;
+  try {
+    named = new URL(url).origin;
+  } catch {
+    throw new UsageError(`the agent's card names a ${what} that is not a URL: give ${flag} URL`);
+  }
+  if (named === origin) return url;
+  throw new UsageError(
+    `the agent's card names the ${what} ${redactQuery(url)}, on another origin than the agent (${origin}): nothing is sent there unless you name it (${flag} URL)`,
+  );
 }
 
 /** The card's OAuth scheme: its flows' endpoints and the scopes its requirement asks for. */

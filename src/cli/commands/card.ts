@@ -5,14 +5,16 @@ import { describeScheme } from '../../sdk/credentials/security.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
 import { cardGet } from '../card-get.js';
+import { clientReach } from '../debug-client.js';
 import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
 import { UsageError, type Io } from '../io.js';
+import { stderrLogger } from '../logger.js';
 import { parse } from '../options.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
 import { describeSignature, TRUST_USAGE } from '../trust.js';
 
-export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [-H 'Name: value']… [--bearer-env VAR]
+export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [--debug] [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                 ${CONNECTION_SYNOPSIS}
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
@@ -25,6 +27,7 @@ whether credentials are configured for it, and the verdict on its signature (ver
 unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
 offers an authenticated extended card, that card is fetched with them and shown. The A2A CLI
 specification's card get (a host, a URL or a card file; -o json; --validate): see a4h card get --help.
+--debug logs each request and answer on stderr (gRPC calls too), every credential redacted.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -33,6 +36,7 @@ ${TLS_USAGE}`;
 export const CARD_OPTIONS = {
   ...AGENT_OPTIONS,
   json: { type: 'boolean' },
+  debug: { type: 'boolean' },
   verbose: { type: 'boolean', short: 'v' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -48,11 +52,13 @@ export async function card(args: string[], io: Io): Promise<number> {
   }
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('card needs exactly one agent URL');
-  const reach = await agentOptions(values, agent, io);
+  const logger = stderrLogger(io, values.verbose === true);
+  const given = await agentOptions(values, agent, io);
+  const reach = clientReach(io, given, values.debug === true, logger);
   // The card needs no identity: a throwaway secret keeps the no-secret warning away.
   const client = createA2A({
     identitySecret: globalThis.crypto.randomUUID(),
-    ...reach,
+    ...reach.options,
   });
   try {
     const summary = await lastValueFrom(client.card(agent));
@@ -72,7 +78,7 @@ export async function card(args: string[], io: Io): Promise<number> {
     if (summary.extended) rows.push(['card', 'the authenticated extended card']);
     rows.push(...extensionRows(summary), ...securityRows(summary), [
       'credentials',
-      credentialsRow(summary, reach.credentials !== undefined),
+      credentialsRow(summary, given.credentials !== undefined),
     ]);
     if (summary.signature) rows.push(['signature', describeSignature(summary.signature)]);
     // Every value may be the card's, which nobody vouched for: one line each, sanitized for the terminal.
@@ -86,6 +92,7 @@ export async function card(args: string[], io: Io): Promise<number> {
     return exitStatusOf(error);
   } finally {
     await client.close();
+    await reach.close();
   }
 }
 

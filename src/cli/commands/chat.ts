@@ -9,13 +9,14 @@ import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from '../chat-s
 import { shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';
 import { TRUST_USAGE } from '../trust.js';
+import { clientReach } from '../debug-client.js';
 import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
 import { notice, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--extension URI]…
+export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--debug] [--extension URI]…
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -32,7 +33,8 @@ message; the agent's files and data parts show as one line each ([file] name (me
 and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
 that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
-comes from A4H_IDENTITY_SECRET.
+comes from A4H_IDENTITY_SECRET. --debug logs each request and answer on stderr (gRPC calls too),
+every credential redacted.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -44,6 +46,7 @@ export const CHAT_OPTIONS = {
   ...EXTENSION_OPTIONS,
   task: { type: 'string' },
   history: { type: 'string' },
+  debug: { type: 'boolean' },
 } as const;
 
 /** `a4h chat`: a greeting, then one turn per line until /quit, Ctrl-C at the prompt, or the end of input. */
@@ -54,8 +57,9 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     return 0;
   }
   const settings = chatSettings(values, positionals);
-  const reach = await agentOptions(values, settings.agent, io);
-  const client = createA2A({ logger: stderrLogger(io, settings.verbose), ...reach });
+  const logger = stderrLogger(io, settings.verbose);
+  const reach = clientReach(io, await agentOptions(values, settings.agent, io), values.debug === true, logger);
+  const client = createA2A({ logger, ...reach.options });
   try {
     try {
       await greet(io, client, settings, { threadNamed: values.thread !== undefined, interactive: input.isTTY === true });
@@ -66,6 +70,7 @@ export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream 
     return await new ChatSession(io, client, settings, input).run();
   } finally {
     await client.close();
+    await reach.close();
   }
 }
 

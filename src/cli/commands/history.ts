@@ -6,6 +6,7 @@ import { TLS_USAGE } from '../tls.js';
 import { describeError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { exchangeLines } from '../exchange-text.js';
+import { clientReach } from '../debug-client.js';
 import { errorLine, jsonLine } from '../json.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
@@ -13,7 +14,7 @@ import { shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';
 import { TRUST_USAGE } from '../trust.js';
 
-export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json]
+export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--debug]
                    [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                    [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                    [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -26,6 +27,7 @@ its files, and [outcome] ([working] for a reply still running: a4h resume follow
 the newest N (1–100, default 20); when there are earlier ones, stderr says so, and --before CURSOR
 shows the ones before. --json: one JSON object per exchange per line ({"type":"exchange",…}, a file's
 bytes in base64), then {"type":"before","before":CURSOR} when there are earlier ones.
+--debug logs each request and answer on stderr (gRPC calls too), every credential redacted.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -36,6 +38,7 @@ export const HISTORY_OPTIONS = {
   ...AGENT_OPTIONS,
   ...EXTENSION_OPTIONS,
   json: { type: 'boolean' },
+  debug: { type: 'boolean' },
   limit: { type: 'string' },
   before: { type: 'string' },
 } as const;
@@ -61,8 +64,9 @@ export async function history(args: string[], io: Io): Promise<number> {
     ...(values.before === undefined ? {} : { before: nonEmpty('before', values.before, '') }),
     ...extensionsFrom(values),
   };
-  const reach = await agentOptions(values, agent, io);
-  const client = createA2A({ logger: stderrLogger(io, values.verbose === true), ...reach });
+  const logger = stderrLogger(io, values.verbose === true);
+  const reach = clientReach(io, await agentOptions(values, agent, io), values.debug === true, logger);
+  const client = createA2A({ logger, ...reach.options });
   try {
     let page: HistoryPage;
     try {
@@ -83,5 +87,6 @@ export async function history(args: string[], io: Io): Promise<number> {
     return 0;
   } finally {
     await client.close();
+    await reach.close();
   }
 }

@@ -3,12 +3,13 @@ import { createA2A } from '../../node/create-a2a.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
 import { TRUST_USAGE } from '../trust.js';
+import { clientReach } from '../debug-client.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
-export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json]
+export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--debug]
                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -23,6 +24,7 @@ task is refused, nothing of it shown); without either, you vouch for it and it i
 start line names), or says the agent never got it (exit 1: send it again). With nothing in flight
 it says so and exits 0. Output, --json, --extension and the exit status are send's; Ctrl-C cancels
 the task at the agent.
+--debug logs each request and answer on stderr (gRPC calls too), every credential redacted.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -33,6 +35,7 @@ export const RESUME_OPTIONS = {
   ...AGENT_OPTIONS,
   ...EXTENSION_OPTIONS,
   json: { type: 'boolean' },
+  debug: { type: 'boolean' },
   task: { type: 'string' },
   message: { type: 'string' },
 } as const;
@@ -58,8 +61,9 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
-  const reach = await agentOptions(values, agent, io);
-  const client = createA2A({ logger: stderrLogger(io, verbose), ...reach });
+  const logger = stderrLogger(io, verbose);
+  const reach = clientReach(io, await agentOptions(values, agent, io), values.debug === true, logger);
+  const client = createA2A({ logger, ...reach.options });
   try {
     let outcome: string | undefined;
     const turn$ = client.resume(input).pipe(tap((event) => event.type === 'end' && (outcome = event.outcome)));
@@ -71,5 +75,6 @@ export async function resume(args: string[], io: Io): Promise<number> {
     return code;
   } finally {
     await client.close();
+    await reach.close();
   }
 }

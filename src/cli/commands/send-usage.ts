@@ -43,7 +43,7 @@ Defaults (each overridden by its flag):
   --a2a-version     the newest the agent offers, 1.0 at least   (--a2a-version 0.3 allows an older agent)
   detail            concise                  (--verbose: the causes of an error)
   TLS               certificates verified    (--insecure, always warned on stderr)
---debug logs each HTTP request and answer on stderr (credentials always redacted; gRPC calls are not shown).
+--debug logs each request and answer on stderr, gRPC calls too (every credential redacted: headers, queries, bodies).
 -H adds a header to every request to the agent's origin; --bearer-env reads a bearer token from an
 environment variable; --oauth-client-id with --oauth-client-secret-env gets tokens by OAuth 2.0 client
 credentials at --oauth-token-url, or the token URL the card names when it is on the agent's own origin,

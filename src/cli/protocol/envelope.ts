@@ -29,7 +29,8 @@ export interface ErrorClass {
  * How `error` is reported: a failure the agent named carries A2A's error name (found the same way on
  * every binding: the SDK's typed error in the cause chain, or the JSON-RPC code), exit 1; a condition
  * of the CLI's own carries its `A2ACLI_ERR_*` code and that code's exit status (2 usage, 3 unreachable,
- * 4 authentication, 5 timeout). An error with no better code is `A2ACLI_ERR_INTERNAL`.
+ * 4 authentication, 5 timeout; an agent or card answering HTTP 503 is unreachable for now). An error with
+ * no better code is `A2ACLI_ERR_INTERNAL`.
  */
 export function classifyError(error: unknown): ErrorClass {
   if (error instanceof UsageError) return local('A2ACLI_ERR_USAGE', null);
@@ -51,7 +52,11 @@ function localCode(error: A2AError): CliErrorCode | undefined {
       return error.code === undefined ? 'A2ACLI_ERR_USAGE' : undefined;
     case 'config':
       return 'A2ACLI_ERR_USAGE';
+    case 'http':
+      // 503 Service Unavailable: the agent is there but not serving now, as a refused connection is.
+      return error.status === 503 ? 'A2ACLI_ERR_UNREACHABLE' : undefined;
     case 'card':
+      if (error.status === 503) return 'A2ACLI_ERR_UNREACHABLE';
       if (error.status !== undefined) return 'A2ACLI_ERR_CARD_NOT_FOUND';
       return networkCause(error) === undefined ? 'A2ACLI_ERR_CARD_INVALID' : 'A2ACLI_ERR_UNREACHABLE';
     case 'network':

@@ -1,3 +1,5 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../../fixtures/oauth-provider.js';
 import { A2AError } from '../../../src/errors.js';
@@ -87,4 +89,52 @@ describe('requestToken', () => {
     const error = await requestToken({ tokenUrl: closed.tokenUrl, clientId: id, clientSecret: secret, fetch }).catch((e: unknown) => e);
     expect(error).toMatchObject({ kind: 'network', retryable: true });
   });
+});
+
+describe('requestToken within its signal', () => {
+  /** A token endpoint on loopback that answers its headers and then one byte a second, or nothing at all. */
+  async function slowEndpoint(kind: 'trickle' | 'silent'): Promise<{ url: string; close(): Promise<void> }> {
+    const timers = new Set<NodeJS.Timeout>();
+    const server: Server = createServer((req, res) => {
+      req.resume();
+      if (kind === 'silent') return;
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{');
+      const timer = setInterval(() => res.write(' '), 1000);
+      timers.add(timer);
+      res.on('close', () => clearInterval(timer));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return {
+      url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/token?tenant=hidden-tenant`,
+      close: () => {
+        for (const timer of timers) clearInterval(timer);
+        server.closeAllConnections();
+        return new Promise((resolve) => server.close(() => resolve()));
+      },
+    };
+  }
+
+  for (const kind of ['trickle', 'silent'] as const) {
+    it(`a ${kind} token endpoint: a timeout error naming the endpoint (its query redacted) when the signal times out`, async () => {
+      const endpoint = await slowEndpoint(kind);
+      try {
+        const started = Date.now();
+        const error = await requestToken({
+          tokenUrl: endpoint.url,
+          clientId: id,
+          clientSecret: secret,
+          fetch,
+          signal: AbortSignal.timeout(1_200),
+        }).catch((e: unknown) => e);
+        expect(Date.now() - started).toBeLessThan(5_000);
+        expect(error).toBeInstanceOf(A2AError);
+        const shown = endpoint.url.replace('hidden-tenant', '***');
+        expect(error).toMatchObject({ kind: 'timeout', retryable: true, message: `the token endpoint ${shown} did not answer in time` });
+        expect(String(error) + JSON.stringify(error)).not.toContain('hidden-tenant');
+      } finally {
+        await endpoint.close();
+      }
+    });
+  }
 });

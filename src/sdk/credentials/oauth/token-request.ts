@@ -1,5 +1,6 @@
-import { A2AError } from '../../../errors.js';
+import type { A2AError } from '../../../errors.js';
 import { redactQuery } from '../../../port/card-url.js';
+import { endpointError, postToEndpoint } from './endpoint-post.js';
 
 /** One OAuth 2.0 client-credentials token request (RFC 6749 §4.4). */
 export interface TokenRequest {
@@ -18,7 +19,10 @@ export interface TokenRequest {
   clientAuthentication?: 'client_secret_basic' | 'client_secret_post';
   /** The fetch the request goes through (the client's own). */
   fetch: typeof fetch;
-  /** Ends the request (a timeout, a caller that left). */
+  /**
+   * Ends the request and the reading of its answer: a `TimeoutError` reason (`AbortSignal.timeout`)
+   * is a `timeout` error naming the endpoint, any other reason an `aborted` one.
+   */
   signal?: AbortSignal;
 }
 
@@ -66,7 +70,9 @@ const formEncoded = (value: string): string => new URLSearchParams({ v: value })
  * told otherwise, no redirect followed (the secret goes to that URL only). Resolves to the token
  * when the server answers 200 with a `Bearer` token. Fails with an `auth` error naming the endpoint
  * (its query redacted) and, for a refusal, the endpoint's `error` code only (never its description,
- * never the secret or a token); with a `network` error when the endpoint cannot be reached.
+ * never the secret or a token); with a `network` error when the endpoint cannot be reached; with a
+ * `timeout` error naming the endpoint when `signal` times out, while waiting for the answer or
+ * while reading it (a trickling body); the answer is read to 64 KiB at most.
  */
 export async function requestToken(request: TokenRequest): Promise<AccessToken> {
   const endpoint = redactQuery(request.tokenUrl);
@@ -84,59 +90,17 @@ export async function requestToken(request: TokenRequest): Promise<AccessToken> 
   } else {
     headers['Authorization'] = `Basic ${btoa(`${formEncoded(request.clientId)}:${formEncoded(request.clientSecret)}`)}`;
   }
-  let response: Response;
-  try {
-    response = await request.fetch(request.tokenUrl, {
-      method: 'POST',
-      headers,
-      body: body.toString(),
-      redirect: 'manual',
-      ...(request.signal ? { signal: request.signal } : {}),
-    });
-  } catch (cause) {
-    if (request.signal?.aborted) throw new A2AError({ kind: 'timeout', message: `the token endpoint ${endpoint} did not answer in time` });
-    throw new A2AError({ kind: 'network', message: `the token endpoint ${endpoint} could not be reached`, cause });
-  }
-  const json = await readJson(response, endpoint);
-  if (response.status !== 200) throw refusal(endpoint, response.status, json);
-  return tokenOf(json, endpoint);
-}
-
-/** The body as JSON (bounded), or undefined when it is none; a redirect is an error (not followed). */
-async function readJson(response: Response, endpoint: string): Promise<unknown> {
-  if (response.type === 'opaqueredirect' || (response.status >= 300 && response.status < 400)) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tokenError(endpoint, `answered with a redirect (HTTP ${response.status}); not followed with the client's secret`);
-  }
-  if (response.body === null) return undefined;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > MAX_RESPONSE_BYTES) {
-      await reader.cancel().catch(() => undefined);
-      throw tokenError(endpoint, `answered more than ${MAX_RESPONSE_BYTES} bytes`);
-    }
-    chunks.push(value);
-  }
-  try {
-    return JSON.parse(new TextDecoder().decode(concat(chunks, size))) as unknown;
-  } catch {
-    return undefined;
-  }
-}
-
-function concat(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
+  const answer = await postToEndpoint({
+    url: request.tokenUrl,
+    name: `the token endpoint ${endpoint}`,
+    headers,
+    body: body.toString(),
+    fetch: request.fetch,
+    maxBytes: MAX_RESPONSE_BYTES,
+    ...(request.signal ? { signal: request.signal } : {}),
+  });
+  if (answer.status !== 200) throw refusal(endpoint, answer.status, answer.json);
+  return tokenOf(answer.json, endpoint);
 }
 
 const field = (json: unknown, name: string): unknown =>
@@ -167,10 +131,5 @@ function tokenOf(json: unknown, endpoint: string): AccessToken {
 }
 
 function tokenError(endpoint: string, what: string, status?: number): A2AError {
-  return new A2AError({
-    kind: 'auth',
-    message: `the token endpoint ${endpoint} ${what}`,
-    auth: { sent: 'none' },
-    ...(status === undefined ? {} : { status }),
-  });
+  return endpointError(`the token endpoint ${endpoint}`, what, status);
 }
