@@ -2,6 +2,7 @@ import { redactQuery } from '../port/card-url.js';
 import type { GrpcWireEvent, GrpcWireWatch } from '../sdk/bindings/grpc/wire.js';
 import { isCredentialMember, REDACTED, redactLine } from './debug-redact.js';
 import type { Io } from './io.js';
+import { terminalLine } from './terminal-text.js';
 
 /**
  * `--debug`: the wire on stderr (the A2A CLI specification's §5.2): each HTTP request (method, URL,
@@ -52,7 +53,8 @@ export interface WireLog {
 /** `--debug`'s wire log on `io`'s stderr. */
 export function wireLog(io: Io): WireLog {
   let next = 0;
-  const log = (id: number, text: string) => io.err.write(`a4h: debug: #${id} ${text}\n`);
+  // What the agent sent (bodies, headers, status texts, errors) is text for the terminal, never control.
+  const log = (id: number, text: string) => io.err.write(`a4h: debug: #${id} ${terminalLine(text)}\n`);
   const grpcIds = new Map<number, { id: number; started: number }>();
   return {
     fetch: (inner) => debugFetch(inner, () => ++next, log),

@@ -132,3 +132,17 @@ describe('the wire log of bodies: every credential member redacted, both ways', 
     expect(text).toContain('"method":"CreateTaskPushNotificationConfig"');
   });
 });
+
+describe('the wire log of what an agent sends', () => {
+  it('is text for the terminal: no escape sequence, C1 control or line break of the agent reaches it', async () => {
+    const where = io();
+    const log = wireLog(where);
+    const hostile = 'ok\u001b]52;c;SGVsbG8=\u0007 \u009b2J \u001b[2J\rdone';
+    const body = `data: {"text":"${hostile.replace(/[\u0000-\u001f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)}"}\n${hostile}\n`;
+    await log.fetch(async () => new Response(body, { status: 200, headers: { 'x-agent': 'a\u0080b' } }))('http://127.0.0.1:1/a2a');
+    await new Promise((resolve) => setTimeout(resolve, 50)); // the body is logged as it arrives
+    const text = where.text();
+    expect(text).toContain('done');
+    expect(text).not.toMatch(/[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/);
+  });
+});
