@@ -94,7 +94,7 @@ export function configurationFor(flags: AgentFlags, agent: string, io: Io, annou
   configuration.warnings.push(...warnings);
   if (announce) {
     for (const warning of configuration.warnings) notice(io, io.style.yellow(`warning: ${warning}`));
-    for (const line of credentialSources(configuration)) notice(io, `a4h: ${line}`);
+    for (const line of credentialSources(configuration)) notice(io, line);
   }
   return configuration;
 }
