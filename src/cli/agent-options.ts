@@ -60,7 +60,7 @@ export function flagLayer(flags: AgentFlags): Map<string, string | readonly stri
  * stored and has not expired; an expired one is left out with a warning saying to log in again.
  */
 export function tokenLayer(env: NodeJS.ProcessEnv, agent: string, warnings: string[] = []): Layer[] {
-  const token = storedToken(env, agent);
+  const token = storedToken(env, agent, warnings);
   if (token === undefined) return [];
   if (token.expiresAt !== undefined && token.expiresAt <= Date.now()) {
     warnings.push(`the token a4h auth login stored for ${new URL(agent).origin} has expired: run a4h auth login again`);
@@ -94,7 +94,7 @@ export function configurationFor(flags: AgentFlags, agent: string, io: Io, annou
   configuration.warnings.push(...warnings);
   if (announce) {
     for (const warning of configuration.warnings) notice(io, io.style.yellow(`warning: ${warning}`));
-    for (const line of credentialSources(configuration)) notice(io, `a4h: ${line}`);
+    for (const line of credentialSources(configuration)) notice(io, line);
   }
   return configuration;
 }

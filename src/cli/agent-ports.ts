@@ -34,7 +34,7 @@ export function commandPorts(
   const http = given === undefined ? createNodeFetch(tls === undefined ? {} : { tls }) : undefined;
   const base = given ?? http!.fetch;
   const fetch = options.wrapFetch ? options.wrapFetch(base) : base;
-  const wire = options.debug ? wireLog(io) : undefined;
+  const wire = options.debug ? wireLog(io, givenHeaders(reach.credentials)) : undefined;
   const ports = createSdkPorts({
     ...rest,
     fetch: wire ? wire.fetch(fetch) : fetch,
@@ -50,4 +50,11 @@ export function commandPorts(
       await http?.close();
     },
   };
+}
+
+/** The names of the headers the person gave (`-H`, `--svc-param`): `--debug` never shows their values, whatever the name. */
+function givenHeaders(credentials: NodeA2AOptions['credentials']): string[] {
+  return Object.values(credentials ?? {}).flatMap((entry) =>
+    typeof entry === 'object' && typeof entry.headers === 'object' ? Object.keys(entry.headers) : [],
+  );
 }

@@ -37,9 +37,13 @@ const SHOWN_HEADERS: ReadonlySet<string> = new Set([
 /** The longest body piece shown per line; the rest is counted. */
 const MAX_SHOWN = 16_384;
 
-/** A header as `--debug` shows it: its value, or `[redacted]` for any header not known to carry no credential. */
-export function shownHeader(name: string, value: string): string {
-  return `${name.toLowerCase()}: ${SHOWN_HEADERS.has(name.toLowerCase()) ? value : '[redacted]'}`;
+/**
+ * A header as `--debug` shows it: its value, or `[redacted]` for any header not known to carry no
+ * credential and for any the person gave (`hidden`, lower case: `-H`, `--svc-param`), whatever its name.
+ */
+export function shownHeader(name: string, value: string, hidden: ReadonlySet<string> = new Set()): string {
+  const lower = name.toLowerCase();
+  return `${lower}: ${SHOWN_HEADERS.has(lower) && !hidden.has(lower) ? value : '[redacted]'}`;
 }
 
 /** The wire log of one command: HTTP calls through {@link WireLog.fetch}, gRPC ones through {@link WireLog.grpc}, numbered together. */
@@ -50,31 +54,32 @@ export interface WireLog {
   grpc: GrpcWireWatch;
 }
 
-/** `--debug`'s wire log on `io`'s stderr. */
-export function wireLog(io: Io): WireLog {
+/** `--debug`'s wire log on `io`'s stderr; `hidden`: the names of the headers the person gave (`-H`, `--svc-param`), never shown. */
+export function wireLog(io: Io, hidden: Iterable<string> = []): WireLog {
+  const given: ReadonlySet<string> = new Set([...hidden].map((name) => name.toLowerCase()));
   let next = 0;
   // What the agent sent (bodies, headers, status texts, errors) is text for the terminal, never control.
   const log = (id: number, text: string) => io.err.write(`a4h: debug: #${id} ${terminalLine(text)}\n`);
   const grpcIds = new Map<number, { id: number; started: number }>();
   return {
-    fetch: (inner) => debugFetch(inner, () => ++next, log),
+    fetch: (inner) => debugFetch(inner, () => ++next, log, given),
     grpc: (event) => {
       if (event.kind === 'start') grpcIds.set(event.call, { id: ++next, started: Date.now() });
       const call = grpcIds.get(event.call);
       if (call === undefined) return;
-      for (const line of grpcLines(event, Date.now() - call.started)) log(call.id, line);
+      for (const line of grpcLines(event, Date.now() - call.started, given)) log(call.id, line);
       if (event.kind === 'status') grpcIds.delete(event.call);
     },
   };
 }
 
 /** What a gRPC call's event shows: like an HTTP call's lines, a message as its JSON. */
-function grpcLines(event: GrpcWireEvent, ms: number): string[] {
+function grpcLines(event: GrpcWireEvent, ms: number, hidden: ReadonlySet<string>): string[] {
   switch (event.kind) {
     case 'start':
-      return [`→ GRPC ${event.method}`, ...event.metadata.map(([name, value]) => `  ${shownHeader(name, value)}`)];
+      return [`→ GRPC ${event.method}`, ...event.metadata.map(([name, value]) => `  ${shownHeader(name, value, hidden)}`)];
     case 'metadata':
-      return event.metadata.map(([name, value]) => `  ${shownHeader(name, value)}`);
+      return event.metadata.map(([name, value]) => `  ${shownHeader(name, value, hidden)}`);
     case 'send':
     case 'receive':
       return [`  ${event.kind === 'send' ? '→' : '←'} ${clip(messageJson(event.message))}`];
@@ -100,12 +105,17 @@ function messageJson(message: unknown): string {
   }
 }
 
-function debugFetch(inner: typeof fetch, nextId: () => number, log: (id: number, text: string) => void): typeof fetch {
+function debugFetch(
+  inner: typeof fetch,
+  nextId: () => number,
+  log: (id: number, text: string) => void,
+  hidden: ReadonlySet<string>,
+): typeof fetch {
   return async (input, init) => {
     const id = nextId();
     const request = new Request(input, init);
     log(id, `→ ${request.method} ${redactQuery(request.url)}`);
-    request.headers.forEach((value, name) => log(id, `  ${shownHeader(name, value)}`));
+    request.headers.forEach((value, name) => log(id, `  ${shownHeader(name, value, hidden)}`));
     if (typeof init?.body === 'string') log(id, `  ${clip(redactLine(init.body))}`);
     else if (init?.body != null) log(id, '  (a body that is not text)');
     const started = Date.now();

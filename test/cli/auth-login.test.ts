@@ -5,7 +5,7 @@
  * token on later commands to that agent, never printed; `auth logout` removes it. HOME and
  * XDG_CONFIG_HOME point at a temporary directory.
  */
-import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
+import { chmodSync, chownSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -120,6 +120,32 @@ describe('a4h auth login: client credentials', { timeout: 90_000 }, () => {
     writeFileSync(tokensPath(), JSON.stringify({ [new URL(url).origin]: { ...entry, expiresAt: Date.now() + 60_000 } }), { mode: 0o600 });
     expect((await runCli(['send', url, 'artifacts'], { env: env() })).stdout).toContain(REPLY.artifacts);
   });
+
+  it.skipIf(process.getuid?.() !== 0)(
+    'a tokens file another user wrote (or may write) is not read: their token would send your messages under their account',
+    async () => {
+      const url = agents.v1.url(AUTH_MOUNTS.bearer);
+      mkdirSync(join(root, 'xdg', 'a4h'), { recursive: true, mode: 0o700 });
+      const entry = {
+        accessToken: AUTH_SECRETS.bearer,
+        tokenType: 'Bearer',
+        flow: 'client_credentials',
+        tokenUrl: 'http://127.0.0.1:9/token',
+      };
+      writeFileSync(tokensPath(), JSON.stringify({ [new URL(url).origin]: entry }), { mode: 0o600 });
+      chownSync(tokensPath(), 65534, 65534);
+      const theirs = await runCli(['send', url, 'artifacts'], { env: env() });
+      expect(theirs.code).toBe(4); // the bearer agent refuses a message sent without their token
+      expect(theirs.stderr).toContain(`${tokensPath()} is not read: it is owned by another user (uid 65534)`);
+      chownSync(tokensPath(), 0, 0);
+      chmodSync(tokensPath(), 0o622);
+      const writable = await runCli(['send', url, 'artifacts'], { env: env() });
+      expect(writable.code).toBe(4);
+      expect(writable.stderr).toContain(`${tokensPath()} is not read: others can write it (mode 0622)`);
+      chmodSync(tokensPath(), 0o600);
+      expect((await runCli(['send', url, 'artifacts'], { env: env() })).stdout).toContain(REPLY.artifacts);
+    },
+  );
 
   it('a wrong secret: exit 4, one line naming the endpoint’s error, nothing stored; no secret: bad usage (2)', async () => {
     const url = agents.v1.url(AUTH_MOUNTS.oauth);

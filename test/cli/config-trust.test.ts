@@ -6,7 +6,7 @@
  * that sends an environment variable of the victim's to a token URL of its own. The cases that need a
  * file of another user run as root (as CI does), which can give one away with chown.
  */
-import { chmodSync, chownSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, lchownSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -102,6 +102,31 @@ describe('a .env nobody vouched for steers nothing', { timeout: 60_000 }, () => 
     expect(stolen.slice(from)).toEqual([]);
   });
 
+  it.skipIf(!asRoot)(
+    'a link another user put in a folder of yours others may write, to your settings for another agent: not read',
+    async () => {
+      // The file is the person's own (0600, another agent's bearer token); the link to it is not.
+      const agentsDir = join(root, 'xdg', 'a4h', 'agents');
+      mkdirSync(agentsDir, { recursive: true, mode: 0o700 });
+      const bank = join(agentsDir, 'bank.example.com.env');
+      write(bank, `A2ACLI_BEARER=${AUTH_SECRETS.bearer}\n`);
+      const cwd = join(root, 'shared-project');
+      mkdirSync(join(cwd, '.git'), { recursive: true });
+      chmodSync(cwd, 0o777);
+      symlinkSync(bank, join(cwd, '.env'));
+      lchownSync(join(cwd, '.env'), NOBODY, NOBODY);
+      const { code, stderr } = await runCli(['send', agents.v1.url(AUTH_MOUNTS.bearer), 'artifacts'], { env: env(), cwd });
+      expect(stderr).toContain(`${join(cwd, '.env')} is not read: it is a link another user made (uid ${NOBODY}), not you (uid 0)`);
+      expect(code).toBe(4); // the bearer agent refuses a message sent without the other agent's token
+      // A link of the person's own to a file of theirs is read as before.
+      rmSync(join(cwd, '.env'));
+      symlinkSync(bank, join(cwd, '.env'));
+      const own = await runCli(['send', agents.v1.url(AUTH_MOUNTS.bearer), 'artifacts'], { env: env(), cwd });
+      expect(own.stdout).toContain(REPLY.artifacts);
+      expect(own.code).toBe(0);
+    },
+  );
+
   it('a .env of yours that others may write: not read', async () => {
     const cwd = join(root, 'work');
     mkdirSync(cwd);
@@ -138,7 +163,7 @@ describe('a .env nobody vouched for steers nothing', { timeout: 60_000 }, () => 
     const { code, stdout, stderr } = await runCli(['send', agents.v1.url(AUTH_MOUNTS.bearer), 'artifacts'], { env: env(), cwd });
     expect(stdout).toContain(REPLY.artifacts);
     expect(code).toBe(0);
-    expect(stderr).toContain(`a4h: A2ACLI_BEARER from ${join(cwd, '.env')}`);
+    expect(stderr.split('\n')).toContain(`a4h: A2ACLI_BEARER from ${join(cwd, '.env')}`);
     expect(stderr).not.toContain('A2ACLI_INSECURE');
     expect(stderr).not.toContain(AUTH_SECRETS.bearer);
   });

@@ -1,5 +1,6 @@
-import { chmodSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
+import { currentOwner, notOwnProblem, type Owner } from '../config/owner.js';
 import { configDir } from '../config/paths.js';
 
 /** A token `auth login` obtained, as stored: never printed. */
@@ -33,16 +34,49 @@ function readAll(path: string): Record<string, StoredToken> {
   }
 }
 
-/** The token stored for the agent's origin, if any (expired or not: the caller decides). */
-export function storedToken(env: NodeJS.ProcessEnv, agent: string): StoredToken | undefined {
+/**
+ * The token stored for the agent's origin, if any (expired or not: the caller decides). A tokens file
+ * that is not the person's own (another user's, one others may write, a link another user made) is
+ * not read: its token would send the person's messages under somebody else's account. Why goes to
+ * `warnings`.
+ */
+export function storedToken(
+  env: NodeJS.ProcessEnv,
+  agent: string,
+  warnings: string[] = [],
+  owner: Owner = currentOwner(),
+): StoredToken | undefined {
   let key: string;
   try {
     key = tokenKey(agent);
   } catch {
     return undefined;
   }
-  const token = readAll(tokensFile(env))[key];
+  const path = tokensFile(env);
+  const problem = notOwnFile(path, owner);
+  if (problem !== undefined) {
+    warnings.push(`${path} is not read: ${problem}, so its tokens are not sent`);
+    return undefined;
+  }
+  const token = readAll(path)[key];
   return token !== undefined && typeof token.accessToken === 'string' && token.accessToken !== '' ? token : undefined;
+}
+
+/** Why the file at `path` is not the person's own (the file through a link, and the link); undefined when it is, or is not there. */
+function notOwnFile(path: string, owner: Owner): string | undefined {
+  let fd: number | undefined;
+  try {
+    const entry = lstatSync(path);
+    if (entry.isSymbolicLink() && owner.uid !== undefined && entry.uid !== owner.uid) {
+      return `it is a link another user made (uid ${entry.uid}), not you (uid ${owner.uid})`;
+    }
+    fd = openSync(path, 'r');
+    return notOwnProblem(owner, fstatSync(fd), 'file');
+  } catch {
+    return undefined; // not there, or not readable: readAll finds no tokens
+  } finally {
+    if (fd !== undefined) closeSync(fd);
+  }
 }
 
 /**

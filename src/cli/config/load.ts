@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { parseDotenv } from './dotenv.js';
 import { currentOwner, notOwnProblem, statIfPresent, type Owner } from './owner.js';
 import { agentFile, globalFile, localFile } from './paths.js';
@@ -63,8 +63,9 @@ export function loadConfiguration(sources: ConfigurationSources): Configuration 
   for (const [role, path] of candidates) {
     if (path === undefined) continue;
     const required = role === 'local' && sources.configFile !== undefined;
-    const text = readIfPresent(path, required);
-    const problem = text === undefined ? undefined : notOwnProblem(owner, statSync(path), 'file');
+    const read = readIfPresent(path, required);
+    const text = read?.text;
+    const problem = read === undefined ? undefined : fileProblem(owner, read);
     if (problem !== undefined && required) throw new ConfigFileError(`the configuration file ${path} is not read: ${problem}`);
     if (problem !== undefined) warnings.push(`${path} is not read: ${problem}, so it may not steer your credentials`);
     files.push({ role, path, found: text !== undefined && problem === undefined });
@@ -74,7 +75,7 @@ export function loadConfiguration(sources: ConfigurationSources): Configuration 
     for (const line of parsed.badLines) warnings.push(`${path}:${line} is not KEY=value: ignored`);
     for (const key of values.keys()) if (!KNOWN.has(key)) warnings.push(`${path}: ${key} is not a setting a4h knows: ignored`);
     const secrets = [...values.keys()].filter((key) => SECRETS.has(key));
-    if (secrets.length > 0 && readableByOthers(path)) {
+    if (secrets.length > 0 && readableByOthers(read!.file)) {
       warnings.push(`${path} holds a credential (${secrets.join(', ')}) and others can read it: chmod 600 ${path}`);
     }
     layers.push({ source: `file ${path}`, values });
@@ -117,20 +118,58 @@ function envValues(env: NodeJS.ProcessEnv): Map<string, string> {
   return values;
 }
 
-function readIfPresent(path: string, required: boolean): string | undefined {
+/** A configuration file as read: its text, the file read (through links) and the path's own entry before and after. */
+interface ReadFile {
+  text: string;
+  file: Stats;
+  before: Stats;
+  after: Stats;
+}
+
+/**
+ * The file at `path`, read through one descriptor (so what was read is what is checked), with the
+ * path's own entry (not followed) looked at before it was opened and after it was read.
+ */
+function readIfPresent(path: string, required: boolean): ReadFile | undefined {
+  let fd: number | undefined;
   try {
-    return readFileSync(path, 'utf8');
+    const before = lstatSync(path);
+    fd = openSync(path, 'r');
+    const file = fstatSync(fd);
+    const text = readFileSync(fd, 'utf8');
+    return { text, file, before, after: lstatSync(path) };
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (!required && (code === 'ENOENT' || code === 'ENOTDIR')) return undefined;
     throw new ConfigFileError(`cannot read the configuration file ${path}${code ? ` (${code})` : ''}`);
+  } finally {
+    if (fd !== undefined) closeSync(fd);
   }
 }
 
+/**
+ * Why a file read is not the person's own to take settings from: the file (through any link) is
+ * another user's or others may write it; the path is a link another user made (one planted in a
+ * folder others may write, pointing at a file of the person's that holds another agent's
+ * credentials); or the path's entry changed while it was read (swapped for a link).
+ */
+function fileProblem(owner: Owner, read: ReadFile): string | undefined {
+  const { file, before, after } = read;
+  const problem = notOwnProblem(owner, file, 'file');
+  if (problem !== undefined || owner.uid === undefined) return problem; // no owners to check (Windows): every file is the person's
+  if (before.ino !== after.ino || before.dev !== after.dev || (!before.isSymbolicLink() && before.ino !== file.ino)) {
+    return 'it changed while it was read';
+  }
+  if (before.isSymbolicLink() && before.uid !== owner.uid) {
+    return `it is a link another user made (uid ${before.uid}), not you (uid ${owner.uid})`;
+  }
+  return undefined;
+}
+
 /** True when the group or others may read the file (POSIX modes; Windows has none to check). */
-function readableByOthers(path: string): boolean {
+function readableByOthers(file: Stats): boolean {
   if (process.platform === 'win32') return false;
-  return (statSync(path).mode & 0o044) !== 0;
+  return (file.mode & 0o044) !== 0;
 }
 
 /** A resolved setting's value by flag name. */

@@ -12,7 +12,8 @@ const MAX_NAME = 256;
  *   (`Cookie` among them: a card that wants a cookie says `in: cookie`; `Proxy-*` would hand the
  *   key to a proxy on the way, not the agent);
  * - the client's own, which the key would replace: the protocol's (`Content-Type`, `Accept`,
- *   `A2A-Version`, the extensions'), telemetry's and a card revalidation's.
+ *   `A2A-Version`, the extensions'), telemetry's, a card revalidation's and `User-Agent`;
+ * - an answer's own (`ETag`, `Last-Modified`).
  *
  * `Authorization` is not here: OpenAPI-style cards often put an API key there; the plan refuses it
  * only when the same credentials send a bearer token (it would replace it).
@@ -57,6 +58,10 @@ export const REFUSED_HEADERS: ReadonlySet<string> = new Set([
   'if-none-match',
   'if-modified-since',
   'cache-control',
+  'user-agent',
+  // an answer's own, never a request's (and the command line's --debug shows them: they carry no credential)
+  'etag',
+  'last-modified',
 ]);
 
 /** Prefixes of header names the Fetch standard forbids too (`Proxy-Authorization`, `Sec-Fetch-Mode`, …). */
@@ -84,7 +89,7 @@ export function apiKeyNameProblem(place: ApiKeyPlace, name: string): string | un
       if (!TOKEN.test(name)) return "is no header name (an RFC 9110 token: letters, digits and !#$%&'*+.^_`|~-)";
       const lower = name.toLowerCase();
       if (REFUSED_HEADERS.has(lower) || REFUSED_PREFIXES.some((prefix) => lower.startsWith(prefix))) {
-        return 'is a header the client does not let an API key replace (framing, forbidden to browsers, or its own)';
+        return 'is a header the client does not let an API key replace (framing, forbidden to browsers, its own or an answer’s)';
       }
       return undefined;
     }
