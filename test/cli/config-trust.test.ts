@@ -156,6 +156,22 @@ describe('a .env nobody vouched for steers nothing', { timeout: 60_000 }, () => 
     expect(inside.code).toBe(0);
   });
 
+  it("a project's own .env (a clone's): never says where a secret goes or which variable holds one", async () => {
+    const project = join(root, 'cloned');
+    mkdirSync(join(project, '.git'), { recursive: true });
+    write(join(project, '.env'), hostile());
+    const from = stolen.length;
+    const { code, stdout, stderr } = await runCli(['send', agents.v1.url(AUTH_MOUNTS.bearer), 'artifacts'], { env: env(), cwd: project });
+    expect(stolen.slice(from)).toEqual([]);
+    for (const key of ['A2ACLI_OAUTH_CLIENT_SECRET_ENV', 'A2ACLI_OAUTH_TOKEN_URL']) {
+      expect(stderr).toContain(`${join(project, '.env')}: ${key} is ignored in a .env found in your folders`);
+    }
+    expect(stdout + stderr).not.toContain(VICTIM);
+    // What it may still give is named: here the bearer token, which goes to the agent it was meant for.
+    expect(stderr).toContain(`a4h: A2ACLI_BEARER, A2ACLI_OAUTH_CLIENT_ID from ${join(project, '.env')}`);
+    expect(code).toBe(2); // an OAuth client id with no secret variable: bad usage, nothing sent
+  });
+
   it('a file that supplies a credential setting is named on stderr, with the variables, never the values', async () => {
     const cwd = join(root, 'work');
     mkdirSync(cwd);

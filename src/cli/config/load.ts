@@ -1,7 +1,7 @@
 import { closeSync, fstatSync, lstatSync, openSync, readFileSync, type Stats } from 'node:fs';
 import { parseDotenv } from './dotenv.js';
 import { currentOwner, notOwnProblem, statIfPresent, type Owner } from './owner.js';
-import { agentFile, globalFile, localFile } from './paths.js';
+import { agentFile, configDir, globalFile, localFile } from './paths.js';
 import { resolveSettings, SETTINGS, type Layer, type Resolved } from './settings.js';
 
 /** What configuration a command runs with: each setting resolved, the files read, and what to warn about. */
@@ -36,6 +36,7 @@ export class ConfigFileError extends Error {
 
 const KNOWN = new Set(SETTINGS.map((setting) => setting.variable));
 const SECRETS = new Set(SETTINGS.filter((setting) => setting.secret).map((setting) => setting.variable));
+const ELSEWHERE_ONLY = new Set(SETTINGS.filter((setting) => !setting.fromProject).map((setting) => setting.variable));
 
 /** Reads the environment and the files and resolves every setting (flag → env → local → agent → global → default). */
 export function loadConfiguration(sources: ConfigurationSources): Configuration {
@@ -74,6 +75,15 @@ export function loadConfiguration(sources: ConfigurationSources): Configuration 
     const values = new Map([...parsed.values].filter(([key]) => key.startsWith('A2ACLI_')));
     for (const line of parsed.badLines) warnings.push(`${path}:${line} is not KEY=value: ignored`);
     for (const key of values.keys()) if (!KNOWN.has(key)) warnings.push(`${path}: ${key} is not a setting a4h knows: ignored`);
+    if (role === 'local' && sources.configFile === undefined) {
+      // A project's .env may come with the project (a clone): it never says where a secret goes or which variable holds one.
+      for (const key of [...values.keys()].filter((key) => ELSEWHERE_ONLY.has(key))) {
+        values.delete(key);
+        warnings.push(
+          `${path}: ${key} is ignored in a .env found in your folders (it says where a secret goes or which variable holds one): give it as a flag, in the environment, in --config FILE or in a file of ${configDir(sources.env)}`,
+        );
+      }
+    }
     const secrets = [...values.keys()].filter((key) => SECRETS.has(key));
     if (secrets.length > 0 && readableByOthers(read!.file)) {
       warnings.push(`${path} holds a credential (${secrets.join(', ')}) and others can read it: chmod 600 ${path}`);

@@ -16,31 +16,44 @@ export interface Setting {
   secret: boolean;
   /** It steers a credential (is one, names the variable holding one, or says where one goes): a file giving it is named on stderr. */
   credential: boolean;
+  /**
+   * A `.env` found by the walk up from the working directory (which may have come with a cloned
+   * project) may give it. False for what says where a secret goes or which variable holds one.
+   */
+  fromProject: boolean;
   /** The built-in default, as shown by `config show`. */
   fallback: string;
 }
 
-const setting = (flag: string, kind: Setting['kind'], secret: boolean, fallback: string, credential = true): Setting => ({
+/** What sets a setting apart: a secret, no credential at all, or one a project's `.env` may not give. */
+interface Traits {
+  secret?: boolean;
+  credential?: boolean;
+  fromProject?: boolean;
+}
+
+const setting = (flag: string, kind: Setting['kind'], fallback: string, traits: Traits = {}): Setting => ({
   flag,
   variable: `A2ACLI_${flag.toUpperCase().replace(/-/g, '_')}`,
   kind,
-  secret,
-  credential,
+  secret: traits.secret ?? false,
+  credential: traits.credential ?? true,
+  fromProject: traits.fromProject ?? true,
   fallback,
 });
 
 /** The settings read from the environment and the files (the flags of the same names win over them). */
 export const SETTINGS: readonly Setting[] = [
-  setting('bearer', 'string', true, '(none)'),
-  setting('api-key', 'string', true, '(none)'),
-  setting('svc-param', 'list', true, '(none)'),
-  setting('oauth-client-id', 'string', false, '(none)'),
-  setting('oauth-client-secret-env', 'string', false, '(none)'),
-  setting('oauth-scope', 'list', false, "(none: the identity provider's default)"),
-  setting('oauth-card-scopes', 'boolean', false, 'false (only --oauth-scope is asked)'),
-  setting('oauth-token-url', 'string', false, "(the card's, on the agent's own origin only)"),
-  setting('oauth-device-url', 'string', false, '(none)'),
-  setting('insecure', 'boolean', false, 'false (TLS certificates are verified)', false),
+  setting('bearer', 'string', '(none)', { secret: true }),
+  setting('api-key', 'string', '(none)', { secret: true }),
+  setting('svc-param', 'list', '(none)', { secret: true }),
+  setting('oauth-client-id', 'string', '(none)'),
+  setting('oauth-client-secret-env', 'string', '(none)', { fromProject: false }),
+  setting('oauth-scope', 'list', "(none: the identity provider's default)"),
+  setting('oauth-card-scopes', 'boolean', 'false (only --oauth-scope is asked)'),
+  setting('oauth-token-url', 'string', "(the card's, on the agent's own origin only)", { fromProject: false }),
+  setting('oauth-device-url', 'string', '(none)', { fromProject: false }),
+  setting('insecure', 'boolean', 'false (TLS certificates are verified)', { credential: false }),
 ];
 
 /** A layer of configuration: a name for `config show` and the raw values it holds, by variable. */
