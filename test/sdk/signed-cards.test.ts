@@ -308,6 +308,28 @@ describe('a verified card is used as it was signed', () => {
     expect(logger.lines.join('\n')).not.toContain(SIGNED_API_KEY);
   });
 
+  it('an extended card (never signed) that moves the calls to another origin is not used: they go where the signed card says', async () => {
+    const logger = recordingLogger();
+    const agent = url(SIGNED_MOUNTS.extended);
+    const from = fixtures.elsewhere.received.length;
+    const credentials = { [agent]: { apiKey: SIGNED_API_KEY } };
+    const trust = trustInline({ requireSignedCard: true });
+    const a2a = createA2A({ identitySecret: SECRET, policy: FAST.policy, trust, credentials, logger });
+    try {
+      const summary = await firstValueFrom(a2a.card(agent));
+      expect(summary.extended).toBeUndefined();
+      expect(new URL(summary.url).origin).toBe(fixtures.agent.baseUrl);
+      const events = await turn(a2a, SIGNED_MOUNTS.extended);
+      if (events instanceof Error) throw events;
+      expect(endOf(events)).toMatchObject({ outcome: 'completed', text: REPLY.artifacts });
+    } finally {
+      await a2a.close();
+    }
+    expect(fixtures.elsewhere.received.slice(from)).toEqual([]);
+    const warnings = logger.lines.filter((line) => line.startsWith('warn '));
+    expect(warnings.some((line) => line.includes("moves the agent's calls to another origin than its signed card names"))).toBe(true);
+  });
+
   it('the warning comes once per card, however often it is fetched again', async () => {
     const logger = recordingLogger();
     const clock = { now: 1_700_000_000_000 };

@@ -58,7 +58,8 @@ export interface AgentLoader {
  * wins (its interfaces and skills), but credentials are still placed by the public card's security
  * schemes (the public card is the one that may be signed: an extended card, never signed, cannot
  * send a secret anywhere new); an extended card refused for auth fails the load, any other failure
- * of it is logged and the public card used.
+ * of it is logged and the public card used. Under a verified signature, an extended card that would
+ * move the calls to another origin is not used either (logged): the signed card says where they go.
  */
 export async function loadAgent(
   loader: AgentLoader,
@@ -127,7 +128,25 @@ export async function loadAgent(
     );
     return loaded(resolved);
   }
+  // A signed card says where the agent's calls go: an extended card (never signed) does not move them to another origin.
+  if (signature.state === 'verified' && originOf(extended.summary.url) !== originOf(resolved.summary.url)) {
+    loader.logger.warn(
+      { agent: redactQuery(cardUrl), named: redactQuery(extended.summary.url) },
+      "the authenticated extended card moves the agent's calls to another origin than its signed card names; using the signed card",
+    );
+    return loaded(resolved);
+  }
   return loaded(extended);
+}
+
+/** A URL's origin, or the URL itself where it has none (a gRPC address). */
+function originOf(url: string): string {
+  try {
+    const origin = new URL(url).origin;
+    return origin === 'null' ? url : origin;
+  } catch {
+    return url;
+  }
 }
 
 /** v1.0 `capabilities.extendedAgentCard`, v0.3 `supportsAuthenticatedExtendedCard`. */
