@@ -31,6 +31,9 @@ describe('a4h with --oauth-client-id and --oauth-client-secret-env', () => {
     const refused = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...flags, 'artifacts'], { env: ENV });
     expect(refused.code).toBe(4);
     expect(refused.stderr).toContain(`is on another origin than the agent (${agents.v1.baseUrl}), so the client secret is not sent there`);
+    expect(refused.stderr).toContain(
+      `Hint: if ${server.tokenUrl} is your identity provider's token endpoint, name it: --oauth-token-url ${server.tokenUrl}`,
+    );
     expect(server.tokenRequests.length).toBe(tokens);
     expect(agents.seen.length).toBe(seen);
     const sent = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...pinned(), 'artifacts'], { env: ENV });
@@ -73,6 +76,7 @@ describe('a4h with --oauth-client-id and --oauth-client-secret-env', () => {
     expect(refused.stderr).toContain(
       `the token endpoint ${server.tokenUrl} refused the client credentials request (HTTP 401, error "invalid_client")`,
     );
+    expect(refused.stderr).toContain('Hint: check the OAuth client (--oauth-client-id, --oauth-client-secret-env) and its token URL');
     expect(refused.stderr + refused.stdout).not.toContain(wrong);
   });
 

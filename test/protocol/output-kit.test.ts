@@ -151,3 +151,31 @@ describe('the text floor: Label: value lines, then blocks closed by a blank line
     expect(eventRecord({ kind: 'alive' })).toBeUndefined();
   });
 });
+
+describe('the hints of an OAuth client that got no token', () => {
+  it('a token endpoint that did not answer in time: check it, not raise --timeout', () => {
+    const error = new A2AError({ kind: 'timeout', message: 'the token endpoint https://idp.example/token did not answer in time' });
+    expect(hintFor(error, { command: 'send' })).toMatch(
+      /^the token endpoint did not answer in time: is it up, and the right one \(--oauth-token-url\)\?/,
+    );
+    expect(hintFor(new A2AError({ kind: 'timeout', message: 'no first event' }), { command: 'send' })).toBe('raise --timeout');
+  });
+
+  it("the card's token URL on another origin: name it if it is yours; a refused client: check the client", () => {
+    const elsewhere = new A2AError({
+      kind: 'auth',
+      auth: { sent: 'none' },
+      message:
+        'the OAuth client configured for https://a.example cannot get a token: the token URL https://idp.example/t?x=1 of the card\'s scheme "oauth" is on another origin than the agent (https://a.example), so the client secret is not sent there',
+    });
+    expect(hintFor(elsewhere, { command: 'send' })).toBe(
+      "if 'https://idp.example/t?x=1' is your identity provider's token endpoint, name it: --oauth-token-url 'https://idp.example/t?x=1'",
+    );
+    const refused = new A2AError({
+      kind: 'auth',
+      auth: { sent: 'none' },
+      message: 'the token endpoint https://idp.example/token refused the client credentials request (HTTP 401, error "invalid_client")',
+    });
+    expect(hintFor(refused, { command: 'send' })).toMatch(/^check the OAuth client \(--oauth-client-id, --oauth-client-secret-env\)/);
+  });
+});

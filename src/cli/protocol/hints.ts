@@ -41,6 +41,8 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A2ACLI_ERR_UNREACHABLE':
       return `is the agent running and reachable at ${agent}? ${DEBUG}`;
     case 'A2ACLI_ERR_CREDENTIALS_MISSING': {
+      const oauth = oauthHint(error);
+      if (oauth !== undefined) return oauth;
       const schemes = isA2AError(error) ? error.auth?.schemes : undefined;
       const asks = schemes !== undefined && schemes.length > 0 ? `the agent asks for ${schemes.join(', ')}: ` : '';
       return `${asks}pass a credential with --bearer-env VAR or -H 'Name: value'`;
@@ -48,6 +50,8 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A2ACLI_ERR_AUTH_FAILED':
       return 'the agent refused the credential sent: check it or get a new one';
     case 'A2ACLI_ERR_TIMEOUT':
+      if (tokenEndpoint(error))
+        return `the token endpoint did not answer in time: is it up, and the right one (--oauth-token-url)? ${DEBUG}`;
       return context.taskId === undefined ? 'raise --timeout' : `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
     case 'A4H_ERR_FOREIGN_TASK':
       return 'the task belongs to another conversation: name its --thread, or send without one';
@@ -56,4 +60,26 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     default:
       return DEBUG;
   }
+}
+
+/** Whether `error` is about the OAuth token endpoint (its request, its answer). */
+function tokenEndpoint(error: unknown): boolean {
+  return error instanceof Error && error.message.includes('the token endpoint ');
+}
+
+/**
+ * The next step for an OAuth client that got no token: the card's token URL on another origin (name
+ * it, if it is your identity provider's), or a token endpoint that refused the client or could not be
+ * used (check the client). Undefined for any other error.
+ */
+function oauthHint(error: unknown): string | undefined {
+  if (!(error instanceof Error)) return undefined;
+  const elsewhere = /the token URL (\S+) of the card's scheme .* is on another origin than the agent/.exec(error.message);
+  if (elsewhere !== null) {
+    return `if ${shellQuote(elsewhere[1]!)} is your identity provider's token endpoint, name it: --oauth-token-url ${shellQuote(elsewhere[1]!)}`;
+  }
+  if (tokenEndpoint(error) || error.message.includes('the OAuth client configured for')) {
+    return `check the OAuth client (--oauth-client-id, --oauth-client-secret-env) and its token URL (--oauth-token-url); ${DEBUG}`;
+  }
+  return undefined;
 }
