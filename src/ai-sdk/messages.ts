@@ -3,6 +3,7 @@
  * message as the turn's input, the agent's pending question, and the reply text of a message.
  */
 import { A2AError } from '../errors.js';
+import { publicErrorText } from './error-text.js';
 import type { Attachment, UserMessage } from '../port/events.js';
 import type { HistoryExchange, HistoryPage } from '../port/history.js';
 import type { OutgoingData, OutgoingFile } from '../port/types.js';
@@ -36,7 +37,8 @@ function userMessage(message: UserMessage, taskId: string, index: number): A2AUI
 function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessage {
   const task: A2ATaskData = { taskId: exchange.taskId, contextId };
   if (exchange.outcome !== undefined) task.outcome = exchange.outcome;
-  if (exchange.error !== undefined) task.error = exchange.error.message;
+  // The browser's words, never the library's message (it may name the agent's internal URL): as a failed turn's error chunk.
+  if (exchange.error !== undefined) task.error = publicErrorText(exchange.error);
   const parts: A2AUIPart[] = [
     { type: 'data-a2a-task', id: 'task', data: task },
     { type: 'data-a2a-status', id: 'status', data: { state: exchange.state } },

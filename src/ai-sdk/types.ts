@@ -25,7 +25,7 @@ export type A2ATaskData = {
    * text is the agent's question, and the thread's next message answers it in this task.
    */
   outcome?: TurnOutcome;
-  /** Why a past reply cannot be shown (it passes the client's bounds); history only. */
+  /** Why a past reply cannot be shown (it passes the client's bounds), in a sentence by its kind (no URL); history only. */
   error?: string;
 };
 
@@ -167,7 +167,7 @@ export type A2AUIMessageChunk =
   | {
       /** Discriminant. */
       type: 'error';
-      /** The turn's error, as shown (the library's message by default). */
+      /** The turn's error, as shown (a sentence by its kind by default: no URL, no agent text). */
       errorText: string;
     }
   | {

@@ -235,7 +235,11 @@ describe('historyToUIMessages', () => {
         id: 'a2a-reply-T2',
         role: 'assistant',
         parts: [
-          { type: 'data-a2a-task', id: 'task', data: { taskId: 'T2', contextId: CONTEXT, outcome: 'completed', error: 'too long' } },
+          {
+            type: 'data-a2a-task',
+            id: 'task',
+            data: { taskId: 'T2', contextId: CONTEXT, outcome: 'completed', error: "The agent's answer could not be read." },
+          },
           { type: 'data-a2a-status', id: 'status', data: { state: 'completed' } },
         ],
       },
