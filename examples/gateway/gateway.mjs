@@ -31,7 +31,7 @@ import { firstValueFrom, takeWhile } from 'rxjs';
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
 import { tokenVerifier } from './auth.mjs';
-import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, Refusal, threadKeyOf } from './request.mjs';
+import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, REASON_CHARS, Refusal, threadKeyOf } from './request.mjs';
 import { streamEvents } from './stream.mjs';
 import { devIssuer } from './token.mjs';
 
@@ -156,14 +156,16 @@ export async function startGateway(options) {
           : error?.kind === 'foreign-task' || error?.kind === 'task-not-found'
             ? new Refusal(404, 'no such task on this thread')
             : undefined;
-      if (refusal === undefined) log(`request failed: ${quote(error?.kind ?? 'error')}: ${quote(error?.message ?? error)}`);
+      if (refusal === undefined) log(`request failed: ${quote(error?.kind ?? 'error')}: ${quote(error?.message ?? error, REASON_CHARS)}`);
       if (res.headersSent) res.end();
       else reply(res, refusal?.status ?? 502, { error: refusal?.message ?? 'the agent could not be reached' }, refusal?.headers);
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
   // The agent's card, read before the first message (which would otherwise wait for it).
-  await firstValueFrom(a2a.card(agent)).catch((error) => log(`the agent's card could not be read yet: ${quote(error?.message ?? error)}`));
+  await firstValueFrom(a2a.card(agent)).catch((error) =>
+    log(`the agent's card could not be read yet: ${quote(error?.message ?? error, REASON_CHARS)}`),
+  );
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => {

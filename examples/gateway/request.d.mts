@@ -11,7 +11,9 @@ export declare class Refusal extends Error {
   readonly headers: Record<string, string>;
 }
 
-export declare function quote(value: unknown): string;
+export declare const NAME_CHARS: number;
+export declare const REASON_CHARS: number;
+export declare function quote(value: unknown, max?: number): string;
 export declare function isSafeId(value: unknown, max?: number): value is string;
 export declare function threadKeyOf(segment: string): string;
 export declare function optionalId(value: unknown, name: string): string | undefined;

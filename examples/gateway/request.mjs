@@ -25,14 +25,22 @@ export class Refusal extends Error {
   }
 }
 
+/** How much of a name (a user, a thread key, an id) a log line shows. */
+export const NAME_CHARS = 64;
+
+/** How much of a reason (an error's message, which names what failed and why) a log line shows. */
+export const REASON_CHARS = 1000;
+
 /**
  * A value for a log line: JSON-quoted (so a newline or an escape sequence cannot forge a line), the
- * separators and bidi controls JSON leaves alone escaped too, cut at 64 characters.
+ * separators and bidi controls JSON leaves alone escaped too, cut at `max` characters ({@link
+ * NAME_CHARS} by default; an error's reason takes {@link REASON_CHARS}, so why a resume failed is kept).
  * @param {unknown} value
+ * @param {number} [max]
  */
-export function quote(value) {
+export function quote(value, max = NAME_CHARS) {
   const text = String(value);
-  const cut = text.length > 64 ? `${text.slice(0, 64)}…` : text;
+  const cut = text.length > max ? `${text.slice(0, max)}…` : text;
   return JSON.stringify(cut).replace(UNSAFE_ALL, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }
 

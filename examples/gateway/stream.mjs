@@ -20,7 +20,7 @@
  *   last position it had, and the log says so once.
  */
 import { formatPosition, positionAfter } from '../../dist/node/index.js';
-import { isSafeId, quote } from './request.mjs';
+import { isSafeId, quote, REASON_CHARS } from './request.mjs';
 import { comment, eventFrame, field, publicError, STREAM_HEADERS } from './sse.mjs';
 
 /** A turn that fails before anything was shown answers with a status: not the user's task, or input refused. */
@@ -123,7 +123,7 @@ export function streamEvents(res, events$, options) {
   });
   res.on('close', finish);
   res.on('error', (error) => {
-    log(`stream error: ${quote(error.message)}`);
+    log(`stream error: ${quote(error.message, REASON_CHARS)}`);
     finish();
   });
 
@@ -134,7 +134,7 @@ export function streamEvents(res, events$, options) {
         const { kind, message } = event.error;
         // Handed over (SIGTERM): end without a word; the client asks another replica.
         if (kind === 'aborted' && options.draining()) return quietEnd();
-        log(`turn failed: ${kind}: ${quote(message)}`);
+        log(`turn failed: ${kind}: ${quote(message, REASON_CHARS)}`);
         const status = REFUSED[/** @type {keyof typeof REFUSED} */ (kind)];
         if (!headSent && status !== undefined) return refuse(status, publicError(event.error).message);
       } else position = positionAfter(position, event);
