@@ -80,6 +80,15 @@ describe('a4h config show: each value with the source it resolved from', { timeo
     expect(send.stderr).toMatch(/cannot read the configuration file .*nope\.env \(ENOENT\)/);
   });
 
+  it("an agent's file for https://HOST never applies to http://HOST (HOST_80): its credentials would go in clear", async () => {
+    const https = await show(['https://bank.example.com/']);
+    expect(https.stdout).toContain('Scope: bank.example.com (https://bank.example.com/)');
+    expect(https.stdout).toContain(`File (agent): ${agentEnv('bank.example.com')}`);
+    const http = await show(['http://bank.example.com/']);
+    expect(http.stdout).toContain('Scope: bank.example.com_80 (http://bank.example.com/)');
+    expect(http.stdout).toContain(`File (agent): ${agentEnv('bank.example.com_80')}`);
+  });
+
   it("scoped by agent: an agent's own file applies to that agent only", async () => {
     const one = agents.v1.url('/');
     const other = 'http://127.0.0.1:9/';

@@ -20,13 +20,16 @@ export function globalFile(env: NodeJS.ProcessEnv): string {
 
 /**
  * The name an agent's own settings go under: its host, and its port when the URL names one
- * (`agent.example.com`, `127.0.0.1_41241`). Undefined for a URL that does not parse.
+ * (`agent.example.com`, `127.0.0.1_41241`). A plain `http:` URL without a port is `HOST_80`: the
+ * file written for `https://HOST` (its credentials) never applies to `http://HOST`, where they would
+ * go in clear. Undefined for a URL that does not parse.
  */
 export function agentScope(agent: string): string | undefined {
   try {
     const url = new URL(agent);
     const host = url.hostname.replace(/^\[|\]$/g, '').replace(/[^A-Za-z0-9.-]/g, '_');
-    return url.port === '' ? host : `${host}_${url.port}`;
+    const port = url.port !== '' ? url.port : url.protocol === 'http:' ? '80' : '';
+    return port === '' ? host : `${host}_${port}`;
   } catch {
     return undefined;
   }
