@@ -63,35 +63,53 @@ export function loadConfiguration(sources: ConfigurationSources): Configuration 
   }
   for (const [role, path] of candidates) {
     if (path === undefined) continue;
-    const required = role === 'local' && sources.configFile !== undefined;
-    const read = readIfPresent(path, required);
-    const text = read?.text;
-    const problem = read === undefined ? undefined : fileProblem(owner, read);
-    if (problem !== undefined && required) throw new ConfigFileError(`the configuration file ${path} is not read: ${problem}`);
-    if (problem !== undefined) warnings.push(`${path} is not read: ${problem}, so it may not steer your credentials`);
-    files.push({ role, path, found: text !== undefined && problem === undefined });
-    if (text === undefined || problem !== undefined) continue;
-    const parsed = parseDotenv(text);
-    const values = new Map([...parsed.values].filter(([key]) => key.startsWith('A2ACLI_')));
-    for (const line of parsed.badLines) warnings.push(`${path}:${line} is not KEY=value: ignored`);
-    for (const key of values.keys()) if (!KNOWN.has(key)) warnings.push(`${path}: ${key} is not a setting a4h knows: ignored`);
-    if (role === 'local' && sources.configFile === undefined) {
-      // A project's .env may come with the project (a clone): it never says where a secret goes or which variable holds one.
-      for (const key of [...values.keys()].filter((key) => ELSEWHERE_ONLY.has(key))) {
-        values.delete(key);
-        warnings.push(
-          `${path}: ${key} is ignored in a .env found in your folders (it says where a secret goes or which variable holds one): give it as a flag, in the environment, in --config FILE or in a file of ${configDir(sources.env)}`,
-        );
-      }
-    }
-    const secrets = [...values.keys()].filter((key) => SECRETS.has(key));
-    if (secrets.length > 0 && readableByOthers(read!.file)) {
-      warnings.push(`${path} holds a credential (${secrets.join(', ')}) and others can read it: chmod 600 ${path}`);
-    }
-    layers.push({ source: `file ${path}`, values });
+    const layer = fileLayer(role, path, sources, owner, warnings);
+    files.push({ role, path, found: layer !== undefined });
+    if (layer !== undefined) layers.push(layer);
   }
   layers.push(...(sources.below ?? []));
   return { resolved: resolveSettings(layers), files, warnings };
+}
+
+/**
+ * The layer of one configuration file, when it is there and the person's own (its problems, lines not
+ * understood and keys it may not give are `warnings`). A `--config FILE` that cannot be read or is not
+ * the person's own is a {@link ConfigFileError}.
+ */
+function fileLayer(
+  role: Configuration['files'][number]['role'],
+  path: string,
+  sources: ConfigurationSources,
+  owner: Owner,
+  warnings: string[],
+): Layer | undefined {
+  const required = role === 'local' && sources.configFile !== undefined;
+  const read = readIfPresent(path, required);
+  if (read === undefined) return undefined;
+  const problem = fileProblem(owner, read);
+  if (problem !== undefined && required) throw new ConfigFileError(`the configuration file ${path} is not read: ${problem}`);
+  if (problem !== undefined) {
+    warnings.push(`${path} is not read: ${problem}, so it may not steer your credentials`);
+    return undefined;
+  }
+  const parsed = parseDotenv(read.text);
+  const values = new Map([...parsed.values].filter(([key]) => key.startsWith('A2ACLI_')));
+  for (const line of parsed.badLines) warnings.push(`${path}:${line} is not KEY=value: ignored`);
+  for (const key of values.keys()) if (!KNOWN.has(key)) warnings.push(`${path}: ${key} is not a setting a4h knows: ignored`);
+  if (role === 'local' && sources.configFile === undefined) {
+    // A project's .env may come with the project (a clone): it never says where a secret goes or which variable holds one.
+    for (const key of [...values.keys()].filter((key) => ELSEWHERE_ONLY.has(key))) {
+      values.delete(key);
+      warnings.push(
+        `${path}: ${key} is ignored in a .env found in your folders (it says where a secret goes or which variable holds one): give it as a flag, in the environment, in --config FILE or in a file of ${configDir(sources.env)}`,
+      );
+    }
+  }
+  const secrets = [...values.keys()].filter((key) => SECRETS.has(key));
+  if (secrets.length > 0 && readableByOthers(read.file)) {
+    warnings.push(`${path} holds a credential (${secrets.join(', ')}) and others can read it: chmod 600 ${path}`);
+  }
+  return { source: `file ${path}`, values };
 }
 
 /**
