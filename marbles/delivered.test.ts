@@ -7,7 +7,7 @@ import type { AgentMessage, Task } from '../src/port/types.js';
 import { ev, task, type FakePortCall } from '../src/testing/index.js';
 import { resumeMessage } from '../src/turn/resume.js';
 import { runTurn } from '../src/turn/turn.js';
-import { a2aError, label, labels, marbles, options } from './helpers.js';
+import { a2aError, label, labels, marbles, options, withPolicy } from './helpers.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 const L = { ...labels, N: 'end not-received ""', T: 'task T2', D: 'end completed "done"', x: 'text "done"' };
@@ -100,11 +100,62 @@ describe('a message whose turn was cut short: the thread is asked for it (ListTa
     });
   });
 
-  it('a listing the bounds cut short cannot tell: an error, never not-received', () => {
+  it('a listing the bounds cut short cannot tell: it ends unknown (the message stays pending), never an error, never not-received', () => {
+    let end: TurnEvent | undefined;
     marbles(({ cold, agent, expectObservable }) => {
       const listTasks = cold('-(l|)', { l: page([carrying('T1', 'completed', 'm-5')], 'p2') });
-      const bounded = resumeMessage(agent({ listTasks }), 'C', 'm-7', { ...options, maxPages: 1 }).pipe(map(label));
-      expectObservable(bounded).toBe('s#', L, a2aError({ kind: 'protocol', operation: 'list-tasks' }));
+      const bounded = resumeMessage(agent({ listTasks }), 'C', 'm-7', { ...options, maxPages: 1 }).pipe(
+        map((event) => {
+          if (event.type === 'end') end = event;
+          return label(event);
+        }),
+      );
+      expectObservable(bounded).toBe('s(U|)', { ...L, U: 'end unknown ""' });
+    });
+    expect(end).toEqual({ type: 'end', outcome: 'unknown', text: '', contextId: 'C', messageId: 'm-7' });
+  });
+
+  it('not found: listed again at the poll pace until notReceivedAfterMs since sentAt has passed, then not-received', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: page([carrying('T1', 'completed', 'm-5')]) });
+      const port = agent({ listTasks });
+      // Sent 5 ms before virtual time 0, a grace of 35: it ends at 30. Listed at 0, 11 and 22 (10 ms apart, the
+      // poll's pace, each answering 1 ms later), and once more when the grace ends (at 30): not-received at 31.
+      const resumed = resumeMessage(port, 'C', 'm-7', { ...withPolicy({ notReceivedAfterMs: 35 }), sentAt: -5 }).pipe(map(label));
+      expectObservable(resumed).toBe(`s${'-'.repeat(30)}(N|)`, L);
+      return port.calls;
+    });
+    const lists = calls.flatMap((c) => (c.method === 'listTasks' ? [c.options] : []));
+    expect(lists).toHaveLength(4);
+    // sentAt bounds the listing: the tasks changed since it, less the policy's clockSkewMs (60 s by default), not a day's.
+    expect(lists[0]?.statusTimestampAfter).toBe(new Date(-5 - 60_000).toISOString());
+  });
+
+  it('found on a later listing within the grace (the agent stored its task late): followed, nothing sent again', () => {
+    const calls = marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = [
+        cold('-(l|)', { l: page([carrying('T1', 'completed', 'm-5')]) }),
+        cold('-(l|)', { l: page([carrying('T2', 'working', 'm-7'), carrying('T1', 'completed', 'm-5')]) }),
+      ];
+      const resubscribe = cold('-s----c|', {
+        s: ev.task('T2', 'working', { contextId: 'C' }),
+        c: ev.task('T2', 'completed', { contextId: 'C', message: 'done' }),
+      });
+      const port = agent({ listTasks, resubscribe });
+      const resumed = resumeMessage(port, 'C', 'm-7', withPolicy({ notReceivedAfterMs: 1_000 })).pipe(map(label));
+      expectObservable(resumed).toBe(`s${'-'.repeat(12)}(Tw)-(cxD|)`, { ...L, c: 'status completed "done"' });
+      return port.calls;
+    });
+    expect(calls.filter((c) => c.method === 'listTasks')).toHaveLength(2);
+    expect(calls.some((c) => c.method === 'send' || c.method === 'stream')).toBe(false);
+  });
+
+  it('without sentAt the grace runs from the resume: with the default (10 s), nothing is called not-received sooner', () => {
+    marbles(({ cold, agent, expectObservable }) => {
+      const listTasks = cold('-(l|)', { l: page([]) });
+      const { notReceivedAfterMs: _zero, ...policy } = options.policy as Record<string, unknown>;
+      const resumed = resumeMessage(agent({ listTasks }), 'C', 'm-7', { ...options, policy }).pipe(map(label));
+      expectObservable(resumed, '^ 9999ms !').toBe('s', L);
     });
   });
 

@@ -81,6 +81,7 @@ export const options: LadderOptions = {
     authWaitMs: 300,
     turnTimeoutMs: 1_000,
     cancelTimeoutMs: 20,
+    notReceivedAfterMs: 0,
     reconnect: { maxAttempts: 2, maxElapsedMs: 500, initialDelayMs: 10, factor: 2, maxDelayMs: 100, jitter: 0.5 },
     poll: { initialDelayMs: 10, factor: 1, maxDelayMs: 10, jitter: 0, requestTimeoutMs: 20, maxErrors: 1, staleAfterMs: 100 },
   },

@@ -144,6 +144,21 @@ describe('the facade guards', () => {
   });
 });
 
+describe("a resume's sentAt is checked before any I/O", () => {
+  it.each([
+    [{ sentAt: 1 }, /sentAt goes with messageId/],
+    [{ messageId: 'm', sentAt: 1.5 }, /sentAt must be a time in milliseconds/],
+    [{ messageId: 'm', sentAt: -1 }, /sentAt must be a time in milliseconds/],
+    [{ messageId: 'm', sentAt: '2026-12-04' }, /sentAt must be a time in milliseconds/],
+  ])('%j', async (extra, message) => {
+    const port = createFakePort({});
+    const client = createA2A({ identitySecret: SECRET, ports: () => port });
+    const input = { agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', ...extra } as Parameters<typeof client.resume>[0];
+    await expect(lastValueFrom(client.resume(input))).rejects.toMatchObject({ kind: 'input', message: expect.stringMatching(message) });
+    expect(port.calls).toEqual([]);
+  });
+});
+
 describe('bad input is refused before any I/O', () => {
   it.each([
     [{ agent: 'not a url', handle: 'h', thread: 't', text: 'hi' }, /not a URL/],

@@ -69,6 +69,8 @@ export async function followTurn(options) {
   let heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   /** The message may have reached a replica (or did, with a caller's id): it is asked for before it is sent again. */
   let maySent = options.messageId !== undefined;
+  /** When the message was first posted (epoch ms): a lookup for it lists the thread's tasks since then, and waits its grace from then. */
+  let sentAt;
   let attempt = 0;
   let lastProgress = Date.now();
   /** When the last event came, and whether a stream broke since (for `recoveries`). */
@@ -87,8 +89,10 @@ export async function followTurn(options) {
       request = { url: new URL('messages', base), method: 'POST', body: JSON.stringify(body) };
       headers['content-type'] = 'application/json';
       maySent = true;
+      sentAt ??= Date.now();
     } else {
-      request = { url: new URL(sending ? `events?message=${encodeURIComponent(messageId ?? '')}` : 'events', base), method: 'GET' };
+      const sent = sentAt === undefined ? '' : `&sent=${sentAt}`;
+      request = { url: new URL(sending ? `events?message=${encodeURIComponent(messageId ?? '')}${sent}` : 'events', base), method: 'GET' };
     }
     // One controller per request: the caller's signal, or a silence of two heartbeats, ends it.
     const controller = new AbortController();
@@ -97,6 +101,8 @@ export async function followTurn(options) {
     let silence = setTimeout(abort, 2 * heartbeatMs);
     let progressed = false;
     let notReceived = false;
+    /** The gateway could not tell whether the agent got the message: it stays pending, asked for again, never sent again. */
+    let unknown = false;
     try {
       const init = { method: request.method, headers, signal: controller.signal, ...(request.body ? { body: request.body } : {}) };
       const response = await fetchImpl(request.url, init);
@@ -123,6 +129,7 @@ export async function followTurn(options) {
             const data = JSON.parse(event.data);
             if (data.type === 'text') result.reply = data.replace ? data.text : result.reply + data.text;
             if (data.type === 'end' && data.outcome === 'not-received') notReceived = true;
+            else if (data.type === 'end' && data.outcome === 'unknown') unknown = true;
             else if (data.type === 'end') result.end = data;
             if (data.type === 'error') result.error = data.error;
             options.onEvent?.(data, event.id);
@@ -144,7 +151,8 @@ export async function followTurn(options) {
       result.resent += 1;
       continue;
     }
-    if (progressed) {
+    // An answer that cannot tell is no progress: asked again after the backoff, within the budget.
+    if (progressed && !unknown) {
       attempt = 0;
       lastProgress = Date.now();
     }

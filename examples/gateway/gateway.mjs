@@ -31,7 +31,7 @@ import { firstValueFrom, takeWhile } from 'rxjs';
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
 import { tokenVerifier } from './auth.mjs';
-import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, REASON_CHARS, Refusal, threadKeyOf } from './request.mjs';
+import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, REASON_CHARS, Refusal, sentAtOf, threadKeyOf } from './request.mjs';
 import { streamEvents } from './stream.mjs';
 import { devIssuer } from './token.mjs';
 
@@ -113,9 +113,16 @@ export async function startGateway(options) {
       const from = positionOf(req.headers['last-event-id'] ?? url.searchParams.get('from'));
       const messageId = optionalId(url.searchParams.get('message'), 'message');
       if (from && messageId) throw new Refusal(400, 'ask for a position or a message, not both');
+      const sentAt = sentAtOf(url.searchParams.get('sent'), messageId);
       const what = from ? `${quote(from.taskId)} after ${from.delivered}` : messageId ? `message ${quote(messageId)}` : 'the thread';
       log(`${who}: resume ${what}`);
-      return stream(res, a2a.resume({ ...base, ...(from ? { from } : {}), ...(messageId ? { messageId } : {}) }), from, who);
+      const asked = {
+        ...base,
+        ...(from ? { from } : {}),
+        ...(messageId ? { messageId } : {}),
+        ...(sentAt === undefined ? {} : { sentAt }),
+      };
+      return stream(res, a2a.resume(asked), from, who);
     }
     if (req.method !== 'POST') throw new Refusal(405, 'only POST');
     const body = await readJson(req);

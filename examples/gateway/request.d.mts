@@ -19,3 +19,4 @@ export declare function threadKeyOf(segment: string): string;
 export declare function optionalId(value: unknown, name: string): string | undefined;
 export declare function positionOf(id: string | string[] | null | undefined): ReplyPosition | undefined;
 export declare function readJson(req: IncomingMessage): Promise<Record<string, unknown>>;
+export declare function sentAtOf(value: string | null, messageId: string | undefined): number | undefined;

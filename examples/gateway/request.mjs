@@ -69,6 +69,17 @@ export function optionalId(/** @type {unknown} */ value, /** @type {string} */ n
   return /** @type {string} */ (value);
 }
 
+/**
+ * `?sent=` of a resume by message: when the client first posted it (milliseconds since the epoch, at
+ * most 15 digits), or undefined when not given; refused without `?message=` or when malformed.
+ */
+export function sentAtOf(/** @type {string | null} */ value, /** @type {string | undefined} */ messageId) {
+  if (value === null) return undefined;
+  if (messageId === undefined) throw new Refusal(400, 'sent goes with message: when that message was sent');
+  if (!/^\d{1,15}$/.test(value)) throw new Refusal(400, 'sent must be a time in milliseconds since the epoch');
+  return Number(value);
+}
+
 /** The position of a `Last-Event-ID` (or `?from=`), undefined when none was sent; a malformed one is refused. */
 export function positionOf(/** @type {string | string[] | null | undefined} */ id) {
   if (id === undefined || id === null || id === '') return undefined;

@@ -77,10 +77,11 @@ export function nonEmpty(name: string, value: string | undefined, fallback: stri
 /**
  * The exit status of a turn that ended (the A2A CLI specification's §9.6: it says whether the command did
  * its job, not how the task turned out): 0 for every task outcome, completed, failed, waiting or nothing
- * to resume; 1 when a resume by message found that the agent never got it (send it again).
+ * to resume; 1 when a resume by message found that the agent never got it (send it again), or could not
+ * tell yet whether it did (ask again later; do not send it again).
  */
 export function exitCodeFor(outcome: TurnOutcome | undefined): number {
-  return outcome === 'not-received' || outcome === undefined ? 1 : 0;
+  return outcome === 'not-received' || outcome === 'unknown' || outcome === undefined ? 1 : 0;
 }
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };

@@ -15,6 +15,8 @@ const FAILURE: Readonly<Record<TurnOutcome, boolean>> = {
   none: false,
   // Not the agent's failure: the message never reached it (the CLI says so and exits 1).
   'not-received': false,
+  // Not the agent's failure either: a4h cannot tell yet whether the agent got the message (the CLI says so and exits 1).
+  unknown: false,
 };
 
 /** Whether the CLI counts this outcome as a failure: `failed`, `rejected` or `canceled`. */

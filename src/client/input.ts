@@ -49,6 +49,12 @@ export function checkResumeInput(input: ResumeInput): string {
   if (input.messageId !== undefined && (input.taskId !== undefined || from !== undefined)) {
     throw refuse('messageId finds the task that carries the message: give it without taskId or from');
   }
+  if (input.sentAt !== undefined) {
+    if (input.messageId === undefined) throw refuse('sentAt goes with messageId: when that message was sent');
+    if (typeof input.sentAt !== 'number' || !Number.isSafeInteger(input.sentAt) || input.sentAt < 0) {
+      throw refuse('sentAt must be a time in milliseconds since the epoch (Date.now() when the message was sent)');
+    }
+  }
   if (threadless && input.taskId === undefined && from === undefined) {
     throw refuse('a resume without a thread follows a task: give taskId or from (or the handle and thread)');
   }

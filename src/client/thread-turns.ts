@@ -70,8 +70,12 @@ export function threadResume(
     const taskId = input.from?.taskId ?? input.taskId;
     let resumed$: Observable<TurnEvent>;
     if (taskId !== undefined) resumed$ = runResume(port, { taskId, contextId }, ladder);
-    else if (input.messageId !== undefined) resumed$ = resumeMessage(port, contextId, input.messageId, ladder);
-    else {
+    else if (input.messageId !== undefined) {
+      resumed$ = resumeMessage(port, contextId, input.messageId, {
+        ...ladder,
+        ...(input.sentAt === undefined ? {} : { sentAt: input.sentAt }),
+      });
+    } else {
       // A thread resumed to its end was looked up: a task left waiting is remembered, so its next message need not ask.
       resumed$ = resumeThread(port, contextId, ladder).pipe(
         tap((event) => {

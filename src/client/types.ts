@@ -126,9 +126,19 @@ export interface ResumeInput {
    * A message of the thread whose turn was cut short before the agent named its task (the process
    * died): the task that carries it is found with `ListTasks` (with history; v1.0 agents) and
    * followed to its end; when the agent has none, the resume ends with outcome `not-received`, and the
-   * message may be sent again, with the same `messageId`. Not with `taskId` or `from`.
+   * message may be sent again, with the same `messageId`; when the thread has more tasks since then
+   * than the lookup lists, it ends with outcome `unknown` (the message stays pending: do not send it
+   * again; ask later). `not-received` comes only once the policy's `notReceivedAfterMs` has passed
+   * since the message was sent (`sentAt`, else the resume's start). Not with `taskId` or `from`.
    */
   messageId?: string;
+  /**
+   * When the message `messageId` names was first sent (`Date.now()` then; or when the process that
+   * sent it died, if that is all the caller knows): the lookup lists only the thread's tasks changed
+   * since then (less the policy's `clockSkewMs`, for the agent's clock), and `not-received` waits for the grace
+   * to pass from then, not from the resume's start.
+   */
+  sentAt?: number;
   /** A contextId to use instead of deriving one (as in {@link TurnInput}). */
   contextId?: string;
   /** What leaving the resumed turn does to its task (as in {@link TurnInput}); default `cancel`. */

@@ -25,10 +25,13 @@ export type {
 /**
  * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing
  * unfinished to follow (no task was read); `not-received` for a resume by `messageId` that found no
- * task carrying the message (the agent never got it: it may be sent again). Agent failures are
- * outcomes, not errors.
+ * task carrying the message once the agent had time to take it (it never got it: it may be sent
+ * again); `unknown` for a resume by `messageId` that cannot tell within its bounds (more tasks on the
+ * thread since the message was sent than it lists): the message stays pending, never sent again;
+ * ask again later. Agent failures are outcomes, not errors.
  */
-export type TurnOutcome = 'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none' | 'not-received';
+export type TurnOutcome =
+  'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none' | 'not-received' | 'unknown';
 
 /** Emitted first, always, before any I/O. */
 export interface StartEvent {
@@ -185,7 +188,7 @@ export interface EndEvent {
   contextId?: string;
   /** The turn's task, when it had one (a message-only answer has none). */
   taskId?: string;
-  /** The message a resume by `messageId` looked for, on its `not-received` end. */
+  /** The message a resume by `messageId` looked for, on its `not-received` or `unknown` end. */
   messageId?: string;
 }
 

@@ -38,6 +38,8 @@ const readPolicy = object(
     continueInterrupted: withDefault(bool, () => true),
     waitingTaskLookup: oneOf('first-message', 'every-message'),
     lookupTimeoutMs: ms(1_000),
+    notReceivedAfterMs: count(0, MAX_TIMER_MS, 10_000),
+    clockSkewMs: count(0, MAX_TIMER_MS, 60_000),
     secondMessage: oneOf('queue', 'supersede', 'parallel'),
     reconnect: group(object({ maxAttempts: count(0, 100, 5), maxElapsedMs: ms(300_000), ...backoff(500, 2, 10_000, 0.5) }, false)),
     retryAfter: group(object({ maxTries: count(0, 100, 3), maxWaitMs: ms(30_000), ...backoff(1_000, 2, 10_000, 0.5) }, false)),
@@ -99,6 +101,20 @@ export interface TurnPolicy {
    * person is waiting. Default 1 s.
    */
   lookupTimeoutMs: number;
+  /**
+   * How long after a message was sent a resume by its `messageId` may report `not-received`: until
+   * then the agent may still be taking it (the request on the wire, the agent storing its task), so a
+   * lookup that finds no task carrying it lists the thread again at the poll's pace until this much
+   * time has passed since the message was sent (`sentAt` of the resume, else the resume's start).
+   * Default 10 s.
+   */
+  notReceivedAfterMs: number;
+  /**
+   * How far an agent's clock may be behind this process's: a resume by `messageId` given `sentAt`
+   * lists the thread's tasks whose status changed since `sentAt` less this (the agent stamps them by
+   * its clock). Default 60 s.
+   */
+  clockSkewMs: number;
   /**
    * What a thread's message does while an earlier message's reply still streams (in this process):
    * `queue` (the default) sends it when the replies ahead of it ended, so both are answered, in

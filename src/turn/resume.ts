@@ -1,10 +1,10 @@
-import { catchError, concat, defer, of, skip, switchMap, throwError, type Observable } from 'rxjs';
+import { catchError, concat, defer, map, of, skip, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError, naming } from '../errors.js';
-import type { TurnEvent } from '../port/events.js';
+import type { EndEvent, TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { carrying } from './delivered.js';
+import { carrying, type SentAt } from './delivered.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
 import { newestUnfinished, type ThreadResumeBounds } from './waiting.js';
@@ -21,46 +21,47 @@ export type { ThreadResumeBounds } from './waiting.js';
  * (v0.3) fails with an `unsupported` error: resume its task by id instead.
  */
 export function resumeThread(port: A2APort, contextId: string, options: LadderOptions & ThreadResumeBounds = {}): Observable<TurnEvent> {
-  return resumeFound(port, contextId, options, (policy) => newestUnfinished(port, contextId, policy, options), {
-    type: 'end',
-    outcome: 'none',
-    text: '',
-    contextId,
-  });
+  const nothing: EndEvent = { type: 'end', outcome: 'none', text: '', contextId };
+  return resumeFound(port, contextId, options, (policy) =>
+    newestUnfinished(port, contextId, policy, options).pipe(map((task) => task ?? nothing)),
+  );
 }
 
 /**
  * Resumes the turn of one message of a conversation, by its `messageId` (the one the caller chose,
  * or the turn's `start` event named): the task that carries that message (found with `ListTasks`
  * with history, the conversation's own tasks only) is followed to its end, whatever its state, as
- * {@link runResume} follows it. When the agent has no task carrying the message, the end says so with
- * outcome `not-received` and the message can be sent again (with the same `messageId`). A listing the
- * bounds cut short fails with a `protocol` error (it cannot tell); an agent without ListTasks (v0.3)
- * with an `unsupported` one. A message the agent answered with a message and no task leaves nothing
- * to find: such agents look as if they never got it.
+ * {@link runResume} follows it. When the agent has no task carrying the message once it had time to
+ * take it (`notReceivedAfterMs` since `sentAt`, else since the resume started: the thread is listed
+ * again until then), the end says so with outcome `not-received` and the message can be sent again
+ * (with the same `messageId`). A listing the bounds cut short (more tasks on the thread since the
+ * message was sent than they list) ends with outcome `unknown`: the message stays pending, never sent
+ * again; ask later. `sentAt` (epoch milliseconds) also bounds the listing to the tasks changed since
+ * then (less the policy's `clockSkewMs`, for the agent's clock), not a day's. An agent without ListTasks (v0.3), or one that
+ * lists tasks without their history, fails with an `unsupported` error. A message the agent answered
+ * with a message and no task leaves nothing to find: such agents look as if they never got it.
  */
 export function resumeMessage(
   port: A2APort,
   contextId: string,
   messageId: string,
-  options: LadderOptions & ThreadResumeBounds = {},
+  options: LadderOptions & ThreadResumeBounds & SentAt = {},
 ): Observable<TurnEvent> {
-  return resumeFound(port, contextId, options, (policy) => carrying(port, contextId, messageId, policy, options), {
-    type: 'end',
-    outcome: 'not-received',
-    text: '',
-    contextId,
-    messageId,
-  });
+  return resumeFound(port, contextId, options, (policy) =>
+    carrying(port, contextId, messageId, policy, options, options.random).pipe(
+      map((found): Task | EndEvent =>
+        typeof found === 'string' ? { type: 'end', outcome: found, text: '', contextId, messageId } : found,
+      ),
+    ),
+  );
 }
 
-/** `start`, the card, then the task `find` finds followed to its end (without its own start), or `nothing`. */
+/** `start`, the card, then the task `find` finds followed to its end (without its own start), or the end it gives instead. */
 function resumeFound(
   port: A2APort,
   contextId: string,
   options: LadderOptions,
-  find: (policy: TurnPolicy) => Observable<Task | undefined>,
-  nothing: TurnEvent,
+  find: (policy: TurnPolicy) => Observable<Task | EndEvent>,
 ): Observable<TurnEvent> {
   return defer(() => {
     const start = of<TurnEvent>({ type: 'start', contextId });
@@ -82,8 +83,8 @@ function resumeFound(
         ),
       ),
       // The resumed turn's own start is this one's: it is left out.
-      switchMap((task) =>
-        task === undefined ? of(nothing) : runResume(port, { taskId: task.id, contextId }, { ...options, policy }).pipe(skip(1)),
+      switchMap((found) =>
+        'type' in found ? of(found) : runResume(port, { taskId: found.id, contextId }, { ...options, policy }).pipe(skip(1)),
       ),
     );
     return concat(start, found$);

@@ -84,9 +84,40 @@ describe('the gateway client', { timeout: 15_000 }, () => {
     const id = followed.messageId!;
     expect(requests).toEqual([
       { method: 'POST', url: '/threads/a%20b/messages', messageId: id },
-      { method: 'GET', url: `/threads/a%20b/events?message=${id}` },
+      { method: 'GET', url: expect.stringMatching(new RegExp(`^/threads/a%20b/events\\?message=${id}&sent=\\d+$`)) },
       { method: 'POST', url: '/threads/a%20b/messages', messageId: id },
     ]);
+    // The ask names when the message was first posted (the lookup's bound and its grace count from then).
+    const sent = Number(new URL(requests[1]!.url, url).searchParams.get('sent'));
+    expect(Math.abs(Date.now() - sent)).toBeLessThan(10_000);
+  });
+
+  it('a lookup that cannot tell (unknown): the message stays pending, asked for again, never sent again', async () => {
+    const requests: Array<{ method: string; url: string }> = [];
+    const url = await scripted((req, res) => {
+      requests.push({ method: req.method!, url: req.url! });
+      if (requests.length === 1) return res.destroy(); // the replica died with the message
+      head(res);
+      if (requests.length <= 3) return res.end(frame({ type: 'start' }) + frame({ type: 'end', outcome: 'unknown', text: '' }));
+      res.end(
+        frame({ type: 'start' }) +
+          frame({ type: 'task', taskId: 't' }, '0.t') +
+          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
+      );
+    });
+    const followed = await followTurn({ gateway: url, thread: 't', text: 'hi', random: () => 0 });
+    expect(followed).toMatchObject({ resent: 0, end: { outcome: 'completed' } });
+    expect(requests.map((r) => r.method)).toEqual(['POST', 'GET', 'GET', 'GET']);
+  });
+
+  it('answers that cannot tell are no progress: past the budget the error carries the message id to ask for later', async () => {
+    const url = await scripted((req, res) => {
+      if (req.method === 'POST') return res.destroy();
+      head(res);
+      res.end(frame({ type: 'start' }) + frame({ type: 'end', outcome: 'unknown', text: '' }));
+    });
+    const error = await followTurn({ gateway: url, thread: 't', text: 'hi', budgetMs: 600, random: () => 0 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ name: 'GatewayUnreachable', messageId: expect.any(String) });
   });
 
   it('a gateway out of reach: backoff that grows with jitter until the budget; the error carries the message id and the position', async () => {

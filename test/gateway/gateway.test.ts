@@ -173,6 +173,9 @@ describe('one gateway replica', { timeout: 30_000 }, () => {
     await expectRefused(post('bad', { text: 'hi', taskId: 'x'.repeat(300) }), 400, /taskId/);
     await expectRefused(events('threads/bad/events', { 'last-event-id': 'someone-elses-id' }), 400, /Last-Event-ID/);
     await expectRefused(events('threads/bad/events?message=m1&from=1.t'), 400, /not both/);
+    await expectRefused(events('threads/bad/events?sent=1'), 400, /sent goes with message/);
+    await expectRefused(events('threads/bad/events?message=m1&sent=yesterday'), 400, /sent must be a time/);
+    await expectRefused(events('threads/bad/events?message=m1&sent=1234567890123456'), 400, /sent must be a time/);
     await expectRefused(post('bad', { text: 'x'.repeat(70_000) }), 413, /over/);
     await expectRefused(events('threads/bad/messages'), 405, /POST/);
     await expectRefused(fetch(new URL('threads/bad/cancel', gateway.url), { method: 'POST', headers: auth(), body: '{}' }), 400, /taskId/);

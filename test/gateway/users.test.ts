@@ -122,7 +122,8 @@ describe('users of the gateway', { timeout: 30_000 }, () => {
           attempts.thread = events;
           attempts.position = (await asBob('events', { headers: { 'last-event-id': position } })).status;
           attempts.from = (await asBob(`events?from=${encodeURIComponent(position)}`)).status;
-          attempts.message = await (await asBob(`events?message=${encodeURIComponent(message)}`)).text();
+          // Sent long ago, as far as bob says: the lookup's grace is over, so his thread answers at once.
+          attempts.message = await (await asBob(`events?message=${encodeURIComponent(message)}&sent=0`)).text();
           attempts.answer = (
             await asBob('messages', { method: 'POST', body: JSON.stringify({ text: 'cancel everything', taskId }) })
           ).status;

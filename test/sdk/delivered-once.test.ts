@@ -24,8 +24,13 @@ afterAll(async () => {
 beforeEach(() => proxy.clear());
 
 /** A gateway process: a client of its own; the agent reached through the proxy. */
+const GRACE_MS = 1_000;
 const process_ = () =>
-  createA2A({ identitySecret: SECRET, fetch: http.fetch, policy: { firstEventTimeoutMs: 5_000, turnTimeoutMs: 15_000 } });
+  createA2A({
+    identitySecret: SECRET,
+    fetch: http.fetch,
+    policy: { firstEventTimeoutMs: 5_000, turnTimeoutMs: 15_000, notReceivedAfterMs: GRACE_MS, clockSkewMs: 200 },
+  });
 const thread = (key: string) => ({ agent: proxy.url('/'), handle: 'frank', thread: key });
 /** How many times the agent received the message `messageId` (its own record). */
 const received = (messageId: string) => sentTo(agent).filter((m) => m.messageId === messageId).length;
@@ -67,16 +72,19 @@ describe('a process dies between sending a message and the agent naming its task
     await second.close();
   });
 
-  it('the agent never got it: the resume says so (not-received), and the message sent again arrives once', async () => {
+  it('the agent never got it: the resume says so (not-received) once the grace since it was sent passed, and the message sent again arrives once', async () => {
     proxy.plan({ on: 'stream', fault: { type: 'refuse' } });
     const first = process_();
+    const sentAt = Date.now();
     const lost = await settle(first.turn({ ...thread('lost'), text: 'are you there?', messageId: 'msg-lost' }));
     expect(lost.error).toMatchObject({ kind: 'network' });
     expect(received('msg-lost')).toBe(0);
     await first.close();
 
     const second = process_();
-    const asked = await settle(second.resume({ ...thread('lost'), messageId: 'msg-lost' }));
+    const asked = await settle(second.resume({ ...thread('lost'), messageId: 'msg-lost', sentAt }));
+    // Not before notReceivedAfterMs since it was sent: until then the agent may still be taking it.
+    expect(Date.now() - sentAt).toBeGreaterThanOrEqual(GRACE_MS);
     expect(asked.error).toBeUndefined();
     expect(asked.events.at(-1)).toMatchObject({ type: 'end', outcome: 'not-received', messageId: 'msg-lost' });
     const again = await settle(second.turn({ ...thread('lost'), text: 'are you there?', messageId: 'msg-lost' }));
@@ -84,6 +92,36 @@ describe('a process dies between sending a message and the agent naming its task
     expect(received('msg-lost')).toBe(1);
     await second.close();
   });
+
+  it('on a thread with 250 earlier tasks: with sentAt the lookup answers (not-received, sent again once); without, unknown, never an error', async () => {
+    const client = process_();
+    // 250 earlier exchanges on the thread, 50 at a time (parallel, not queued): more than the lookup's 10 pages of 20.
+    const parallel = createA2A({ identitySecret: SECRET, fetch: http.fetch, policy: { secondMessage: 'parallel' } });
+    for (let batch = 0; batch < 5; batch++) {
+      await Promise.all(
+        Array.from({ length: 50 }, (_, i) => settle(parallel.turn({ ...thread('long'), text: `earlier ${batch * 50 + i}` }))),
+      );
+    }
+    await parallel.close();
+    await sleep(400); // their status is older than the lost message's sentAt less the policy's clockSkewMs (200 ms)
+    proxy.plan({ on: 'stream', fault: { type: 'refuse' } });
+    const sentAt = Date.now();
+    const lost = await settle(client.turn({ ...thread('long'), text: 'the one that died', messageId: 'msg-long' }));
+    expect(lost.error).toMatchObject({ kind: 'network' });
+    expect(received('msg-long')).toBe(0);
+
+    const blind = await settle(client.resume({ ...thread('long'), messageId: 'msg-long' }));
+    expect(blind.error).toBeUndefined();
+    expect(blind.events.at(-1)).toMatchObject({ type: 'end', outcome: 'unknown', messageId: 'msg-long' });
+
+    const bounded = await settle(client.resume({ ...thread('long'), messageId: 'msg-long', sentAt }));
+    expect(bounded.error).toBeUndefined();
+    expect(bounded.events.at(-1)).toMatchObject({ type: 'end', outcome: 'not-received', messageId: 'msg-long' });
+    const again = await settle(client.turn({ ...thread('long'), text: 'the one that died', messageId: 'msg-long' }));
+    expect(again.events.at(-1)).toMatchObject({ outcome: 'completed', text: echoReply('the one that died') });
+    expect(received('msg-long')).toBe(1);
+    await client.close();
+  }, 60_000);
 
   it('v0.3 (no ListTasks): the resume cannot tell, and says so', async () => {
     const client = process_();

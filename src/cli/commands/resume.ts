@@ -72,6 +72,12 @@ export async function resume(args: string[], io: Io): Promise<number> {
     if (values.json !== true && outcome === 'not-received') {
       notice(io, `the agent never got message ${JSON.stringify(values.message)} on thread "${thread}": send it again`);
     }
+    if (values.json !== true && outcome === 'unknown') {
+      notice(
+        io,
+        `a4h cannot tell whether the agent got message ${JSON.stringify(values.message)} on thread "${thread}" (the thread has more tasks since than it lists): do not send it again; ask again later`,
+      );
+    }
     return code;
   } finally {
     await client.close();
