@@ -17,7 +17,7 @@
  *                               ?message=ID → the turn of that message, or `end` outcome not-received;
  *                               neither → the thread's reply in progress (or its pending question)
  *   POST /threads/KEY/cancel    {"taskId"} → 202: CancelTask for that task, from any replica
- *   GET  /healthz               200 while serving, 503 once draining (the load balancer's check)
+ *   GET  /healthz               200 while serving, 404 once draining (the load balancer's check: no new sessions)
  *
  * A client that leaves mid-reply leaves the task running (`onLeave: 'detach'`). On SIGTERM (a
  * deploy) the replica stops taking requests, fails its health check, hands over the turns whose task
@@ -98,7 +98,8 @@ export async function startGateway(options) {
     }
     if (url.pathname === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new Refusal(405, 'only GET');
-      return reply(res, draining ? 503 : 200, { replica: name, draining });
+      // Draining: 404, which haproxy (`http-check disable-on-404`) takes as "no new sessions, keep the open ones".
+      return reply(res, draining ? 404 : 200, { replica: name, draining });
     }
     const match = /^\/threads\/([^/]+)\/(messages|events|cancel)$/.exec(url.pathname);
     if (match === null) throw new Refusal(404, 'not found');

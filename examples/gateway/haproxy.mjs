@@ -14,8 +14,8 @@ export const HAPROXY = '/usr/sbin/haproxy';
 
 /**
  * The configuration: round robin over the replicas, no stickiness (any replica serves any thread);
- * a health check on `/healthz` every 500 ms that fails in 1 s (a draining replica answers 503, a
- * frozen one nothing), two failures in a row (a busy replica's slow answer is not one) mark a
+ * a health check on `/healthz` every 500 ms that fails in 1 s (a frozen replica answers nothing; a
+ * draining one answers 404, which stops new sessions but keeps its open ones, `disable-on-404`), two failures in a row (a busy replica's slow answer is not one) mark a
  * replica down within 3 s, and its sessions are ended then (their clients resume elsewhere); a failed connection retried on another replica (`option redispatch`: a killed
  * replica's port refuses); timeouts sized to the replicas' heartbeat (`heartbeatMs`, default 5 s):
  * a stream silent for three heartbeats is dead, and so is a client that reads nothing for as long.
@@ -50,6 +50,7 @@ export function haproxyConfig({ port, replicas, host = '127.0.0.1', heartbeatMs 
     'backend replicas',
     '    balance roundrobin',
     '    option httpchk GET /healthz',
+    line('http-check disable-on-404', 'a draining replica (404) gets no new sessions; its open ones go on until it ends them'),
     ...servers,
     '',
   ].join('\n');

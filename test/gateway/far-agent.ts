@@ -25,8 +25,15 @@ const withoutHopByHop = (headers: IncomingMessage['headers']): Record<string, st
 /**
  * Starts a proxy in front of `upstream` (the agent's base URL), `rttMs` away (half of it each way).
  * `onRequest` hears each request's body as it leaves its sender (it reaches the agent half a round trip later).
+ * `holdMs` holds a request longer before the agent has it, by its body (an agent slow to take a message,
+ * say: a model call before it stores its task, while its `ListTasks` answers at once).
  */
-export async function startFarAgent(upstream: string, rttMs: number, onRequest?: (body: string) => void): Promise<FarAgent> {
+export async function startFarAgent(
+  upstream: string,
+  rttMs: number,
+  onRequest?: (body: string) => void,
+  holdMs: (body: string) => number = () => 0,
+): Promise<FarAgent> {
   const upstreamOrigin = new URL(upstream).origin;
   const oneWay = rttMs / 2;
   const sockets = new Set<Socket>();
@@ -81,8 +88,18 @@ export async function startFarAgent(upstream: string, rttMs: number, onRequest?:
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     // The request is on its way: it arrives, whatever happens to its sender meanwhile.
     req.on('end', () => {
-      onRequest?.(Buffer.concat(chunks).toString('utf8'));
-      later(() => relay(req, res, Buffer.concat(chunks)));
+      const body = Buffer.concat(chunks);
+      onRequest?.(body.toString('utf8'));
+      const hold = holdMs(body.toString('utf8'));
+      const held = () => {
+        if (hold <= 0) return relay(req, res, body);
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          if (!closing) relay(req, res, body);
+        }, hold);
+        timers.add(timer);
+      };
+      later(held);
     });
     req.on('error', () => undefined);
     res.on('error', () => undefined);

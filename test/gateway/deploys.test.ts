@@ -1,0 +1,79 @@
+/**
+ * A rolling SIGTERM deploy of the gateway example's replicas, behind Debian's haproxy, in front of an
+ * agent that takes 2 s to take a message (the demo agent behind a proxy 50 ms away that holds each
+ * message 2 s more before the agent has it, as a model call before the agent stores its task would;
+ * its `ListTasks` answers at once). Issue 46 found messages on their way doubled here: a draining
+ * replica's clients were cut within a second, and the replica they asked next said `not-received`
+ * before the agent had the message. Counted against
+ * the agent's own record (its tasks and the messages each carries).
+ *
+ * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { followTurn } from '../../examples/gateway/client.mjs';
+import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
+import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
+import { devIssuer } from '../../examples/gateway/token.mjs';
+import { deriveContextId } from '../../src/index.js';
+import { agentTasks, ledger } from './agent-truth.js';
+import { startFarAgent, type FarAgent } from './far-agent.js';
+
+const SECRET = 'deploys-test-secret-not-for-production';
+const USER = 'grace';
+let dir = '';
+let agent: DemoAgent;
+let far: FarAgent;
+let cluster: Cluster;
+let token = '';
+
+beforeAll(async () => {
+  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
+  if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
+  dir = await mkdtemp(join(tmpdir(), 'a4h-deploys-test-'));
+  const issuer = await devIssuer(join(dir, 'issuer'));
+  token = await issuer.sign(USER);
+  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json') });
+  const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage|message\/s(end|tream))"/.test(body) ? 2_000 : 0);
+  far = await startFarAgent(agent.url, 50, undefined, sends);
+  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
+  cluster = await startCluster({ agent: far.url, secret: SECRET, auth });
+}, 30_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await far?.close();
+  await agent?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('a rolling SIGTERM deploy, an agent that takes 2 s to take a message', () => {
+  it(
+    '30 messages on their way while every replica restarts: none lost, none doubled, every reply whole',
+    { timeout: 120_000 },
+    async () => {
+      const threads = Array.from({ length: 30 }, (_, i) => `deploy-${i}`);
+      const turns = threads.map((thread) => followTurn({ gateway: cluster.url, token, thread, text: `hello from ${thread}` }));
+      await sleep(300); // every message has left its replica; none has reached the agent
+      for (const name of cluster.names) await cluster.restart(name);
+      const followed = await Promise.all(turns);
+      const counted = await Promise.all(
+        threads.map(async (thread, i) => {
+          const tasks = await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
+          return ledger([followed[i]!.messageId!], tasks);
+        }),
+      );
+      expect(counted.filter((count) => count.lost.length + count.doubled.length + count.orphaned.length > 0)).toEqual([]);
+      for (const f of followed) {
+        expect(f.error).toBeUndefined();
+        expect(f.end).toMatchObject({ outcome: 'completed' });
+        expect(f.reply).toBe(f.end!.text);
+      }
+    },
+  );
+});
