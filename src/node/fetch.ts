@@ -18,8 +18,18 @@ export interface NodeFetchOptions {
    * bounds (SDK servers send no keep-alives on quiet streams). Default 15 min.
    */
   bodyTimeoutMs?: number;
-  /** Connections per origin. Default 256. */
+  /**
+   * Connections per origin. Default 256. Over HTTP/1.1 a streaming turn holds one for its whole reply,
+   * so this bounds the replies in flight to one agent: past it a request waits for a connection.
+   */
   connections?: number;
+  /**
+   * Offer HTTP/2 to agents over TLS (ALPN `h2`, then `http/1.1`): with an agent that takes it, turns
+   * share connections as streams (up to the agent's `SETTINGS_MAX_CONCURRENT_STREAMS`, 100 by
+   * default on undici's side), so `connections` no longer bounds the replies in flight. Plain `http:`
+   * stays HTTP/1.1. Default false (undici's HTTP/2 client is experimental).
+   */
+  allowH2?: boolean;
   /** How long an idle keep-alive connection is kept. Default 30 s. */
   keepAliveTimeoutMs?: number;
   /**
@@ -54,6 +64,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       bodyTimeout: options.bodyTimeoutMs ?? 900_000,
       connections: options.connections ?? 256,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
+      ...(options.allowH2 === true ? { allowH2: true } : {}),
     },
     entries,
   );

@@ -1,5 +1,5 @@
 import type { TLSSocket } from 'node:tls';
-import { Agent, buildConnector, Pool, type Dispatcher } from 'undici';
+import { Agent, buildConnector, Client, Pool, type Dispatcher } from 'undici';
 import { CLOSED_AFTER_CLIENT_CERTIFICATE } from '../network-cause.js';
 import { longestMatch } from '../sdk/credentials/url-scope.js';
 import { secureOptions, type TlsEntry } from './tls.js';
@@ -44,12 +44,29 @@ function watch(socket: TLSSocket, presents: boolean): void {
   });
 }
 
-function agentOf(pool: PoolOptions, connectFor: (origin: string) => buildConnector.connector): Agent {
+/**
+ * A connection that may speak h2 takes its protocol's own number of requests at once. undici 7 keeps
+ * an h2 connection to one request at a time twice over: its `Client` sets `pipelining` to 1 unless
+ * told (unset, it is 1 on an HTTP/1.1 connection and the session's streams on an h2 one), and it
+ * sends a request it deems not idempotent (a POST: every A2A call) only on a connection with nothing
+ * else running. Marking requests idempotent changes that decision alone (undici retries nothing by
+ * itself), and an HTTP/1.1 connection still runs one request at a time, pipelining nothing behind a
+ * long reply.
+ */
+function multiplexing(origin: string | URL, options: Client.Options): Dispatcher {
+  const client = new Client(origin, options);
+  (client as unknown as { pipelining: number | null }).pipelining = null;
+  return client;
+}
+
+function agentOf(pool: PoolOptions, connectFor: (origin: string) => buildConnector.connector): Dispatcher {
   const { connectTimeoutMs: _timeout, ...options } = pool;
-  return new Agent({
+  const h2 = pool.allowH2 === true ? { factory: multiplexing } : {};
+  const agent = new Agent({
     ...options,
-    factory: (origin, opts) => new Pool(origin, { ...opts, connect: connectFor(new URL(String(origin)).origin) }),
+    factory: (origin, opts) => new Pool(origin, { ...opts, ...h2, connect: connectFor(new URL(String(origin)).origin) }),
   });
+  return pool.allowH2 === true ? agent.compose((dispatch) => (opts, handler) => dispatch({ ...opts, idempotent: true }, handler)) : agent;
 }
 
 /** The dispatchers of a Node fetch: one by default, one per `tls` entry; each request takes its URL's. */
@@ -66,12 +83,11 @@ export interface TlsDispatchers {
  * alone), or none. All connect through {@link alertAware}.
  */
 export function tlsDispatchers(pool: PoolOptions, entries: readonly TlsEntry[]): TlsDispatchers {
-  const plain = alertAware({ timeout: pool.connectTimeoutMs });
+  // The connector offers h2 by ALPN when the pool may speak it (undici adds that only to connectors of its own).
+  const base = { timeout: pool.connectTimeoutMs, ...(pool.allowH2 === true ? { allowH2: true } : {}) };
+  const plain = alertAware(base);
   const connectors = new Map(
-    entries.map((entry) => [
-      entry,
-      alertAware({ timeout: pool.connectTimeoutMs, ...secureOptions(entry.tls) }, entry.tls.cert !== undefined),
-    ]),
+    entries.map((entry) => [entry, alertAware({ ...base, ...secureOptions(entry.tls) }, entry.tls.cert !== undefined)]),
   );
   const originConnector = (origin: string) => {
     const own = entries.find((entry) => entry.origin === origin && entry.path === '');
