@@ -31,7 +31,7 @@ Usage:
            [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
            [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
            [signed cards] [<text…>]
-  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--debug] [--extension URI]…
+  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID [--sent-at WHEN]] [--json] [--debug] [--extension URI]…
              [credentials] [mutual TLS] [signed cards]
   a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--debug]
               [--extension URI]… [credentials] [mutual TLS] [signed cards]

@@ -1,4 +1,5 @@
 import { tap } from 'rxjs';
+import { DEFAULT_POLICY } from '../../index.js';
 import { createA2A } from '../../node/create-a2a.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
@@ -9,7 +10,7 @@ import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { reportTurn } from '../report-turn.js';
 
-export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID] [--json] [--debug]
+export const RESUME_USAGE = `Usage: a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID [--sent-at WHEN]] [--json] [--debug]
                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -21,7 +22,11 @@ agent is waiting on. The thread's task is found with ListTasks (A2A v1.0 agents)
 that task instead (any version): with --thread or --handle it must be that thread's (another thread's
 task is refused, nothing of it shown); without either, you vouch for it and it is followed as it is.
 --message ID follows the thread's task that carries that message (the messageId a send's --json
-start line names), or says the agent never got it (exit 1: send it again). With nothing in flight
+start line names), or says the agent never got it (exit 1: send it again), or that a4h cannot tell
+(exit 1: do not send it again; ask later). An agent may list a task a moment after it takes a
+message, so "never got" comes only 10 s after the message was sent: --sent-at WHEN (milliseconds
+since the epoch, or an ISO 8601 time; within a minute is enough) says when, else it counts from
+now. With nothing in flight
 it says so and exits 0. Output, --json, --extension and the exit status are send's; Ctrl-C cancels
 the task at the agent.
 --debug logs each request and answer on stderr (gRPC calls too), every credential redacted.
@@ -38,6 +43,7 @@ export const RESUME_OPTIONS = {
   debug: { type: 'boolean' },
   task: { type: 'string' },
   message: { type: 'string' },
+  'sent-at': { type: 'string' },
 } as const;
 
 /** `a4h resume`: one resumed turn. */
@@ -50,6 +56,9 @@ export async function resume(args: string[], io: Io): Promise<number> {
   const [agent, ...rest] = positionals;
   if (agent === undefined || rest.length > 0) throw new UsageError('resume needs exactly one agent URL');
   if (values.task !== undefined && values.message !== undefined) throw new UsageError('give --task or --message, not both');
+  if (values['sent-at'] !== undefined && values.message === undefined)
+    throw new UsageError('--sent-at goes with --message: when that message was sent');
+  const sentAt = values['sent-at'] === undefined ? undefined : sentAtOf(values['sent-at']);
   // A task followed without a thread named is vouched for by the caller: nothing checks it is a thread's.
   const vouched = values.task !== undefined && values.thread === undefined && values.handle === undefined;
   const thread = vouched ? undefined : nonEmpty('thread', values.thread, DEFAULT_THREAD);
@@ -58,6 +67,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     ...(thread === undefined ? {} : { thread, handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE) }),
     ...(values.task === undefined ? {} : { taskId: nonEmpty('task', values.task, '') }),
     ...(values.message === undefined ? {} : { messageId: nonEmpty('message', values.message, '') }),
+    ...(sentAt === undefined ? {} : { sentAt }),
     ...extensionsFrom(values),
   };
   const verbose = values.verbose === true;
@@ -65,6 +75,14 @@ export async function resume(args: string[], io: Io): Promise<number> {
   const reach = clientReach(io, await agentOptions(values, agent, io), values.debug === true, logger);
   const client = createA2A({ logger, ...reach.options });
   try {
+    if (values.message !== undefined) {
+      const graceMs = DEFAULT_POLICY.notReceivedAfterMs;
+      const from = sentAt === undefined ? 'from now' : `from ${new Date(sentAt).toISOString()}`;
+      notice(
+        io,
+        `looking for message ${JSON.stringify(values.message)} on thread "${thread}" (until ${graceMs / 1000} s ${from} before saying the agent never got it)`,
+      );
+    }
     let outcome: string | undefined;
     const turn$ = client.resume(input).pipe(tap((event) => event.type === 'end' && (outcome = event.outcome)));
     const code = await reportTurn(io, turn$, { json: values.json === true, verbose });
@@ -83,4 +101,12 @@ export async function resume(args: string[], io: Io): Promise<number> {
     await client.close();
     await reach.close();
   }
+}
+
+/** `--sent-at`: milliseconds since the epoch, or an ISO 8601 time (a date and a time); a usage error otherwise. */
+function sentAtOf(value: string): number {
+  const ms = /^\d{1,15}$/.test(value) ? Number(value) : /^\d{4}-\d{2}-\d{2}T/.test(value) ? Date.parse(value) : Number.NaN;
+  if (!Number.isFinite(ms))
+    throw new UsageError(`--sent-at takes milliseconds since the epoch or an ISO 8601 time, not ${JSON.stringify(value)}`);
+  return ms;
 }
