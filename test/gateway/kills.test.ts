@@ -1,0 +1,111 @@
+/**
+ * kill -9 of a random replica every second, three replicas behind Debian's haproxy, in front of an
+ * agent that takes each message 0–1.5 s at random before it has it (the demo agent behind a proxy
+ * 50 ms away that holds each message that long, as a model call before the agent stores its task
+ * would), while its `ListTasks` answers at once. Issue 46 found a message on its way asked for
+ * before the agent had it, answered `not-received`, and sent again (7 of 319 doubled with 0–1 s).
+ * Counted against the agent's own record (its tasks and the messages each carries).
+ *
+ * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
+ */
+import { existsSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
+import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
+import { devIssuer } from '../../examples/gateway/token.mjs';
+import { deriveContextId } from '../../src/index.js';
+import { agentTasks, ledger } from './agent-truth.js';
+import { startFarAgent, type FarAgent } from './far-agent.js';
+
+const SECRET = 'kills-test-secret-not-for-production';
+const USER = 'kim';
+const CLIENTS = 12;
+const RUN_MS = 12_000;
+let dir = '';
+let agent: DemoAgent;
+let far: FarAgent;
+let cluster: Cluster;
+let token = '';
+
+beforeAll(async () => {
+  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
+  if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
+  dir = await mkdtemp(join(tmpdir(), 'a4h-kills-test-'));
+  const issuer = await devIssuer(join(dir, 'issuer'));
+  token = await issuer.sign(USER);
+  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 20 });
+  const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage)"/.test(body) ? Math.random() * 1_500 : 0);
+  far = await startFarAgent(agent.url, 50, undefined, sends);
+  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
+  cluster = await startCluster({ agent: far.url, secret: SECRET, auth });
+}, 30_000);
+
+afterAll(async () => {
+  await cluster?.stop();
+  await far?.close();
+  await agent?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('kill -9 every second, messages 0–1.5 s on their way to the agent', () => {
+  it(
+    `${CLIENTS} clients sending back to back for ${RUN_MS / 1000} s: none lost, none doubled, none orphaned, every reply whole`,
+    { timeout: 120_000 },
+    async () => {
+      const until = Date.now() + RUN_MS;
+      const sent: Array<{ thread: string; followed: Followed }> = [];
+      const loops = Array.from({ length: CLIENTS }, async (_, i) => {
+        const thread = `kills-${i}`;
+        for (let n = 0; Date.now() < until; n++)
+          sent.push({ thread, followed: await followTurn({ gateway: cluster.url, token, thread, text: `message ${n} of ${thread}` }) });
+      });
+      const down = new Set<string>();
+      let kills = 0;
+      const killer = (async () => {
+        const restarts: Promise<void>[] = [];
+        while (Date.now() < until) {
+          await sleep(1_000);
+          // A random replica of those up, never the last one (one killed a moment ago may still be starting).
+          const up = cluster.names.filter((name) => !down.has(name));
+          if (up.length < 2) continue;
+          const name = up[Math.floor(Math.random() * up.length)]!;
+          down.add(name);
+          await cluster.kill(name);
+          kills += 1;
+          restarts.push(cluster.restart(name).then(() => void down.delete(name)));
+        }
+        await Promise.all(restarts);
+      })();
+      await Promise.all([...loops, killer]);
+
+      const book = { lost: 0, doubled: 0, orphaned: 0, truncated: 0 };
+      for (let i = 0; i < CLIENTS; i++) {
+        const thread = `kills-${i}`;
+        const mine = sent.filter((t) => t.thread === thread);
+        const tasks = await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
+        const count = ledger(
+          mine.map((t) => t.followed.messageId!),
+          tasks,
+        );
+        book.lost += count.lost.length;
+        book.doubled += count.doubled.length;
+        book.orphaned += count.orphaned.length;
+        for (const { followed } of mine) {
+          const task = tasks.find((t) => t.id === followed.end?.taskId);
+          if (followed.end?.outcome !== 'completed' || task?.reply !== followed.reply || followed.reply !== followed.end.text)
+            book.truncated++;
+        }
+      }
+      const resent = sent.reduce((n, t) => n + t.followed.resent, 0);
+      console.log(`kills: ${kills}, messages: ${sent.length}, sent again (not received): ${resent}, ${JSON.stringify(book)}`);
+      expect(kills).toBeGreaterThanOrEqual(RUN_MS / 1000 - 3);
+      expect(book).toEqual({ lost: 0, doubled: 0, orphaned: 0, truncated: 0 });
+    },
+  );
+});
