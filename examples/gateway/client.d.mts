@@ -13,6 +13,11 @@ export interface FollowOptions {
    * sent before) and sent only if the agent never got it: given again with the same text, a message is not doubled.
    */
   messageId?: string;
+  /**
+   * With `messageId`: when that message was first posted (ms since the epoch). Asking for it then lists
+   * only the thread's tasks since, and its grace before `not-received` runs from then, not from now.
+   */
+  sentAt?: number;
   /** The task of the question this message answers (the interrupted `end`'s `taskId`): any replica continues it. */
   taskId?: string;
   /** A position to start from (an earlier stream's last event id). */
@@ -61,6 +66,8 @@ export declare class GatewayUnreachable extends Error {
   readonly lastEventId?: string;
   /** The message's id, when it may have been sent and no position was reached. */
   readonly messageId?: string;
+  /** When that message was first posted, when known (`--sent-at`). */
+  readonly sentAt?: number;
 }
 
 /** The gateway refused the request (a 4xx other than 408, 425, 429); after a 401, a fresh token goes on from where it was. */

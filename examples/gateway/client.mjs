@@ -9,12 +9,15 @@
  *   its id (sent before, its turn not seen) is asked for first.
  * - **The reply, whole and once.** From the task on, each event's id is a position; a broken stream
  *   is asked again with `Last-Event-ID`, through any replica, and brings exactly the rest.
+ * - **A replica that cannot take it now** (its streams at their bound, or shutting down) answers 503
+ *   with `X-Message-Taken: no` before taking the message: it counts as not sent, and goes again
+ *   after its `Retry-After` (and up to half more, at random), which does not grow the backoff.
  * - **Outages.** Reconnects back off exponentially with jitter, for `budgetMs` without progress
  *   (default 3 minutes); past it a {@link GatewayUnreachable} error carries the position and the
  *   message id to resume from later. A stream silent for two heartbeats (`X-Heartbeat-Ms`) is dead.
  *
  *     node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [--token T] [--task ID]
- *       [--from ID] [--message-id ID] [--budget SECONDS]            (the token: $A4H_GATEWAY_TOKEN)
+ *       [--from ID] [--message-id ID [--sent-at MS]] [--budget SECONDS]  (the token: $A4H_GATEWAY_TOKEN)
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -31,20 +34,24 @@ const BACKOFF = { initialMs: 250, maxMs: 5_000 };
 /** Statuses that are worth asking again: the gateway or the balancer could not serve now. */
 const TRANSIENT = new Set([408, 425, 429]);
 
+/** The longest `Retry-After` heeded: a gateway asking for more is asked again sooner. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
 /** The client gave up (its budget passed without progress): what to resume from. */
 export class GatewayUnreachable extends Error {
-  /** @param {string} message @param {{ lastEventId?: string; messageId?: string }} where */
+  /** @param {string} message @param {{ lastEventId?: string; messageId?: string; sentAt?: number }} where */
   constructor(message, where) {
     super(message);
     this.name = 'GatewayUnreachable';
     this.lastEventId = where.lastEventId;
     this.messageId = where.messageId;
+    this.sentAt = where.messageId === undefined ? undefined : where.sentAt;
   }
 }
 
 /** The gateway refused the request (4xx): asking again would not help; a 401 (a token expired) with a fresh token may. */
 export class GatewayRefused extends GatewayUnreachable {
-  /** @param {number} status @param {string} message @param {{ lastEventId?: string; messageId?: string }} where */
+  /** @param {number} status @param {string} message @param {{ lastEventId?: string; messageId?: string; sentAt?: number }} where */
   constructor(status, message, where) {
     super(`the gateway refused: ${status} ${message}`, where);
     this.name = 'GatewayRefused';
@@ -70,14 +77,23 @@ export async function followTurn(options) {
   /** The message may have reached a replica (or did, with a caller's id): it is asked for before it is sent again. */
   let maySent = options.messageId !== undefined;
   /** When the message was first posted (epoch ms): a lookup for it lists the thread's tasks since then, and waits its grace from then. */
-  let sentAt;
+  let sentAt = options.messageId !== undefined ? options.sentAt : undefined;
   let attempt = 0;
   let lastProgress = Date.now();
   /** When the last event came, and whether a stream broke since (for `recoveries`). */
   let lastEventAt = 0;
   let broken = false;
+  /**
+   * Set while the request is the message's POST: what `sentAt` was before it, to go back to when the replica did not take it.
+   * @type {{ sentAt: number | undefined } | undefined}
+   */
+  let posting;
+  /** The pause the gateway asked for (`Retry-After`), instead of the backoff's. */
+  let retryAfterMs = 0;
   for (let requests = 0; ; requests++) {
     if (requests > 0) result.reconnects += 1;
+    posting = undefined;
+    retryAfterMs = 0;
     const headers = { accept: 'text/event-stream', ...(options.token ? { authorization: `Bearer ${options.token}` } : {}) };
     /** @type {{ url: URL; method: string; body?: string }} */
     let request;
@@ -85,6 +101,7 @@ export async function followTurn(options) {
       request = { url: new URL('events', base), method: 'GET' };
       headers['last-event-id'] = result.lastEventId;
     } else if (sending && !maySent) {
+      posting = { sentAt };
       const body = { text: options.text, messageId, ...(options.taskId ? { taskId: options.taskId } : {}) };
       request = { url: new URL('messages', base), method: 'POST', body: JSON.stringify(body) };
       headers['content-type'] = 'application/json';
@@ -107,7 +124,7 @@ export async function followTurn(options) {
       const init = { method: request.method, headers, signal: controller.signal, ...(request.body ? { body: request.body } : {}) };
       const response = await fetchImpl(request.url, init);
       if (response.status >= 400 && response.status < 500 && !TRANSIENT.has(response.status)) {
-        const where = { lastEventId: result.lastEventId, messageId: maySent ? messageId : undefined };
+        const where = { lastEventId: result.lastEventId, messageId: maySent ? messageId : undefined, sentAt };
         throw new GatewayRefused(response.status, (await response.text()).slice(0, 200), where);
       }
       if (response.ok && response.body !== null) {
@@ -135,7 +152,15 @@ export async function followTurn(options) {
             options.onEvent?.(data, event.id);
           },
         );
-      } else await response.body?.cancel();
+      } else {
+        retryAfterMs = retryAfterOf(response.headers.get('retry-after'));
+        // Refused before the message was read: it was not sent, and goes again as it is.
+        if (posting !== undefined && response.headers.get('x-message-taken') === 'no') {
+          maySent = false;
+          sentAt = posting.sentAt;
+        }
+        await response.body?.cancel();
+      }
     } catch (error) {
       if (error instanceof GatewayRefused || options.signal?.aborted) throw error;
       // Refused, reset, timed out or silent: asked again below.
@@ -160,11 +185,19 @@ export async function followTurn(options) {
       throw new GatewayUnreachable(`the gateway did not answer for ${Math.round(budgetMs / 1000)} s`, {
         lastEventId: result.lastEventId,
         messageId: maySent ? messageId : undefined,
+        sentAt,
       });
     }
     options.onReconnect?.(result.lastEventId);
-    await sleep(backoff(attempt++, random), undefined, { signal: options.signal });
+    // A pause the gateway asked for is heeded as it is (a half more at random), not doubled as a failure's is.
+    const pause = retryAfterMs > 0 ? Math.round(retryAfterMs * (1 + 0.5 * random())) : backoff(attempt++, random);
+    await sleep(pause, undefined, { signal: options.signal });
   }
+}
+
+/** A `Retry-After` in seconds as ms (at most {@link MAX_RETRY_AFTER_MS}); 0 when absent or a date. */
+function retryAfterOf(/** @type {string | null} */ value) {
+  return value !== null && /^\d{1,6}$/.test(value.trim()) ? Math.min(MAX_RETRY_AFTER_MS, Number(value) * 1000) : 0;
 }
 
 /** The pause before reconnect number `attempt` (from 0): doubling from 250 ms up to 5 s, half of it at random. */
@@ -199,18 +232,21 @@ async function main() {
       task: { type: 'string' },
       from: { type: 'string' },
       'message-id': { type: 'string' },
+      'sent-at': { type: 'string' },
       budget: { type: 'string' },
     },
   });
   const [gateway, thread, ...words] = positionals;
   const budget = Number(values.budget ?? DEFAULT_BUDGET_MS / 1000);
-  if (!gateway || !thread || !(budget > 0)) {
+  const sentAt = values['sent-at'] !== undefined && /^\d{1,15}$/.test(values['sent-at']) ? Number(values['sent-at']) : undefined;
+  if (!gateway || !thread || !(budget > 0) || (values['sent-at'] !== undefined && sentAt === undefined)) {
     process.stderr.write(
       'Usage: node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [options]\n' +
         '  --token TOKEN     a bearer token (default $A4H_GATEWAY_TOKEN; node examples/gateway/token.mjs <user> makes one)\n' +
         '  --task ID         the task of the question this message answers\n' +
         '  --from ID         follow a reply from a position (an id an earlier run printed)\n' +
         "  --message-id ID   the message's id: resend a message whose turn was not seen, without doubling it\n" +
+        '  --sent-at MS      with --message-id: when it was first sent (ms since the epoch, as printed)\n' +
         `  --budget SECONDS  how long to keep trying without progress (default ${DEFAULT_BUDGET_MS / 1000})\n`,
     );
     process.exitCode = 2;
@@ -230,6 +266,7 @@ async function main() {
       ...(values.task ? { taskId: values.task } : {}),
       ...(values.from ? { from: values.from } : {}),
       ...(values['message-id'] ? { messageId: values['message-id'] } : {}),
+      ...(sentAt !== undefined ? { sentAt } : {}),
       onStream: (replica) => process.stderr.write(`[via replica ${replica}]\n`),
       onEvent: (event) => {
         if (event.type !== 'text') return;
@@ -251,7 +288,8 @@ async function main() {
   } catch (error) {
     if (!(error instanceof GatewayUnreachable)) throw error;
     const answering = values.task ? ['--task', values.task] : [];
-    const message = error.messageId ? [...answering, '--message-id', error.messageId, text ?? ''] : [];
+    const sent = error.sentAt === undefined ? [] : ['--sent-at', String(error.sentAt)];
+    const message = error.messageId ? [...answering, '--message-id', error.messageId, ...sent, text ?? ''] : [];
     const resume = error.lastEventId ? ['--from', error.lastEventId] : message;
     const later = error instanceof GatewayRefused ? (error.status === 401 ? ' With a fresh token' : '') : ' Later';
     process.stderr.write(`\nclient: ${error.message}.${resume.length && later ? `${later}, go on with: ${again(resume)}` : ''}\n`);

@@ -24,6 +24,8 @@ export interface ReplicaSettings {
   heartbeatMs?: number;
   /** `--max-buffered-bytes`. */
   maxBufferedBytes?: number;
+  /** `--max-streams`. */
+  maxStreams?: number;
   /** `--lookup`. */
   lookup?: 'every-message';
 }

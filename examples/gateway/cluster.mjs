@@ -27,11 +27,12 @@ export function freePort() {
 
 /** The command-line flags of a replica's settings. @param {import('./cluster.d.mts').ReplicaSettings} settings */
 function flagsOf(settings) {
-  const { auth, heartbeatMs, maxBufferedBytes, lookup } = settings;
+  const { auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup } = settings;
   return [
     ...(auth ? ['--jwks', auth.jwks, '--issuer', auth.issuer, '--audience', auth.audience] : []),
     ...(heartbeatMs ? ['--heartbeat-ms', String(heartbeatMs)] : []),
     ...(maxBufferedBytes ? ['--max-buffered-bytes', String(maxBufferedBytes)] : []),
+    ...(maxStreams ? ['--max-streams', String(maxStreams)] : []),
     ...(lookup ? ['--lookup', lookup] : []),
   ];
 }
@@ -105,11 +106,12 @@ export async function startCluster(options) {
   const count = options.replicas ?? 3;
   const names = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
   const ports = await Promise.all(names.map(() => freePort()));
-  const { agent, secret, log, auth, heartbeatMs, maxBufferedBytes, lookup } = options;
+  const { agent, secret, log, auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup } = options;
   const settings = {
     ...(auth ? { auth } : {}),
     ...(heartbeatMs ? { heartbeatMs } : {}),
     ...(maxBufferedBytes ? { maxBufferedBytes } : {}),
+    ...(maxStreams ? { maxStreams } : {}),
   };
   const start = (name, port) => startReplica({ agent, port, name, secret, log, ...settings, ...(lookup ? { lookup } : {}) });
   /** @type {Map<string, import('./cluster.d.mts').Replica>} */

@@ -6,6 +6,8 @@ export declare const HEARTBEAT_MS: number;
 export declare const MAX_BUFFERED_BYTES: number;
 export declare const HEADERS_TIMEOUT_MS: number;
 export declare const REQUEST_TIMEOUT_MS: number;
+export declare const MAX_STREAMS: number;
+export declare const LOOKUP_CONNECTIONS: number;
 /** How often Node checks open requests against the head and request bounds, for a head bound of `headersTimeoutMs`. */
 export declare function checkingIntervalMs(headersTimeoutMs: number): number;
 
@@ -28,6 +30,12 @@ export interface GatewayOptions {
   heartbeatMs?: number;
   /** Unread bytes after which a client is dropped; default {@link MAX_BUFFERED_BYTES}. */
   maxBufferedBytes?: number;
+  /**
+   * Streams served at once (each holds a connection to the agent; the client pools this many and
+   * {@link LOOKUP_CONNECTIONS} more); past it a message or resume is refused, 503 with `Retry-After`
+   * and `X-Message-Taken: no`. Default {@link MAX_STREAMS}.
+   */
+  maxStreams?: number;
   /** A request head not finished this long is cut (within a tenth more); default {@link HEADERS_TIMEOUT_MS}. */
   headersTimeoutMs?: number;
   /**
@@ -45,7 +53,7 @@ export interface Gateway {
   /** `http://127.0.0.1:PORT/` */
   url: string;
   name: string;
-  /** Drains: no new requests, health check 503, named turns handed over (no CancelTask), streams ended. */
+  /** Drains: no new requests, health check 404, named turns handed over (no CancelTask), streams ended. */
   close(): Promise<void>;
 }
 

@@ -6,7 +6,7 @@
  * sticky routing.
  *
  *     A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [--port N] [--name NAME]
- *       [--jwks FILE|URL --issuer ISS --audience AUD] [--heartbeat-ms N] [--max-buffered-bytes N]
+ *       [--jwks FILE|URL --issuer ISS --audience AUD] [--heartbeat-ms N] [--max-buffered-bytes N] [--max-streams N]
  *
  * Every /threads request carries `Authorization: Bearer <JWT>` (auth.mjs); its `sub` is the user, and
  * the user is the handle the thread's contextId is derived with: a thread is its user's own, and a
@@ -18,6 +18,10 @@
  *                               neither → the thread's reply in progress (or its pending question)
  *   POST /threads/KEY/cancel    {"taskId"} → 202: CancelTask for that task, from any replica
  *   GET  /healthz               200 while serving, 404 once draining (the load balancer's check: no new sessions)
+ *
+ * A replica serves at most `--max-streams` streams at once (each holds one of its connections to the
+ * agent); past that a message or a resume is refused before anything goes to the agent, 503 with `Retry-After` and
+ * `X-Message-Taken: no`: a message the replica takes goes to the agent at once, never waits inside it.
  *
  * A client that leaves mid-reply leaves the task running (`onLeave: 'detach'`). On SIGTERM (a
  * deploy) the replica stops taking requests, fails its health check, hands over the turns whose task
@@ -39,6 +43,14 @@ import { devIssuer } from './token.mjs';
 export const HEARTBEAT_MS = 5_000;
 /** Bytes a client may leave unread before it is dropped (it resumes by its position). */
 export const MAX_BUFFERED_BYTES = 1024 * 1024;
+/**
+ * Streams one replica serves at once, unless told. Each holds a connection to the agent for its whole
+ * reply; the replica's client pools this many and {@link LOOKUP_CONNECTIONS} more (the library's
+ * default 256), so a message it takes never waits for a connection.
+ */
+export const MAX_STREAMS = 240;
+/** Connections to the agent beyond the streams': lookups, cancels, the card. */
+export const LOOKUP_CONNECTIONS = 16;
 /** A request head not finished this long after its connection's request began is cut (a slow-loris client). */
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A whole request (head and body) not received this long after it began is cut. */
@@ -70,7 +82,10 @@ export async function startGateway(options) {
   // The client carries a pending question's task id: no lookup before a message goes, so a replica sends
   // what it took at once (a message sent late, after its client asked for it elsewhere, would be doubled).
   const policy = options.lookup === 'every-message' ? { waitingTaskLookup: 'every-message' } : { continueInterrupted: false };
-  const a2a = options.client ?? createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy });
+  const maxStreams = options.maxStreams ?? MAX_STREAMS;
+  if (!Number.isInteger(maxStreams) || maxStreams < 1) throw new Error('maxStreams is a whole number from 1');
+  const http = { connections: maxStreams + LOOKUP_CONNECTIONS };
+  const a2a = options.client ?? createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy, http });
   let draining = false;
   /** The streams open now, each ended when its turn is handed over. */
   const streams = new Set();
@@ -105,7 +120,7 @@ export async function startGateway(options) {
     if (match === null) throw new Refusal(404, 'not found');
     const user = await verify(req.headers.authorization);
     const thread = threadKeyOf(/** @type {string} */ (match[1]));
-    if (draining) throw new Refusal(503, 'this replica is shutting down; try again');
+    if (draining) throw new Refusal(503, 'this replica is shutting down; try again', NOT_TAKEN);
     const who = `${quote(user)} ${quote(thread)}`;
     const base = { agent, handle: user, thread, onLeave: /** @type {const} */ ('detach') };
     const action = match[2];
@@ -116,6 +131,7 @@ export async function startGateway(options) {
       if (from && messageId) throw new Refusal(400, 'ask for a position or a message, not both');
       const sentAt = sentAtOf(url.searchParams.get('sent'), messageId);
       const what = from ? `${quote(from.taskId)} after ${from.delivered}` : messageId ? `message ${quote(messageId)}` : 'the thread';
+      if (streams.size >= maxStreams) throw busy();
       log(`${who}: resume ${what}`);
       const asked = {
         ...base,
@@ -131,6 +147,8 @@ export async function startGateway(options) {
       if (typeof body.text !== 'string' || body.text.trim() === '') throw new Refusal(400, 'the body must be {"text": "<a message>"}');
       const messageId = optionalId(body.messageId, 'messageId');
       const taskId = optionalId(body.taskId, 'taskId');
+      // Checked here, with nothing awaited before the stream starts: no other request slips past the bound.
+      if (streams.size >= maxStreams) throw busy();
       log(`${who}: message ${quote(messageId ?? '(no id)')}${taskId ? ` answering ${quote(taskId)}` : ''}`);
       const turn = { ...base, text: body.text, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) };
       return stream(res, a2a.turn(turn), undefined, who);
@@ -203,6 +221,14 @@ export async function startGateway(options) {
   };
 }
 
+/** What a refusal before a message was read says: the replica did not take it, and when to try again. */
+const NOT_TAKEN = { 'Retry-After': '1', 'X-Message-Taken': 'no' };
+
+/** The refusal of a request past the replica's streams: nothing of it was taken; another replica, or this one in a second, serves it. */
+function busy() {
+  return new Refusal(503, 'this replica serves its most streams; try again', NOT_TAKEN);
+}
+
 /** The development issuer (token.mjs), which replicas trust unless told another. */
 async function devTrust() {
   const issuer = await devIssuer();
@@ -228,6 +254,7 @@ async function main() {
       audience: { type: 'string' },
       'heartbeat-ms': { type: 'string' },
       'max-buffered-bytes': { type: 'string' },
+      'max-streams': { type: 'string' },
       lookup: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
@@ -242,6 +269,7 @@ async function main() {
         '                              (default: the development issuer of token.mjs)\n' +
         `  --heartbeat-ms N            a comment on an idle stream this often (default ${HEARTBEAT_MS})\n` +
         `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
+        `  --max-streams N             streams served at once; past them 503 + Retry-After (default ${MAX_STREAMS})\n` +
         '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
         '                              its task id; a message then waits a round trip before it goes)\n',
     );
@@ -264,6 +292,7 @@ async function main() {
     ...(values.jwks ? { auth: { jwks: values.jwks, issuer: values.issuer ?? '', audience: values.audience ?? '' } } : {}),
     ...(values['heartbeat-ms'] ? { heartbeatMs: count(values['heartbeat-ms'], '--heartbeat-ms') } : {}),
     ...(values['max-buffered-bytes'] ? { maxBufferedBytes: count(values['max-buffered-bytes'], '--max-buffered-bytes') } : {}),
+    ...(values['max-streams'] ? { maxStreams: count(values['max-streams'], '--max-streams', 100_000) } : {}),
     ...(values.lookup ? { lookup: /** @type {'every-message'} */ (values.lookup) } : {}),
     log: (line) => process.stderr.write(`gateway ${name}: ${line}\n`),
   });

@@ -92,6 +92,63 @@ describe('the gateway client', { timeout: 15_000 }, () => {
     expect(Math.abs(Date.now() - sent)).toBeLessThan(10_000);
   });
 
+  it('a replica that did not take the message (503, X-Message-Taken: no) is not asked for it: it goes again after its Retry-After', async () => {
+    const requests: Array<{ method: string; url: string; at: number }> = [];
+    const url = await scripted((req, res) => {
+      requests.push({ method: req.method!, url: req.url!, at: Date.now() });
+      if (requests.length === 1) {
+        res.writeHead(503, { 'retry-after': '1', 'x-message-taken': 'no', 'content-type': 'application/json' });
+        return res.end('{"error":"busy"}');
+      }
+      if (req.method === 'POST') return res.destroy(); // taken this time, then the replica died
+      head(res);
+      res.end(frame({ type: 'start' }) + frame({ type: 'end', outcome: 'unknown', text: '' }));
+    });
+    const error = await followTurn({ gateway: url, thread: 't', text: 'hi', budgetMs: 1_500, random: () => 0 }).catch((e: unknown) => e);
+    expect(requests.slice(0, 3).map((r) => r.method)).toEqual(['POST', 'POST', 'GET']);
+    // The pause the replica asked for, not the backoff's 125 ms; and it does not grow the backoff.
+    expect(requests[1]!.at - requests[0]!.at).toBeGreaterThanOrEqual(950);
+    // The grace counts from the POST that was taken, not the one refused.
+    const sent = Number(new URL(requests[2]!.url, url).searchParams.get('sent'));
+    expect(sent).toBeGreaterThanOrEqual(requests[1]!.at - 50);
+    expect(error).toMatchObject({ name: 'GatewayUnreachable', sentAt: sent });
+  });
+
+  it('a 503 without X-Message-Taken: no (a replica handing over) may have taken the message: it is asked for', async () => {
+    const requests: string[] = [];
+    const url = await scripted((req, res) => {
+      requests.push(req.method!);
+      if (requests.length === 1) {
+        res.writeHead(503, { 'content-type': 'application/json' });
+        return res.end('{"error":"handing over"}');
+      }
+      head(res);
+      res.end(
+        frame({ type: 'start' }) +
+          frame({ type: 'task', taskId: 't' }, '0.t') +
+          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
+      );
+    });
+    const followed = await followTurn({ gateway: url, thread: 't', text: 'hi', random: () => 0 });
+    expect(followed).toMatchObject({ resent: 0, end: { outcome: 'completed' } });
+    expect(requests).toEqual(['POST', 'GET']);
+  });
+
+  it('a message given with its id and when it was sent is asked for with that time', async () => {
+    const urls: string[] = [];
+    const url = await scripted((req, res) => {
+      urls.push(req.url!);
+      head(res);
+      res.end(
+        frame({ type: 'start' }) +
+          frame({ type: 'task', taskId: 't' }, '0.t') +
+          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
+      );
+    });
+    await followTurn({ gateway: url, thread: 't', text: 'hi', messageId: 'm-1', sentAt: 1_700_000_000_000 });
+    expect(urls).toEqual(['/threads/t/events?message=m-1&sent=1700000000000']);
+  });
+
   it('a lookup that cannot tell (unknown): the message stays pending, asked for again, never sent again', async () => {
     const requests: Array<{ method: string; url: string }> = [];
     const url = await scripted((req, res) => {

@@ -192,6 +192,46 @@ describe('one gateway replica', { timeout: 30_000 }, () => {
     expect(gatewayLog.every((line) => !/[\r\n]/.test(line))).toBe(true);
   });
 
+  it('past its bound of streams it refuses before taking: 503, Retry-After, X-Message-Taken: no; a stream that ends frees its place', async () => {
+    const issuer = await devIssuer(join(dir, 'issuer'));
+    const log: string[] = [];
+    const small = await startGateway({
+      agent: agent.url,
+      secret: SECRET,
+      name: 'small',
+      maxStreams: 1,
+      auth: { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience },
+      log: (line) => log.push(line),
+    });
+    try {
+      const to = (path: string, init: RequestInit = {}) => fetch(new URL(path, small.url), { ...init, headers: auth() });
+      const message = (thread: string, text: string, signal?: AbortSignal) =>
+        to(`threads/${thread}/messages`, {
+          method: 'POST',
+          body: JSON.stringify({ text, messageId: `${thread}-m` }),
+          ...(signal ? { signal } : {}),
+        });
+      const leave = new AbortController();
+      const holding = await message('held', 'slow please', leave.signal);
+      expect(holding.status).toBe(200);
+      const tasksBefore = (await tasksOf('refused')).length;
+      for (const refused of [message('refused', 'hi'), to('threads/refused/events?message=refused-m')]) {
+        const answer = await refused;
+        expect(answer.status).toBe(503);
+        expect(answer.headers.get('retry-after')).toBe('1');
+        expect(answer.headers.get('x-message-taken')).toBe('no');
+        await answer.body?.cancel();
+      }
+      expect(log.some((line) => line.includes('"refused"'))).toBe(false);
+      await readEvents(holding, (seen) => seen.some((e) => e.event === 'task'), leave); // the client leaves: its place is free
+      const followed = await followTurn({ gateway: small.url, token, thread: 'refused', text: 'hi' });
+      expect(followed).toMatchObject({ end: { outcome: 'completed' } });
+      expect((await tasksOf('refused')).length).toBe(tasksBefore + 1);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('error events say what failed in the gateway’s words: never the agent’s internal URL', async () => {
     const dead = await startGateway({
       agent: 'http://127.0.0.1:9/',
