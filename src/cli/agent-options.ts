@@ -24,7 +24,8 @@ export const CONNECTION_SYNOPSIS = '[--bearer TOKEN] [--api-key KEY] [--svc-para
 export const CONNECTION_USAGE = `--bearer TOKEN and --api-key KEY give a credential (sent as the card's security scheme says);
 a flag's value shows in the process table and in shell history, so prefer their environment
 variables A2ACLI_BEARER and A2ACLI_API_KEY (or --bearer-env VAR, or a 0600 .env file: a4h config show).
-Each flag has its variable: A2ACLI_ and the flag in upper snake case (A2ACLI_OAUTH_CLIENT_ID…).
+Each of these flags, the --oauth-… ones and --a2a-version has its variable: A2ACLI_ and the flag in upper
+snake case (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_A2A_VERSION…; a4h config show lists them); other flags have none.
 --svc-param KEY:VALUE adds a service parameter (repeatable; an HTTP header, gRPC metadata; A2ACLI_SVC_PARAM
 takes KEY:VALUE,KEY:VALUE). --insecure turns TLS certificate verification off (development only;
 always warned on stderr). --config FILE reads settings from FILE in place of the local .env.`;
@@ -109,6 +110,18 @@ export async function agentOptions(
   agent: string,
   io: Io,
 ): Promise<Pick<NodeA2AOptions, 'credentials' | 'tls' | 'trust' | 'fetch'>> {
+  return (await agentSetup(flags, agent, io)).options;
+}
+
+/**
+ * {@link agentOptions}, and the configuration they were read from, for what a command reads of it beyond
+ * them (`--a2a-version`'s setting: its variable, a file's line).
+ */
+export async function agentSetup(
+  flags: AgentFlags,
+  agent: string,
+  io: Io,
+): Promise<{ options: Pick<NodeA2AOptions, 'credentials' | 'tls' | 'trust' | 'fetch'>; configuration: Configuration }> {
   if (flags.bearer !== undefined && flags['bearer-env'] !== undefined) throw new UsageError('give --bearer or --bearer-env, not both');
   const configuration = configurationFor(flags, agent, io);
   const text = (flag: string) => {
@@ -142,10 +155,11 @@ export async function agentOptions(
   const tls = await tlsFrom(flags, agent, io.env);
   const trust = await trustFrom(flags);
   if (insecure === true) warnInsecure(io, agent, credentials !== undefined);
-  return {
+  const options = {
     ...(credentials ? { credentials } : {}),
     ...(tls ? { tls } : {}),
     ...(trust ? { trust } : {}),
     ...(insecure === true ? { fetch: insecureFetch() } : {}),
   };
+  return { options, configuration };
 }

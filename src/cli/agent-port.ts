@@ -3,7 +3,8 @@ import type { A2APort } from '../port/port.js';
 import type { PushConfigPort } from '../port/push-configs.js';
 import { silentLogger } from '../logger.js';
 import { cardUrlOf } from '../port/card-url.js';
-import { agentOptions } from './agent-options.js';
+import { agentSetup } from './agent-options.js';
+import { valueOf } from './config/load.js';
 import { commandPorts } from './agent-ports.js';
 import type { CredentialFlags } from './credentials.js';
 import { agentRef, readLocalCard } from './agent-ref.js';
@@ -34,7 +35,7 @@ export async function openAgentPort(ref: string, flags: CredentialFlags & TrustF
   const target = agentRef(ref);
   const local = target.kind === 'file' ? await readLocalCard(target.path) : undefined;
   const agent = local?.cardUrl ?? (target.kind === 'url' ? target.url : '');
-  const reach = await agentOptions(flags, agent, io);
+  const { options: reach, configuration } = await agentSetup(flags, agent, io);
   let served: unknown;
   let cardUrl = agent;
   const fetchCards =
@@ -58,7 +59,7 @@ export async function openAgentPort(ref: string, flags: CredentialFlags & TrustF
     debug: wire?.debug === true,
     logger: silentLogger,
     wrapFetch: fetchCards,
-    ...(wire === undefined ? {} : { interfaceOrder: interfaceOrderOf(wire) }),
+    ...(wire === undefined ? {} : { interfaceOrder: interfaceOrderOf(wire, valueOf(configuration, 'a2a-version')) }),
   });
   const port = ports(agent) as A2APort & PushConfigPort;
   cardUrl = cardUrlOfPort(agent);

@@ -63,7 +63,21 @@ describe("send's flags, read", () => {
   it('--transport in the order given (names as cards spell them, any case); --a2a-version 1.0 by default, 0.3 by name', () => {
     expect(interfaceOrderOf({ transport: ['grpc', 'HTTP+JSON'] })).toEqual({ prefer: ['GRPC', 'HTTP+JSON'], minVersion: '1.0' });
     expect(interfaceOrderOf({ 'a2a-version': '0.3' })).toEqual({ minVersion: '0.3' });
-    expect(() => interfaceOrderOf({ 'a2a-version': '0.2' })).toThrow(UsageError);
+    expect(() => interfaceOrderOf({ 'a2a-version': '0.4' })).toThrow(UsageError);
+    expect(() => interfaceOrderOf({ 'a2a-version': '2.0' })).toThrow(UsageError);
+  });
+
+  it('--a2a-version 0.1 and 0.2 are the generation before 1.0, as 0.3; else the configured value (its variable, a file), named when bad', () => {
+    for (const version of ['0.1', '0.2', '0.2.0', '0.3.0'])
+      expect(interfaceOrderOf({ 'a2a-version': version }), version).toEqual({ minVersion: '0.3' });
+    expect(interfaceOrderOf({ 'a2a-version': '1.1' })).toEqual({ minVersion: '1.1' });
+    const configured = { value: '0.3', source: 'environment A2ACLI_A2A_VERSION' };
+    expect(interfaceOrderOf({}, configured)).toEqual({ minVersion: '0.3' });
+    expect(interfaceOrderOf({ 'a2a-version': '1.0' }, configured)).toEqual({ minVersion: '1.0' });
+    expect(interfaceOrderOf({}, { source: 'default' })).toEqual({ minVersion: '1.0' });
+    expect(() => interfaceOrderOf({}, { value: 'latest', source: 'file /home/me/.env' })).toThrow(
+      'file /home/me/.env: --a2a-version takes 1.0 (the default) or 0.3',
+    );
   });
 });
 

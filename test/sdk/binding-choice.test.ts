@@ -146,4 +146,15 @@ describe('the interface chosen in the card’s order (interfaceOrder: the A2A CL
     );
     expect(pick([iface('JSONRPC', '0.3')], inOrder({ minVersion: '0.3' }))).toBe('JSONRPC 0.3');
   });
+
+  it('the versions before 1.0 are one generation: minVersion 0.3 admits a card that says 0.1.0 or 0.2.0; 1.0 refuses them', () => {
+    for (const version of ['0.1.0', '0.2.0', '0.2.5']) {
+      expect(pick([iface('JSONRPC', version)], inOrder({ minVersion: '0.3' })), version).toBe(`JSONRPC ${version}`);
+      expect(pick([iface('JSONRPC', version)], inOrder({ minVersion: '0.2' })), version).toBe(`JSONRPC ${version}`);
+      expect(() => pick([iface('JSONRPC', version)], inOrder({ minVersion: '1.0' })), version).toThrow(
+        expect.objectContaining({ code: -32009, message: expect.stringContaining(`A2A ${version}, older than 1.0`) }),
+      );
+    }
+    expect(() => pick([iface('JSONRPC', '1.0')], inOrder({ minVersion: '1.1' }))).toThrow(expect.objectContaining({ code: -32009 }));
+  });
 });

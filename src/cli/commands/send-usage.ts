@@ -40,7 +40,8 @@ Defaults (each overridden by its flag):
   --timeout         30m                      (a number of seconds, or 500ms, 2s, 5m, 1h)
   --poll-interval   1s, growing to 15s       (when the agent does not stream, or the stream broke)
   transport         the card's first interface this client speaks   (--transport JSONRPC|HTTP+JSON|GRPC, in order)
-  --a2a-version     the newest the agent offers, 1.0 at least   (--a2a-version 0.3 allows an older agent)
+  --a2a-version     the newest the agent offers, 1.0 at least   (--a2a-version 0.3, or A2ACLI_A2A_VERSION=0.3 in the
+                    environment or a config file, allows an agent before 1.0: a card that says 0.1, 0.2 or 0.3)
   detail            concise                  (--verbose: the causes of an error)
   TLS               certificates verified    (--insecure, always warned on stderr)
 --debug logs each request and answer on stderr, gRPC calls too (every credential redacted: headers, queries, bodies).

@@ -1,6 +1,7 @@
 import { firstValueFrom } from 'rxjs';
 import { CancelsInFlight } from '../../client/cancels.js';
-import { AGENT_OPTIONS, agentOptions, CONNECTION_USAGE } from '../agent-options.js';
+import { AGENT_OPTIONS, agentSetup, CONNECTION_USAGE } from '../agent-options.js';
+import { valueOf } from '../config/load.js';
 import { commandPorts } from '../agent-ports.js';
 import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
@@ -80,8 +81,8 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
   const { request, ladder } = await turnPlan(values, parts, io.env, policyOf(values));
   const verbose = values.verbose === true;
   const logger = stderrLogger(io, verbose);
-  const reach = await agentOptions(values, agent, io);
-  const order = interfaceOrderOf(values);
+  const { options: reach, configuration } = await agentSetup(values, agent, io);
+  const order = interfaceOrderOf(values, valueOf(configuration, 'a2a-version'));
   const { ports, close } = commandPorts(io, reach, { debug: values.debug === true, logger, interfaceOrder: order });
   const cancels = new CancelsInFlight();
   try {

@@ -54,6 +54,7 @@ export const SETTINGS: readonly Setting[] = [
   setting('oauth-token-url', 'string', "(the card's, on the agent's own origin only)", { fromProject: false }),
   setting('oauth-device-url', 'string', '(none)', { fromProject: false }),
   setting('insecure', 'boolean', 'false (TLS certificates are verified)', { credential: false }),
+  setting('a2a-version', 'string', '1.0 (0.3 admits every version before 1.0)', { credential: false }),
 ];
 
 /** A layer of configuration: a name for `config show` and the raw values it holds, by variable. */

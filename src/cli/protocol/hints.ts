@@ -14,6 +14,10 @@ export interface HintContext {
 
 const DEBUG = 'add --debug to see the requests and the agent’s answers (credentials redacted)';
 
+/** a4h's own version floor refused the card: the flag that lowers it, its variable and its config file line. */
+const VERSION_FLOOR =
+  '--a2a-version sets the oldest A2A version allowed (default 1.0): --a2a-version 0.3 allows an agent before 1.0 (a card that says 0.1, 0.2 or 0.3), as does A2ACLI_A2A_VERSION=0.3 in the environment or a line of a config file (a4h config show)';
+
 /**
  * The envelope's `hint` for `error`: a short next step, a command to copy where there is one; null
  * when there is nothing useful to say. Never a credential's value: what the card asks for and what
@@ -53,6 +57,9 @@ export function hintFor(error: unknown, context: HintContext): string | null {
       if (tokenEndpoint(error))
         return `the token endpoint did not answer in time: is it up, and the right one (--oauth-token-url)? ${DEBUG}`;
       return context.taskId === undefined ? 'raise --timeout' : `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
+    case 'VersionNotSupportedError':
+      // Refused on reading the card (nothing was sent): a4h's floor, not the agent's answer.
+      return isA2AError(error) && error.operation === 'card' ? VERSION_FLOOR : DEBUG;
     case 'A4H_ERR_FOREIGN_TASK':
       return 'the task belongs to another conversation: name its --thread, or send without one';
     case 'A4H_ERR_CANCELLED':

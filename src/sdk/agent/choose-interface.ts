@@ -23,6 +23,16 @@ export const rank = (version: string): number => {
   return major * 1_000 + minor;
 };
 
+/**
+ * A protocol version as the oldest-version rule (`minVersion`) weighs it: every version before 1.0 is one
+ * generation, spoken on the v0.3 wire (a card that says "0.1.0" or "0.2.0" is spoken to as 0.3, as
+ * without the rule), so it weighs as 0.3; from 1.0 on, `major.minor`.
+ */
+export const generationRank = (version: string): number => {
+  const ranked = rank(version);
+  return ranked < rank('1.0') ? rank('0.3') : ranked;
+};
+
 /** An interface of the card that may be chosen, with its binding and its place on the card. */
 interface Candidate {
   i: AgentInterface;
@@ -58,10 +68,11 @@ function fail(interfaces: readonly AgentInterface[], cardUrl: string, choice: In
 /**
  * The caller's first preferred binding the card offers, else the card's first usable interface; none
  * of an older version than `minVersion` (a card left with only such is a VersionNotSupportedError).
+ * Versions before 1.0 are one generation there: a `minVersion` of 0.3 admits a card that says 0.1 or 0.2.
  */
 function inCardOrder(candidates: Candidate[], order: InterfaceOrder, cardUrl: string): AgentInterface | undefined {
-  const oldest = order.minVersion === undefined ? 0 : rank(order.minVersion);
-  const recent = candidates.filter((c) => rank(c.i.protocolVersion) >= oldest);
+  const oldest = order.minVersion === undefined ? 0 : generationRank(order.minVersion);
+  const recent = candidates.filter((c) => generationRank(c.i.protocolVersion) >= oldest);
   if (recent.length === 0 && candidates.length > 0) throw versionNotSupported(cardUrl, candidates, order.minVersion!);
   const preference = (c: Candidate): number => {
     const at = order.prefer?.indexOf(c.binding.name) ?? -1;

@@ -6,7 +6,7 @@ import type { InterfaceOrder, ProtocolBinding } from '../bindings/options.js';
 import { bindingNamed } from '../bindings/registry.js';
 import { cardError, type CheckedCard } from '../card/schema.js';
 import type { CredentialPlan } from '../credentials/plan.js';
-import { chooseInterface, rank, versionNotSupported, type InterfaceChoice } from './choose-interface.js';
+import { chooseInterface, generationRank, rank, versionNotSupported, type InterfaceChoice } from './choose-interface.js';
 import type { AuthDetails } from '../../errors.js';
 import type { CardSignature, CardSummary } from '../../port/card.js';
 import { cardSummary } from './summary.js';
@@ -118,7 +118,7 @@ export async function resolveAgent(
     return { summary, client, transport: await link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
   };
   // An agent that answers in the older generation is not followed there below the oldest version allowed.
-  const below = options.order?.minVersion !== undefined && !legacy && rank('0.3') < rank(options.order.minVersion);
+  const below = options.order?.minVersion !== undefined && !legacy && rank('0.3') < generationRank(options.order.minVersion);
   const resolved = await generation(legacy, legacy ? '0.3' : protocolVersion, () =>
     below
       ? Promise.reject(versionNotSupported(cardUrl, [{ i: { ...chosen, protocolVersion: '0.3' } }], options.order!.minVersion!))

@@ -26,6 +26,9 @@ export type BindingsOption = Readonly<Record<string, ProtocolBinding>>;
 export interface InterfaceOrder {
   /** The bindings the caller prefers, highest first. */
   prefer?: readonly ProtocolBinding[];
-  /** The oldest protocol version that may be chosen, `major.minor` (`1.0`). */
+  /**
+   * The oldest protocol version that may be chosen, `major.minor` (`1.0`). The versions before 1.0 are one
+   * generation, all spoken on the v0.3 wire: `0.3` admits a card that says `0.1.0` or `0.2.0` too.
+   */
   minVersion?: string;
 }
