@@ -52,7 +52,11 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A2ACLI_ERR_TIMEOUT':
       if (tokenEndpoint(error))
         return `the token endpoint did not answer in time: is it up, and the right one (--oauth-token-url)? ${DEBUG}`;
-      return context.taskId === undefined ? 'raise --timeout' : `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
+      if (context.taskId === undefined) return 'raise --timeout';
+      // send's wait at AUTH_REQUIRED ran out: the task is left waiting for the sign-in the agent asked for.
+      if (isA2AError(error, 'timeout') && error.phase === 'auth-wait')
+        return `sign in as the agent asked, then follow the task: ${followCommand(context.taskId, agent)}`;
+      return `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
     case 'A4H_ERR_FOREIGN_TASK':
       return 'the task belongs to another conversation: name its --thread, or send without one';
     case 'A4H_ERR_CANCELLED':
