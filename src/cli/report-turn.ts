@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
+import type { A2AError } from '../index.js';
 import type { EndEvent, TurnEvent } from '../port/events.js';
 import { saveAttachments } from './attachments.js';
 import { describeError, reportError } from './errors.js';
@@ -8,6 +9,7 @@ import { notice, onOutClosed, type Io } from './io.js';
 import { errorLine, eventLine } from './json.js';
 import { exitCodeFor } from './options.js';
 import { TurnPrinter } from './printer.js';
+import { terminalLine } from './terminal-text.js';
 import { startTurn } from './turn-runner.js';
 
 /** How a one-shot command shows its turn. */
@@ -18,6 +20,20 @@ export interface ReportOptions {
   save?: string;
   /** Error causes too. */
   verbose: boolean;
+  /** What the command adds while the turn runs and at its end (`send`'s wait at AUTH_REQUIRED). */
+  watch?: TurnWatch;
+}
+
+/** A command's own view of its turn beside the report: it sees each event, and may end the command with an error of its own. */
+export interface TurnWatch {
+  /** Sees each event, before it is shown. */
+  see(event: TurnEvent): void;
+  /** At the turn's end: an error that ends the command instead of the outcome, if any. */
+  expired(end: EndEvent): A2AError | undefined;
+  /** After a cancel: the error to report instead of the cancel's own, when the task was left as it is. */
+  stopped(): A2AError | undefined;
+  /** The next step after one of these errors, if there is one. */
+  hint(error: A2AError): string | null;
 }
 
 const CANCELLED = 'cancelled; the agent was asked to stop';
@@ -31,6 +47,7 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
   const printer = new TurnPrinter(io);
   let end: EndEvent | undefined;
   const turn = startTurn(turn$, (event) => {
+    options.watch?.see(event);
     if (event.type === 'end') end = event;
     if (options.json) io.out.write(`${eventLine(event)}\n`);
     else printer.show(event);
@@ -46,6 +63,15 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
   });
   try {
     const result = await turn.result;
+    const { watch } = options;
+    const expired = end === undefined ? undefined : watch?.expired(end);
+    if (watch !== undefined && expired !== undefined) {
+      // The turn's events, its end included, are on stdout as they came: the error is on stderr and in the exit status.
+      reportError(io, expired, options.verbose);
+      const hint = watch.hint(expired);
+      if (hint !== null) notice(io, io.style.dim(terminalLine(hint)));
+      return exitStatusOf(expired);
+    }
     if ('outcome' in result) {
       if (options.save !== undefined && end?.attachments?.length) {
         await mkdir(options.save, { recursive: true });
@@ -55,6 +81,12 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
     }
     if (outClosed) return 0;
     printer.abandon(!options.json);
+    const stopped = 'cancelled' in result ? watch?.stopped() : undefined;
+    if (stopped !== undefined) {
+      if (options.json) io.out.write(`${errorLine('aborted', stopped.message)}\n`);
+      reportError(io, stopped, options.verbose);
+      return exitStatusOf(stopped);
+    }
     if ('cancelled' in result) {
       if (options.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
       notice(io, CANCELLED);

@@ -10,6 +10,7 @@ import { EXTENSION_OPTIONS, extensionsFrom, parse, THREAD_OPTIONS } from '../opt
 import { OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
 import { reportTurn } from '../report-turn.js';
 import { sendAsync } from '../send/async.js';
+import { AuthWait } from '../send/auth-wait.js';
 import { modeFromArgs, modeOf, policyOf } from '../send/flags.js';
 import { interfaceOrderOf, WIRE_OPTIONS } from '../wire-flags.js';
 import { PART_OPTIONS, partFlags, readParts, readStdin } from '../send/parts.js';
@@ -78,7 +79,8 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
   if (parts.every((part) => part.kind === 'text' && part.text.trim() === '')) throw new UsageError('the message is empty: say something');
   if (values.save !== undefined && (values.save.trim() === '' || values.async))
     throw new UsageError('--save needs a directory, and a send that waits');
-  const { request, ladder } = await turnPlan(values, parts, io.env, policyOf(values));
+  const policy = policyOf(values);
+  const { request, ladder } = await turnPlan(values, parts, io.env, policy);
   const verbose = values.verbose === true;
   const logger = stderrLogger(io, verbose);
   const { options: reach, configuration } = await agentSetup(values, agent, io);
@@ -99,13 +101,16 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
     if (values.async) return await sendAsync(io, port, request, mode, agent);
     const save = values.save === undefined ? {} : { save: values.save };
     const options = { ...ladder, logger, onCancel: cancels.track };
-    if (values.json) return await reportTurn(io, runTurn(port, request, options), { json: true, verbose, ...save });
+    // A task at AUTH_REQUIRED is waited on (until --timeout) while the agent may go on by itself: said at once on stderr.
+    const authWait = new AuthWait(io, agent, policy.turnTimeoutMs);
+    if (values.json) return await reportTurn(io, runTurn(port, request, options), { json: true, verbose, watch: authWait, ...save });
     const delivered = new DeliveryPort(port, mode.stream, io);
     return await reportProtocolTurn(io, (onAgentEvent) => runTurn(delivered, request, { ...options, onAgentEvent }), {
       mode,
       agent,
       verbose,
       reread: (taskId) => firstValueFrom(port.getTask(taskId)),
+      authWait,
       ...save,
     });
   } finally {

@@ -56,7 +56,11 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A2ACLI_ERR_TIMEOUT':
       if (tokenEndpoint(error))
         return `the token endpoint did not answer in time: is it up, and the right one (--oauth-token-url)? ${DEBUG}`;
-      return context.taskId === undefined ? 'raise --timeout' : `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
+      if (context.taskId === undefined) return 'raise --timeout';
+      // send's wait at AUTH_REQUIRED ran out: the task is left waiting for the sign-in the agent asked for.
+      if (isA2AError(error, 'timeout') && error.phase === 'auth-wait')
+        return `sign in as the agent asked, then follow the task: ${followCommand(context.taskId, agent)}`;
+      return `the task goes on at the agent: ${followCommand(context.taskId, agent)}`;
     case 'VersionNotSupportedError':
       // Refused on reading the card (nothing was sent): a4h's floor, not the agent's answer.
       return isA2AError(error) && error.operation === 'card' ? VERSION_FLOOR : DEBUG;

@@ -1,5 +1,6 @@
 import type { TurnPolicyInput } from '../../turn/policy.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
+import { DEFAULT_POLICY } from '../../index.js';
 import { UsageError } from '../io.js';
 import { durationMs } from '../options.js';
 import { outputFormat, type OutputMode } from '../protocol/output.js';
@@ -32,11 +33,18 @@ export function modeFromArgs(args: readonly string[]): OutputMode {
   return { format: json ? 'json' : 'text', stream: args.includes('--stream') };
 }
 
-/** The turn's bounds from the flags: `--timeout` (the whole turn), `--poll-interval` (the first wait between GetTasks). */
-export function policyOf(flags: { timeout?: string | undefined; 'poll-interval'?: string | undefined }): TurnPolicyInput {
-  // A one-shot command does not wait at AUTH_REQUIRED for the agent to go on by itself: it reports it (§7.1).
-  const policy: TurnPolicyInput = { authWaitMs: 1 };
-  if (flags.timeout !== undefined) policy.turnTimeoutMs = durationMs('timeout', flags.timeout, MAX_TIMER_MS);
+/**
+ * The turn's bounds from the flags: `--timeout` (the whole turn, the library's default when not given),
+ * `--poll-interval` (the first wait between GetTasks). A task at AUTH_REQUIRED is followed while the agent
+ * keeps its stream open, as it may go on by itself once the user signed in (A2A 1.0 §7.6.2): the auth wait
+ * is the whole `--timeout`, so the turn's deadline is the one bound of it.
+ */
+export function policyOf(flags: {
+  timeout?: string | undefined;
+  'poll-interval'?: string | undefined;
+}): TurnPolicyInput & { turnTimeoutMs: number } {
+  const turnTimeoutMs = flags.timeout === undefined ? DEFAULT_POLICY.turnTimeoutMs : durationMs('timeout', flags.timeout, MAX_TIMER_MS);
+  const policy: TurnPolicyInput & { turnTimeoutMs: number } = { turnTimeoutMs, authWaitMs: turnTimeoutMs };
   if (flags['poll-interval'] !== undefined) {
     const every = durationMs('poll-interval', flags['poll-interval'], MAX_TIMER_MS);
     policy.poll = { initialDelayMs: every, maxDelayMs: Math.max(every, 15_000) };

@@ -10,9 +10,10 @@ import { notice, onOutClosed, type Io } from '../io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../protocol/print.js';
 import { sendRecord } from '../protocol/text.js';
-import { shellQuote } from '../shell-quote.js';
+import { followCommand, shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';
 import { startTurn } from '../turn-runner.js';
+import type { AuthWait } from './auth-wait.js';
 
 /** The task state a turn's outcome stands for. */
 const STATE_OF: Partial<Record<TurnOutcome, TaskState>> = {
@@ -34,6 +35,8 @@ export interface ProtocolReport {
   verbose?: boolean;
   /** Reads a task as the agent has it (GetTask), for the terminal object of a streamed turn without `--stream`. */
   reread?: (taskId: string) => Promise<Task>;
+  /** The wait at AUTH_REQUIRED: its notices, and the error of a `--timeout` or Ctrl-C during it. */
+  authWait?: AuthWait;
 }
 
 /**
@@ -71,6 +74,7 @@ export async function reportProtocolTurn(
     }
   };
   const running = startTurn(turn(heard), (event) => {
+    report.authWait?.see(event);
     if (event.type === 'end') end = event;
     else if (event.type === 'task') taskId = event.taskId;
   });
@@ -85,6 +89,9 @@ export async function reportProtocolTurn(
   try {
     const result = await running.result;
     settled = true;
+    const context = { command: 'send', agent: report.agent, verbose: report.verbose === true, ...(taskId === undefined ? {} : { taskId }) };
+    const expired = end === undefined ? undefined : report.authWait?.expired(end);
+    if (expired !== undefined) return reportFailure(io, mode, expired, context);
     if ('outcome' in result && end !== undefined) {
       if (report.save !== undefined && end.attachments?.length) await saveAll(io, report.save, end.attachments);
       if (!mode.stream && updated && last?.kind === 'task') last = await reread(report, last);
@@ -93,10 +100,10 @@ export async function reportProtocolTurn(
     if (outClosed) return 0;
     const error =
       'cancelled' in result
-        ? new A2AError({ kind: 'aborted', operation: 'turn', message: 'cancelled; the agent was asked to stop the task' })
+        ? (report.authWait?.stopped() ??
+          new A2AError({ kind: 'aborted', operation: 'turn', message: 'cancelled; the agent was asked to stop the task' }))
         : (result as { error: unknown }).error;
-    const context = { command: 'send', agent: report.agent, verbose: report.verbose === true };
-    return reportFailure(io, mode, error, taskId === undefined ? context : { ...context, taskId });
+    return reportFailure(io, mode, error, context);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
@@ -134,7 +141,10 @@ function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult |
   }
   if (state === undefined) return 0;
   warnOutcome(io, state);
-  if (isInterrupted(state) && end.taskId !== undefined)
+  // At AUTH_REQUIRED here the agent closed its stream (or has none) and the task still waits: the user signs in, then follows it.
+  if (state === 'auth-required' && end.taskId !== undefined)
+    notice(io, `sign in as the agent asked, then follow it with: ${terminalLine(followCommand(end.taskId, report.agent))}`);
+  else if (isInterrupted(state) && end.taskId !== undefined)
     notice(io, `answer it with: ${terminalLine(resumeCommand(report.agent, end.taskId))}`);
   return 0;
 }
