@@ -1,4 +1,4 @@
-import type { NodeA2AOptions } from '../node/create-a2a.js';
+import type { NodeA2AOptions } from '../node/index.js';
 import { storedToken, tokensFile } from './auth/store.js';
 import { ConfigFileError, credentialSources, loadConfiguration, valueOf, type Configuration } from './config/load.js';
 import { booleanOf, type Layer } from './config/settings.js';

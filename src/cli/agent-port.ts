@@ -1,8 +1,6 @@
 import type { Io } from './io.js';
-import type { A2APort } from '../port/port.js';
+import { type A2APort, cardUrlOf, silentLogger } from '../node/index.js';
 import type { PushConfigPort } from '../port/push-configs.js';
-import { silentLogger } from '../logger.js';
-import { cardUrlOf } from '../port/card-url.js';
 import { agentSetup } from './agent-options.js';
 import { valueOf } from './config/load.js';
 import { commandPorts } from './agent-ports.js';

@@ -1,9 +1,13 @@
-import type { Logger } from '../logger.js';
-import { grpcSupport } from '../node/grpc.js';
-import { createNodeFetch } from '../node/fetch.js';
-import type { NodeA2AOptions } from '../node/create-a2a.js';
-import { createSdkPorts, type InterfaceOrder, type SdkPorts } from '../sdk/ports.js';
-import { DEFAULT_POLICY } from '../turn/policy.js';
+import {
+  createNodeFetch,
+  createSdkPorts,
+  DEFAULT_POLICY,
+  grpcSupport,
+  type InterfaceOrder,
+  type Logger,
+  type NodeA2AOptions,
+  type SdkPorts,
+} from '../node/index.js';
 import { wireLog } from './debug.js';
 import type { Io } from './io.js';
 

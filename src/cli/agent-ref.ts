@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { A2AError } from '../errors.js';
+import { A2AError } from '../node/index.js';
 import { CARD_PATH } from '../port/card-url.js';
 
 /** An agent as the command line names it: a URL to reach (a host, an origin, a card URL) or a card read from a file. */

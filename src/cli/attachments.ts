@@ -1,8 +1,6 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { basename, extname, join } from 'node:path';
-import type { Attachment } from '../port/events.js';
-import type { OutgoingFile } from '../port/types.js';
-import { DEFAULT_POLICY } from '../turn/policy.js';
+import { type Attachment, DEFAULT_POLICY, type OutgoingFile } from '../node/index.js';
 import { UsageError } from './io.js';
 import { BIDI_CONTROLS, terminalLine, terminalName } from './terminal-text.js';
 

@@ -1,6 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { Attachment } from '../port/events.js';
-import type { OutgoingFile } from '../port/types.js';
+import type { Attachment, OutgoingFile } from '../node/index.js';
 import { attachmentLine, readAttachment, saveAttachments } from './attachments.js';
 import { reportError } from './errors.js';
 import { notice, type Io } from './io.js';

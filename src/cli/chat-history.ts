@@ -1,7 +1,5 @@
 import { catchError, map, of, type Observable } from 'rxjs';
-import type { A2AClient } from '../client/types.js';
-import type { TurnEvent } from '../port/events.js';
-import type { HistoryExchange } from '../port/history.js';
+import type { A2AClient, HistoryExchange, TurnEvent } from '../node/index.js';
 import type { ChatSettings } from './chat-settings.js';
 import { reportError } from './errors.js';
 import { dimLines, exchangeLines } from './exchange-text.js';

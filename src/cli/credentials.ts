@@ -1,4 +1,4 @@
-import type { AgentCredentials, CredentialsOption } from '../sdk/credentials/options.js';
+import type { AgentCredentials, CredentialsOption } from '../node/index.js';
 import { oauthFrom, OAUTH_OPTIONS, type OAuthFlags } from './oauth.js';
 import { UsageError } from './io.js';
 

@@ -1,5 +1,4 @@
-import type { NodeA2AOptions } from '../node/create-a2a.js';
-import type { Logger } from '../logger.js';
+import type { Logger, NodeA2AOptions } from '../node/index.js';
 import { commandPorts } from './agent-ports.js';
 import type { Io } from './io.js';
 

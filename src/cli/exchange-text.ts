@@ -1,5 +1,4 @@
-import type { UserMessage } from '../port/events.js';
-import type { HistoryExchange } from '../port/history.js';
+import type { HistoryExchange, UserMessage } from '../node/index.js';
 import { attachmentLine } from './attachments.js';
 import type { Io } from './io.js';
 import { terminalText } from './terminal-text.js';

@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../port/events.js';
+import type { TurnEvent } from '../node/index.js';
 import { terminalJson } from './terminal-text.js';
 
 /**

@@ -1,4 +1,4 @@
-import type { Logger } from '../logger.js';
+import type { Logger } from '../node/index.js';
 import type { Io } from './io.js';
 import { terminalLine } from './terminal-text.js';
 

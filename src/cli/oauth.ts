@@ -1,4 +1,4 @@
-import type { OAuthClientCredentials } from '../sdk/credentials/oauth/options.js';
+import type { OAuthClientCredentials } from '../node/index.js';
 import { tokenUrlProblem } from '../sdk/credentials/oauth/token-request.js';
 import { booleanOf } from './config/settings.js';
 import { UsageError } from './io.js';

@@ -1,4 +1,4 @@
-import type { TurnOutcome } from '../port/events.js';
+import type { TurnOutcome } from '../node/index.js';
 
 /**
  * Which outcomes the CLI counts as a failure (a notice, and exit 1 when the chat ends): the task

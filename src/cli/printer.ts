@@ -1,4 +1,4 @@
-import type { TurnEvent } from '../port/events.js';
+import type { TurnEvent } from '../node/index.js';
 import { attachmentLine } from './attachments.js';
 import { dimLines, userLines } from './exchange-text.js';
 import { notice, type Io } from './io.js';

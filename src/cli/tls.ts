@@ -1,5 +1,5 @@
 import { readFile } from 'node:fs/promises';
-import type { ClientTls, ClientTlsOption } from '../node/tls.js';
+import type { ClientTls, ClientTlsOption } from '../node/index.js';
 import { UsageError } from './io.js';
 
 /**

@@ -1,7 +1,4 @@
-import { readJwksFile } from '../node/jwks-file.js';
-import type { CardSignature } from '../port/card.js';
-import type { Jwks } from '../sdk/trust/jwks.js';
-import type { TrustOption } from '../sdk/trust/options.js';
+import { type CardSignature, type Jwks, readJwksFile, type TrustOption } from '../node/index.js';
 import { redactQuery } from '../port/card-url.js';
 import { UsageError } from './io.js';
 

@@ -1,5 +1,5 @@
 import type { Observable, Subscription } from 'rxjs';
-import type { TurnEvent, TurnOutcome } from '../port/events.js';
+import type { TurnEvent, TurnOutcome } from '../node/index.js';
 
 /** How one turn ended for the command line. */
 export type TurnResult = { outcome: TurnOutcome } | { error: unknown } | { cancelled: true };

@@ -1,4 +1,4 @@
-import type { InterfaceOrder, ProtocolBinding } from '../sdk/ports.js';
+import type { InterfaceOrder, ProtocolBinding } from '../node/index.js';
 import { UsageError } from './io.js';
 
 /**

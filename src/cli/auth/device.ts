@@ -1,4 +1,4 @@
-import { A2AError } from '../../errors.js';
+import { A2AError } from '../../node/index.js';
 import { redactQuery } from '../../port/card-url.js';
 import { postToEndpoint, type EndpointAnswer } from '../../sdk/credentials/oauth/endpoint-post.js';
 import { tokenUrlProblem, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';

@@ -1,6 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { createA2A } from '../../node/create-a2a.js';
-import type { SecuritySchemeInfo } from '../../port/card.js';
+import { createA2A, type SecuritySchemeInfo } from '../../node/index.js';
 import { redactQuery } from '../../port/card-url.js';
 import { requestToken, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
 import { configurationFor, CONNECTION_OPTIONS } from '../agent-options.js';

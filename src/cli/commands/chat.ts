@@ -1,7 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import type { A2AClient } from '../../client/types.js';
-import { missingExtensions } from '../../index.js';
-import { createA2A } from '../../node/create-a2a.js';
+import { type A2AClient, createA2A, missingExtensions } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
 import { ChatSession } from '../chat-session.js';

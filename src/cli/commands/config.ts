@@ -1,4 +1,4 @@
-import { IDENTITY_SECRET_ENV } from '../../node/create-a2a.js';
+import { IDENTITY_SECRET_ENV } from '../../node/index.js';
 import { CONNECTION_OPTIONS, configurationFor } from '../agent-options.js';
 import type { Resolved } from '../config/settings.js';
 import { agentScope, configDir } from '../config/paths.js';

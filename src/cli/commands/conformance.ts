@@ -1,6 +1,4 @@
-import { createNodeFetch } from '../../node/fetch.js';
-import { grpcSupport } from '../../node/grpc.js';
-import { createSdkPorts } from '../../sdk/ports.js';
+import { createNodeFetch, createSdkPorts, grpcSupport } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { runChecks } from '../conformance/checks.js';
 import { TLS_USAGE } from '../tls.js';

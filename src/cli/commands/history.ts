@@ -1,6 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { createA2A } from '../../node/create-a2a.js';
-import type { HistoryPage } from '../../port/history.js';
+import { createA2A, type HistoryPage } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
 import { describeError } from '../errors.js';

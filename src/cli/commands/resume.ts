@@ -1,6 +1,5 @@
 import { tap } from 'rxjs';
-import { DEFAULT_POLICY } from '../../index.js';
-import { createA2A } from '../../node/create-a2a.js';
+import { createA2A, DEFAULT_POLICY } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
 import { TRUST_USAGE } from '../trust.js';

@@ -18,7 +18,7 @@ import { DeliveryPort } from '../send/ports.js';
 import { reportProtocolTurn } from '../send/report.js';
 import { turnPlan } from '../send/request.js';
 import { TRUST_USAGE } from '../trust.js';
-import { runTurn } from '../../turn/turn.js';
+import { runTurn } from '../../node/index.js';
 import { SEND_USAGE } from './send-usage.js';
 
 export { SEND_USAGE };

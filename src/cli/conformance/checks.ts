@@ -1,8 +1,5 @@
 import { firstValueFrom, lastValueFrom, timeout, toArray } from 'rxjs';
-import { isA2AError } from '../../errors.js';
-import type { CardSummary } from '../../port/card.js';
-import type { A2APort } from '../../port/port.js';
-import { isTerminal, type AgentEvent, type SendResult, type Task } from '../../port/types.js';
+import { type A2APort, type AgentEvent, type CardSummary, isA2AError, isTerminal, type SendResult, type Task } from '../../node/index.js';
 import { describeError } from '../errors.js';
 
 /** One check's result. */

@@ -1,4 +1,4 @@
-import { isA2AError, type A2AError } from '../../errors.js';
+import { type A2AError, isA2AError } from '../../node/index.js';
 import { networkCause } from '../../network-cause.js';
 import { describeError } from '../errors.js';
 import { UsageError } from '../io.js';

@@ -1,6 +1,12 @@
-import type { AgentEvent, Task, TaskState } from '../../port/types.js';
-import { isInterrupted } from '../../port/types.js';
-import { protocolStreamResponse, WIRE_STATES, type ProtocolJson } from '../../render/protocol.js';
+import {
+  type AgentEvent,
+  isInterrupted,
+  type ProtocolJson,
+  protocolStreamResponse,
+  type Task,
+  type TaskState,
+  WIRE_STATES,
+} from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 import { writeDocument, writeJsonLine, writeRecord, type OutputMode, type TextRecord } from './output.js';
 import { eventRecord } from './text.js';

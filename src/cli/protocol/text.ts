@@ -1,5 +1,4 @@
-import type { AgentEvent, AgentMessage, Artifact, Part, SendResult, Task } from '../../port/types.js';
-import { WIRE_STATES } from '../../render/protocol.js';
+import { type AgentEvent, type AgentMessage, type Artifact, type Part, type SendResult, type Task, WIRE_STATES } from '../../node/index.js';
 import type { TextBlock, TextRecord } from './output.js';
 
 /**

@@ -1,7 +1,6 @@
 import { firstValueFrom } from 'rxjs';
 import { checkInputModes, outgoingData, outgoingFiles } from '../../port/outgoing.js';
-import type { A2APort } from '../../port/port.js';
-import { protocolSendResponse } from '../../render/protocol.js';
+import { type A2APort, protocolSendResponse } from '../../node/index.js';
 import { checkRequest, type TurnRequest } from '../../turn/request.js';
 import { notice, type Io } from '../io.js';
 import type { OutputMode } from '../protocol/output.js';

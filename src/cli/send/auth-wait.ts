@@ -1,4 +1,4 @@
-import { A2AError, WIRE_STATES, type EndEvent, type TurnEvent } from '../../index.js';
+import { A2AError, type EndEvent, type TurnEvent, WIRE_STATES } from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 import { hintFor } from '../protocol/hints.js';
 import type { TurnWatch } from '../report-turn.js';

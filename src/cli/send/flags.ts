@@ -1,6 +1,5 @@
-import type { TurnPolicyInput } from '../../turn/policy.js';
+import { DEFAULT_POLICY, type TurnPolicyInput } from '../../node/index.js';
 import { MAX_TIMER_MS } from '../../turn/policy.js';
-import { DEFAULT_POLICY } from '../../index.js';
 import { UsageError } from '../io.js';
 import { durationMs } from '../options.js';
 import { outputFormat, type OutputMode } from '../protocol/output.js';

@@ -1,4 +1,4 @@
-import type { AgentEvent, Artifact, Task } from '../../port/types.js';
+import type { AgentEvent, Artifact, Task } from '../../node/index.js';
 
 /**
  * A task snapshot with the stream's later updates applied: the status replaced, an artifact chunk

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import type { OutgoingPart } from '../../port/types.js';
+import type { OutgoingPart } from '../../node/index.js';
 import { mediaTypeOf, readAttachment } from '../attachments.js';
 import { UsageError } from '../io.js';
 

@@ -1,7 +1,6 @@
 import { tap, type Observable } from 'rxjs';
 import { ForwardingPort } from '../../port/forwarding.js';
-import type { A2APort } from '../../port/port.js';
-import type { CardSummary } from '../../port/card.js';
+import type { A2APort, CardSummary } from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 
 /**

@@ -1,8 +1,5 @@
-import { deriveContextId } from '../../identity/context-id.js';
+import { deriveContextId, type LadderOptions, type OutgoingPart, type TurnPolicyInput, type TurnRequest } from '../../node/index.js';
 import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../../node/create-a2a.js';
-import type { OutgoingPart } from '../../port/types.js';
-import type { LadderOptions, TurnRequest } from '../../turn/turn.js';
-import type { TurnPolicyInput } from '../../turn/policy.js';
 import { UsageError } from '../io.js';
 import { DEFAULT_HANDLE, nonEmpty } from '../options.js';
 

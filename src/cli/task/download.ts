@@ -1,8 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { lastValueFrom } from 'rxjs';
-import type { Attachment } from '../../port/events.js';
-import type { Task } from '../../port/types.js';
-import { protocolTask } from '../../render/protocol.js';
+import { type Attachment, protocolTask, type Task } from '../../node/index.js';
 import { within } from '../../turn/watchdog.js';
 import { saveAttachments } from '../attachments.js';
 import { notice, type Io } from '../io.js';

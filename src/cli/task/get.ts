@@ -1,6 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import type { Task } from '../../port/types.js';
-import { protocolTask } from '../../render/protocol.js';
+import { protocolTask, type Task } from '../../node/index.js';
 import { within } from '../../turn/watchdog.js';
 import { waitForTask } from '../../turn/wait-task.js';
 import { notice, type Io } from '../io.js';

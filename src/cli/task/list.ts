@@ -1,7 +1,6 @@
 import { lastValueFrom } from 'rxjs';
 import { listTasksOf, type ListTasksOptions, type TaskPage } from '../../port/port.js';
-import type { TaskState } from '../../port/types.js';
-import { protocolTask, WIRE_STATES } from '../../render/protocol.js';
+import { protocolTask, type TaskState, WIRE_STATES } from '../../node/index.js';
 import { within } from '../../turn/watchdog.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';

@@ -1,6 +1,5 @@
 import { lastValueFrom, tap } from 'rxjs';
-import { isSettled, type AgentEvent, type Task, type TaskState } from '../../port/types.js';
-import { protocolTask } from '../../render/protocol.js';
+import { type AgentEvent, isSettled, protocolTask, type Task, type TaskState } from '../../node/index.js';
 import { followTask } from '../../turn/follow-task.js';
 import { within } from '../../turn/watchdog.js';
 import type { Io } from '../io.js';
