@@ -37,10 +37,10 @@ export function jsonLine(value: unknown): string {
  * The last line of `send --json` when the turn has no `end`: `{"type":"error","kind","message"}`
  * (plus, as the library's error has them, `retryable`, `status`, the timeout's `phase`, the
  * `extensions` the agent requires, and a 429's or 503's `retryAfterMs` and `retryAt`), for an error, a timeout (kind `timeout`) or a cancel (kind
- * `aborted`). `kind` and `retryable` are the library error's own, so a caller that retries on
+ * `aborted`); `hint` the next step when there is one (the other interfaces a card offers, what a cancel left and how to find it). `kind` and `retryable` are the library error's own, so a caller that retries on
  * `retryable` decides as a program using the library would.
  */
-export function errorLine(kind: string, message: string, error?: unknown): string {
+export function errorLine(kind: string, message: string, error?: unknown, hint?: string): string {
   const detail = error as { retryable?: boolean; status?: number; phase?: string; extensions?: readonly string[] } | undefined;
   return terminalJson(
     JSON.stringify({
@@ -52,6 +52,7 @@ export function errorLine(kind: string, message: string, error?: unknown): strin
       ...(detail?.phase === undefined ? {} : { phase: detail.phase }),
       ...(detail?.extensions === undefined ? {} : { extensions: detail.extensions }),
       ...whenToRetry(error),
+      ...(hint === undefined ? {} : { hint }),
     }),
   );
 }

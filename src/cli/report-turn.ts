@@ -9,6 +9,9 @@ import { errorLine, eventLine } from './json.js';
 import { exitCodeFor } from './options.js';
 import { TurnPrinter } from './printer.js';
 import { startTurn } from './turn-runner.js';
+import { isA2AError, type CardSummary } from '../index.js';
+import { leftNote, TurnTrail, type SentTo } from './left-turn.js';
+import { otherInterfaces } from './protocol/ways-out.js';
 
 /** How a one-shot command shows its turn. */
 export interface ReportOptions {
@@ -18,9 +21,13 @@ export interface ReportOptions {
   save?: string;
   /** Error causes too. */
   verbose: boolean;
+  /** The agent as the user named it, for the commands a cancel's note names. */
+  agent?: string;
+  /** The thread the message went on (`--thread`, `--handle`), when it went on one. */
+  thread?: SentTo['thread'];
+  /** What the turn's port saw: the card it read, whether the message left (`send`'s DeliveryPort). */
+  port?: { seen: CardSummary | undefined; went: boolean };
 }
-
-const CANCELLED = 'cancelled; the agent was asked to stop';
 
 /**
  * Runs one turn (`send`'s or `resume`'s) to its end and shows it: the reply (or JSON lines), the
@@ -30,7 +37,9 @@ const CANCELLED = 'cancelled; the agent was asked to stop';
 export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: ReportOptions): Promise<number> {
   const printer = new TurnPrinter(io);
   let end: EndEvent | undefined;
+  const trail = new TurnTrail();
   const turn = startTurn(turn$, (event) => {
+    trail.see(event);
     if (event.type === 'end') end = event;
     if (options.json) io.out.write(`${eventLine(event)}\n`);
     else printer.show(event);
@@ -55,17 +64,26 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
     }
     if (outClosed) return 0;
     printer.abandon(!options.json);
+    // What a cancel or a timeout left at the agent: CancelTask for a named task, else nothing to cancel (said as it is).
+    if (options.port !== undefined) trail.messageWent = options.port.went;
+    const note = leftNote(trail, { agent: options.agent ?? '<agent>', thread: options.thread });
     if ('cancelled' in result) {
-      if (options.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
-      notice(io, CANCELLED);
+      if (options.json) io.out.write(`${errorLine('aborted', note.message, undefined, note.hint ?? undefined)}\n`);
+      notice(io, note.message);
+      if (note.hint !== null) notice(io, io.style.dim(note.hint));
       return 1;
     }
+    const { error } = result;
+    const card = options.port?.seen;
+    const hint =
+      (isA2AError(error, 'network') && card !== undefined ? otherInterfaces(card) : undefined) ??
+      (isA2AError(error, 'timeout') ? [note.message, note.hint].filter(Boolean).join('; ') : undefined);
     if (options.json) {
-      const kind = (result.error as { kind?: unknown } | undefined)?.kind;
-      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(result.error), result.error)}\n`);
+      const kind = (error as { kind?: unknown } | undefined)?.kind;
+      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(error), error, hint)}\n`);
     }
-    reportError(io, result.error, options.verbose);
-    return exitStatusOf(result.error);
+    reportError(io, error, options.verbose, hint);
+    return exitStatusOf(error);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

@@ -98,12 +98,17 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
     if (values.async) return await sendAsync(io, port, request, mode, agent);
     const save = values.save === undefined ? {} : { save: values.save };
     const options = { ...ladder, logger, onCancel: cancels.track };
-    if (values.json) return await reportTurn(io, runTurn(port, request, options), { json: true, verbose, ...save });
     const delivered = new DeliveryPort(port, mode.stream, io);
+    const thread = values.thread === undefined ? {} : { thread: { key: values.thread, handle: values.handle } };
+    if (values.json) {
+      return await reportTurn(io, runTurn(delivered, request, options), { json: true, verbose, agent, port: delivered, ...thread, ...save });
+    }
     return await reportProtocolTurn(io, (onAgentEvent) => runTurn(delivered, request, { ...options, onAgentEvent }), {
       mode,
       agent,
       verbose,
+      port: delivered,
+      ...thread,
       reread: (taskId) => firstValueFrom(port.getTask(taskId)),
       ...save,
     });

@@ -1,7 +1,8 @@
-import { tap, type Observable } from 'rxjs';
+import { defer, tap, type Observable } from 'rxjs';
 import { ForwardingPort } from '../../port/forwarding.js';
 import type { A2APort } from '../../port/port.js';
 import type { CardSummary } from '../../port/card.js';
+import type { AgentEvent, OutgoingMessage, SendResult } from '../../port/types.js';
 import { notice, type Io } from '../io.js';
 
 /**
@@ -12,6 +13,11 @@ import { notice, type Io } from '../io.js';
  * the end and then the agent's terminal object.
  */
 export class DeliveryPort extends ForwardingPort {
+  /** The card the turn read (an unreachable interface's hint names the others it offers). */
+  seen: CardSummary | undefined;
+  /** The message was handed to the transport (a send or a stream was made): a cancel before then left nothing at the agent. */
+  went = false;
+
   constructor(
     inner: A2APort,
     private readonly streamed: boolean,
@@ -21,12 +27,26 @@ export class DeliveryPort extends ForwardingPort {
   }
 
   override card(): Observable<CardSummary> {
-    if (!this.streamed) return this.inner.card();
     return this.inner.card().pipe(
       tap((card) => {
-        if (!card.streaming)
+        this.seen = card;
+        if (this.streamed && !card.streaming)
           notice(this.io, 'the agent does not stream (its card says so): one blocking send, then GetTask until it settles');
       }),
     );
+  }
+
+  override send(message: OutgoingMessage): Observable<SendResult> {
+    return defer(() => {
+      this.went = true;
+      return this.inner.send(message);
+    });
+  }
+
+  override stream(message: OutgoingMessage): Observable<AgentEvent> {
+    return defer(() => {
+      this.went = true;
+      return this.inner.stream(message);
+    });
   }
 }

@@ -5,6 +5,7 @@ import type { Attachment, EndEvent, TurnEvent, TurnOutcome } from '../../port/ev
 import { saveAttachments } from '../attachments.js';
 import { isInterrupted, type AgentEvent, type SendResult, type Task, type TaskState } from '../../port/types.js';
 import { foldTask } from './fold.js';
+import type { DeliveryPort } from './ports.js';
 import { protocolSendResponse } from '../../render/protocol.js';
 import { notice, onOutClosed, type Io } from '../io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
@@ -13,6 +14,7 @@ import { sendRecord } from '../protocol/text.js';
 import { shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';
 import { startTurn } from '../turn-runner.js';
+import { leftNote, TurnTrail, type SentTo } from '../left-turn.js';
 
 /** The task state a turn's outcome stands for. */
 const STATE_OF: Partial<Record<TurnOutcome, TaskState>> = {
@@ -34,6 +36,10 @@ export interface ProtocolReport {
   verbose?: boolean;
   /** Reads a task as the agent has it (GetTask), for the terminal object of a streamed turn without `--stream`. */
   reread?: (taskId: string) => Promise<Task>;
+  /** The thread the message went on (`--thread`, `--handle`): a cancel's note names the command that looks for it. */
+  thread?: SentTo['thread'];
+  /** What the turn's port saw: the card it read, whether the message left (a {@link DeliveryPort}). */
+  port?: Pick<DeliveryPort, 'seen' | 'went'>;
 }
 
 /**
@@ -70,7 +76,9 @@ export async function reportProtocolTurn(
       updated = true;
     }
   };
+  const trail = new TurnTrail();
   const running = startTurn(turn(heard), (event) => {
+    trail.see(event);
     if (event.type === 'end') end = event;
     else if (event.type === 'task') taskId = event.taskId;
   });
@@ -91,11 +99,14 @@ export async function reportProtocolTurn(
       return ended(io, report, end, last);
     }
     if (outClosed) return 0;
+    // A cancel or a timeout left the turn: what became of the task (CancelTask, or nothing to cancel yet) is said as it is.
+    if (report.port !== undefined) trail.messageWent = report.port.went;
+    const note = leftNote(trail, { agent: report.agent, thread: report.thread });
     const error =
       'cancelled' in result
-        ? new A2AError({ kind: 'aborted', operation: 'turn', message: 'cancelled; the agent was asked to stop the task' })
+        ? new A2AError({ kind: 'aborted', operation: 'turn', message: note.message })
         : (result as { error: unknown }).error;
-    const context = { command: 'send', agent: report.agent, verbose: report.verbose === true };
+    const context = { command: 'send', agent: report.agent, verbose: report.verbose === true, left: note, card: report.port?.seen };
     return reportFailure(io, mode, error, taskId === undefined ? context : { ...context, taskId });
   } finally {
     process.off('SIGINT', interrupt);
