@@ -6,9 +6,9 @@
 // The thread's contextId is derived from A4H_IDENTITY_SECRET: the same secret finds the same past.
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
+import { exampleArgs, usageError } from '../args.mjs';
 
-const agent = process.argv[2] ?? 'http://127.0.0.1:41241/';
-const thread = process.argv[3] ?? 'node-example-thread';
+const [agent = 'http://127.0.0.1:41241/', thread = 'node-example-thread'] = args(2);
 const a2a = createA2A({ logger: console });
 
 try {
@@ -29,4 +29,13 @@ try {
   process.exitCode = 1;
 } finally {
   await a2a.close();
+}
+
+/** The command line: at most `most` positionals; --help prints the usage. */
+function args(most) {
+  const usage = `Usage: node examples/node/history.mjs [AGENT_URL] [THREAD]
+  a thread's past exchanges, read from the agent (AGENT_URL default http://127.0.0.1:41241/, THREAD default node-example-thread)`;
+  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
+  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
+  return positionals;
 }

@@ -4,9 +4,9 @@
 //   node examples/node/store.mjs [AGENT_URL] [MESSAGE]
 import { BehaviorSubject } from 'rxjs';
 import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a/node';
+import { exampleArgs, usageError } from '../args.mjs';
 
-const agent = process.argv[2] ?? 'http://127.0.0.1:41241/';
-const text = process.argv[3] ?? 'Hello!';
+const [agent = 'http://127.0.0.1:41241/', text = 'Hello!'] = args(2);
 const a2a = createA2A({ logger: console });
 
 const store = new BehaviorSubject(initialTurnView);
@@ -28,3 +28,12 @@ a2a
       void a2a.close();
     },
   });
+
+/** The command line: at most `most` positionals; --help prints the usage. */
+function args(most) {
+  const usage = `Usage: node examples/node/store.mjs [AGENT_URL] [MESSAGE]
+  one turn folded into a store, each view printed (AGENT_URL default http://127.0.0.1:41241/)`;
+  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
+  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
+  return positionals;
+}

@@ -6,8 +6,9 @@
 // With the same A4H_IDENTITY_SECRET, a second run continues the same conversation (turn 4…).
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
+import { exampleArgs, usageError } from '../args.mjs';
 
-const agent = process.argv[2] ?? 'http://127.0.0.1:41241/';
+const [agent = 'http://127.0.0.1:41241/'] = args(1);
 const a2a = createA2A({ logger: console });
 const thread = 'node-example-thread'; // a gateway's conversation key, e.g. a chat channel and thread
 
@@ -22,4 +23,13 @@ try {
   process.exitCode = 1;
 } finally {
   await a2a.close();
+}
+
+/** The command line: at most `most` positionals; --help prints the usage. */
+function args(most) {
+  const usage = `Usage: node examples/node/thread.mjs [AGENT_URL]
+  three turns in one thread (AGENT_URL default http://127.0.0.1:41241/)`;
+  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
+  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
+  return positionals;
 }
