@@ -101,7 +101,14 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
     const delivered = new DeliveryPort(port, mode.stream, io);
     const thread = values.thread === undefined ? {} : { thread: { key: values.thread, handle: values.handle } };
     if (values.json) {
-      return await reportTurn(io, runTurn(delivered, request, options), { json: true, verbose, agent, port: delivered, ...thread, ...save });
+      return await reportTurn(io, runTurn(delivered, request, options), {
+        json: true,
+        verbose,
+        agent,
+        port: delivered,
+        ...thread,
+        ...save,
+      });
     }
     return await reportProtocolTurn(io, (onAgentEvent) => runTurn(delivered, request, { ...options, onAgentEvent }), {
       mode,

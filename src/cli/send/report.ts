@@ -144,7 +144,7 @@ function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult |
     writeRecord(io, finalRecord({ id: end.taskId, ...(end.contextId === undefined ? {} : { contextId: end.contextId }), state }));
   }
   if (state === undefined) return 0;
-  warnOutcome(io, state);
+  warnOutcome(io, state, last?.kind === 'task' ? last.task.status : undefined);
   if (isInterrupted(state) && end.taskId !== undefined)
     notice(io, `answer it with: ${terminalLine(resumeCommand(report.agent, end.taskId))}`);
   return 0;

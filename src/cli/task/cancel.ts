@@ -31,7 +31,7 @@ export async function taskCancel(args: string[], io: Io): Promise<number> {
   return onAgent(io, mode, { command: 'task cancel', agent, taskId }, values, async ({ port }) => {
     const task = await lastValueFrom(cancelIdempotently(port, taskId));
     printResult(io, mode, protocolTask(task), taskRecord(task));
-    if (task.status.state !== 'canceled') warnOutcome(io, task.status.state);
+    if (task.status.state !== 'canceled') warnOutcome(io, task.status.state, task.status);
     return 0;
   });
 }

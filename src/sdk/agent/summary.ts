@@ -25,7 +25,9 @@ export function cardSummary(
       protocolVersion: offered.protocolVersion || protocolVersion,
       chosen:
         offered === chosen ||
-        (offered.url === chosen.url && offered.protocolBinding === chosen.protocolBinding && offered.protocolVersion === chosen.protocolVersion),
+        (offered.url === chosen.url &&
+          offered.protocolBinding === chosen.protocolBinding &&
+          offered.protocolVersion === chosen.protocolVersion),
     })),
   };
   if (chosen.tenant) summary.tenant = chosen.tenant;
