@@ -6,9 +6,16 @@
 // The thread's contextId is derived from A4H_IDENTITY_SECRET: the same secret finds the same past.
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
-import { exampleArgs, usageError } from '../args.mjs';
 
-const [agent = 'http://127.0.0.1:41241/', thread = 'node-example-thread'] = args(2);
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(`${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/history.mjs [AGENT_URL] [THREAD]\n`);
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/', thread = 'node-example-thread'] = args;
 const a2a = createA2A({ logger: console });
 
 try {
@@ -29,13 +36,4 @@ try {
   process.exitCode = 1;
 } finally {
   await a2a.close();
-}
-
-/** The command line: at most `most` positionals; --help prints the usage. */
-function args(most) {
-  const usage = `Usage: node examples/node/history.mjs [AGENT_URL] [THREAD]
-  a thread's past exchanges, read from the agent (AGENT_URL default http://127.0.0.1:41241/, THREAD default node-example-thread)`;
-  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
-  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
-  return positionals;
 }

@@ -5,9 +5,18 @@
 //   node examples/node/second-message.mjs [AGENT_URL] [queue|supersede|parallel]
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
-import { exampleArgs, usageError } from '../args.mjs';
 
-const [agent = 'http://127.0.0.1:41241/', secondMessage = 'queue'] = args(2);
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(
+    `${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/second-message.mjs [AGENT_URL] [queue|supersede|parallel]\n`,
+  );
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/', secondMessage = 'queue'] = args;
 const a2a = createA2A({ policy: { secondMessage } });
 const thread = { agent, handle: 'demo', thread: `second-message-${Date.now()}` };
 
@@ -20,12 +29,3 @@ const replies = ['Tell me about tea.', 'And coffee?'].map((text) =>
 );
 for (const reply of await Promise.all(replies)) console.log(reply);
 await a2a.close();
-
-/** The command line: at most `most` positionals; --help prints the usage. */
-function args(most) {
-  const usage = `Usage: node examples/node/second-message.mjs [AGENT_URL] [queue|supersede|parallel]
-  a second message while the first reply streams, under the thread's policy (default queue)`;
-  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
-  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
-  return positionals;
-}

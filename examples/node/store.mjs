@@ -4,9 +4,16 @@
 //   node examples/node/store.mjs [AGENT_URL] [MESSAGE]
 import { BehaviorSubject } from 'rxjs';
 import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a/node';
-import { exampleArgs, usageError } from '../args.mjs';
 
-const [agent = 'http://127.0.0.1:41241/', text = 'Hello!'] = args(2);
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(`${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/store.mjs [AGENT_URL] [MESSAGE]\n`);
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/', text = 'Hello!'] = args;
 const a2a = createA2A({ logger: console });
 
 const store = new BehaviorSubject(initialTurnView);
@@ -28,12 +35,3 @@ a2a
       void a2a.close();
     },
   });
-
-/** The command line: at most `most` positionals; --help prints the usage. */
-function args(most) {
-  const usage = `Usage: node examples/node/store.mjs [AGENT_URL] [MESSAGE]
-  one turn folded into a store, each view printed (AGENT_URL default http://127.0.0.1:41241/)`;
-  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
-  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
-  return positionals;
-}

@@ -6,9 +6,16 @@
 // With the same A4H_IDENTITY_SECRET, a second run continues the same conversation (turn 4…).
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
-import { exampleArgs, usageError } from '../args.mjs';
 
-const [agent = 'http://127.0.0.1:41241/'] = args(1);
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(`${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/thread.mjs [AGENT_URL]\n`);
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/'] = args;
 const a2a = createA2A({ logger: console });
 const thread = 'node-example-thread'; // a gateway's conversation key, e.g. a chat channel and thread
 
@@ -23,13 +30,4 @@ try {
   process.exitCode = 1;
 } finally {
   await a2a.close();
-}
-
-/** The command line: at most `most` positionals; --help prints the usage. */
-function args(most) {
-  const usage = `Usage: node examples/node/thread.mjs [AGENT_URL]
-  three turns in one thread (AGENT_URL default http://127.0.0.1:41241/)`;
-  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
-  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
-  return positionals;
 }

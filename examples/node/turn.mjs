@@ -5,9 +5,16 @@
 //
 // The thread's contextId is derived from A4H_IDENTITY_SECRET (keep it: the conversation continues).
 import { createA2A } from 'a4h-a2a/node';
-import { exampleArgs, usageError } from '../args.mjs';
 
-const [agent = 'http://127.0.0.1:41241/', text = 'Hello!'] = args(2);
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(`${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/turn.mjs [AGENT_URL] [MESSAGE]\n`);
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/', text = 'Hello!'] = args;
 const a2a = createA2A({ logger: console }); // the secret: A4H_IDENTITY_SECRET
 
 a2a.turn({ agent, handle: 'demo', thread: 'node-example', text }).subscribe({
@@ -22,12 +29,3 @@ a2a.turn({ agent, handle: 'demo', thread: 'node-example', text }).subscribe({
   },
   complete: () => void a2a.close(),
 });
-
-/** The command line: at most `most` positionals; --help prints the usage. */
-function args(most) {
-  const usage = `Usage: node examples/node/turn.mjs [AGENT_URL] [MESSAGE]
-  one turn, its reply printed as it streams in (AGENT_URL default http://127.0.0.1:41241/)`;
-  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
-  if (positionals.length > most) usageError(usage, `at most ${most} arguments, not ${positionals.length}`);
-  return positionals;
-}

@@ -50,7 +50,7 @@ describe('task cancel keeps the agent’s refusal', () => {
   it('-32001: TaskNotFoundError, its code and its text (text)', async () => {
     const { code, stderr } = await runCli(['task', 'cancel', 'gone', '-a', raw.url]);
     expect(code).toBe(1);
-    expect(stderr).toMatch(/^Error: TaskNotFoundError\nA2A Code: -32001\nMessage: .*/m);
+    expect(stderr).toMatch(/^Error: TaskNotFoundError\nMessage: .*\nA2A Code: -32001\n/m);
     expect(stderr).toContain(NOWHERE);
   });
 
@@ -80,7 +80,7 @@ describe('a send the agent refuses', () => {
       error: { code: 'InternalError', a2aCode: -32603, message: expect.stringContaining(CRASHED) },
     });
     const text = await runCli(['send', raw.url, 'hello']);
-    expect(text.stderr).toMatch(/^Error: InternalError\nA2A Code: -32603\nMessage: .*the model crashed: out of memory/m);
+    expect(text.stderr).toMatch(/^Error: InternalError\nMessage: .*the model crashed: out of memory\nA2A Code: -32603\n/m);
   });
 });
 
