@@ -2,7 +2,7 @@ import { defer, tap, type Observable } from 'rxjs';
 import { ForwardingPort } from '../../port/forwarding.js';
 import type { A2APort } from '../../port/port.js';
 import type { CardSummary } from '../../port/card.js';
-import type { AgentEvent, OutgoingMessage, SendResult } from '../../port/types.js';
+import type { AgentEvent, OutgoingMessage, SendResult } from '../../index.js';
 import { notice, type Io } from '../io.js';
 
 /**
