@@ -13,7 +13,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { parseArgs } from 'node:util';
+import { exampleArgs, usageError } from './args.mjs';
 // The built library (`npm run build`); an app would write `from 'a4h-a2a'`.
 import { deriveContextId } from '../dist/index.js';
 import { startedAs } from './started-as.mjs';
@@ -107,24 +107,14 @@ export async function startExampleBackend(options) {
  *   start: (options: { agent?: string; port: number; log: (line: string) => void }) => Promise<{ url: string; agent: string; close(): Promise<void> }> }} example
  */
 export async function runExampleBackend(example) {
-  const { values } = parseArgs({
-    options: {
-      agent: { type: 'string' },
-      port: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
-    },
-  });
-  if (values.help) {
-    process.stdout.write(
-      `Usage: ${example.command} [--agent URL] [--port N]\n` +
-        `  --agent URL   the A2A agent the page talks to (default ${DEFAULT_AGENT})\n` +
-        '  --port N      port to listen on, on 127.0.0.1 (default 0: a free one, printed)\n',
-    );
-    return;
-  }
+  const usage =
+    `Usage: ${example.command} [--agent URL] [--port N]\n` +
+    `  --agent URL   the A2A agent the page talks to (default ${DEFAULT_AGENT})\n` +
+    '  --port N      port to listen on, on 127.0.0.1 (default 0: a free one, printed)';
+  const { values } = exampleArgs(usage, { options: { agent: { type: 'string' }, port: { type: 'string' } } });
   const port = Number(values.port ?? '0');
   if (!/^\d+$/.test(values.port ?? '0') || !Number.isInteger(port) || port < 0 || port > 65_535)
-    throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+    usageError(usage, `--port must be 0 to 65535, not ${values.port}`);
   if (!process.env.A4H_IDENTITY_SECRET) {
     process.stderr.write(`${example.name}: using the public demo identity secret (set A4H_IDENTITY_SECRET to use your own)\n`);
   }

@@ -46,7 +46,7 @@ export type { ExtensionsOption } from './port/extensions.js';
 export { missingExtensions } from './sdk/extensions/required.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
-export type { CardExtension, CardSignature, CardSummary, SecuritySchemeInfo, SignatureProblem } from './port/card.js';
+export type { CardExtension, CardInterface, CardSignature, CardSummary, SecuritySchemeInfo, SignatureProblem } from './port/card.js';
 export type {
   AgentEvent,
   AgentMessage,

@@ -17,6 +17,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startedAs } from '../started-as.mjs';
+import { exampleArgs, usageError } from '../args.mjs';
 
 const run = promisify(execFile);
 
@@ -135,7 +136,11 @@ async function main(command) {
 }
 
 if (startedAs(import.meta)) {
-  main(process.argv[2]).then(
+  const usage = `Usage: node examples/angular/setup.mjs install|build
+  install: the Angular app's own packages (npm ci in examples/angular); build: that, then ng build`;
+  const { positionals } = exampleArgs(usage, { allowPositionals: true, options: {} });
+  if (positionals.length !== 1) usageError(usage, 'setup.mjs takes one command: install or build');
+  main(positionals[0]).then(
     (code) => (process.exitCode = code),
     (error) => {
       process.stderr.write(`angular chat: ${error instanceof Error ? error.message : String(error)}\n`);

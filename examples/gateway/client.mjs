@@ -21,7 +21,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { parseArgs } from 'node:util';
+import { exampleArgs } from '../args.mjs';
 import { createParser } from 'eventsource-parser';
 import { startedAs } from '../started-as.mjs';
 
@@ -223,9 +223,19 @@ async function readEvents(
 /** A word for a shell: single-quoted unless it is plain. */
 const shellWord = (/** @type {string} */ word) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
 
+/** What the command line takes. */
+const USAGE =
+  'Usage: node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [options]\n' +
+  '  --token TOKEN     a bearer token (default $A4H_GATEWAY_TOKEN; node examples/gateway/token.mjs <user> makes one)\n' +
+  '  --task ID         the task of the question this message answers\n' +
+  '  --from ID         follow a reply from a position (an id an earlier run printed)\n' +
+  "  --message-id ID   the message's id: resend a message whose turn was not seen, without doubling it\n" +
+  '  --sent-at MS      with --message-id: when it was first sent (ms since the epoch, as printed)\n' +
+  `  --budget SECONDS  how long to keep trying without progress (default ${DEFAULT_BUDGET_MS / 1000})\n`;
+
 /** The command line: the reply on stdout; the replica serving each stream, reconnects and how to go on, on stderr. */
 async function main() {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = exampleArgs(USAGE.trimEnd(), {
     allowPositionals: true,
     options: {
       token: { type: 'string' },
@@ -240,15 +250,7 @@ async function main() {
   const budget = Number(values.budget ?? DEFAULT_BUDGET_MS / 1000);
   const sentAt = values['sent-at'] !== undefined && /^\d{1,15}$/.test(values['sent-at']) ? Number(values['sent-at']) : undefined;
   if (!gateway || !thread || !(budget > 0) || (values['sent-at'] !== undefined && sentAt === undefined)) {
-    process.stderr.write(
-      'Usage: node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [options]\n' +
-        '  --token TOKEN     a bearer token (default $A4H_GATEWAY_TOKEN; node examples/gateway/token.mjs <user> makes one)\n' +
-        '  --task ID         the task of the question this message answers\n' +
-        '  --from ID         follow a reply from a position (an id an earlier run printed)\n' +
-        "  --message-id ID   the message's id: resend a message whose turn was not seen, without doubling it\n" +
-        '  --sent-at MS      with --message-id: when it was first sent (ms since the epoch, as printed)\n' +
-        `  --budget SECONDS  how long to keep trying without progress (default ${DEFAULT_BUDGET_MS / 1000})\n`,
-    );
+    process.stderr.write(USAGE);
     process.exitCode = 2;
     return;
   }

@@ -29,7 +29,6 @@
  */
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
-import { parseArgs } from 'node:util';
 import { firstValueFrom, takeWhile } from 'rxjs';
 // The built library (`npm run build`); an app would write `from 'a4h-a2a/node'`.
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
@@ -38,6 +37,7 @@ import { tokenVerifier } from './auth.mjs';
 import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, REASON_CHARS, Refusal, sentAtOf, threadKeyOf } from './request.mjs';
 import { streamEvents } from './stream.mjs';
 import { devIssuer } from './token.mjs';
+import { exampleArgs, usageError } from '../args.mjs';
 
 /** A comment on an idle stream this often; a client that hears nothing for two of them reconnects. */
 export const HEARTBEAT_MS = 5_000;
@@ -243,7 +243,19 @@ function reply(res, status, value, headers = {}) {
 
 /** The replica's command line: runs until SIGTERM or SIGINT, then hands its turns over and exits 0. */
 async function main() {
-  const { values } = parseArgs({
+  const usage =
+    'Usage: A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [options]\n' +
+    '  --agent URL                 the A2A agent (required)\n' +
+    '  --port N, --host ADDRESS    where to listen (default a free port on 127.0.0.1, printed)\n' +
+    '  --name NAME                 this replica in logs and the X-Replica header (default host:pid)\n' +
+    '  --jwks FILE|URL             the identity provider’s keys, with --issuer and --audience\n' +
+    '                              (default: the development issuer of token.mjs)\n' +
+    `  --heartbeat-ms N            a comment on an idle stream this often (default ${HEARTBEAT_MS})\n` +
+    `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
+    `  --max-streams N             streams served at once; past them 503 + Retry-After (default ${MAX_STREAMS})\n` +
+    '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
+    '                              its task id; a message then waits a round trip before it goes)\n';
+  const { values } = exampleArgs(usage.trimEnd(), {
     options: {
       agent: { type: 'string' },
       port: { type: 'string' },
@@ -256,26 +268,9 @@ async function main() {
       'max-buffered-bytes': { type: 'string' },
       'max-streams': { type: 'string' },
       lookup: { type: 'string' },
-      help: { type: 'boolean', short: 'h' },
     },
   });
-  if (values.help || !values.agent) {
-    process.stdout.write(
-      'Usage: A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [options]\n' +
-        '  --agent URL                 the A2A agent (required)\n' +
-        '  --port N, --host ADDRESS    where to listen (default a free port on 127.0.0.1, printed)\n' +
-        '  --name NAME                 this replica in logs and the X-Replica header (default host:pid)\n' +
-        '  --jwks FILE|URL             the identity provider’s keys, with --issuer and --audience\n' +
-        '                              (default: the development issuer of token.mjs)\n' +
-        `  --heartbeat-ms N            a comment on an idle stream this often (default ${HEARTBEAT_MS})\n` +
-        `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
-        `  --max-streams N             streams served at once; past them 503 + Retry-After (default ${MAX_STREAMS})\n` +
-        '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
-        '                              its task id; a message then waits a round trip before it goes)\n',
-    );
-    if (!values.help) process.exitCode = 2;
-    return;
-  }
+  if (!values.agent) usageError(usage.trimEnd(), 'gateway.mjs needs --agent URL');
   const count = (/** @type {string | undefined} */ value, /** @type {string} */ flag, max = 2 ** 31 - 1) => {
     if (value === undefined) return undefined;
     if (!/^\d+$/.test(value) || Number(value) > max) throw new Error(`${flag} must be a whole number up to ${max}, not ${quote(value)}`);

@@ -9,15 +9,19 @@ import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
 // The demo agent as `npm run build` builds it (dist/demo).
 import { startDemoAgent } from '../../dist/demo/agent.js';
 import { startCluster } from './cluster.mjs';
 import { devIssuer } from './token.mjs';
+import { exampleArgs, usageError } from '../args.mjs';
 
-const { values } = parseArgs({ options: { port: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
+const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--verbose]
+  the demo agent, three gateway replicas and haproxy in front of them, on 127.0.0.1 (needs npm run build, and haproxy)
+  --port N      haproxy's port (default 8080; 0 for a free one)
+  -v, --verbose haproxy's own log lines too`;
+const { values } = exampleArgs(USAGE, { options: { port: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
 const port = Number(values.port ?? '8080');
-if (!Number.isInteger(port) || port < 0 || port > 65_535) throw new Error(`--port must be 0 to 65535, not ${values.port}`);
+if (!/^\d+$/.test(values.port ?? '8080') || port > 65_535) usageError(USAGE, `--port must be 0 to 65535, not ${values.port}`);
 
 // The replicas share this secret and nothing else; set A4H_IDENTITY_SECRET to keep threads across runs.
 const secret = process.env.A4H_IDENTITY_SECRET || randomBytes(24).toString('base64url');

@@ -13,7 +13,7 @@ import { randomUUID } from 'node:crypto';
 import { link, lstat, mkdir, readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
-import { parseArgs } from 'node:util';
+import { exampleArgs, usageError } from '../args.mjs';
 import { SignJWT, calculateJwkThumbprint, exportJWK, generateKeyPair, importJWK } from 'jose';
 import { startedAs } from '../started-as.mjs';
 import { isSafeId } from './request.mjs';
@@ -106,20 +106,15 @@ async function makeKey(/** @type {string} */ file) {
 
 /** The command line: prints a token for the user named. */
 async function main() {
-  const { values, positionals } = parseArgs({
-    allowPositionals: true,
-    options: { ttl: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
-  });
+  const usage =
+    'Usage: node examples/gateway/token.mjs <user> [--ttl SECONDS]\n' +
+    '  prints a token for <user> from the development issuer (its key and JWKS in ' +
+    `${devIssuerDir()}), which replicas trust by default; --ttl at most 30 days (default ${DEFAULT_TTL_SECONDS})`;
+  const { values, positionals } = exampleArgs(usage, { allowPositionals: true, options: { ttl: { type: 'string' } } });
   const [user] = positionals;
   const ttl = Number(values.ttl ?? DEFAULT_TTL_SECONDS);
-  if (values.help || positionals.length !== 1 || !isSafeId(user, 256) || !Number.isInteger(ttl) || ttl < 1 || ttl > 30 * 86_400) {
-    process.stderr.write(
-      'Usage: node examples/gateway/token.mjs <user> [--ttl SECONDS]\n' +
-        '  prints a token for <user> from the development issuer (its key and JWKS in ' +
-        `${devIssuerDir()}), which replicas trust by default; --ttl at most 30 days (default ${DEFAULT_TTL_SECONDS})\n`,
-    );
-    process.exitCode = values.help ? 0 : 2;
-    return;
+  if (positionals.length !== 1 || !isSafeId(user, 256) || !Number.isInteger(ttl) || ttl < 1 || ttl > 30 * 86_400) {
+    usageError(usage, 'token.mjs needs one user name (letters, digits, ._-), and --ttl from 1 to 30 days in seconds');
   }
   const issuer = await devIssuer();
   process.stdout.write(`${await issuer.sign(/** @type {string} */ (user), { ttlSeconds: ttl })}\n`);

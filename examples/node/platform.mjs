@@ -11,12 +11,31 @@ import { parseArgs } from 'node:util';
 import { defer, distinctUntilChanged, lastValueFrom, map, retry, throwError, timer } from 'rxjs';
 import { catchTurnError, createA2A, platformEdits, turnState } from 'a4h-a2a/node';
 
-const { positionals, values } = parseArgs({
-  allowPositionals: true,
-  options: { 'max-length': { type: 'string', default: '4000' }, 'per-second': { type: 'string', default: '1' } },
-});
+const USAGE = `Usage: node examples/node/platform.mjs PLATFORM_URL [AGENT_URL] [MESSAGE] [--max-length N] [--per-second N]
+  --max-length N   the platform's longest message (default 4000)
+  --per-second N   edits a second at most (default 1)`;
+/** --help: the usage on stdout, exit 0; what is wrong with the command line: it and the usage on stderr, exit 2. */
+const usage = (/** @type {string} */ problem = '') => {
+  (problem ? process.stderr : process.stdout).write(`${problem ? `${problem}\n` : ''}${USAGE}\n`);
+  process.exit(problem ? 2 : 0);
+};
+let parsed;
+try {
+  parsed = parseArgs({
+    allowPositionals: true,
+    options: {
+      help: { type: 'boolean', short: 'h' },
+      'max-length': { type: 'string', default: '4000' },
+      'per-second': { type: 'string', default: '1' },
+    },
+  });
+} catch (error) {
+  usage(error instanceof Error ? error.message : String(error));
+}
+const { positionals, values } = /** @type {NonNullable<typeof parsed>} */ (parsed);
+if (values.help) usage();
 const [platform, agent = 'http://127.0.0.1:41241/', text = 'Tell me a story.'] = positionals;
-if (platform === undefined) throw new Error('usage: platform.mjs PLATFORM_URL [AGENT_URL] [MESSAGE]');
+if (platform === undefined || positionals.length > 3) usage('platform.mjs needs PLATFORM_URL, then at most AGENT_URL and MESSAGE');
 const a2a = createA2A();
 
 /** The platform's ids of the reply's messages, by their index. */

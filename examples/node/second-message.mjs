@@ -6,8 +6,17 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
 
-const agent = process.argv[2] ?? 'http://127.0.0.1:41241/';
-const secondMessage = process.argv[3] ?? 'queue';
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(
+    `${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/second-message.mjs [AGENT_URL] [queue|supersede|parallel]\n`,
+  );
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/', secondMessage = 'queue'] = args;
 const a2a = createA2A({ policy: { secondMessage } });
 const thread = { agent, handle: 'demo', thread: `second-message-${Date.now()}` };
 

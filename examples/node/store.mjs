@@ -5,8 +5,15 @@
 import { BehaviorSubject } from 'rxjs';
 import { catchTurnError, createA2A, initialTurnView, turnState } from 'a4h-a2a/node';
 
-const agent = process.argv[2] ?? 'http://127.0.0.1:41241/';
-const text = process.argv[3] ?? 'Hello!';
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(`${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/store.mjs [AGENT_URL] [MESSAGE]\n`);
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/', text = 'Hello!'] = args;
 const a2a = createA2A({ logger: console });
 
 const store = new BehaviorSubject(initialTurnView);

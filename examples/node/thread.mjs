@@ -7,7 +7,15 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from 'a4h-a2a/node';
 
-const agent = process.argv[2] ?? 'http://127.0.0.1:41241/';
+const args = process.argv.slice(2);
+const flag = args.find((arg) => arg.startsWith('-'));
+if (flag !== undefined) {
+  // --help prints the usage; a flag it does not take prints it on stderr (exit 2).
+  const out = flag === '--help' || flag === '-h' ? process.stdout : process.stderr;
+  out.write(`${out === process.stderr ? `unknown flag ${flag}\n` : ''}Usage: node examples/node/thread.mjs [AGENT_URL]\n`);
+  process.exit(out === process.stdout ? 0 : 2);
+}
+const [agent = 'http://127.0.0.1:41241/'] = args;
 const a2a = createA2A({ logger: console });
 const thread = 'node-example-thread'; // a gateway's conversation key, e.g. a chat channel and thread
 

@@ -11,6 +11,7 @@
 import { fileURLToPath } from 'node:url';
 import { context, build } from 'esbuild';
 import { startedAs } from '../started-as.mjs';
+import { exampleArgs } from '../args.mjs';
 
 const here = (path) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -38,7 +39,9 @@ export async function buildReactChat() {
 }
 
 if (startedAs(import.meta)) {
-  if (process.argv.includes('--watch')) {
+  const usage = `Usage: node examples/react-chat/build.mjs [--watch]
+  bundles the page into ${options.outfile}; --watch rebuilds it on each change`;
+  if (exampleArgs(usage, { options: { watch: { type: 'boolean' } } }).values.watch) {
     const ctx = await context(options);
     await ctx.watch();
     process.stdout.write(`watching; writing ${options.outfile}\n`);

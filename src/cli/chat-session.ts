@@ -1,7 +1,6 @@
 import { createInterface, type Interface } from 'node:readline';
 import { Subscription } from 'rxjs';
-import type { A2AClient } from '../client/types.js';
-import type { TurnEvent } from '../port/events.js';
+import type { A2AClient, TurnEvent } from '../node/index.js';
 import { ChatFiles } from './chat-files.js';
 import { HeldHistory, pastExchanges } from './chat-history.js';
 import type { ChatSettings } from './chat-settings.js';
@@ -12,6 +11,7 @@ import { isFailure } from './outcome.js';
 import { TurnPrinter } from './printer.js';
 import { didYouMean } from './suggest.js';
 import { startTurn, type RunningTurn, type TurnResult } from './turn-runner.js';
+import { leftNote, TurnTrail } from './left-turn.js';
 
 /** Where a chat stands: each state says what a new line, Ctrl-C and the end of a step do. */
 type ChatState =
@@ -42,6 +42,8 @@ export class ChatSession {
   /** `--task`, until the first message continues it. */
   private firstTask: string | undefined;
   private readonly printer: TurnPrinter;
+  /** What the running turn told: the message it sent, the task the agent named (what a Ctrl-C leaves at the agent). */
+  private trail = new TurnTrail();
   private readonly files: ChatFiles;
   private readonly lines: Interface;
   /** The input and the output are a terminal: a prompt, and a new line when leaving. */
@@ -103,6 +105,7 @@ export class ChatSession {
       return this.advance();
     }
     const { agent, handle, thread, extensions } = this.settings;
+    this.trail = new TurnTrail();
     const resumed = startTurn(this.client.resume({ agent, handle, thread, ...extensions }), (event) => {
       past.before(event);
       this.show(event);
@@ -172,6 +175,7 @@ export class ChatSession {
       ...(taskId === undefined ? {} : { taskId }),
       ...extensions,
     };
+    this.trail = new TurnTrail();
     this.reply(
       startTurn(this.client.turn(message), (event) => this.show(event)),
       (result) => {
@@ -210,6 +214,7 @@ export class ChatSession {
   /** A turn's events, shown: the reply, the question's hint, a failed end. */
   private show(event: TurnEvent): void {
     const { io } = this;
+    this.trail.see(event);
     this.printer.show(event);
     if (event.type !== 'end') return;
     this.files.replied(event.attachments);
@@ -217,12 +222,18 @@ export class ChatSession {
     if (isFailure(event.outcome)) notice(io, io.style.yellow(`the task ended ${event.outcome}`));
   }
 
-  /** Ctrl-C: cancels the running turn (the agent is asked to stop), or leaves. */
+  /**
+   * Ctrl-C: cancels the running turn, or leaves. What it left at the agent is said as it is: CancelTask
+   * for the task it named, else nothing to cancel yet, the message it may still act on, and how to find out.
+   */
   private interrupt(): void {
     if (this.state.name !== 'replying') return this.leave();
     this.state.turn.cancel();
     this.printer.abandon();
-    notice(this.io, 'turn cancelled; the agent was asked to stop');
+    const { agent, thread, handle } = this.settings;
+    const note = leftNote(this.trail, { agent, thread: { key: thread, handle } }, 'turn cancelled');
+    notice(this.io, note.message);
+    if (note.hint !== null) notice(this.io, this.io.style.dim(note.hint));
   }
 
   /** Ends the chat (the running turn, if any, is cancelled): 1 when a turn failed, else 0, unless `code` says. */

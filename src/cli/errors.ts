@@ -1,4 +1,4 @@
-import { isA2AError } from '../errors.js';
+import { isA2AError } from '../node/index.js';
 import { notice, type Io } from './io.js';
 import { networkCause } from '../network-cause.js';
 import { shellQuote } from './shell-quote.js';
@@ -20,11 +20,12 @@ export function describeError(error: unknown): string {
 }
 
 /**
- * One clear line on stderr; with `--verbose`, the cause chain under it. An error may quote the agent:
+ * One clear line on stderr, then `hint` (the next step) when given; with `--verbose`, the cause chain under it. An error may quote the agent:
  * each line is sanitized for the terminal before its colour.
  */
-export function reportError(io: Io, error: unknown, verbose: boolean): void {
+export function reportError(io: Io, error: unknown, verbose: boolean, hint?: string): void {
   notice(io, io.style.red(`error: ${terminalLine(describeError(error))}`));
+  if (hint !== undefined) notice(io, io.style.dim(terminalLine(hint)));
   // An extension the agent requires: the flag that activates it.
   if (isA2AError(error, 'input') && error.extensions?.length) {
     notice(io, io.style.dim(terminalLine(`activate it with ${error.extensions.map((uri) => `--extension ${shellQuote(uri)}`).join(' ')}`)));

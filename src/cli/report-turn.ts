@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import type { Observable } from 'rxjs';
-import type { A2AError } from '../index.js';
-import type { EndEvent, TurnEvent } from '../port/events.js';
+import { type A2AError, type CardSummary, type EndEvent, isA2AError, type TurnEvent } from '../node/index.js';
 import { saveAttachments } from './attachments.js';
 import { describeError, reportError } from './errors.js';
 import { exitStatusOf } from './protocol/envelope.js';
@@ -11,6 +10,8 @@ import { exitCodeFor } from './options.js';
 import { TurnPrinter } from './printer.js';
 import { terminalLine } from './terminal-text.js';
 import { startTurn } from './turn-runner.js';
+import { leftNote, TurnTrail, type SentTo } from './left-turn.js';
+import { otherInterfaces } from './protocol/ways-out.js';
 
 /** How a one-shot command shows its turn. */
 export interface ReportOptions {
@@ -20,6 +21,12 @@ export interface ReportOptions {
   save?: string;
   /** Error causes too. */
   verbose: boolean;
+  /** The agent as the user named it, for the commands a cancel's note names. */
+  agent?: string;
+  /** The thread the message went on (`--thread`, `--handle`), when it went on one. */
+  thread?: SentTo['thread'];
+  /** What the turn's port saw: the card it read, whether the message left (`send`'s DeliveryPort). */
+  port?: { seen: CardSummary | undefined; went: boolean };
   /** What the command adds while the turn runs and at its end (`send`'s wait at AUTH_REQUIRED). */
   watch?: TurnWatch;
 }
@@ -36,8 +43,6 @@ export interface TurnWatch {
   hint(error: A2AError): string | null;
 }
 
-const CANCELLED = 'cancelled; the agent was asked to stop';
-
 /**
  * Runs one turn (`send`'s or `resume`'s) to its end and shows it: the reply (or JSON lines), the
  * files saved, a cancel on SIGINT/SIGTERM or a closed stdout, the error. Resolves to the command's
@@ -46,8 +51,10 @@ const CANCELLED = 'cancelled; the agent was asked to stop';
 export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: ReportOptions): Promise<number> {
   const printer = new TurnPrinter(io);
   let end: EndEvent | undefined;
+  const trail = new TurnTrail();
   const turn = startTurn(turn$, (event) => {
     options.watch?.see(event);
+    trail.see(event);
     if (event.type === 'end') end = event;
     if (options.json) io.out.write(`${eventLine(event)}\n`);
     else printer.show(event);
@@ -87,17 +94,26 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
       reportError(io, stopped, options.verbose);
       return exitStatusOf(stopped);
     }
+    // What a cancel or a timeout left at the agent: CancelTask for a named task, else nothing to cancel (said as it is).
+    if (options.port !== undefined) trail.messageWent = options.port.went;
+    const note = leftNote(trail, { agent: options.agent ?? '<agent>', thread: options.thread });
     if ('cancelled' in result) {
-      if (options.json) io.out.write(`${errorLine('aborted', CANCELLED)}\n`);
-      notice(io, CANCELLED);
+      if (options.json) io.out.write(`${errorLine('aborted', note.message, undefined, note.hint ?? undefined)}\n`);
+      notice(io, note.message);
+      if (note.hint !== null) notice(io, io.style.dim(note.hint));
       return 1;
     }
+    const { error } = result;
+    const card = options.port?.seen;
+    const hint =
+      (isA2AError(error, 'network') && card !== undefined ? otherInterfaces(card) : undefined) ??
+      (isA2AError(error, 'timeout') ? [note.message, note.hint].filter(Boolean).join('; ') : undefined);
     if (options.json) {
-      const kind = (result.error as { kind?: unknown } | undefined)?.kind;
-      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(result.error), result.error)}\n`);
+      const kind = (error as { kind?: unknown } | undefined)?.kind;
+      io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(error), error, hint)}\n`);
     }
-    reportError(io, result.error, options.verbose);
-    return exitStatusOf(result.error);
+    reportError(io, error, options.verbose, hint);
+    return exitStatusOf(error);
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);

@@ -21,6 +21,12 @@ export interface CardSummary {
   transport: string;
   /** The URL of the chosen interface (without any credentials it carried). */
   url: string;
+  /**
+   * Every interface the card offers, in the card's order, the chosen one among them (`chosen`): what a
+   * caller can pick instead when the chosen one cannot be reached. The SDK ports set it; a port of
+   * your own may leave it out.
+   */
+  interfaces?: CardInterface[];
   /** The tenant of the chosen interface (v1.0), when it names one. */
   tenant?: string;
   /** The agent's description. */
@@ -44,6 +50,18 @@ export interface CardSummary {
   signature?: CardSignature;
   /** The extensions the card declares (`capabilities.extensions`), when it declares any. */
   extensions?: CardExtension[];
+}
+
+/** One interface a card offers (A2A's `AgentInterface`, as the card lists it). */
+export interface CardInterface {
+  /** Its protocol binding as the card names it, e.g. `JSONRPC`, `HTTP+JSON` or `GRPC`. */
+  binding: string;
+  /** Its URL (a gRPC interface's `host:port`) as the card gives it, without any credentials it carried. */
+  url: string;
+  /** Its protocol version, e.g. `1.0` or `0.3`. */
+  protocolVersion: string;
+  /** The interface the client calls. */
+  chosen: boolean;
 }
 
 /** One extension a card declares: a turn that does not activate a `required` one is refused before anything is sent. */

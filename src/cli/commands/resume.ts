@@ -84,7 +84,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     }
     let outcome: string | undefined;
     const turn$ = client.resume(input).pipe(tap((event) => event.type === 'end' && (outcome = event.outcome)));
-    const code = await reportTurn(io, turn$, { json: values.json === true, verbose });
+    const code = await reportTurn(io, turn$, { json: values.json === true, verbose, agent });
     if (values.json !== true && outcome === 'none') notice(io, `nothing in flight on thread "${thread}"`);
     if (values.json !== true && outcome === 'not-received') {
       notice(io, `the agent never got message ${JSON.stringify(values.message)} on thread "${thread}": send it again`);

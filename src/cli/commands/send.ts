@@ -103,12 +103,25 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
     const options = { ...ladder, logger, onCancel: cancels.track };
     // A task at AUTH_REQUIRED is waited on (until --timeout) while the agent may go on by itself: said at once on stderr.
     const authWait = new AuthWait(io, agent, policy.turnTimeoutMs);
-    if (values.json) return await reportTurn(io, runTurn(port, request, options), { json: true, verbose, watch: authWait, ...save });
     const delivered = new DeliveryPort(port, mode.stream, io);
+    const thread = values.thread === undefined ? {} : { thread: { key: values.thread, handle: values.handle } };
+    if (values.json) {
+      return await reportTurn(io, runTurn(delivered, request, options), {
+        json: true,
+        verbose,
+        watch: authWait,
+        agent,
+        port: delivered,
+        ...thread,
+        ...save,
+      });
+    }
     return await reportProtocolTurn(io, (onAgentEvent) => runTurn(delivered, request, { ...options, onAgentEvent }), {
       mode,
       agent,
       verbose,
+      port: delivered,
+      ...thread,
       reread: (taskId) => firstValueFrom(port.getTask(taskId)),
       authWait,
       ...save,

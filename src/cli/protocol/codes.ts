@@ -38,7 +38,7 @@ export const CLI_ERRORS = {
   A2ACLI_ERR_INTERNAL: 1,
   /** a4h's: a task given by id belongs to another thread than the one named; nothing was sent. */
   A4H_ERR_FOREIGN_TASK: 1,
-  /** a4h's: the caller stopped the command (Ctrl-C, SIGTERM); the agent was asked to cancel the task. */
+  /** a4h's: the caller stopped the command (Ctrl-C, SIGTERM); its message says whether CancelTask went (only for a task the agent named). */
   A4H_ERR_CANCELLED: 1,
 } as const;
 

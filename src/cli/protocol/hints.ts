@@ -1,6 +1,8 @@
-import { isA2AError } from '../../errors.js';
+import { type CardSummary, isA2AError } from '../../node/index.js';
+import type { LeftNote } from '../left-turn.js';
 import { followCommand, shellQuote } from '../shell-quote.js';
 import { classifyError } from './envelope.js';
+import { otherInterfaces } from './ways-out.js';
 
 /** What a hint may name: the command that failed, the agent, the task it was about. */
 export interface HintContext {
@@ -10,6 +12,10 @@ export interface HintContext {
   agent?: string;
   /** The task the command was about, when one is known. */
   taskId?: string;
+  /** The agent's card, when the command read it: an unreachable interface's hint names the others it offers. */
+  card?: CardSummary | undefined;
+  /** A turn a4h left (Ctrl-C, `--timeout`): what became of its task or message, and how to find out. */
+  left?: LeftNote;
 }
 
 const DEBUG = 'add --debug to see the requests and the agent’s answers (credentials redacted)';
@@ -42,8 +48,11 @@ export function hintFor(error: unknown, context: HintContext): string | null {
       return `check the agent reference: a host (its card is at /.well-known/agent-card.json), the card's URL, or a card file; ${DEBUG}`;
     case 'A2ACLI_ERR_CARD_INVALID':
       return `the card is not a valid A2A agent card; ${DEBUG}`;
-    case 'A2ACLI_ERR_UNREACHABLE':
-      return `is the agent running and reachable at ${agent}? ${DEBUG}`;
+    case 'A2ACLI_ERR_UNREACHABLE': {
+      // The interface a4h chose is down: the others the card offers, each with the flag that picks it (never a silent switch).
+      const others = isA2AError(error, 'network') && context.card !== undefined ? otherInterfaces(context.card) : undefined;
+      return `is the agent running and reachable at ${agent}? ${others === undefined ? '' : `${others}; `}${DEBUG}`;
+    }
     case 'A2ACLI_ERR_CREDENTIALS_MISSING': {
       const oauth = oauthHint(error);
       if (oauth !== undefined) return oauth;
@@ -54,6 +63,8 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A2ACLI_ERR_AUTH_FAILED':
       return 'the agent refused the credential sent: check it or get a new one';
     case 'A2ACLI_ERR_TIMEOUT':
+      // A turn left at its deadline: its task got CancelTask, or none was named yet (and the message may still be acted on).
+      if (context.left !== undefined) return [context.left.message, context.left.hint, 'or raise --timeout'].filter(Boolean).join('; ');
       if (tokenEndpoint(error))
         return `the token endpoint did not answer in time: is it up, and the right one (--oauth-token-url)? ${DEBUG}`;
       if (context.taskId === undefined) return 'raise --timeout';
@@ -67,7 +78,7 @@ export function hintFor(error: unknown, context: HintContext): string | null {
     case 'A4H_ERR_FOREIGN_TASK':
       return 'the task belongs to another conversation: name its --thread, or send without one';
     case 'A4H_ERR_CANCELLED':
-      return null;
+      return context.left?.hint ?? null;
     default:
       return DEBUG;
   }

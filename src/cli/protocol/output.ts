@@ -80,7 +80,7 @@ export function writeRecord(io: Io, record: TextRecord): void {
 /**
  * Reports a failure as the specification asks (§9.4) and returns the command's exit status: under
  * `-o json` the error envelope on stdout (one document, or the last JSON line under `--stream`); in
- * `text` its `Error:`, `Message:` and `Hint:` fields on stderr (stdout stays the payload's). The exit
+ * `text` its `Error:`, `Message:`, `A2A Code:` (the transport's code, when there is one) and `Hint:` fields on stderr (stdout stays the payload's). The exit
  * status follows the code (2 usage, 3 unreachable, 4 authentication, 5 timeout, else 1).
  */
 export function reportFailure(io: Io, mode: OutputMode, error: unknown, context: HintContext & { verbose?: boolean }): number {
@@ -89,8 +89,10 @@ export function reportFailure(io: Io, mode: OutputMode, error: unknown, context:
     if (mode.stream) writeJsonLine(io, envelope);
     else writeDocument(io, envelope);
   }
-  const { code, message, hint } = envelope.error;
+  const { code, message, hint, a2aCode } = envelope.error;
+  // The agent's own code (JSON-RPC error, gRPC status, HTTP status) stays beside A2A's name for it.
   let text = `Error: ${fieldValue(code)}\nMessage: ${fieldValue(message)}\n`;
+  if (a2aCode !== null) text += `A2A Code: ${fieldValue(a2aCode)}\n`;
   if (hint !== null) text += `Hint: ${fieldValue(hint)}\n`;
   // With --verbose, the causes under it (an a4h affordance; never a credential: the library's errors name none).
   for (let cause = (error as { cause?: unknown })?.cause, depth = 0; context.verbose && cause !== undefined && depth < 8; depth++) {

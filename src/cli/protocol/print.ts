@@ -5,11 +5,13 @@ import {
   protocolStreamResponse,
   type Task,
   type TaskState,
+  type TaskStatus,
   WIRE_STATES,
 } from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 import { writeDocument, writeJsonLine, writeRecord, type OutputMode, type TextRecord } from './output.js';
 import { eventRecord } from './text.js';
+import { terminalLine } from '../terminal-text.js';
 
 /**
  * Prints a command's one result (the specification's §9.2, §9.3): under `-o json` the protocol
@@ -49,12 +51,28 @@ export function finalRecord(task: Pick<Task, 'id' | 'contextId'> & { state: Task
 
 const ENDED_BADLY: ReadonlySet<TaskState> = new Set(['failed', 'rejected', 'canceled']);
 
+/** The longest reason a warning quotes from the agent's status message; a longer one is cut with `…`. */
+const REASON_CHARS = 300;
+
 /**
  * The stderr warning for an outcome that is not a success (§9.6: the exit status stays 0, the state
- * says what happened): `the task ended TASK_STATE_FAILED`, or `the task waits: TASK_STATE_INPUT_REQUIRED`.
- * Nothing for a completed task or one still in flight.
+ * says what happened): `the task ended TASK_STATE_FAILED: <the agent's reason>`, or `the task waits
+ * for you: TASK_STATE_INPUT_REQUIRED`. The reason is the text of the task's status message, when the
+ * agent gave one (on one line, at most 300 characters). Nothing for a completed task or one still in flight.
  */
-export function warnOutcome(io: Io, state: TaskState): void {
-  if (ENDED_BADLY.has(state)) notice(io, io.style.yellow(`the task ended ${WIRE_STATES[state]}`));
+export function warnOutcome(io: Io, state: TaskState, status?: TaskStatus): void {
+  const reason = statusText(status);
+  const why = reason === '' ? '' : `: ${reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS)}…` : reason}`;
+  if (ENDED_BADLY.has(state)) notice(io, io.style.yellow(terminalLine(`the task ended ${WIRE_STATES[state]}${why}`)));
   else if (isInterrupted(state)) notice(io, io.style.yellow(`the task waits for you: ${WIRE_STATES[state]}`));
+}
+
+/** The text parts of a status message, joined on one line; empty when there are none. */
+function statusText(status: TaskStatus | undefined): string {
+  const parts = status?.message?.parts ?? [];
+  return parts
+    .flatMap((part) => (part.kind === 'text' ? [part.text] : []))
+    .join(' ')
+    .replace(/\s+/g, ' ')
+    .trim();
 }

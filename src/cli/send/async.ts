@@ -23,7 +23,7 @@ export async function sendAsync(io: Io, port: A2APort, request: TurnRequest, mod
   const result = await firstValueFrom(port.send({ ...request, messageId, returnImmediately: true }));
   printResult(io, mode, protocolSendResponse(result), sendRecord(result));
   if (result.kind === 'task') {
-    warnOutcome(io, result.task.status.state);
+    warnOutcome(io, result.task.status.state, result.task.status);
     notice(io, `follow it with: ${terminalLine(followCommand(result.task.id, agent))}`);
   }
   return 0;

@@ -1,6 +1,6 @@
-import { tap, type Observable } from 'rxjs';
+import { defer, tap, type Observable } from 'rxjs';
 import { ForwardingPort } from '../../port/forwarding.js';
-import type { A2APort, CardSummary } from '../../node/index.js';
+import type { A2APort, AgentEvent, CardSummary, OutgoingMessage, SendResult } from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 
 /**
@@ -11,6 +11,11 @@ import { notice, type Io } from '../io.js';
  * the end and then the agent's terminal object.
  */
 export class DeliveryPort extends ForwardingPort {
+  /** The card the turn read (an unreachable interface's hint names the others it offers). */
+  seen: CardSummary | undefined;
+  /** The message was handed to the transport (a send or a stream was made): a cancel before then left nothing at the agent. */
+  went = false;
+
   constructor(
     inner: A2APort,
     private readonly streamed: boolean,
@@ -20,12 +25,26 @@ export class DeliveryPort extends ForwardingPort {
   }
 
   override card(): Observable<CardSummary> {
-    if (!this.streamed) return this.inner.card();
     return this.inner.card().pipe(
       tap((card) => {
-        if (!card.streaming)
+        this.seen = card;
+        if (this.streamed && !card.streaming)
           notice(this.io, 'the agent does not stream (its card says so): one blocking send, then GetTask until it settles');
       }),
     );
+  }
+
+  override send(message: OutgoingMessage): Observable<SendResult> {
+    return defer(() => {
+      this.went = true;
+      return this.inner.send(message);
+    });
+  }
+
+  override stream(message: OutgoingMessage): Observable<AgentEvent> {
+    return defer(() => {
+      this.went = true;
+      return this.inner.stream(message);
+    });
   }
 }

@@ -1,11 +1,21 @@
 import type { Observable } from 'rxjs';
-import { A2AError } from '../../errors.js';
+import {
+  A2AError,
+  type AgentEvent,
+  type Attachment,
+  type EndEvent,
+  isInterrupted,
+  protocolSendResponse,
+  type SendResult,
+  type Task,
+  type TaskState,
+  type TurnEvent,
+  type TurnOutcome,
+} from '../../node/index.js';
 import { mkdir } from 'node:fs/promises';
-import type { Attachment, EndEvent, TurnEvent, TurnOutcome } from '../../port/events.js';
 import { saveAttachments } from '../attachments.js';
-import { isInterrupted, type AgentEvent, type SendResult, type Task, type TaskState } from '../../port/types.js';
 import { foldTask } from './fold.js';
-import { protocolSendResponse } from '../../render/protocol.js';
+import type { DeliveryPort } from './ports.js';
 import { notice, onOutClosed, type Io } from '../io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../protocol/print.js';
@@ -14,6 +24,7 @@ import { followCommand, shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';
 import { startTurn } from '../turn-runner.js';
 import type { AuthWait } from './auth-wait.js';
+import { leftNote, TurnTrail, type SentTo } from '../left-turn.js';
 
 /** The task state a turn's outcome stands for. */
 const STATE_OF: Partial<Record<TurnOutcome, TaskState>> = {
@@ -37,6 +48,10 @@ export interface ProtocolReport {
   reread?: (taskId: string) => Promise<Task>;
   /** The wait at AUTH_REQUIRED: its notices, and the error of a `--timeout` or Ctrl-C during it. */
   authWait?: AuthWait;
+  /** The thread the message went on (`--thread`, `--handle`): a cancel's note names the command that looks for it. */
+  thread?: SentTo['thread'];
+  /** What the turn's port saw: the card it read, whether the message left (a {@link DeliveryPort}). */
+  port?: Pick<DeliveryPort, 'seen' | 'went'>;
 }
 
 /**
@@ -73,8 +88,10 @@ export async function reportProtocolTurn(
       updated = true;
     }
   };
+  const trail = new TurnTrail();
   const running = startTurn(turn(heard), (event) => {
     report.authWait?.see(event);
+    trail.see(event);
     if (event.type === 'end') end = event;
     else if (event.type === 'task') taskId = event.taskId;
   });
@@ -98,12 +115,17 @@ export async function reportProtocolTurn(
       return ended(io, report, end, last);
     }
     if (outClosed) return 0;
+    // A cancel or a timeout left the turn: what became of the task (CancelTask, or nothing to cancel yet) is said as it is.
+    if (report.port !== undefined) trail.messageWent = report.port.went;
+    const note = leftNote(trail, { agent: report.agent, thread: report.thread });
+    // Ctrl-C while the task waited for a sign-in: nothing was cancelled, and the wait says so itself.
+    const stopped = 'cancelled' in result ? report.authWait?.stopped() : undefined;
+    if (stopped !== undefined) return reportFailure(io, mode, stopped, context);
     const error =
       'cancelled' in result
-        ? (report.authWait?.stopped() ??
-          new A2AError({ kind: 'aborted', operation: 'turn', message: 'cancelled; the agent was asked to stop the task' }))
+        ? new A2AError({ kind: 'aborted', operation: 'turn', message: note.message })
         : (result as { error: unknown }).error;
-    return reportFailure(io, mode, error, context);
+    return reportFailure(io, mode, error, { ...context, left: note, card: report.port?.seen });
   } finally {
     process.off('SIGINT', interrupt);
     process.off('SIGTERM', interrupt);
@@ -140,7 +162,7 @@ function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult |
     writeRecord(io, finalRecord({ id: end.taskId, ...(end.contextId === undefined ? {} : { contextId: end.contextId }), state }));
   }
   if (state === undefined) return 0;
-  warnOutcome(io, state);
+  warnOutcome(io, state, last?.kind === 'task' ? last.task.status : undefined);
   // At AUTH_REQUIRED here the agent closed its stream (or has none) and the task still waits: the user signs in, then follows it.
   if (state === 'auth-required' && end.taskId !== undefined)
     notice(io, `sign in as the agent asked, then follow it with: ${terminalLine(followCommand(end.taskId, report.agent))}`);

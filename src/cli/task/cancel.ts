@@ -1,8 +1,5 @@
 import { catchError, lastValueFrom, switchMap, throwError, type Observable } from 'rxjs';
-import { A2AError, isA2AError } from '../../errors.js';
-import type { A2APort } from '../../port/port.js';
-import { isTerminal, type Task } from '../../port/types.js';
-import { protocolTask, WIRE_STATES } from '../../render/protocol.js';
+import { A2AError, type A2APort, isA2AError, isTerminal, protocolTask, type Task, WIRE_STATES } from '../../node/index.js';
 import { within } from '../../turn/watchdog.js';
 import type { Io } from '../io.js';
 import { parse } from '../options.js';
@@ -31,7 +28,7 @@ export async function taskCancel(args: string[], io: Io): Promise<number> {
   return onAgent(io, mode, { command: 'task cancel', agent, taskId }, values, async ({ port }) => {
     const task = await lastValueFrom(cancelIdempotently(port, taskId));
     printResult(io, mode, protocolTask(task), taskRecord(task));
-    if (task.status.state !== 'canceled') warnOutcome(io, task.status.state);
+    if (task.status.state !== 'canceled') warnOutcome(io, task.status.state, task.status);
     return 0;
   });
 }

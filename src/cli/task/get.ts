@@ -83,7 +83,7 @@ export async function taskGet(args: string[], io: Io): Promise<number> {
       task = await lastValueFrom(port.getTask(taskId, historyLength).pipe(within<Task>(REQUEST_TIMEOUT_MS, 'poll-request', 'get-task')));
     }
     printResult(io, mode, protocolTask(task), withHistory(taskRecord(task), historyLength === undefined ? [] : (task.history ?? [])));
-    warnOutcome(io, task.status.state);
+    warnOutcome(io, task.status.state, task.status);
     return 0;
   });
 }

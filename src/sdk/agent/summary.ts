@@ -19,6 +19,16 @@ export function cardSummary(
     protocolVersion,
     transport: chosen.protocolBinding,
     url: address.shown,
+    interfaces: (normalized.supportedInterfaces ?? []).map((offered) => ({
+      binding: offered.protocolBinding,
+      url: withoutCredentials(offered.url),
+      protocolVersion: offered.protocolVersion || protocolVersion,
+      chosen:
+        offered === chosen ||
+        (offered.url === chosen.url &&
+          offered.protocolBinding === chosen.protocolBinding &&
+          offered.protocolVersion === chosen.protocolVersion),
+    })),
   };
   if (chosen.tenant) summary.tenant = chosen.tenant;
   if (normalized.description) summary.description = normalized.description;
@@ -37,6 +47,16 @@ export function cardSummary(
   const extensions = extensionsOf(checked);
   if (extensions.length) summary.extensions = extensions;
   return summary;
+}
+
+/** A URL without the user and password it may carry; anything that is not a URL (a gRPC `host:port`) as it is. */
+function withoutCredentials(url: string): string {
+  if (!URL.canParse(url)) return url;
+  const parsed = new URL(url);
+  if (parsed.username === '' && parsed.password === '') return url;
+  parsed.username = '';
+  parsed.password = '';
+  return parsed.href;
 }
 
 /** The extensions the card declares, as it declares them (the SDK's v0.3 translation is not needed for them: both shapes agree). */
