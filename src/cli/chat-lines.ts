@@ -5,7 +5,7 @@ export const CHAT_COMMANDS = `Commands:
   /help          this list
   /quit, /exit   leave (so do Ctrl-C at the prompt and the end of input)
   //text         send a line that starts with a slash ("/text")
-Ctrl-C during a reply cancels it (the agent is asked to stop).`;
+Ctrl-C during a reply leaves it (CancelTask for the task the agent named; it says what it left).`;
 
 /** The chat's own commands, for "did you mean". */
 export const SLASH_COMMANDS = ['/attach', '/save', '/help', '/quit', '/exit'];

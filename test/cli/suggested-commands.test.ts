@@ -99,7 +99,9 @@ afterAll(async () => {
 
 /** The command lines `a4h` suggested on stderr (after "follow it with:", "answer it with:", the timeout hint). */
 function suggested(stderr: string): string[] {
-  return [...stderr.matchAll(/(?:follow it with|answer it with|the task goes on at the agent): (a4h .*)$/gm)].map((m) => m[1]!);
+  return [
+    ...stderr.matchAll(/(?:follow it with|answer it with|the task goes on at the agent|see what the agent made of it): (a4h .*)$/gm),
+  ].map((m) => m[1]!);
 }
 
 /**
@@ -140,13 +142,16 @@ describe('suggested commands quote the agent’s task id for the shell', () => {
     expect(args).toEqual(['send', `${agent}wait/`, '--task-id', id, '--text', '<your answer>']);
   });
 
-  it.each(IDS)('send --stream --timeout, task id %j: the hint runs a4h task get with the id, nothing else', async (id) => {
-    const { code, stderr } = await runCli(['send', agent, '--stream', '--timeout', '1s', '--text', id]);
-    expect(code).toBe(5);
-    const lines = suggested(stderr);
-    expect(lines).toHaveLength(1);
-    const { files, args } = await paste(lines[0]!);
-    expect(files).toEqual([]);
-    expect(args).toEqual(['task', 'get', id, '-a', agent, '--wait']);
-  });
+  it.each(IDS)(
+    'send --stream --timeout, task id %j: the hint (CancelTask sent) runs a4h task get with the id, nothing else',
+    async (id) => {
+      const { code, stderr } = await runCli(['send', agent, '--stream', '--timeout', '1s', '--text', id]);
+      expect(code).toBe(5);
+      const lines = suggested(stderr);
+      expect(lines).toHaveLength(1);
+      const { files, args } = await paste(lines[0]!);
+      expect(files).toEqual([]);
+      expect(args).toEqual(['task', 'get', id, '-a', agent]);
+    },
+  );
 });

@@ -20,8 +20,8 @@ export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle 
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
                 ${CONNECTION_SYNOPSIS}
 
-An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply cancels that turn
-(the agent is asked to stop); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
+An interactive chat. Replies stream in as they arrive. Ctrl-C during a reply leaves that turn
+(CancelTask for the task the agent named; it says what it left); Ctrl-C at the prompt, /quit or end of input leaves. Lines can be
 piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting again continues the
 conversation. It first shows the thread's last exchanges, dimmed on stderr (--history N, default
 ${DEFAULT_CHAT_HISTORY}; 0 for none; an agent that cannot list them, A2A v0.3, shows none), then a reply

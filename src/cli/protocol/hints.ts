@@ -64,7 +64,9 @@ export function hintFor(error: unknown, context: HintContext): string | null {
       return 'the agent refused the credential sent: check it or get a new one';
     case 'A2ACLI_ERR_TIMEOUT':
       // A turn left at its deadline: its task got CancelTask, or none was named yet (and the message may still be acted on).
-      if (context.left !== undefined) return [context.left.message, context.left.hint, 'or raise --timeout'].filter(Boolean).join('; ');
+      // The command comes last, alone after its colon: a line pasted into a shell runs it and nothing else.
+      if (context.left !== undefined)
+        return [context.left.message, 'raise --timeout if it needs longer', context.left.hint].filter(Boolean).join('; ');
       if (tokenEndpoint(error))
         return `the token endpoint did not answer in time: is it up, and the right one (--oauth-token-url)? ${DEBUG}`;
       if (context.taskId === undefined) return 'raise --timeout';
