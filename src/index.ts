@@ -124,3 +124,28 @@ export type { CoalesceOptions } from './render/coalesce.js';
 export type { TurnView } from './render/view.js';
 export { emptyTranscript, reduceTranscript, threadTranscript } from './render/transcript.js';
 export type { Transcript, TranscriptTurn } from './render/transcript.js';
+
+// What `a4h` does, a script can do: task verbs over a port, push-notification configs, the checks a
+// message goes through, the decorator base of a port, the card's path, OAuth's bounded requests.
+export { followTask } from './turn/follow-task.js';
+export type { FollowReconnect } from './turn/follow-task.js';
+export { waitForTask } from './turn/wait-task.js';
+export type { TaskWait } from './turn/wait-task.js';
+export { within } from './turn/watchdog.js';
+export { listTasksOf } from './port/port.js';
+export { pushConfigsOf } from './port/push-configs.js';
+export type { NewPushConfig, PushAuthentication, PushConfig, PushConfigPage, PushConfigPort } from './port/push-configs.js';
+export { ForwardingPort } from './port/forwarding.js';
+export { checkRequest } from './turn/request.js';
+export { checkInputModes, outgoingData, outgoingFiles } from './port/outgoing.js';
+export { checkExtensionUris } from './port/extensions.js';
+export { CARD_PATH, redactQuery } from './port/card-url.js';
+export { describeScheme } from './sdk/credentials/security.js';
+export { networkCause } from './network-cause.js';
+export { MAX_TIMER_MS } from './turn/policy.js';
+export { checkIdentitySecret } from './identity/context-id.js';
+export { CancelsInFlight } from './client/cancels.js';
+export { requestToken, tokenUrlProblem } from './sdk/credentials/oauth/token-request.js';
+export type { AccessToken, TokenRequest } from './sdk/credentials/oauth/token-request.js';
+export { postToEndpoint } from './sdk/credentials/oauth/endpoint-post.js';
+export type { EndpointAnswer, EndpointPost } from './sdk/credentials/oauth/endpoint-post.js';

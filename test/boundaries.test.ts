@@ -139,6 +139,27 @@ const SDK_FOLDERS = [
   'mapping',
 ];
 
+describe('one client: the command line is a user of the package', () => {
+  it('src/cli/ imports only the public entries (a4h-a2a, a4h-a2a/node), its own modules and packages', () => {
+    const PUBLIC = new Set(['index.ts', 'node/index.ts']);
+    const reachesInside = files
+      .filter(({ folder }) => folder === 'cli')
+      .flatMap(({ file, imports }) =>
+        imports
+          .filter((specifier) => specifier.startsWith('.'))
+          .map((specifier) => ({ specifier, to: target(file, specifier) }))
+          .filter(({ to }) => !to.startsWith('cli/') && !PUBLIC.has(to))
+          .map(({ specifier }) => `${file} imports ${specifier}`),
+      );
+    expect(reachesInside).toEqual([]);
+  });
+
+  it('the check sees an internal import', () => {
+    expect(target('cli/task/get.ts', '../../turn/wait-task.js')).toBe('turn/wait-task.ts');
+    expect(target('cli/task/get.ts', '../../node/index.js')).toBe('node/index.ts');
+  });
+});
+
 describe('the layers of src/ and of src/sdk/, and no cycle', () => {
   it('the folders of src/ (and the files at its root) import only the layers below theirs', () => {
     expect(upward(edges, SRC_LAYERS, srcPart)).toEqual([]);

@@ -1,6 +1,5 @@
 import type { Io } from './io.js';
-import { type A2APort, cardUrlOf, silentLogger } from '../node/index.js';
-import type { PushConfigPort } from '../port/push-configs.js';
+import { type A2APort, cardUrlOf, type PushConfigPort, silentLogger } from '../node/index.js';
 import { agentSetup } from './agent-options.js';
 import { valueOf } from './config/load.js';
 import { commandPorts } from './agent-ports.js';

@@ -1,8 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { A2AError } from '../node/index.js';
-import { CARD_PATH } from '../port/card-url.js';
+import { A2AError, CARD_PATH } from '../node/index.js';
 
 /** An agent as the command line names it: a URL to reach (a host, an origin, a card URL) or a card read from a file. */
 export type AgentRef = { kind: 'url'; url: string } | { kind: 'file'; path: string };

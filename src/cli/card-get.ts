@@ -1,6 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { A2AError, type CardSummary } from '../node/index.js';
-import { within } from '../turn/watchdog.js';
+import { A2AError, type CardSummary, within } from '../node/index.js';
 import { validateCard } from './card-validate.js';
 import { notice, UsageError, type Io } from './io.js';
 import { parse } from './options.js';

@@ -1,5 +1,4 @@
-import { redactQuery } from '../port/card-url.js';
-import type { GrpcWireEvent, GrpcWireWatch } from '../node/index.js';
+import { type GrpcWireEvent, type GrpcWireWatch, redactQuery } from '../node/index.js';
 import { isCredentialMember, REDACTED, redactLine } from './debug-redact.js';
 import type { Io } from './io.js';
 import { terminalLine } from './terminal-text.js';

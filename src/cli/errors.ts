@@ -1,6 +1,5 @@
-import { isA2AError } from '../node/index.js';
+import { isA2AError, networkCause } from '../node/index.js';
 import { notice, type Io } from './io.js';
-import { networkCause } from '../network-cause.js';
 import { shellQuote } from './shell-quote.js';
 import { terminalLine } from './terminal-text.js';
 

@@ -1,9 +1,12 @@
-import { createInsecureFetch } from '../node/insecure-fetch.js';
+import { createNodeFetch } from '../node/index.js';
 import type { Io } from './io.js';
 
-/** The fetch of `--insecure` (or `A2ACLI_INSECURE`): TLS certificates not verified. For development only. */
+/**
+ * The fetch of `--insecure` (or `A2ACLI_INSECURE`): TLS certificates not verified. For development only.
+ * Its idle connections close after a second: a command's pool is not closed, and must not keep it alive.
+ */
 export function insecureFetch(): typeof fetch {
-  return createInsecureFetch().fetch;
+  return createNodeFetch({ verifyCertificates: false, keepAliveTimeoutMs: 1_000 }).fetch;
 }
 
 /**

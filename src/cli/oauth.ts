@@ -1,5 +1,4 @@
-import type { OAuthClientCredentials } from '../node/index.js';
-import { tokenUrlProblem } from '../sdk/credentials/oauth/token-request.js';
+import { type OAuthClientCredentials, tokenUrlProblem } from '../node/index.js';
 import { booleanOf } from './config/settings.js';
 import { UsageError } from './io.js';
 

@@ -1,6 +1,5 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import { isA2AError, type TurnOutcome } from '../node/index.js';
-import { checkExtensionUris } from '../port/extensions.js';
+import { checkExtensionUris, isA2AError, type TurnOutcome } from '../node/index.js';
 import { UsageError } from './io.js';
 import { didYouMean } from './suggest.js';
 

@@ -1,5 +1,4 @@
-import { secretBytes } from '../identity/context-id.js';
-import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../node/create-a2a.js';
+import { checkIdentitySecret as check, IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../node/index.js';
 
 /**
  * Refuses a malformed `A4H_IDENTITY_SECRET` or `A4H_PREVIOUS_IDENTITY_SECRETS` entry (shorter than 16 bytes, not well-formed Unicode) before
@@ -8,6 +7,6 @@ import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFrom
  */
 export function checkIdentitySecret(env: NodeJS.ProcessEnv): void {
   const secret = env[IDENTITY_SECRET_ENV];
-  if (secret !== undefined && secret !== '') secretBytes(secret).fill(0);
-  for (const previous of previousSecretsFromEnv(env[PREVIOUS_IDENTITY_SECRETS_ENV])) secretBytes(previous).fill(0);
+  if (secret !== undefined && secret !== '') check(secret);
+  for (const previous of previousSecretsFromEnv(env[PREVIOUS_IDENTITY_SECRETS_ENV])) check(previous);
 }

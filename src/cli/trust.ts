@@ -1,5 +1,4 @@
-import { type CardSignature, type Jwks, readJwksFile, type TrustOption } from '../node/index.js';
-import { redactQuery } from '../port/card-url.js';
+import { type CardSignature, type Jwks, readJwksFile, redactQuery, type TrustOption } from '../node/index.js';
 import { UsageError } from './io.js';
 
 /** The flags of signed cards: `--trust-jwks FILE|URL` (repeatable) and `--require-signed-card`. */

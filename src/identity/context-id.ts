@@ -148,6 +148,15 @@ export function isContextIdShape(id: string): boolean {
 }
 
 /**
+ * Checks an identity secret before anything derives with it (at a program's start, say): at least 16
+ * bytes, well-formed Unicode. Throws a `config` {@link A2AError} that never includes the secret;
+ * returns nothing and keeps nothing of it.
+ */
+export function checkIdentitySecret(secret: string | Uint8Array): void {
+  secretBytes(secret).fill(0);
+}
+
+/**
  * Checks an identity secret (a string or bytes, at least 16 bytes, well-formed Unicode) and returns
  * a private copy of its bytes. Throws a `config` A2AError that never includes the secret.
  */

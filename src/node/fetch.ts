@@ -30,6 +30,13 @@ export interface NodeFetchOptions {
    * stays HTTP/1.1. Default false (undici's HTTP/2 client is experimental).
    */
   allowH2?: boolean;
+  /**
+   * False turns TLS certificate verification off, for every agent this fetch reaches: for development
+   * against an agent with a self-signed certificate only (anyone who can intercept the connection can
+   * then impersonate the agent and read what goes to it). `a4h --insecure` uses it, and warns each
+   * time. Default true.
+   */
+  verifyCertificates?: boolean;
   /** How long an idle keep-alive connection is kept. Default 30 s. */
   keepAliveTimeoutMs?: number;
   /**
@@ -65,6 +72,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       connections: options.connections ?? 256,
       keepAliveTimeout: options.keepAliveTimeoutMs ?? 30_000,
       ...(options.allowH2 === true ? { allowH2: true } : {}),
+      ...(options.verifyCertificates === false ? { verifyCertificates: false } : {}),
     },
     entries,
   );

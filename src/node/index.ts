@@ -8,7 +8,7 @@
 export * from '../index.js';
 export { createNodeFetch } from './fetch.js';
 export type { NodeFetch, NodeFetchOptions } from './fetch.js';
-export { createA2A, IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV } from './create-a2a.js';
+export { createA2A, IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from './create-a2a.js';
 export { readJwksFile } from './jwks-file.js';
 export { grpcSupport } from './grpc.js';
 export type { GrpcSupportOptions } from './grpc.js';

@@ -5,7 +5,11 @@ import { longestMatch } from '../sdk/credentials/url-scope.js';
 import { secureOptions, type TlsEntry } from './tls.js';
 
 /** What every undici `Agent` of the Node fetch shares: its timeouts and pooling. */
-export type PoolOptions = Omit<Agent.Options, 'connect' | 'factory'> & { connectTimeoutMs: number };
+export type PoolOptions = Omit<Agent.Options, 'connect' | 'factory'> & {
+  connectTimeoutMs: number;
+  /** False: TLS certificates are not verified (development only; `NodeFetchOptions.verifyCertificates`). */
+  verifyCertificates?: boolean;
+};
 
 /**
  * undici's connector, with two changes. A TLS alert the server sends (`ERR_SSL_…_ALERT_…`: it refused
@@ -60,7 +64,7 @@ function multiplexing(origin: string | URL, options: Client.Options): Dispatcher
 }
 
 function agentOf(pool: PoolOptions, connectFor: (origin: string) => buildConnector.connector): Dispatcher {
-  const { connectTimeoutMs: _timeout, ...options } = pool;
+  const { connectTimeoutMs: _timeout, verifyCertificates: _verify, ...options } = pool;
   const h2 = pool.allowH2 === true ? { factory: multiplexing } : {};
   const agent = new Agent({
     ...options,
@@ -84,10 +88,14 @@ export interface TlsDispatchers {
  */
 export function tlsDispatchers(pool: PoolOptions, entries: readonly TlsEntry[]): TlsDispatchers {
   // The connector offers h2 by ALPN when the pool may speak it (undici adds that only to connectors of its own).
-  const base = { timeout: pool.connectTimeoutMs, ...(pool.allowH2 === true ? { allowH2: true } : {}) };
+  const base = {
+    timeout: pool.connectTimeoutMs,
+    ...(pool.allowH2 === true ? { allowH2: true } : {}),
+    ...(pool.verifyCertificates === false ? { rejectUnauthorized: false } : {}),
+  };
   const plain = alertAware(base);
   const connectors = new Map(
-    entries.map((entry) => [entry, alertAware({ ...base, ...secureOptions(entry.tls) }, entry.tls.cert !== undefined)]),
+    entries.map((entry) => [entry, alertAware({ ...secureOptions(entry.tls), ...base }, entry.tls.cert !== undefined)]),
   );
   const originConnector = (origin: string) => {
     const own = entries.find((entry) => entry.origin === origin && entry.path === '');

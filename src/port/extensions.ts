@@ -18,10 +18,10 @@ const URI = /^[A-Za-z][A-Za-z0-9+.-]*:[^\s,\0-\x1f\x7f]+$/;
 export const NO_EXTENSIONS: readonly string[] = Object.freeze([]);
 
 /**
- * Checks a list of extension URIs (`where` names it in the error: `extensions`, `the extensions of
- * "https://h"`): an array of absolute URIs, each without whitespace or a comma (the header separates
- * them with commas), at most {@link MAX_EXTENSIONS}. Throws an A2AError of `kind` (`input` for a
- * turn's, `config` for an option's).
+ * Checks a list of extension URIs (`where` names it in the error: `extensions`, say, or
+ * `the extensions of "https://h"`): an array of absolute URIs, each without whitespace or a comma
+ * (the header separates them with commas), at most 64. Throws an A2AError of `kind` (`input` for a
+ * turn's, `config` for an option's); returns the list.
  */
 export function checkExtensionUris(list: unknown, where: string, kind: 'input' | 'config', operation: A2AOperation): readonly string[] {
   const refuse = (what: string) => new A2AError({ kind, operation, message: `${where} ${what}` });

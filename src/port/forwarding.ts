@@ -11,26 +11,39 @@ import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
  * (an `unsupported` error).
  */
 export class ForwardingPort implements A2APort {
-  constructor(protected readonly inner: A2APort) {}
+  /** The port every call goes to. */
+  protected readonly inner: A2APort;
 
+  /** A port that forwards every call to `inner`. */
+  constructor(inner: A2APort) {
+    this.inner = inner;
+  }
+
+  /** The inner port's card. */
   card(): Observable<CardSummary> {
     return this.inner.card();
   }
+  /** The inner port's blocking send. */
   send(message: OutgoingMessage): Observable<SendResult> {
     return this.inner.send(message);
   }
+  /** The inner port's streaming send. */
   stream(message: OutgoingMessage): Observable<AgentEvent> {
     return this.inner.stream(message);
   }
+  /** The inner port's resubscription to a task. */
   resubscribe(taskId: string): Observable<AgentEvent> {
     return this.inner.resubscribe(taskId);
   }
+  /** The inner port's `GetTask`. */
   getTask(taskId: string, historyLength?: number): Observable<Task> {
     return this.inner.getTask(taskId, historyLength);
   }
+  /** The inner port's `CancelTask`. */
   cancel(taskId: string): Observable<Task> {
     return this.inner.cancel(taskId);
   }
+  /** The inner port's `ListTasks` (an `unsupported` error when it has none). */
   listTasks(contextId: string, options?: ListTasksOptions): Observable<TaskPage> {
     return listTasksOf(this.inner, contextId, options);
   }

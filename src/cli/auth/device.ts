@@ -1,7 +1,4 @@
-import { A2AError } from '../../node/index.js';
-import { redactQuery } from '../../port/card-url.js';
-import { postToEndpoint, type EndpointAnswer } from '../../sdk/credentials/oauth/endpoint-post.js';
-import { tokenUrlProblem, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
+import { A2AError, type AccessToken, type EndpointAnswer, postToEndpoint, redactQuery, tokenUrlProblem } from '../../node/index.js';
 
 /** The RFC 8628 grant type of the device access token request. */
 export const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';

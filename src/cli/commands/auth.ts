@@ -1,7 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { createA2A, type SecuritySchemeInfo } from '../../node/index.js';
-import { redactQuery } from '../../port/card-url.js';
-import { requestToken, type AccessToken } from '../../sdk/credentials/oauth/token-request.js';
+import { type AccessToken, createA2A, redactQuery, requestToken, type SecuritySchemeInfo } from '../../node/index.js';
 import { configurationFor, CONNECTION_OPTIONS } from '../agent-options.js';
 import { deviceLogin } from '../auth/device.js';
 import { storeToken } from '../auth/store.js';

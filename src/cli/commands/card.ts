@@ -1,6 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { type CardSummary, createA2A } from '../../node/index.js';
-import { describeScheme } from '../../sdk/credentials/security.js';
+import { type CardSummary, createA2A, describeScheme } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
 import { cardGet } from '../card-get.js';

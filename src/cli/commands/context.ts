@@ -1,5 +1,4 @@
-import { deriveContextId } from '../../node/index.js';
-import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../../node/create-a2a.js';
+import { deriveContextId, IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../../node/index.js';
 import { isBadInput, reportError } from '../errors.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';

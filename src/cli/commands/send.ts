@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs';
-import { CancelsInFlight } from '../../client/cancels.js';
+import { CancelsInFlight, runTurn } from '../../node/index.js';
 import { AGENT_OPTIONS, agentSetup, CONNECTION_USAGE } from '../agent-options.js';
 import { valueOf } from '../config/load.js';
 import { commandPorts } from '../agent-ports.js';
@@ -18,7 +18,6 @@ import { DeliveryPort } from '../send/ports.js';
 import { reportProtocolTurn } from '../send/report.js';
 import { turnPlan } from '../send/request.js';
 import { TRUST_USAGE } from '../trust.js';
-import { runTurn } from '../../node/index.js';
 import { SEND_USAGE } from './send-usage.js';
 
 export { SEND_USAGE };

@@ -1,5 +1,4 @@
-import { type A2AError, isA2AError } from '../../node/index.js';
-import { networkCause } from '../../network-cause.js';
+import { type A2AError, isA2AError, networkCause } from '../../node/index.js';
 import { describeError } from '../errors.js';
 import { UsageError } from '../io.js';
 import { A2A_ERROR_NAME_SET, A2A_ERROR_NAMES, CLI_ERRORS, EXIT, type CliErrorCode } from './codes.js';

@@ -1,7 +1,13 @@
 import { firstValueFrom } from 'rxjs';
-import { checkInputModes, outgoingData, outgoingFiles } from '../../port/outgoing.js';
-import { type A2APort, protocolSendResponse } from '../../node/index.js';
-import { checkRequest, type TurnRequest } from '../../turn/request.js';
+import {
+  type A2APort,
+  checkInputModes,
+  checkRequest,
+  outgoingData,
+  outgoingFiles,
+  protocolSendResponse,
+  type TurnRequest,
+} from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 import type { OutputMode } from '../protocol/output.js';
 import { printResult, warnOutcome } from '../protocol/print.js';

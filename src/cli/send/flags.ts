@@ -1,5 +1,4 @@
-import { DEFAULT_POLICY, type TurnPolicyInput } from '../../node/index.js';
-import { MAX_TIMER_MS } from '../../turn/policy.js';
+import { DEFAULT_POLICY, MAX_TIMER_MS, type TurnPolicyInput } from '../../node/index.js';
 import { UsageError } from '../io.js';
 import { durationMs } from '../options.js';
 import { outputFormat, type OutputMode } from '../protocol/output.js';

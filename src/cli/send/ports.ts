@@ -1,6 +1,12 @@
 import { defer, tap, type Observable } from 'rxjs';
-import { ForwardingPort } from '../../port/forwarding.js';
-import type { A2APort, AgentEvent, CardSummary, OutgoingMessage, SendResult } from '../../node/index.js';
+import {
+  type A2APort,
+  type AgentEvent,
+  type CardSummary,
+  ForwardingPort,
+  type OutgoingMessage,
+  type SendResult,
+} from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 
 /**

@@ -1,5 +1,13 @@
-import { deriveContextId, type LadderOptions, type OutgoingPart, type TurnPolicyInput, type TurnRequest } from '../../node/index.js';
-import { IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previousSecretsFromEnv } from '../../node/create-a2a.js';
+import {
+  deriveContextId,
+  IDENTITY_SECRET_ENV,
+  type LadderOptions,
+  type OutgoingPart,
+  PREVIOUS_IDENTITY_SECRETS_ENV,
+  previousSecretsFromEnv,
+  type TurnPolicyInput,
+  type TurnRequest,
+} from '../../node/index.js';
 import { UsageError } from '../io.js';
 import { DEFAULT_HANDLE, nonEmpty } from '../options.js';
 

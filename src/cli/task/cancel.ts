@@ -1,6 +1,5 @@
 import { catchError, lastValueFrom, switchMap, throwError, type Observable } from 'rxjs';
-import { A2AError, type A2APort, isA2AError, isTerminal, protocolTask, type Task, WIRE_STATES } from '../../node/index.js';
-import { within } from '../../turn/watchdog.js';
+import { A2AError, type A2APort, isA2AError, isTerminal, protocolTask, type Task, WIRE_STATES, within } from '../../node/index.js';
 import type { Io } from '../io.js';
 import { parse } from '../options.js';
 import { printResult, warnOutcome } from '../protocol/print.js';

@@ -1,7 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { lastValueFrom } from 'rxjs';
-import { type Attachment, protocolTask, type Task } from '../../node/index.js';
-import { within } from '../../turn/watchdog.js';
+import { type Attachment, protocolTask, type Task, within } from '../../node/index.js';
 import { saveAttachments } from '../attachments.js';
 import { notice, type Io } from '../io.js';
 import { parse } from '../options.js';

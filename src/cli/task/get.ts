@@ -1,7 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { protocolTask, type Task } from '../../node/index.js';
-import { within } from '../../turn/watchdog.js';
-import { waitForTask } from '../../turn/wait-task.js';
+import { protocolTask, type Task, waitForTask, within } from '../../node/index.js';
 import { notice, type Io } from '../io.js';
 import { shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';

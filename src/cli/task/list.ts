@@ -1,7 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { listTasksOf, type ListTasksOptions, type TaskPage } from '../../port/port.js';
-import { protocolTask, type TaskState, WIRE_STATES } from '../../node/index.js';
-import { within } from '../../turn/watchdog.js';
+import { listTasksOf, type ListTasksOptions, protocolTask, type TaskPage, type TaskState, WIRE_STATES, within } from '../../node/index.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
 import { writeDocument, writeRecord } from '../protocol/output.js';

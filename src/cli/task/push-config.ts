@@ -1,6 +1,5 @@
 import { lastValueFrom, type Observable } from 'rxjs';
-import type { PushConfig, PushConfigPage, PushConfigPort } from '../../port/push-configs.js';
-import { within } from '../../turn/watchdog.js';
+import { type PushConfig, type PushConfigPage, type PushConfigPort, within } from '../../node/index.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
 import { printResult } from '../protocol/print.js';

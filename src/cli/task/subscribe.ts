@@ -1,7 +1,5 @@
 import { lastValueFrom, tap } from 'rxjs';
-import { type AgentEvent, isSettled, protocolTask, type Task, type TaskState } from '../../node/index.js';
-import { followTask } from '../../turn/follow-task.js';
-import { within } from '../../turn/watchdog.js';
+import { type AgentEvent, followTask, isSettled, protocolTask, type Task, type TaskState, within } from '../../node/index.js';
 import type { Io } from '../io.js';
 import { parse } from '../options.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../protocol/print.js';

@@ -2,7 +2,9 @@ import { A2AError } from '../../../errors.js';
 
 /** What an OAuth endpoint answered: its HTTP status and its body as JSON (undefined when the body is none or not JSON). */
 export interface EndpointAnswer {
+  /** The HTTP status. */
   status: number;
+  /** The body as JSON; undefined when there is none, or it is not JSON. */
   json: unknown;
 }
 
@@ -12,9 +14,11 @@ export interface EndpointPost {
   url: string;
   /** How errors name the endpoint, its query already redacted: `the token endpoint https://idp.example/token`. */
   name: string;
+  /** The request's headers (the content type, the client's authentication). */
   headers: Record<string, string>;
   /** The form, encoded. */
   body: string;
+  /** The fetch it goes through. */
   fetch: typeof fetch;
   /** Ends the request and the reading of its answer: a `TimeoutError` reason is a `timeout` error, any other an `aborted` one. */
   signal?: AbortSignal;
