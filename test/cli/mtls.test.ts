@@ -53,6 +53,14 @@ describe('a4h with a client certificate', () => {
     showsNoKey(result);
   });
 
+  it('conformance --cert --key --cacert: the checks reach the agent with the certificate (it was dropped before)', async () => {
+    const flags = ['--cert', files.path('client.crt'), '--key', files.path('client.key'), '--cacert', files.path('ca.crt')];
+    const result = await runCli(['conformance', agent.url('/'), ...flags, '-o', 'json']);
+    const report = JSON.parse(result.stdout) as { checks: Array<{ name: string; status: string; detail: string }>; fail: number };
+    expect(report.checks.filter((check) => check.status === 'fail')).toEqual([]);
+    expect(result.code).toBe(0);
+  });
+
   it('card with one file holding the certificate and its key', async () => {
     const result = await runCli(['card', agent.url('/'), '--cert', files.path('client.pem'), '--cacert', files.path('ca.crt')]);
     expect(result.code).toBe(0);

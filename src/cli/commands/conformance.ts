@@ -1,5 +1,5 @@
-import { createNodeFetch, createSdkPorts, grpcSupport } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { commandPorts } from '../agent-ports.js';
 import { runChecks } from '../conformance/checks.js';
 import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
@@ -54,14 +54,9 @@ export async function conformance(args: string[], io: Io): Promise<number> {
     throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
   const text = values.text ?? 'a4h conformance check';
   if (text.trim() === '') throw new UsageError('--text must not be empty');
+  // The agent reached as every command reaches it: credentials, client certificate and CA, trust.
   const reach = await agentOptions(values, agent, io);
-  const http = reach.fetch === undefined ? createNodeFetch() : undefined;
-  const ports = createSdkPorts({
-    ...reach,
-    ...(http ? { fetch: http.fetch } : {}),
-    grpc: grpcSupport(),
-    logger: stderrLogger(io, values.verbose === true),
-  });
+  const { ports, close } = commandPorts(io, reach, { debug: false, logger: stderrLogger(io, values.verbose === true) });
   try {
     const checks = await runChecks(ports(agent), text, Math.ceil(seconds * 1000));
     const count = (status: string) => checks.filter((check) => check.status === status).length;
@@ -76,7 +71,6 @@ export async function conformance(args: string[], io: Io): Promise<number> {
     }
     return tally.fail === 0 ? 0 : 1;
   } finally {
-    await ports.close();
-    await http?.close();
+    await close();
   }
 }
