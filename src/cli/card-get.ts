@@ -6,6 +6,7 @@ import { notice, UsageError, type Io } from './io.js';
 import { printResult } from './protocol/print.js';
 import type { TextBlock, TextRecord } from './protocol/output.js';
 import { modeOf, onAgent, REQUEST_TIMEOUT_MS } from './task/common.js';
+import { terminalLine } from './terminal-text.js';
 import { describeSignature } from './trust.js';
 
 /** The flags of `a4h card`, parsed (its options table is in commands/card.ts). */
@@ -53,20 +54,22 @@ export async function showCard(values: CardFlags & Record<string, unknown>, posi
   });
 }
 
+/** Lines of a block, one per item: each the card's text on one line (a newline or a control in it cannot start another). */
+const lines = (items: readonly string[]) => items.map(terminalLine).join('\n');
+
 /** The card's record: its fields, then its skills, security schemes and extensions as blocks. */
 export function cardRecord(summary: CardSummary, validated: boolean): TextRecord {
   const blocks: TextBlock[] = [];
   const skills = summary.skills ?? [];
   if (skills.length > 0)
-    blocks.push({ label: 'Skills', body: skills.map((s) => `${s.name}${s.description ? `: ${s.description}` : ''}`).join('\n') });
+    blocks.push({ label: 'Skills', body: lines(skills.map((s) => `${s.name}${s.description ? `: ${s.description}` : ''}`)) });
   const schemes = summary.securitySchemes ?? [];
-  if (schemes.length > 0) blocks.push({ label: 'Security Schemes', body: schemes.map((s) => describeScheme(s)).join('\n') });
+  // The schemes and extensions say so when the card declares none: an agent that asks for nothing is worth knowing.
+  blocks.push({ label: 'Security Schemes', body: schemes.length === 0 ? '(none declared)' : lines(schemes.map((s) => describeScheme(s))) });
   const extensions = summary.extensions ?? [];
-  if (extensions.length > 0) {
-    const line = (e: (typeof extensions)[number]) =>
-      `${e.uri} (${e.required ? 'required: activate it with --extension' : 'optional'})${e.description ? `: ${e.description}` : ''}`;
-    blocks.push({ label: 'Extensions', body: extensions.map(line).join('\n') });
-  }
+  const line = (e: (typeof extensions)[number]) =>
+    `${e.uri} (${e.required ? 'required: activate it with --extension' : 'optional'})${e.description ? `: ${e.description}` : ''}`;
+  blocks.push({ label: 'Extensions', body: extensions.length === 0 ? '(none declared)' : lines(extensions.map(line)) });
   return {
     fields: [
       ['Name', summary.name],
