@@ -22,7 +22,8 @@ set, never their values. Files are edited (or removed) by hand; a file is read o
 and nobody else can write it (a warning names any other), and one holding a credential should be
 mode 0600 (a warning says so when others can read it).
 -o json prints one JSON object: {"scope","configDir","files":[…],"settings":[{"name","variable",
-"value"?,"set","source"}],"warnings":[…]}. Exit status: 0, 2 bad usage (an unreadable --config file too).`;
+"value"?,"set","source"}],"warnings":[…]}. Exit status: 0, 2 bad usage (an unreadable --config file too).
+--verbose shows an error's causes.`;
 
 /** The flags `a4h config show` takes. */
 export const CONFIG_OPTIONS = {
