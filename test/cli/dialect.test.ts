@@ -169,7 +169,7 @@ describe('the agent: a bare host:port on every command, positional or -a', () =>
     expect(chat.stderr).toContain('chatting with v1-main');
   });
 
-  it('config show and auth logout: the same rule names the same agent (http:// on loopback)', async () => {
+  it('config show: the same rule names the same agent (http:// on loopback), positional or -a', async () => {
     const { stdout } = await runCli(['config', 'show', hostPort]);
     expect(stdout).toContain(`(http://${hostPort})`);
     const flagged = await runCli(['config', 'show', '-a', `localhost:${agent.baseUrl.split(':').at(-1)!.replace(/\/$/, '')}`]);
