@@ -42,9 +42,9 @@ Usage:
   a4h config show [<agent>] [-a REF] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                   [--svc-param KEY:VALUE]… [--insecure]
   a4h completion bash|zsh|fish
-  a4h conformance <agent> [-a REF] [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [mutual TLS] [signed cards]
+  a4h conformance <agent> [-a REF] [--text TEXT] [--timeout DURATION] [-o text|json] [credentials] [mutual TLS] [signed cards]
   a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR] [--oauth-scope S]…
-                 [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--debug] [--insecure]
+                 [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout DURATION] [-o text|json] [--debug] [--insecure]
                  [--config FILE]
   a4h auth logout <agent> [-a REF] [-o text|json] [--config FILE]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
@@ -113,7 +113,9 @@ export async function main(argv: string[], io: Io): Promise<number> {
     return 0;
   }
   const run = COMMANDS[command];
-  const args = run === undefined || given.includes('--help') || given.includes('-h') ? given : withAliases(given, io);
+  // `--task` is `--task-id` on the commands that name a task (said once on stderr).
+  const named = ['send', 'chat', 'resume', 'task'].includes(command) && !given.includes('--help') && !given.includes('-h');
+  const args = named ? withAliases(given, io) : given;
   if (run === undefined) {
     const guess = didYouMean(command, Object.keys(COMMANDS));
     notice(io, `${io.style.red(`error: unknown command "${command}"${guess}`)} (a4h --help lists the commands)`);

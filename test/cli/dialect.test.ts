@@ -148,7 +148,7 @@ describe('-o json wherever a result is printed: one JSON document on stdout', ()
 });
 
 describe('the agent: a bare host:port on every command, positional or -a', () => {
-  it('send, resume, history, card, task list, conformance, chat, as -a and as the positional', async () => {
+  it('send, resume, history, card, task list, conformance (its --timeout a duration, as everywhere), chat, as -a and as the positional', async () => {
     const runs: [string, string[]][] = [
       ['send', ['send', '-a', hostPort, 'hello']],
       ['send', ['send', hostPort, 'hello']],
@@ -157,7 +157,7 @@ describe('the agent: a bare host:port on every command, positional or -a', () =>
       ['history', ['history', '-a', hostPort, '--thread', 'dialect-none']],
       ['card', ['card', '-a', hostPort]],
       ['task list', ['task', 'list', '-a', hostPort]],
-      ['conformance', ['conformance', hostPort, '--timeout', '10']],
+      ['conformance', ['conformance', hostPort, '--timeout', '10s']],
     ];
     for (const [name, args] of runs) {
       const { code, stderr } = await runCli(args);
@@ -200,7 +200,20 @@ describe('--task-id everywhere; --task taken as it, said once', () => {
   });
 });
 
-describe('-v is --version; --verbose is verbose', () => {
+describe('-v is --version; --verbose is verbose; --timeout one form', () => {
+  it('--timeout DURATION the same way on conformance, auth login and task get: 2s, 500ms, 1m', async () => {
+    // A bad one names the flag and the forms every command takes.
+    for (const args of [
+      ['conformance', agent.url('/'), '--timeout', 'soon'],
+      ['auth', 'login', agent.url('/'), '--oauth-client-id', 'c', '--oauth-client-secret-env', 'PATH', '--timeout', 'soon'],
+      ['task', 'get', 't', '-a', agent.url('/'), '--wait', '--timeout', 'soon'],
+    ]) {
+      const { code, stderr } = await runCli(args);
+      expect(code, args[0]).toBe(2);
+      expect(stderr, args[0]).toContain('--timeout takes a positive duration (seconds, or 500ms, 2s, 5m, 1h)');
+    }
+  });
+
   it('a4h -v and every command -v print the version', async () => {
     const { stdout: version } = await runCli(['--version']);
     expect(version).toMatch(/^\d+\.\d+\.\d+/);

@@ -10,13 +10,13 @@ import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { OAUTH_OPTIONS } from '../oauth.js';
-import { parse } from '../options.js';
+import { durationMs, parse } from '../options.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentUrl, COMMON_OPTIONS, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../flags/common.js';
 import { outputFormat } from '../protocol/output.js';
 import { booleanOf } from '../config/settings.js';
 
 export const AUTH_USAGE = `Usage: a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
-                      [--oauth-scope S]… [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS]
+                      [--oauth-scope S]… [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout DURATION]
                       [-o text|json] [--debug] [--insecure] [--config FILE]
        a4h auth logout <agent> [-a REF] [-o text|json] [--config FILE]
 
@@ -142,9 +142,8 @@ async function loginOf(
     throw new UsageError(
       'client credentials need --oauth-client-secret-env VAR (the secret from the environment); --device signs a person in',
     );
-  const seconds = timeout === undefined ? (device ? DEVICE_TIMEOUT_S : TOKEN_TIMEOUT_S) : Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
+  // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
+  const seconds = timeout === undefined ? (device ? DEVICE_TIMEOUT_S : TOKEN_TIMEOUT_S) : durationMs('timeout', timeout, 3_600_000) / 1000;
   const insecure = booleanOf(text('insecure')) === true;
   if (insecure) warnInsecure(io, agent, true);
   const reach = insecure ? insecureFetch() : globalThis.fetch;

@@ -4,7 +4,7 @@ import { runChecks } from '../conformance/checks.js';
 import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { parse } from '../options.js';
+import { durationMs, parse } from '../options.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../flags/common.js';
 import { outputFormat } from '../protocol/output.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
@@ -13,7 +13,7 @@ import { terminalJson, terminalLine } from '../terminal-text.js';
 export const NOT_THE_TCK =
   'a smoke check of basic operations from this client, not the A2A TCK (github.com/a2aproject/a2a-tck), which tests agents in depth';
 
-export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent> [-a REF] [--text TEXT] [--timeout SECONDS] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
+export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent> [-a REF] [--text TEXT] [--timeout DURATION] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
                        [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                        ${CONNECTION_SYNOPSIS}
                        [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -52,9 +52,8 @@ export async function conformance(args: string[], io: Io): Promise<number> {
   if (rest.length > 0) throw new UsageError('conformance needs exactly one agent');
   const agent = agentUrl(ref, 'conformance');
   const output = outputFormat(values.output);
-  const seconds = values.timeout === undefined ? 30 : Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
+  // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
+  const timeoutMs = values.timeout === undefined ? 30_000 : durationMs('timeout', values.timeout, 3_600_000);
   const text = values.text ?? 'a4h conformance check';
   if (text.trim() === '') throw new UsageError('--text must not be empty');
   const reach = await agentOptions(values, agent, io);
@@ -66,7 +65,7 @@ export async function conformance(args: string[], io: Io): Promise<number> {
     logger: stderrLogger(io, values.verbose === true),
   });
   try {
-    const checks = await runChecks(ports(agent), text, Math.ceil(seconds * 1000));
+    const checks = await runChecks(ports(agent), text, timeoutMs);
     const count = (status: string) => checks.filter((check) => check.status === status).length;
     const tally = { pass: count('pass'), fail: count('fail'), skip: count('skip') };
     if (output === 'json') {

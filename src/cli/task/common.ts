@@ -2,6 +2,7 @@ import { AGENT_OPTIONS } from '../agent-options.js';
 import { openAgentPort, type AgentPort } from '../agent-port.js';
 import type { CredentialFlags } from '../credentials.js';
 import { UsageError, type Io } from '../io.js';
+import { durationMs as parseDuration } from '../options.js';
 import { outputFormat, reportFailure, type OutputMode } from '../protocol/output.js';
 import { AGENT_REF_OPTIONS, COMMON_OPTIONS, OUTPUT_OPTIONS, TASK_ID_OPTIONS } from '../flags/common.js';
 import type { TrustFlags } from '../trust.js';
@@ -69,16 +70,11 @@ export async function onAgent(
 }
 
 /**
- * A duration flag: `2` or `2s` (seconds), `500ms`, `1.5m`; a positive bound in milliseconds, at most
- * a day. Anything else is a usage error naming the flag.
+ * A duration flag of a task command, as every command takes one ({@link parseDuration}: `2` or `2s`,
+ * `500ms`, `1.5m`, `1h`), at most a day; `fallbackMs` when not given.
  */
 export function durationMs(name: string, value: string | undefined, fallbackMs: number): number {
-  if (value === undefined) return fallbackMs;
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  const unit = match?.[2] === 'ms' ? 1 : match?.[2] === 'm' ? 60_000 : 1_000;
-  const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
-  if (!(ms > 0 && ms <= 86_400_000)) throw new UsageError(`--${name} takes a duration such as 2, 2s, 500ms or 1m (at most a day)`);
-  return ms;
+  return value === undefined ? fallbackMs : parseDuration(name, value, 86_400_000);
 }
 
 /** A whole-number flag within bounds; a usage error otherwise. */
