@@ -250,7 +250,7 @@ describe('no credential value in any output', () => {
         'hi',
       ]),
       cliCase('card good', ['card', bearer, '--verbose', '--bearer-env', 'GOOD'], env),
-      cliCase('card good json', ['card', agents.v03.url('/'), '--json', '--verbose', '--bearer-env', 'GOOD'], env),
+      cliCase('card good json', ['card', agents.v03.url('/'), '-o', 'json', '--verbose', '--bearer-env', 'GOOD'], env),
       cliCase('card bad', ['card', bearer, '--verbose', '--bearer-env', 'BAD'], env),
       cliCase('chat good', ['chat', agents.v03.url('/'), '--verbose', '--bearer-env', 'GOOD'], env, 'artifacts\nauth\n'),
       cliCase('chat bad', ['chat', bearer, '--verbose', '-H', `Authorization: Bearer ${WRONG.bearer}`], env, 'artifacts\n'),

@@ -1,41 +1,34 @@
 import { lastValueFrom } from 'rxjs';
-import { A2AError, type CardSummary, within } from '../node/index.js';
+import { A2AError, type CardSummary, describeScheme, within } from '../node/index.js';
 import { validateCard } from './card-validate.js';
+import { agentArg } from './flags/common.js';
 import { notice, UsageError, type Io } from './io.js';
-import { parse } from './options.js';
 import { printResult } from './protocol/print.js';
 import type { TextBlock, TextRecord } from './protocol/output.js';
-import { modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS } from './task/common.js';
+import { modeOf, onAgent, REQUEST_TIMEOUT_MS } from './task/common.js';
+import { terminalLine } from './terminal-text.js';
 import { describeSignature } from './trust.js';
 
-export const CARD_GET_USAGE = `Usage: a4h card get <REF> [--validate] [-o text|json]   (or -a REF)
+/** The flags of `a4h card`, parsed (its options table is in commands/card.ts). */
+export interface CardFlags {
+  'agent-card'?: string | undefined;
+  output?: string | undefined;
+  validate?: boolean | undefined;
+  'a2a-version'?: string | undefined;
+  verbose?: boolean | undefined;
+}
 
-Resolves the agent's card from a host (its card at /.well-known/agent-card.json: http:// on loopback,
-https:// elsewhere), a URL (a card URL ending in .json is used as it is), or a card file (file://… or a
-path), and shows it as "Label: value" lines: name, protocol version, the transport and URL chosen for
-the calls (the newest protocol version, then the client's binding preference, then the card's order),
-streaming, tenant, signature; then its skills, security schemes and extensions as blocks. -o json
-prints the AgentCard as the agent served it (or as the file holds it).
-  --validate             check the card against the A2A schema of its version (v1.0 AgentCard, or v0.3's):
-                         every problem with its JSON path; an invalid card is A2ACLI_ERR_CARD_INVALID,
-                         exit 1 (default: the card is checked only as far as the client needs)
-${TASK_COMMON_USAGE}`;
-
-/** `a4h card get`: the card a reference names, as the specification's `card get`. */
-export async function cardGet(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...TASK_OPTIONS, validate: { type: 'boolean' } });
-  if (values.help) {
-    io.out.write(`${CARD_GET_USAGE}\n`);
-    return 0;
-  }
-  const ref = values['agent-card'] ?? positionals[0];
-  if (ref === undefined || positionals.length > (values['agent-card'] === undefined ? 1 : 0)) {
-    throw new UsageError('card get needs exactly one agent: a host, a URL or a card file');
-  }
+/**
+ * `a4h card` (and `a4h card get`, the same command): the card a reference names (a host, a URL or a
+ * card file), as one record of `Label: value` lines, or under `-o json` the AgentCard as it was served.
+ */
+export async function showCard(values: CardFlags & Record<string, unknown>, positionals: string[], io: Io): Promise<number> {
+  const { ref, rest } = agentArg(values, positionals, 'card');
+  if (rest.length > 0) throw new UsageError('card needs exactly one agent: a host, a URL or a card file');
   const mode = modeOf(values);
   // Any card is shown, a v0.3 agent's too: the version floor applies only when asked for.
   const flags = { ...values, 'a2a-version': values['a2a-version'] ?? '0.3' };
-  return onAgent(io, mode, { command: 'card get', agent: ref }, flags, async (agent) => {
+  return onAgent(io, mode, { command: 'card', agent: ref }, flags, async (agent) => {
     let summary: CardSummary | undefined;
     let failure: unknown;
     try {
@@ -61,17 +54,22 @@ export async function cardGet(args: string[], io: Io): Promise<number> {
   });
 }
 
+/** Lines of a block, one per item: each the card's text on one line (a newline or a control in it cannot start another). */
+const lines = (items: readonly string[]) => items.map(terminalLine).join('\n');
+
 /** The card's record: its fields, then its skills, security schemes and extensions as blocks. */
-function cardRecord(summary: CardSummary, validated: boolean): TextRecord {
+export function cardRecord(summary: CardSummary, validated: boolean): TextRecord {
   const blocks: TextBlock[] = [];
   const skills = summary.skills ?? [];
   if (skills.length > 0)
-    blocks.push({ label: 'Skills', body: skills.map((s) => `${s.name}${s.description ? `: ${s.description}` : ''}`).join('\n') });
+    blocks.push({ label: 'Skills', body: lines(skills.map((s) => `${s.name}${s.description ? `: ${s.description}` : ''}`)) });
   const schemes = summary.securitySchemes ?? [];
-  if (schemes.length > 0) blocks.push({ label: 'Security Schemes', body: schemes.map((s) => JSON.stringify(s)).join('\n') });
+  // The schemes and extensions say so when the card declares none: an agent that asks for nothing is worth knowing.
+  blocks.push({ label: 'Security Schemes', body: schemes.length === 0 ? '(none declared)' : lines(schemes.map((s) => describeScheme(s))) });
   const extensions = summary.extensions ?? [];
-  if (extensions.length > 0)
-    blocks.push({ label: 'Extensions', body: extensions.map((e) => `${e.uri} (${e.required ? 'required' : 'optional'})`).join('\n') });
+  const line = (e: (typeof extensions)[number]) =>
+    `${e.uri} (${e.required ? 'required: activate it with --extension' : 'optional'})${e.description ? `: ${e.description}` : ''}`;
+  blocks.push({ label: 'Extensions', body: extensions.length === 0 ? '(none declared)' : lines(extensions.map(line)) });
   return {
     fields: [
       ['Name', summary.name],
@@ -81,9 +79,24 @@ function cardRecord(summary: CardSummary, validated: boolean): TextRecord {
       ['URL', summary.url],
       ['Streaming', summary.streaming ? 'yes' : 'no'],
       ['Tenant', summary.tenant],
+      ['Output Modes', summary.defaultOutputModes?.join(', ')],
+      ['Card', summary.extended ? 'the authenticated extended card' : undefined],
+      ['Credentials', credentialsField(summary)],
       ['Signature', summary.signature ? describeSignature(summary.signature) : undefined],
       ['Valid', validated ? 'yes' : undefined],
     ],
     blocks,
   };
+}
+
+/** Whether credentials go to the agent, and which kind (never a value). */
+function credentialsField(summary: CardSummary): string {
+  if (summary.credentials) return `${summary.credentials}, sent to ${originOf(summary.url)}`;
+  return 'none sent (-H, --bearer, --api-key, --oauth-client-id, a4h auth login give them)';
+}
+
+/** The origin credentials are scoped by: a gRPC interface's (`grpcs://h:p`, `grpc://h:p`) is its https or http one. */
+function originOf(url: string): string {
+  const grpc = /^grpc(s?):\/\/(.*)$/.exec(url);
+  return grpc ? `http${grpc[1]}://${grpc[2]}` : new URL(url).origin;
 }

@@ -1,3 +1,4 @@
+import { agentArg, agentUrl } from './flags/common.js';
 import { UsageError } from './io.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, extensionsFrom, nonEmpty } from './options.js';
 
@@ -6,7 +7,7 @@ export const DEFAULT_CHAT_HISTORY = 5;
 
 /** What a chat talks to, on which thread, with which flags. */
 export interface ChatSettings {
-  /** The agent's URL. */
+  /** The agent's URL (a bare host:port resolved as on every command). */
   agent: string;
   /** `--handle`. */
   handle: string;
@@ -16,7 +17,7 @@ export interface ChatSettings {
   extensions: { extensions?: readonly string[] };
   /** `--verbose`: error causes, and the errors of what the chat reads at start (its history, the resume). */
   verbose: boolean;
-  /** `--task`: the task the first message continues (then nothing is resumed at start). */
+  /** `--task-id`: the task the first message continues (then nothing is resumed at start). */
   task?: string;
   /** `--history N`: the thread's past exchanges shown at start; 0 reads none. */
   history: number;
@@ -28,14 +29,16 @@ export interface ChatFlags {
   handle?: string;
   extension?: string[];
   verbose?: boolean;
-  task?: string;
+  'task-id'?: string;
+  'agent-card'?: string;
   history?: string;
 }
 
 /** The chat's settings from its flags and positionals; a usage error for a missing URL, an empty value or a bad `--history`. */
 export function chatSettings(values: ChatFlags, positionals: string[]): ChatSettings {
-  const [agent, ...rest] = positionals;
-  if (agent === undefined || rest.length > 0) throw new UsageError('chat needs exactly one agent URL');
+  const { ref, rest } = agentArg(values, positionals, 'chat');
+  if (rest.length > 0) throw new UsageError('chat needs exactly one agent');
+  const agent = agentUrl(ref, 'chat');
   const history = values.history === undefined ? DEFAULT_CHAT_HISTORY : Number(values.history);
   if (!/^\d{1,3}$/.test(values.history ?? '0') || history > 100) throw new UsageError('--history must be a whole number from 0 to 100');
   return {
@@ -44,7 +47,7 @@ export function chatSettings(values: ChatFlags, positionals: string[]): ChatSett
     handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
     extensions: extensionsFrom(values),
     verbose: values.verbose === true,
-    ...(values.task === undefined ? {} : { task: nonEmpty('task', values.task, '') }),
+    ...(values['task-id'] === undefined ? {} : { task: nonEmpty('task-id', values['task-id'], '') }),
     history,
   };
 }

@@ -16,6 +16,7 @@ import { send } from './commands/send.js';
 import { task } from './commands/task.js';
 import { reportError } from './errors.js';
 import { exitStatusOf } from './protocol/envelope.js';
+import { withAliases } from './flags/aliases.js';
 import { checkIdentitySecret } from './secret.js';
 import { notice, UsageError, type Io } from './io.js';
 import { styleFor } from './style.js';
@@ -24,42 +25,49 @@ import { didYouMean } from './suggest.js';
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 
 Usage:
-  a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--debug] [--extension URI]… [credentials]
-           [mutual TLS] [signed cards]
+  a4h chat <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID] [--history N] [--debug] [--extension URI]…
+           [credentials] [mutual TLS] [signed cards]
   a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
            [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]
            [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
            [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
            [signed cards] [<text…>]
-  a4h resume <agent-url> [--thread KEY] [--handle NAME] [--task ID | --message ID [--sent-at WHEN]] [--json] [--debug] [--extension URI]…
-             [credentials] [mutual TLS] [signed cards]
-  a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--debug]
+  a4h resume <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID | --message ID [--sent-at WHEN]] [-o text|json]
+             [--json] [--debug] [--extension URI]… [credentials] [mutual TLS] [signed cards]
+  a4h history <agent> [-a REF] [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [-o text|json] [--debug]
               [--extension URI]… [credentials] [mutual TLS] [signed cards]
-  a4h card <agent-url> [--json] [--debug] [credentials] [mutual TLS] [signed cards]
-  a4h context <handle> <key>
-  a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
+  a4h card [get] <agent> [-a REF] [-o text|json] [--validate] [--debug] [--transport BINDING]… [--a2a-version VERSION]
+           [credentials] [mutual TLS] [signed cards]
+  a4h context <handle> <key> [-o text|json]
+  a4h config show [<agent>] [-a REF] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                   [--svc-param KEY:VALUE]… [--insecure]
   a4h completion bash|zsh|fish
-  a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [credentials] [mutual TLS] [signed cards]
-  a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR] [--oauth-scope S]…
-                 [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS] [-o text|json] [--debug] [--insecure]
+  a4h conformance <agent> [-a REF] [--text TEXT] [--timeout DURATION] [-o text|json] [credentials] [mutual TLS] [signed cards]
+  a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR] [--oauth-scope S]…
+                 [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout DURATION] [-o text|json] [--debug] [--insecure]
                  [--config FILE]
-  a4h auth logout <agent-url> [--config FILE]
+  a4h auth logout <agent> [-a REF] [-o text|json] [--config FILE]
   a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
-  a4h task get|cancel|list|subscribe|download|push-config … -a <agent>   (a4h task --help)
+  a4h task get|cancel|subscribe|download <task-id>|--task-id ID -a REF [-o text|json] …   (a4h task --help)
+  a4h task list -a REF [-o text|json] …;  a4h task push-config create|get|list|delete <task-id> … -a REF
 
+The one dialect (docs/cli.md has the table): the agent is <agent> or -a/--agent-card REF, a URL or a bare
+host:port (http:// on loopback, https:// elsewhere); -o text|json on every command that prints a result;
+--json only where a turn runs (send, resume: a4h's turn events, one JSON line each; elsewhere it is refused:
+use -o json); --task-id wherever a task is named (--task is taken as it, said on stderr); --verbose an
+error's causes; -v is --version.
 Credentials: -H 'Name: value'…, --bearer-env VAR, --bearer TOKEN, --api-key KEY, --oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes], --svc-param KEY:VALUE…, --insecure, --config FILE
 (a credential flag shows in the process table and shell history: prefer A2ACLI_BEARER, A2ACLI_API_KEY, --bearer-env or a 0600 .env file;
 an OAuth client secret comes from an environment variable; settings resolve flag > environment > local .env or --config FILE
 > ~/.config/a4h/agents/HOST_PORT.env > ~/.config/a4h/.env > a4h auth login's token > default).
 Mutual TLS: --cert FILE --key FILE (--key-pass-env VAR for an encrypted key's passphrase), --cacert FILE.
 Signed cards: --trust-jwks FILE|URL (repeatable) trusts a JWKS's keys; --require-signed-card refuses
-an agent whose card none of them signed (chat, send, resume, history, card).
+an agent whose card none of them signed (chat, send, resume, history, card, task, conformance).
 Defaults of send (each overridden by its flag): text output (-o json), wait for the task to settle (--async),
 --timeout 30m, polls every 1s growing to 15s (--poll-interval), the card's interface order (--transport), A2A 1.0
 or newer (--a2a-version 0.3 allows older), TLS certificates verified.
 Each command's options and defaults: a4h <command> --help (e.g. a4h send --help). -v/--version prints the
-version; --verbose shows an error's causes. send follows the A2A CLI specification (docs/a2a-cli-compliance.md).
+version (after a command too: a4h send -v); --verbose shows an error's causes. send follows the A2A CLI specification (docs/a2a-cli-compliance.md).
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
@@ -93,18 +101,21 @@ function wantsVersion(args: readonly string[]): boolean {
 
 /** Runs the command line; resolves to the exit status. */
 export async function main(argv: string[], io: Io): Promise<number> {
-  const [command, ...args] = argv;
+  const [command, ...given] = argv;
   // `a4h help send` is `a4h send --help`.
-  if (command === 'help' && args[0] !== undefined && COMMANDS[args[0]] !== undefined) return COMMANDS[args[0]]!(['--help'], io);
+  if (command === 'help' && given[0] !== undefined && COMMANDS[given[0]] !== undefined) return COMMANDS[given[0]]!(['--help'], io);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
   }
-  if (command === '--version' || command === '-v' || command === '-V' || wantsVersion(args)) {
+  if (command === '--version' || command === '-v' || command === '-V' || wantsVersion(given)) {
     io.out.write(`${version()}\n`);
     return 0;
   }
   const run = COMMANDS[command];
+  // `--task` is `--task-id` on the commands that name a task (said once on stderr).
+  const named = ['send', 'chat', 'resume', 'task'].includes(command) && !given.includes('--help') && !given.includes('-h');
+  const args = named ? withAliases(given, io) : given;
   if (run === undefined) {
     const guess = didYouMean(command, Object.keys(COMMANDS));
     notice(io, `${io.style.red(`error: unknown command "${command}"${guess}`)} (a4h --help lists the commands)`);

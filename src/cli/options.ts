@@ -1,5 +1,6 @@
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { checkExtensionUris, isA2AError, type TurnOutcome } from '../node/index.js';
+import { COMMON_OPTIONS } from './flags/common.js';
 import { UsageError } from './io.js';
 import { didYouMean } from './suggest.js';
 
@@ -13,8 +14,7 @@ type Options = NonNullable<ParseArgsConfig['options']>;
 export const THREAD_OPTIONS = {
   thread: { type: 'string' },
   handle: { type: 'string' },
-  verbose: { type: 'boolean' },
-  help: { type: 'boolean', short: 'h' },
+  ...COMMON_OPTIONS,
 } as const satisfies Options;
 
 /** The flag that activates an extension on every call of the command's turns (repeatable). */
@@ -50,13 +50,18 @@ export function parse<O extends Options>(args: string[], options: O): { values: 
 
 /**
  * Node's parse error in a few words: `unknown option --x` (with the flag it most likely meant: `unknown
- * option --thred: did you mean --thread?`), `--thread needs a value`, `--json takes no value`.
+ * option --thred: did you mean --thread?`), `--thread needs a value`, `--json takes no value`; `--json`
+ * where no turn runs, the flag that prints JSON there (`-o json`).
  */
 function parseProblem(error: Error & { code?: string }, options: Options): string {
   const option = /'(-[^' ]+)/.exec(error.message)?.[1];
   if (option !== undefined) {
     if (error.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
       const typed = option.replace(/^--?/, '').replace(/=.*$/, '');
+      // --json is a4h's turn events, where a turn runs (send, resume); a command that prints a result says JSON with -o json.
+      if (typed === 'json' && 'output' in options) {
+        return `--json is a4h's turn events (a4h send, a4h resume): this command prints JSON with -o json`;
+      }
       return `unknown option ${option}${option.startsWith('--') ? didYouMean(typed, Object.keys(options), (name) => `--${name}`) : ''}`;
     }
     if (/argument missing/.test(error.message)) return `${option} needs a value`;

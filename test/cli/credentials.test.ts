@@ -69,9 +69,9 @@ describe('a4h card: security schemes and credentials', () => {
   it('without credentials: the schemes the card declares, none configured, the public card', async () => {
     const { code, stdout } = await runCli(['card', agents.v1.url(AUTH_MOUNTS.bearer)]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/^security\s+bearerAuth \(HTTP Bearer, required\)$/m);
-    expect(stdout).toMatch(/^credentials\s+none configured \(-H, --bearer, --api-key, --oauth-client-id, a4h auth login\)$/m);
-    expect(stdout).toMatch(/^transport\s+HTTP\+JSON /m);
+    expect(stdout).toMatch(/^Security Schemes:\nbearerAuth \(HTTP Bearer, required\)$/m);
+    expect(stdout).toMatch(/^Credentials: none sent \(-H, --bearer, --api-key, --oauth-client-id, a4h auth login give them\)$/m);
+    expect(stdout).toMatch(/^Transport: HTTP\+JSON$/m);
     expect(stdout).not.toContain(MEMBERS_SKILL.name);
   });
 
@@ -80,21 +80,22 @@ describe('a4h card: security schemes and credentials', () => {
       env: TOKEN_ENV,
     });
     expect(code).toBe(0);
-    expect(stdout).toMatch(new RegExp(`^credentials\\s+a bearer token \\(Authorization header\\), sent to ${agents.v1.baseUrl}$`, 'm'));
-    expect(stdout).toMatch(/^card\s+the authenticated extended card$/m);
-    expect(stdout).toMatch(/^transport\s+JSONRPC /m);
-    expect(stdout).toContain(`  - ${MEMBERS_SKILL.name}`);
+    expect(stdout).toMatch(new RegExp(`^Credentials: a bearer token \\(Authorization header\\), sent to ${agents.v1.baseUrl}$`, 'm'));
+    expect(stdout).toMatch(/^Card: the authenticated extended card$/m);
+    expect(stdout).toMatch(/^Transport: JSONRPC$/m);
+    expect(stdout).toMatch(new RegExp(`^Skills:\n(.+\n)*${MEMBERS_SKILL.name}`, 'm'));
   });
 
-  it('--json carries the schemes, the kind of credential and the extended flag', async () => {
-    const { code, stdout } = await runCli(['card', agents.v03.url('/'), '--json', '--bearer-env', 'A4H_TEST_TOKEN'], { env: TOKEN_ENV });
+  it('a v0.3 agent: the schemes, the kind of credential and the extended card too; -o json the card as served', async () => {
+    const { code, stdout } = await runCli(['card', agents.v03.url('/'), '--bearer-env', 'A4H_TEST_TOKEN'], { env: TOKEN_ENV });
     expect(code).toBe(0);
-    expect(JSON.parse(stdout)).toMatchObject({
-      name: 'v03-bearer (extended)',
-      extended: true,
-      credentials: 'a bearer token (Authorization header)',
-      securitySchemes: [{ name: 'bearerAuth', type: 'http', scheme: 'bearer', required: true }],
-    });
+    expect(stdout).toMatch(/^Name: v03-bearer \(extended\)$/m);
+    expect(stdout).toMatch(/^Card: the authenticated extended card$/m);
+    expect(stdout).toMatch(/^Credentials: a bearer token \(Authorization header\), sent to /m);
+    expect(stdout).toMatch(/^Security Schemes:\nbearerAuth \(HTTP bearer, required\)$/m);
+    const json = await runCli(['card', agents.v03.url('/'), '-o', 'json', '--bearer-env', 'A4H_TEST_TOKEN'], { env: TOKEN_ENV });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } });
   });
 });
 

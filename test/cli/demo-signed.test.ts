@@ -60,7 +60,7 @@ describe('the demo agent with --sign-card', () => {
   it('a4h card URL --trust-jwks FILE --require-signed-card: verified by its key', async () => {
     const { code, stdout } = await runCli(['card', url, '--trust-jwks', jwksFile, '--require-signed-card']);
     expect(code).toBe(0);
-    expect(stdout).toContain(`signature     verified by ${kid}\n`);
+    expect(stdout).toContain(`Signature: verified by ${kid}\n`);
   });
 
   it('the library with readJwksFile: the card verifies and a turn under requireSignedCard completes', async () => {

@@ -20,22 +20,24 @@ const CARD = 'GET /.well-known/agent-card.json';
 const callsSince = (from: number) => agents.v1.received.slice(from).filter((r) => r.method !== CARD);
 
 describe('a4h card: the extensions the card declares', () => {
-  it('one row each: URI, required or optional, description', async () => {
+  it('one line each in the Extensions block: URI, required or optional, description', async () => {
     const { code, stdout } = await runCli(['card', agents.v1.url(EXTENSION_MOUNTS.required)]);
     expect(code).toBe(0);
-    expect(stdout).toContain(`extensions    ${EXTENSIONS.optional} (optional): Adds timestamps to replies.\n`);
-    expect(stdout).toContain(`              ${EXTENSIONS.required} (required): ${REQUIRED_DESCRIPTION}\n`);
+    expect(stdout).toContain(
+      `Extensions:\n${EXTENSIONS.optional} (optional): Adds timestamps to replies.\n` +
+        `${EXTENSIONS.required} (required: activate it with --extension): ${REQUIRED_DESCRIPTION}\n`,
+    );
   });
 
-  it('--json carries them; a card that declares none says so', async () => {
-    const json = await runCli(['card', agents.v03.url('/'), '--json']);
+  it('-o json: the card as served carries them; a card that declares none says so', async () => {
+    const json = await runCli(['card', agents.v03.url('/'), '-o', 'json']);
     expect(JSON.parse(json.stdout)).toMatchObject({
-      extensions: [{ uri: EXTENSIONS.optional }, { uri: EXTENSIONS.required, required: true }],
+      capabilities: { extensions: [{ uri: EXTENSIONS.optional }, { uri: EXTENSIONS.required, required: true }] },
     });
     const plain = await startV1Agent();
     try {
       const { stdout } = await runCli(['card', plain.url('/')]);
-      expect(stdout).toContain('extensions    (none declared)\n');
+      expect(stdout).toContain('Extensions:\n(none declared)\n');
     } finally {
       await plain.close();
     }
@@ -84,7 +86,7 @@ describe('--extension on send, resume and chat', () => {
       agents.v1.url(EXTENSION_MOUNTS.required),
       '--extension',
       EXTENSIONS.required,
-      '--task',
+      '--task-id',
       'no-such-task',
     ]);
     expect(code).toBe(1); // the agent knows no such task

@@ -61,7 +61,7 @@ describe('a network error says its cause in its one line, without --verbose', ()
   });
   it('blocked port: fetch refuses :6000 without any I/O', async () => {
     const { stderr } = await runCli(['card', 'http://127.0.0.1:6000/']);
-    expect(oneLine(stderr)).toMatch(/: blocked port/);
+    expect(stderr).toMatch(/^Message: .*: blocked port/m);
   });
   it('certificate: a self-signed TLS server on 127.0.0.1', async () => {
     const { code, stderr } = await runCli(['send', `https://127.0.0.1:${(tls.address() as AddressInfo).port}/`, 'hi']);
@@ -70,7 +70,7 @@ describe('a network error says its cause in its one line, without --verbose', ()
   });
   it('redirect loop', async () => {
     const { stderr } = await runCli(['card', `http://127.0.0.1:${(loop.address() as AddressInfo).port}/`]);
-    expect(oneLine(stderr)).toMatch(/too many redirects/);
+    expect(stderr).toMatch(/^Message: .*too many redirects/m);
   });
   it('unknown host (no DNS in tests: the mapping, on the error undici throws)', () => {
     const lookup = Object.assign(new Error('getaddrinfo ENOTFOUND agent.invalid'), { code: 'ENOTFOUND' });
@@ -185,15 +185,16 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
     expect(sentTexts(from)).toEqual(['/etc is a path']);
   });
 
-  it('an agent URL without its scheme: one line that says which URL was meant', async () => {
-    const { code, stderr } = await runCli(['send', '127.0.0.1:41241', 'hi']);
-    expect(code).toBe(2);
-    expect(stderr).toMatch(/^Message: not a URL: "127\.0\.0\.1:41241"; did you mean http:\/\/127\.0\.0\.1:41241\/\?$/m);
+  it('an agent without its scheme: a bare host:port is http:// on loopback, as on every command', async () => {
+    const { code, stderr } = await runCli(['send', `127.0.0.1:${closedPort}`, 'hi']);
+    expect(code).toBe(3);
+    expect(stderr).toContain(`could not fetch the agent card from http://127.0.0.1:${closedPort}/.well-known/agent-card.json`);
   });
 
   it.each([
-    [['send', v1?.url('/') ?? '', '--bogus', 'hi'], 'unknown option --bogus'],
-    [['send', v1?.url('/') ?? '', ''], 'the message is empty: say something'],
+    [['send', 'http://127.0.0.1:9/', '--bogus', 'hi'], 'unknown option --bogus'],
+    [['send', 'http://127.0.0.1:9/', ''], 'the message is empty: say something'],
+    [['send', '', 'hi'], 'send needs the agent: its URL or host:port (or -a/--agent-card REF)'],
   ])('send: a usage mistake is its code, its message and the help to read, exit 2: %j', async (args, message) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
@@ -202,7 +203,11 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
 
   it.each([
     [['chat', v1?.url('/') ?? '', '--thread'], 'a4h: error: --thread needs a value (a4h chat --help for its options)'],
-    [['card', v1?.url('/') ?? '', '--json=yes'], 'a4h: error: --json takes no value (a4h card --help for its options)'],
+    [['chat', v1?.url('/') ?? '', '--json=yes'], 'a4h: error: unknown option --json (a4h chat --help for its options)'],
+    [
+      ['card', v1?.url('/') ?? '', '--json'],
+      "a4h: error: --json is a4h's turn events (a4h send, a4h resume): this command prints JSON with -o json (a4h card --help for its options)",
+    ],
     [['frobnicate'], 'a4h: error: unknown command "frobnicate" (a4h --help lists the commands)'],
   ])('a usage mistake is one line and a hint, exit 2: %j', async (args, line) => {
     const { code, stderr } = await runCli(args);
@@ -219,7 +224,7 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
 
 describe('an agent URL that is a transport’s (issue 31)', () => {
   it('send to the URL `a4h card` shows as the transport: the 404 says to give the base URL, and which', async () => {
-    const transport = (JSON.parse((await runCli(['card', v1.url('/'), '--json'])).stdout) as { url: string }).url;
+    const transport = /^URL: (.*)$/m.exec((await runCli(['card', v1.url('/')])).stdout)![1]!;
     expect(new URL(transport).pathname).not.toBe('/');
     const { code, stderr } = await runCli(['send', transport, 'hi']);
     expect(code).toBe(3);

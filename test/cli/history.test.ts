@@ -2,7 +2,7 @@ import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { echoReply, INPUT_QUESTION, REPLY, REPLY_FILE, startV03Agent, startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
 import { createA2A } from '../../src/client/create-a2a.js';
-import { jsonLines, runCli, SECRET } from './run-cli.js';
+import { runCli, SECRET } from './run-cli.js';
 
 const NOTE = new TextEncoder().encode('a note from the person');
 
@@ -51,21 +51,21 @@ describe('a4h history', () => {
     );
   });
 
-  it('--json --limit 2: the newest two, one JSON object each, then the cursor; --before it: the one before, and no cursor', async () => {
-    const newest = await runCli(['history', v1.url('/'), '--thread', 'past', '--json', '--limit', '2']);
+  it('-o json --limit 2: one document, the newest two and the cursor; --before it: the one before, and no cursor', async () => {
+    const newest = await runCli(['history', v1.url('/'), '--thread', 'past', '-o', 'json', '--limit', '2']);
     expect(newest.code).toBe(0);
-    const lines = jsonLines(newest.stdout);
-    expect(lines.map((l) => [l['type'], l['reply'] ?? null, l['outcome'] ?? null])).toEqual([
-      ['exchange', REPLY.file, 'completed'],
-      ['exchange', INPUT_QUESTION, 'input-required'],
-      ['before', null, null],
+    const page = JSON.parse(newest.stdout) as { exchanges: Record<string, unknown>[]; before?: string };
+    expect(page.exchanges.map((e) => [e['reply'] ?? null, e['outcome'] ?? null])).toEqual([
+      [REPLY.file, 'completed'],
+      [INPUT_QUESTION, 'input-required'],
     ]);
-    const file = (lines[0]!['attachments'] as { bytes: string }[])[0]!;
+    const file = (page.exchanges[0]!['attachments'] as { bytes: string }[])[0]!;
     expect(Buffer.from(file.bytes, 'base64').toString()).toBe(REPLY_FILE.text);
-    const before = lines[2]!['before'] as string;
-    const earlier = await runCli(['history', v1.url('/'), '--thread', 'past', '--json', '--limit', '2', '--before', before]);
-    const rest = jsonLines(earlier.stdout);
-    expect(rest.map((l) => [l['type'], (l['user'] as { text: string }[])[0]?.text])).toEqual([['exchange', 'hello']]);
+    expect(typeof page.before).toBe('string');
+    const earlier = await runCli(['history', v1.url('/'), '--thread', 'past', '-o', 'json', '--limit', '2', '--before', page.before!]);
+    const rest = JSON.parse(earlier.stdout) as { exchanges: { user: { text: string }[] }[]; before?: string };
+    expect(rest.exchanges.map((e) => e.user[0]?.text)).toEqual(['hello']);
+    expect(rest.before).toBeUndefined();
     expect(earlier.code).toBe(0);
   });
 
@@ -75,14 +75,14 @@ describe('a4h history', () => {
     expect(stderr).toContain('nothing said on thread "silent"');
   });
 
-  it('a v0.3 agent: one error line that says there is no history, exit 1; with --json a last error line', async () => {
+  it('a v0.3 agent: one error line that says there is no history, exit 1; with -o json the error envelope', async () => {
     const plain = await runCli(['history', v03.url('/')]);
     expect(plain.code).toBe(1);
     expect(plain.stderr.trim().split('\n')).toHaveLength(1);
     expect(plain.stderr).toMatch(/error: .*cannot list a conversation's tasks .*no history/);
-    const json = await runCli(['history', v03.url('/'), '--json']);
+    const json = await runCli(['history', v03.url('/'), '-o', 'json']);
     expect(json.code).toBe(1);
-    expect(jsonLines(json.stdout).at(-1)).toMatchObject({ type: 'error', kind: 'unsupported' });
+    expect(JSON.parse(json.stdout)).toMatchObject({ error: { message: expect.stringMatching(/no history/) } });
   });
 
   it.each([[['--limit', '0']], [['--before', 'not-a-cursor']]])('2 for bad usage: %j', async (flags) => {

@@ -67,7 +67,7 @@ describe('a4h with --oauth-client-id and --oauth-client-secret-env', () => {
   it('card: says an OAuth token is sent; a wrong secret exits 4 naming the endpoint’s error only', async () => {
     const card = await runCli(['card', agents.v1.url(OAUTH_MOUNTS.call), ...pinned()], { env: ENV });
     expect(card.code).toBe(0);
-    expect(card.stdout).toMatch(/^credentials\s+an OAuth 2.0 access token \(client credentials, Authorization header\), sent to /m);
+    expect(card.stdout).toMatch(/^Credentials: an OAuth 2.0 access token \(client credentials, Authorization header\), sent to /m);
     const wrong = 'cli-wrong-secret-6f5e4d3c';
     const refused = await runCli(['send', agents.v1.url(OAUTH_MOUNTS.call), ...pinned(), 'artifacts'], {
       env: { A4H_OAUTH_SECRET: wrong },

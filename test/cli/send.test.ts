@@ -106,13 +106,17 @@ describe('a4h card and a4h context', () => {
   it('card shows protocol, transport and streaming', async () => {
     const { code, stdout } = await runCli(['card', v03.url('/')]);
     expect(code).toBe(0);
-    expect(stdout).toMatch(/protocol\s+A2A 0\.3/);
-    expect(stdout).toMatch(/transport\s+JSONRPC/);
-    expect(stdout).toMatch(/streaming\s+yes/);
+    expect(stdout).toMatch(/^Protocol Version: 0\.3(\.0)?$/m);
+    expect(stdout).toMatch(/^Transport: JSONRPC$/m);
+    expect(stdout).toMatch(/^Streaming: yes$/m);
   });
-  it('card --json', async () => {
-    const { stdout } = await runCli(['card', v1.url('/tenant/'), '--json']);
-    expect(JSON.parse(stdout)).toMatchObject({ protocolVersion: '1.0', transport: 'JSONRPC', tenant: 'acme', streaming: true });
+  it('card: the tenant; -o json the card as served', async () => {
+    const { stdout } = await runCli(['card', v1.url('/tenant/')]);
+    expect(stdout).toMatch(/^Protocol Version: 1\.0\nTransport: JSONRPC\n(.+\n)*Tenant: acme$/m);
+    const json = await runCli(['card', v1.url('/tenant/'), '-o', 'json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      supportedInterfaces: expect.arrayContaining([expect.objectContaining({ tenant: 'acme' })]),
+    });
   });
   it('context prints the check value', async () => {
     const { code, stdout } = await runCli(['context', 'travel', 'slack:T1:C2:1700000000.000100']);

@@ -25,36 +25,36 @@ afterAll(async () => {
 });
 
 const url = (mount: string) => fixtures.agent.url(mount);
-/** The `signature` line of `a4h card`. */
-const signatureLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('signature '));
+/** The `Signature:` line of `a4h card`. */
+const signatureLine = (stdout: string) => stdout.split('\n').find((line) => line.startsWith('Signature: '));
 
 describe('a4h card: the verdict on the signature', () => {
   it('verified by <kid>, with the keys of a JWKS file', async () => {
     const { code, stdout } = await runCli(['card', url(SIGNED_MOUNTS.signed), '--trust-jwks', jwksFile]);
     expect(code).toBe(0);
-    expect(signatureLine(stdout)).toBe('signature     verified by trusted');
+    expect(signatureLine(stdout)).toBe('Signature: verified by trusted');
   });
 
   it('verified by <kid> with the keys of a JWKS URL, which is also allow-listed for jku', async () => {
     const { code, stdout } = await runCli(['card', url(SIGNED_MOUNTS.jku), '--trust-jwks', fixtures.jkuUrl, '--require-signed-card']);
     expect(code).toBe(0);
-    expect(signatureLine(stdout)).toBe(`signature     verified by jku (its key from ${fixtures.jkuUrl})`);
+    expect(signatureLine(stdout)).toBe(`Signature: verified by jku (its key from ${fixtures.jkuUrl})`);
   });
 
   it('invalid: why (a field changed after signing), and still exit 0 without --require-signed-card', async () => {
     const { code, stdout } = await runCli(['card', url(SIGNED_MOUNTS.tampered), '--trust-jwks', jwksFile]);
     expect(code).toBe(0);
     expect(signatureLine(stdout)).toBe(
-      'signature     invalid: bad signature: the card does not match its signature by key "trusted" (changed after it was signed?)',
+      'Signature: invalid: bad signature: the card does not match its signature by key "trusted" (changed after it was signed?)',
     );
   });
 
   it('unsigned; and a signed card without --trust-jwks is not checked', async () => {
     expect(signatureLine((await runCli(['card', url(SIGNED_MOUNTS.unsigned), '--trust-jwks', jwksFile])).stdout)).toBe(
-      'signature     unsigned',
+      'Signature: unsigned',
     );
     expect(signatureLine((await runCli(['card', url(SIGNED_MOUNTS.signed)])).stdout)).toBe(
-      'signature     signed, not checked (no trusted keys: --trust-jwks FILE|URL)',
+      'Signature: signed, not checked (no trusted keys: --trust-jwks FILE|URL)',
     );
   });
 
@@ -62,23 +62,23 @@ describe('a4h card: the verdict on the signature', () => {
     const { code, stdout } = await runCli(['card', url(SIGNED_MOUNTS.signed), '--trust-jwks', fixtures.brokenJwksUrl]);
     expect(code).toBe(0);
     expect(signatureLine(stdout)).toBe(
-      `signature     signed, not checked: keys unavailable: the JWKS at ${fixtures.brokenJwksUrl} could not be had: HTTP 500`,
+      `Signature: signed, not checked: keys unavailable: the JWKS at ${fixtures.brokenJwksUrl} could not be had: HTTP 500`,
     );
   });
 
-  it('--json carries the verdict', async () => {
-    const { stdout } = await runCli(['card', url(SIGNED_MOUNTS.expired), '--trust-jwks', jwksFile, '--json']);
-    expect(jsonLines(stdout)[0]?.['signature']).toMatchObject({ state: 'invalid', reason: 'expired-key' });
+  it('an expired key: invalid, saying so', async () => {
+    const { stdout } = await runCli(['card', url(SIGNED_MOUNTS.expired), '--trust-jwks', jwksFile]);
+    expect(signatureLine(stdout)).toMatch(/^Signature: invalid: .*expired/);
   });
 });
 
 describe('--require-signed-card', () => {
-  it('card: a badly signed card is a card error, exit 1, one line saying why', async () => {
+  it('card: a badly signed card is a card error, exit 1, its message saying why', async () => {
     const { code, stdout, stderr } = await runCli(['card', url(SIGNED_MOUNTS.unknown), '--trust-jwks', jwksFile, '--require-signed-card']);
     expect(code).toBe(1);
     expect(stdout).toBe('');
-    expect(stderr).toBe(
-      `a4h: error: a signed agent card is required for this agent (requireSignedCard): unknown key: no trusted key has the kid "unknown" (${url(SIGNED_MOUNTS.unknown)}.well-known/agent-card.json)\n`,
+    expect(stderr).toContain(
+      `Error: A2ACLI_ERR_CARD_INVALID\nMessage: a signed agent card is required for this agent (requireSignedCard): unknown key: no trusted key has the kid "unknown" (${url(SIGNED_MOUNTS.unknown)}.well-known/agent-card.json)\n`,
     );
   });
 

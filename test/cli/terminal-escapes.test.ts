@@ -58,8 +58,8 @@ describe('agent text is data, never control', () => {
     expect(result.stdout).toContain(`skill ${ESCAPES_SHOWN}: does ${ESCAPES_SHOWN}`);
   });
 
-  it('a4h card --json: C1 controls escaped in the JSON, the same name to a JSON reader', async () => {
-    const result = await runCli(['card', agent.url('/'), '--json']);
+  it('a4h card -o json: C1 controls escaped in the JSON, the same name to a JSON reader', async () => {
+    const result = await runCli(['card', agent.url('/'), '-o', 'json']);
     expect(result.code).toBe(0);
     expectInert(result);
     expect((JSON.parse(result.stdout) as { name: string }).name).toBe(`agent ${ESCAPES}`);

@@ -10,13 +10,15 @@ import { reportError } from '../errors.js';
 import { exitStatusOf } from '../protocol/envelope.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { OAUTH_OPTIONS } from '../oauth.js';
-import { parse } from '../options.js';
+import { durationMs, parse } from '../options.js';
+import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentUrl, COMMON_OPTIONS, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../flags/common.js';
+import { outputFormat } from '../protocol/output.js';
 import { booleanOf } from '../config/settings.js';
 
-export const AUTH_USAGE = `Usage: a4h auth login <agent-url> [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
-                      [--oauth-scope S]… [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout SECONDS]
+export const AUTH_USAGE = `Usage: a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
+                      [--oauth-scope S]… [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout DURATION]
                       [-o text|json] [--debug] [--insecure] [--config FILE]
-       a4h auth logout <agent-url> [--config FILE]
+       a4h auth logout <agent> [-a REF] [-o text|json] [--config FILE]
 
 Gets an OAuth 2.1 access token for the agent and stores it, so later commands on that agent send it
 as a bearer token (until it expires; a flag, a variable or a file giving a credential comes first).
@@ -33,7 +35,9 @@ is $XDG_CONFIG_HOME/a4h, default ~/.config/a4h) and is never shown. logout remov
 --debug logs each request and answer on stderr (the card's, the endpoints'), every credential redacted:
 the client secret, the device code, the tokens the endpoint answers.
 Exit status: 0 stored (or removed), 4 the authorization server refused, 5 --timeout ran out (or an
-endpoint did not answer in time), 3 an endpoint unreachable, 1 another error, 2 bad usage.`;
+endpoint did not answer in time), 3 an endpoint unreachable, 1 another error, 2 bad usage. --verbose shows
+an error's causes.
+${AGENT_REF_USAGE}`;
 
 /** The flags `a4h auth` takes. */
 export const AUTH_OPTIONS = {
@@ -41,11 +45,11 @@ export const AUTH_OPTIONS = {
   'oauth-device-url': { type: 'string' },
   device: { type: 'boolean' },
   timeout: { type: 'string' },
-  output: { type: 'string', short: 'o' },
-  debug: { type: 'boolean' },
+  ...OUTPUT_OPTIONS,
+  ...DEBUG_OPTIONS,
   ...CONNECTION_OPTIONS,
-  verbose: { type: 'boolean', short: 'v' },
-  help: { type: 'boolean', short: 'h' },
+  ...AGENT_REF_OPTIONS,
+  ...COMMON_OPTIONS,
 } as const;
 
 /** `a4h auth login|logout`. */
@@ -55,17 +59,16 @@ export async function auth(args: string[], io: Io): Promise<number> {
     io.out.write(`${AUTH_USAGE}\n`);
     return 0;
   }
-  const [verb, agent, ...rest] = positionals;
-  if ((verb !== 'login' && verb !== 'logout') || agent === undefined || rest.length > 0)
-    throw new UsageError('auth takes login or logout and one agent URL');
+  const [verb, ...refs] = values['agent-card'] === undefined ? positionals : [...positionals, values['agent-card']];
+  if ((verb !== 'login' && verb !== 'logout') || refs.length !== 1) throw new UsageError('auth takes login or logout and one agent');
+  const agent = agentUrl(refs[0]!, `auth ${verb}`);
   let origin: string;
   try {
     origin = new URL(agent).origin;
   } catch {
     throw new UsageError(`not a URL: ${agent}`);
   }
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
+  const output = outputFormat(values.output);
   if (verb === 'logout') {
     const path = storeToken(io.env, agent, undefined);
     io.out.write(
@@ -139,9 +142,8 @@ async function loginOf(
     throw new UsageError(
       'client credentials need --oauth-client-secret-env VAR (the secret from the environment); --device signs a person in',
     );
-  const seconds = timeout === undefined ? (device ? DEVICE_TIMEOUT_S : TOKEN_TIMEOUT_S) : Number(timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
+  // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
+  const seconds = timeout === undefined ? (device ? DEVICE_TIMEOUT_S : TOKEN_TIMEOUT_S) : durationMs('timeout', timeout, 3_600_000) / 1000;
   const insecure = booleanOf(text('insecure')) === true;
   if (insecure) warnInsecure(io, agent, true);
   const reach = insecure ? insecureFetch() : globalThis.fetch;

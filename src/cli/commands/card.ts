@@ -1,125 +1,57 @@
-import { lastValueFrom } from 'rxjs';
-import { type CardSummary, createA2A, describeScheme } from '../../node/index.js';
-import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
-import { TLS_USAGE } from '../tls.js';
-import { cardGet } from '../card-get.js';
-import { clientReach } from '../debug-client.js';
-import { reportError } from '../errors.js';
-import { exitStatusOf } from '../protocol/envelope.js';
-import { UsageError, type Io } from '../io.js';
-import { stderrLogger } from '../logger.js';
+import { showCard } from '../card-get.js';
+import { CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
+import { type Io } from '../io.js';
 import { parse } from '../options.js';
-import { terminalJson, terminalLine } from '../terminal-text.js';
-import { describeSignature, TRUST_USAGE } from '../trust.js';
+import { TASK_OPTIONS } from '../task/common.js';
+import { TLS_USAGE } from '../tls.js';
+import { TRUST_USAGE } from '../trust.js';
+import { WIRE_USAGE } from '../wire-flags.js';
 
-export const CARD_USAGE = `Usage: a4h card <agent-url> [--json] [--debug] [-H 'Name: value']… [--bearer-env VAR]
+export const CARD_USAGE = `Usage: a4h card [get] <agent> [-a REF] [-o text|json] [--validate] [--debug] [--transport BINDING]… [--a2a-version VERSION]
+                [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                 ${CONNECTION_SYNOPSIS}
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [--trust-jwks FILE|URL]… [--require-signed-card]
 
-Resolves the agent's card and shows what the client will use: protocol version, transport,
-streaming, tenant, skills, output modes, the extensions the card declares (a required one must be
-activated with --extension on send, chat and resume), the security schemes the card declares and
-whether credentials are configured for it, and the verdict on its signature (verified by KID,
-unsigned, invalid: why, or not checked without --trust-jwks). With credentials and an agent that
-offers an authenticated extended card, that card is fetched with them and shown. The A2A CLI
-specification's card get (a host, a URL or a card file; -o json; --validate): see a4h card get --help.
---debug logs each request and answer on stderr (gRPC calls too), every credential redacted.
+Resolves the agent's card and shows what the client will use (a4h card get is the same command, the
+A2A CLI specification's name). The agent (<agent>, or -a/--agent-card REF): a host or host:port (its card
+at /.well-known/agent-card.json: http:// on loopback, https:// elsewhere), a URL (a card URL ending in
+.json is used as it is), or a card file (file://… or a path).
+Output (stdout; notices and errors on stderr):
+  text (default)  "Label: value" lines: Name, Description, Protocol Version, the Transport and URL chosen
+                  for the calls (the newest protocol version, then --transport, then the card's order),
+                  Streaming, Tenant, Output Modes, Card (when it is the authenticated extended card, fetched
+                  with the credentials given), Credentials (which kind goes to which origin, never a value),
+                  Signature (verified by KID, unsigned, invalid: why, or not checked without --trust-jwks),
+                  Valid; then the Skills, Security Schemes and Extensions blocks (a required extension must
+                  be activated with --extension on send, chat and resume).
+  -o json         the AgentCard as the agent served it (or as the file holds it).
+  A failure: Error:, Message:, Hint: on stderr; under -o json also {"error":{…}} on stdout.
+  --validate             check the card against the A2A schema of its version (v1.0 AgentCard, or v0.3's):
+                         every problem with its JSON path; an invalid card is A2ACLI_ERR_CARD_INVALID,
+                         exit 1 (default: the card is checked only as far as the client needs)
+  --verbose              an error's causes too
+${WIRE_USAGE}
+Any protocol version's card is shown (--a2a-version 1.0 asks for a v1.0 interface).
+Exit status: 0 shown, 1 failure (an invalid card with --validate), 2 bad usage, 3 agent or card unreachable,
+4 credentials missing or refused.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
 
 /** The flags `a4h card` takes (its usage lists each; a test keeps them so). */
 export const CARD_OPTIONS = {
-  ...AGENT_OPTIONS,
-  json: { type: 'boolean' },
-  debug: { type: 'boolean' },
-  verbose: { type: 'boolean', short: 'v' },
-  help: { type: 'boolean', short: 'h' },
+  ...TASK_OPTIONS,
+  validate: { type: 'boolean' },
 } as const;
 
-/** `a4h card`: the resolved card. */
+/** `a4h card` and `a4h card get` (one command): the agent's card. */
 export async function card(args: string[], io: Io): Promise<number> {
-  // `a4h card get`: the A2A CLI specification's command (a host, a URL or a card file; -o json; --validate).
-  if (args[0] === 'get') return cardGet(args.slice(1), io);
-  const { values, positionals } = parse(args, CARD_OPTIONS);
+  const { values, positionals } = parse(args[0] === 'get' ? args.slice(1) : args, CARD_OPTIONS);
   if (values.help) {
     io.out.write(`${CARD_USAGE}\n`);
     return 0;
   }
-  const [agent, ...rest] = positionals;
-  if (agent === undefined || rest.length > 0) throw new UsageError('card needs exactly one agent URL');
-  const logger = stderrLogger(io, values.verbose === true);
-  const given = await agentOptions(values, agent, io);
-  const reach = clientReach(io, given, values.debug === true, logger);
-  // The card needs no identity: a throwaway secret keeps the no-secret warning away.
-  const client = createA2A({
-    identitySecret: globalThis.crypto.randomUUID(),
-    ...reach.options,
-  });
-  try {
-    const summary = await lastValueFrom(client.card(agent));
-    if (values.json) {
-      io.out.write(`${terminalJson(JSON.stringify(summary))}\n`);
-      return 0;
-    }
-    const rows: [string, string][] = [
-      ['name', summary.name],
-      ['protocol', `A2A ${summary.protocolVersion}`],
-      ['transport', `${summary.transport} ${summary.url}`],
-      ['streaming', summary.streaming ? 'yes' : 'no (blocking sends)'],
-      ['tenant', summary.tenant ?? '(none)'],
-      ['output modes', summary.defaultOutputModes?.join(', ') ?? '(not declared)'],
-    ];
-    if (summary.description) rows.splice(1, 0, ['description', summary.description]);
-    if (summary.extended) rows.push(['card', 'the authenticated extended card']);
-    rows.push(...extensionRows(summary), ...securityRows(summary), [
-      'credentials',
-      credentialsRow(summary, given.credentials !== undefined),
-    ]);
-    if (summary.signature) rows.push(['signature', describeSignature(summary.signature)]);
-    // Every value may be the card's, which nobody vouched for: one line each, sanitized for the terminal.
-    for (const [label, value] of rows) io.out.write(`${label.padEnd(13)} ${terminalLine(value)}\n`);
-    const skills = summary.skills ?? [];
-    io.out.write(`${'skills'.padEnd(13)} ${skills.length === 0 ? '(none)' : ''}\n`);
-    for (const skill of skills) io.out.write(`  - ${terminalLine(`${skill.name}${skill.description ? `: ${skill.description}` : ''}`)}\n`);
-    return 0;
-  } catch (error) {
-    reportError(io, error, values.verbose === true);
-    return exitStatusOf(error);
-  } finally {
-    await client.close();
-    await reach.close();
-  }
-}
-
-/** One row per extension the card declares: its URI, whether it is required, what it is for. */
-function extensionRows(summary: CardSummary): [string, string][] {
-  const extensions = summary.extensions ?? [];
-  if (extensions.length === 0) return [['extensions', '(none declared)']];
-  return extensions.map((extension, n) => [
-    n === 0 ? 'extensions' : '',
-    `${extension.uri} (${extension.required ? 'required' : 'optional'})${extension.description ? `: ${extension.description}` : ''}`,
-  ]);
-}
-
-/** One row per security scheme the card declares. */
-function securityRows(summary: CardSummary): [string, string][] {
-  const schemes = summary.securitySchemes ?? [];
-  if (schemes.length === 0) return [['security', '(none declared)']];
-  return schemes.map((scheme, n) => [n === 0 ? 'security' : '', describeScheme(scheme)]);
-}
-
-/** Whether credentials go to the agent, and which kind (never a value). */
-function credentialsRow(summary: CardSummary, configured: boolean): string {
-  if (summary.credentials) return `${summary.credentials}, sent to ${originOf(summary.url)}`;
-  if (configured) return `configured, but not sent: the interface is on another origin (${originOf(summary.url)})`;
-  return 'none configured (-H, --bearer, --api-key, --oauth-client-id, a4h auth login)';
-}
-
-/** The origin credentials are scoped by: a gRPC interface's (`grpcs://h:p`, `grpc://h:p`) is its https or http one. */
-function originOf(url: string): string {
-  const grpc = /^grpc(s?):\/\/(.*)$/.exec(url);
-  return grpc ? `http${grpc[1]}://${grpc[2]}` : new URL(url).origin;
+  return showCard(values, positionals, io);
 }

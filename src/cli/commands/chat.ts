@@ -13,8 +13,9 @@ import { exitStatusOf } from '../protocol/envelope.js';
 import { notice, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../options.js';
+import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, DEBUG_OPTIONS, TASK_ID_OPTIONS } from '../flags/common.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent-url> [--thread KEY] [--handle NAME] [--task ID] [--history N] [--debug] [--extension URI]…
+export const CHAT_USAGE = `Usage: a4h chat <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID] [--history N] [--debug] [--extension URI]…
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -26,13 +27,14 @@ piped in. Without --thread the thread "${DEFAULT_THREAD}" is used, so starting a
 conversation. It first shows the thread's last exchanges, dimmed on stderr (--history N, default
 ${DEFAULT_CHAT_HISTORY}; 0 for none; an agent that cannot list them, A2A v0.3, shows none), then a reply
 still in progress on the thread, or a question the agent is waiting on, under what you said ("you: …").
---task ID: your first line continues that task. /attach PATH sends a file with your next
+--task-id ID: your first line continues that task (--task is taken as it). /attach PATH sends a file with your next
 message; the agent's files and data parts show as one line each ([file] name (mediaType, N bytes)),
 and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
 that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET. --debug logs each request and answer on stderr (gRPC calls too),
-every credential redacted.
+every credential redacted. --verbose shows an error's causes.
+${AGENT_REF_USAGE}
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -42,9 +44,10 @@ export const CHAT_OPTIONS = {
   ...THREAD_OPTIONS,
   ...AGENT_OPTIONS,
   ...EXTENSION_OPTIONS,
-  task: { type: 'string' },
+  ...AGENT_REF_OPTIONS,
+  ...TASK_ID_OPTIONS,
+  ...DEBUG_OPTIONS,
   history: { type: 'string' },
-  debug: { type: 'boolean' },
 } as const;
 
 /** `a4h chat`: a greeting, then one turn per line until /quit, Ctrl-C at the prompt, or the end of input. */

@@ -10,7 +10,7 @@ import { CONTEXT_OPTIONS } from './context.js';
 import { HISTORY_OPTIONS } from './history.js';
 import { RESUME_OPTIONS } from './resume.js';
 import { SEND_OPTIONS } from './send.js';
-import { TASK_OPTIONS } from '../task/common.js';
+import { ONE_TASK_OPTIONS } from '../task/common.js';
 
 export const COMPLETION_USAGE = `Usage: a4h completion bash|zsh|fish
 
@@ -31,14 +31,14 @@ export const COMPLETIONS: CompletionTable = {
   send: { words: [], flags: flagsOf(SEND_OPTIONS) },
   resume: { words: [], flags: flagsOf(RESUME_OPTIONS) },
   history: { words: [], flags: flagsOf(HISTORY_OPTIONS) },
-  card: { words: ['get'], flags: [...new Set([...flagsOf(CARD_OPTIONS), ...flagsOf(TASK_OPTIONS), '--validate'])] },
+  card: { words: ['get'], flags: flagsOf(CARD_OPTIONS) },
   context: { words: [], flags: flagsOf(CONTEXT_OPTIONS) },
   config: { words: ['show'], flags: flagsOf(CONFIG_OPTIONS) },
   'demo-server': { words: [], flags: DEMO_SERVER_FLAGS },
   completion: { words: [...SHELLS], flags: flagsOf(COMPLETION_OPTIONS) },
   conformance: { words: [], flags: flagsOf(CONFORMANCE_OPTIONS) },
   auth: { words: ['login', 'logout'], flags: flagsOf(AUTH_OPTIONS) },
-  task: { words: ['get', 'cancel', 'list', 'subscribe', 'download', 'push-config'], flags: flagsOf(TASK_OPTIONS) },
+  task: { words: ['get', 'cancel', 'list', 'subscribe', 'download', 'push-config'], flags: flagsOf(ONE_TASK_OPTIONS) },
 };
 
 /** `a4h completion <shell>`: the script on stdout. */

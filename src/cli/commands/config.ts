@@ -4,8 +4,10 @@ import type { Resolved } from '../config/settings.js';
 import { agentScope, configDir } from '../config/paths.js';
 import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
+import { AGENT_REF_OPTIONS, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../flags/common.js';
+import { outputFormat } from '../protocol/output.js';
 
-export const CONFIG_USAGE = `Usage: a4h config show [<agent-url>] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
+export const CONFIG_USAGE = `Usage: a4h config show [<agent>] [-a REF] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                 [--svc-param KEY:VALUE]… [--insecure]
 
 Shows the configuration a command would run with (read-only: it changes nothing), each setting
@@ -14,12 +16,14 @@ A2ACLI_API_KEY, A2ACLI_SVC_PARAM, A2ACLI_INSECURE), the local file (--config FIL
 nearest .env up from the working directory, up to the project's root (.git), your home folder or a
 folder not yours), the agent's own file (<config dir>/agents/HOST_PORT.env,
 with an agent URL), the global file (<config dir>/.env), a token from a4h auth login, the built-in
-default. The config dir is $XDG_CONFIG_HOME/a4h (default ~/.config/a4h). Credentials are shown as
+default. The agent (<agent>, or -a/--agent-card REF): a URL, or a bare host or host:port (http:// on
+loopback, https:// elsewhere), as on every command. The config dir is $XDG_CONFIG_HOME/a4h (default ~/.config/a4h). Credentials are shown as
 set, never their values. Files are edited (or removed) by hand; a file is read only when you own it
 and nobody else can write it (a warning names any other), and one holding a credential should be
 mode 0600 (a warning says so when others can read it).
 -o json prints one JSON object: {"scope","configDir","files":[…],"settings":[{"name","variable",
-"value"?,"set","source"}],"warnings":[…]}. Exit status: 0, 2 bad usage (an unreadable --config file too).`;
+"value"?,"set","source"}],"warnings":[…]}. Exit status: 0, 2 bad usage (an unreadable --config file too).
+--verbose shows an error's causes.`;
 
 /** The flags `a4h config show` takes. */
 export const CONFIG_OPTIONS = {
@@ -27,9 +31,9 @@ export const CONFIG_OPTIONS = {
   'api-key': { type: 'string' },
   'svc-param': { type: 'string', multiple: true },
   ...CONNECTION_OPTIONS,
-  output: { type: 'string', short: 'o' },
-  verbose: { type: 'boolean', short: 'v' },
-  help: { type: 'boolean', short: 'h' },
+  ...AGENT_REF_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...COMMON_OPTIONS,
 } as const;
 
 /** `a4h config show`: the effective settings and where each came from. */
@@ -39,10 +43,10 @@ export async function config(args: string[], io: Io): Promise<number> {
     io.out.write(`${CONFIG_USAGE}\n`);
     return 0;
   }
-  const [verb, agent, ...rest] = positionals;
-  if (verb !== 'show' || rest.length > 0) throw new UsageError('config takes one verb, show, and at most one agent URL');
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
+  const [verb, ...refs] = values['agent-card'] === undefined ? positionals : [...positionals, values['agent-card']];
+  if (verb !== 'show' || refs.length > 1) throw new UsageError('config takes one verb, show, and at most one agent');
+  const output = outputFormat(values.output);
+  const agent = refs[0] === undefined ? undefined : agentUrl(refs[0], 'config show');
   if (agent !== undefined && agentScope(agent) === undefined) throw new UsageError(`not a URL: ${agent}`);
   const configuration = configurationFor(values, agent ?? '', io, false);
   const scope = agent === undefined ? undefined : agentScope(agent);

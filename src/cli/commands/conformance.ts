@@ -4,14 +4,16 @@ import { runChecks } from '../conformance/checks.js';
 import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
-import { parse } from '../options.js';
+import { durationMs, parse } from '../options.js';
+import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../flags/common.js';
+import { outputFormat } from '../protocol/output.js';
 import { terminalJson, terminalLine } from '../terminal-text.js';
 
 /** Said with every result: what this is, and what it is not. */
 export const NOT_THE_TCK =
   'a smoke check of basic operations from this client, not the A2A TCK (github.com/a2aproject/a2a-tck), which tests agents in depth';
 
-export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent-url> [--text TEXT] [--timeout SECONDS] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
+export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent> [-a REF] [--text TEXT] [--timeout DURATION] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
                        [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                        ${CONNECTION_SYNOPSIS}
                        [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -24,7 +26,8 @@ task refused with TaskNotCancelableError, a running one cancelled), task-not-fou
 id refused with TaskNotFoundError). One line per check (name: pass|fail|skip (what was seen)), then
 the tally. This is ${NOT_THE_TCK}.
 -o json prints one object: {"agent","checks":[{"name","status","detail"}],"pass","fail","skip","note"}.
-Exit status: 0 no check failed, 1 one did, 2 bad usage.
+Exit status: 0 no check failed, 1 one did, 2 bad usage. --verbose shows an error's causes.
+${AGENT_REF_USAGE}
 ${CONNECTION_USAGE}
 ${TLS_USAGE}`;
 
@@ -33,9 +36,9 @@ export const CONFORMANCE_OPTIONS = {
   ...AGENT_OPTIONS,
   text: { type: 'string' },
   timeout: { type: 'string' },
-  output: { type: 'string', short: 'o' },
-  verbose: { type: 'boolean', short: 'v' },
-  help: { type: 'boolean', short: 'h' },
+  ...AGENT_REF_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...COMMON_OPTIONS,
 } as const;
 
 /** `a4h conformance`: the checks, their results, the tally. */
@@ -45,20 +48,19 @@ export async function conformance(args: string[], io: Io): Promise<number> {
     io.out.write(`${CONFORMANCE_USAGE}\n`);
     return 0;
   }
-  const [agent, ...rest] = positionals;
-  if (agent === undefined || rest.length > 0) throw new UsageError('conformance needs exactly one agent URL');
-  const output = values.output ?? 'text';
-  if (output !== 'text' && output !== 'json') throw new UsageError('-o takes text or json');
-  const seconds = values.timeout === undefined ? 30 : Number(values.timeout);
-  if (!Number.isFinite(seconds) || seconds <= 0 || seconds > 3600)
-    throw new UsageError('--timeout takes a number of seconds from 0 to 3600');
+  const { ref, rest } = agentArg(values, positionals, 'conformance');
+  if (rest.length > 0) throw new UsageError('conformance needs exactly one agent');
+  const agent = agentUrl(ref, 'conformance');
+  const output = outputFormat(values.output);
+  // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
+  const timeoutMs = values.timeout === undefined ? 30_000 : durationMs('timeout', values.timeout, 3_600_000);
   const text = values.text ?? 'a4h conformance check';
   if (text.trim() === '') throw new UsageError('--text must not be empty');
   // The agent reached as every command reaches it: credentials, client certificate and CA, trust.
   const reach = await agentOptions(values, agent, io);
   const { ports, close } = commandPorts(io, reach, { debug: false, logger: stderrLogger(io, values.verbose === true) });
   try {
-    const checks = await runChecks(ports(agent), text, Math.ceil(seconds * 1000));
+    const checks = await runChecks(ports(agent), text, timeoutMs);
     const count = (status: string) => checks.filter((check) => check.status === status).length;
     const tally = { pass: count('pass'), fail: count('fail'), skip: count('skip') };
     if (output === 'json') {

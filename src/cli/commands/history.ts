@@ -2,18 +2,19 @@ import { lastValueFrom } from 'rxjs';
 import { createA2A, type HistoryPage } from '../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../agent-options.js';
 import { TLS_USAGE } from '../tls.js';
-import { describeError } from '../errors.js';
 import { notice, UsageError, type Io } from '../io.js';
 import { exchangeLines } from '../exchange-text.js';
 import { clientReach } from '../debug-client.js';
-import { errorLine, jsonLine } from '../json.js';
+import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../flags/common.js';
+import { jsonLine } from '../json.js';
+import { outputFormat, reportFailure } from '../protocol/output.js';
 import { stderrLogger } from '../logger.js';
 import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../options.js';
 import { shellQuote } from '../shell-quote.js';
 import { terminalLine } from '../terminal-text.js';
 import { TRUST_USAGE } from '../trust.js';
 
-export const HISTORY_USAGE = `Usage: a4h history <agent-url> [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [--json] [--debug]
+export const HISTORY_USAGE = `Usage: a4h history <agent> [-a REF] [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [-o text|json] [--debug]
                    [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                    [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                    [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -24,9 +25,11 @@ agent's tasks are listed by the thread's conversation id (ListTasks: A2A v1.0 ag
 an error, exit 1). Each exchange is "you: …" (the person's message and files), the reply as it ended,
 its files, and [outcome] ([working] for a reply still running: a4h resume follows it). --limit N shows
 the newest N (1–100, default 20); when there are earlier ones, stderr says so, and --before CURSOR
-shows the ones before. --json: one JSON object per exchange per line ({"type":"exchange",…}, a file's
-bytes in base64), then {"type":"before","before":CURSOR} when there are earlier ones.
---debug logs each request and answer on stderr (gRPC calls too), every credential redacted.
+shows the ones before. -o json: one JSON document {"exchanges":[…],"before":CURSOR} (each exchange's
+files with their bytes in base64; "before" only when there are earlier ones); a failure, the error
+envelope {"error":{…}}. --debug logs each request and answer on stderr (gRPC calls too), every credential
+redacted. --verbose shows an error's causes.
+${AGENT_REF_USAGE}
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
 ${TLS_USAGE}`;
@@ -36,8 +39,9 @@ export const HISTORY_OPTIONS = {
   ...THREAD_OPTIONS,
   ...AGENT_OPTIONS,
   ...EXTENSION_OPTIONS,
-  json: { type: 'boolean' },
-  debug: { type: 'boolean' },
+  ...AGENT_REF_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...DEBUG_OPTIONS,
   limit: { type: 'string' },
   before: { type: 'string' },
 } as const;
@@ -49,8 +53,10 @@ export async function history(args: string[], io: Io): Promise<number> {
     io.out.write(`${HISTORY_USAGE}\n`);
     return 0;
   }
-  const [agent, ...rest] = positionals;
-  if (agent === undefined || rest.length > 0) throw new UsageError('history needs exactly one agent URL');
+  const mode = { format: outputFormat(values.output), stream: false };
+  const { ref, rest } = agentArg(values, positionals, 'history');
+  if (rest.length > 0) throw new UsageError('history needs exactly one agent');
+  const agent = agentUrl(ref, 'history');
   const limit = values.limit === undefined ? undefined : Number(values.limit);
   if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
     throw new UsageError('--limit must be a whole number from 1 to 100');
@@ -71,13 +77,12 @@ export async function history(args: string[], io: Io): Promise<number> {
     try {
       page = await lastValueFrom(client.history(input));
     } catch (error) {
-      const kind = (error as { kind?: unknown } | undefined)?.kind;
-      if (values.json) io.out.write(`${errorLine(typeof kind === 'string' ? kind : 'error', describeError(error), error)}\n`);
+      if (mode.format === 'json') return reportFailure(io, mode, error, { command: 'history', agent, verbose: values.verbose === true });
       throw error;
     }
-    if (values.json) {
-      for (const exchange of page.exchanges) io.out.write(`${jsonLine({ type: 'exchange', ...exchange })}\n`);
-      if (page.before !== undefined) io.out.write(`${jsonLine({ type: 'before', before: page.before })}\n`);
+    if (mode.format === 'json') {
+      // One document on one line (a file's bytes in base64).
+      io.out.write(`${jsonLine({ exchanges: page.exchanges, ...(page.before === undefined ? {} : { before: page.before }) })}\n`);
       return 0;
     }
     if (page.exchanges.length === 0) notice(io, `nothing said on thread "${input.thread}" yet`);

@@ -7,7 +7,8 @@ import { TLS_USAGE } from '../tls.js';
 import { UsageError, type Io } from '../io.js';
 import { stderrLogger } from '../logger.js';
 import { EXTENSION_OPTIONS, extensionsFrom, parse, THREAD_OPTIONS } from '../options.js';
-import { OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
+import { reportFailure, type OutputMode } from '../protocol/output.js';
+import { AGENT_REF_OPTIONS, agentArg, agentUrl, OUTPUT_OPTIONS, TASK_ID_OPTIONS, TURN_JSON_OPTIONS } from '../flags/common.js';
 import { reportTurn } from '../report-turn.js';
 import { sendAsync } from '../send/async.js';
 import { AuthWait } from '../send/auth-wait.js';
@@ -29,15 +30,15 @@ export const SEND_OPTIONS = {
   ...EXTENSION_OPTIONS,
   ...OUTPUT_OPTIONS,
   ...PART_OPTIONS,
-  'agent-card': { type: 'string', short: 'a' },
-  json: { type: 'boolean' },
+  ...AGENT_REF_OPTIONS,
+  ...TURN_JSON_OPTIONS,
+  ...TASK_ID_OPTIONS,
   stream: { type: 'boolean' },
   async: { type: 'boolean' },
   wait: { type: 'boolean' },
   timeout: { type: 'string' },
   'poll-interval': { type: 'string' },
   save: { type: 'string' },
-  'task-id': { type: 'string' },
   'context-id': { type: 'string' },
   'message-id': { type: 'string' },
   ...WIRE_OPTIONS,
@@ -69,10 +70,9 @@ async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; a
     io.out.write(`${SEND_USAGE}\n${CONNECTION_USAGE}\n${TRUST_USAGE}\n${TLS_USAGE}\n`);
     return 0;
   }
-  const [agent, ...words] = values['agent-card'] === undefined ? positionals : [values['agent-card'], ...positionals];
-  context.agent = agent;
   const mode = (context.mode = modeOf(values));
-  if (agent === undefined) throw new UsageError('send needs an agent: its URL (or -a/--agent-card REF), then the message');
+  const { ref, rest: words } = agentArg(values, positionals, 'send');
+  const agent = (context.agent = agentUrl(ref, 'send'));
   const parts = await readParts(words, partFlags(args, SEND_OPTIONS), readStdin);
   if (parts.length === 0) throw new UsageError('send needs a message: --text, --file, --data, or words after the agent');
   if (parts.every((part) => part.kind === 'text' && part.text.trim() === '')) throw new UsageError('the message is empty: say something');

@@ -17,11 +17,6 @@ export interface OutputMode {
   stream: boolean;
 }
 
-/** The `-o/--output` flag (`--stream` is the command's own: only `send` and `task subscribe` take it). */
-export const OUTPUT_OPTIONS = {
-  output: { type: 'string', short: 'o' },
-} as const;
-
 /** The format `-o` named (`text` when absent); anything else is a usage error. */
 export function outputFormat(value: string | undefined): OutputFormat {
   if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';

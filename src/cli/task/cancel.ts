@@ -4,9 +4,9 @@ import type { Io } from '../io.js';
 import { parse } from '../options.js';
 import { printResult, warnOutcome } from '../protocol/print.js';
 import { taskRecord } from '../protocol/text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, taskIdOf } from './common.js';
+import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
 
-export const TASK_CANCEL_USAGE = `Usage: a4h task cancel <task-id> -a REF [-o text|json]
+export const TASK_CANCEL_USAGE = `Usage: a4h task cancel <task-id>|--task-id ID -a REF [-o text|json]
 
 Cancels a task (CancelTask) and prints the task as the agent has it after the cancel: its id, context
 id and state. Idempotent: a task already canceled is printed as it is, exit 0. A task that ended
@@ -16,13 +16,13 @@ ${TASK_COMMON_USAGE}`;
 
 /** `a4h task cancel`. */
 export async function taskCancel(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, TASK_OPTIONS);
+  const { values, positionals } = parse(args, ONE_TASK_OPTIONS);
   if (values.help) {
     io.out.write(`${TASK_CANCEL_USAGE}\n`);
     return 0;
   }
   const mode = modeOf(values);
-  const taskId = taskIdOf(positionals, 'task cancel');
+  const taskId = taskIdOf(values, positionals, 'task cancel');
   const agent = agentOf(values, 'task cancel');
   return onAgent(io, mode, { command: 'task cancel', agent, taskId }, values, async ({ port }) => {
     const task = await lastValueFrom(cancelIdempotently(port, taskId));

@@ -2,25 +2,31 @@ import { AGENT_OPTIONS } from '../agent-options.js';
 import { openAgentPort, type AgentPort } from '../agent-port.js';
 import type { CredentialFlags } from '../credentials.js';
 import { UsageError, type Io } from '../io.js';
-import { outputFormat, OUTPUT_OPTIONS, reportFailure, type OutputMode } from '../protocol/output.js';
+import { durationMs as parseDuration } from '../options.js';
+import { outputFormat, reportFailure, type OutputMode } from '../protocol/output.js';
+import { AGENT_REF_OPTIONS, COMMON_OPTIONS, OUTPUT_OPTIONS, TASK_ID_OPTIONS } from '../flags/common.js';
 import type { TrustFlags } from '../trust.js';
 import { interfaceOrderOf, WIRE_OPTIONS, WIRE_USAGE, type WireFlags } from '../wire-flags.js';
 
 /** Each request's own bound in the task commands: 30 s. */
 export const REQUEST_TIMEOUT_MS = 30_000;
 
-/** The flags every `a4h task …` command takes: the agent (`-a`), its credentials and signed-card trust, the output format, help. */
+/** The flags every `a4h task …` command takes: the agent (`-a`), its credentials and signed-card trust, the output format, --verbose, help. */
 export const TASK_OPTIONS = {
-  'agent-card': { type: 'string', short: 'a' },
+  ...AGENT_REF_OPTIONS,
   ...AGENT_OPTIONS,
   ...OUTPUT_OPTIONS,
   ...WIRE_OPTIONS,
-  help: { type: 'boolean', short: 'h' },
+  ...COMMON_OPTIONS,
 } as const;
+
+/** The flags of a task command that names one task: {@link TASK_OPTIONS} and `--task-id` (the positional's other spelling). */
+export const ONE_TASK_OPTIONS = { ...TASK_OPTIONS, ...TASK_ID_OPTIONS } as const;
 
 /** The usage lines the task commands share. */
 export const TASK_COMMON_USAGE = `  -a, --agent-card REF   the agent: a host (its card at /.well-known/agent-card.json), a URL, or a card file
   -o, --output FORMAT    text (default: "Label: value" lines) or json (the protocol's own objects)
+  --verbose              an error's causes too
   -H 'Name: value', --bearer-env VAR   credentials; --trust-jwks FILE|URL, --require-signed-card   signed cards
 ${WIRE_USAGE}`;
 
@@ -46,7 +52,7 @@ export async function onAgent(
   io: Io,
   mode: OutputMode,
   context: { command: string; agent: string; taskId?: string },
-  flags: CredentialFlags & TrustFlags & WireFlags,
+  flags: CredentialFlags & TrustFlags & WireFlags & { verbose?: boolean | undefined },
   body: (agent: AgentPort) => Promise<number>,
 ): Promise<number> {
   // A bad --transport or --a2a-version is a usage error, before anything is opened.
@@ -57,23 +63,18 @@ export async function onAgent(
     return await body(agent);
   } catch (error) {
     if (error instanceof UsageError) throw error;
-    return reportFailure(io, mode, error, context);
+    return reportFailure(io, mode, error, { ...context, verbose: flags.verbose === true });
   } finally {
     await agent?.close();
   }
 }
 
 /**
- * A duration flag: `2` or `2s` (seconds), `500ms`, `1.5m`; a positive bound in milliseconds, at most
- * a day. Anything else is a usage error naming the flag.
+ * A duration flag of a task command, as every command takes one ({@link parseDuration}: `2` or `2s`,
+ * `500ms`, `1.5m`, `1h`), at most a day; `fallbackMs` when not given.
  */
 export function durationMs(name: string, value: string | undefined, fallbackMs: number): number {
-  if (value === undefined) return fallbackMs;
-  const match = /^(\d+(?:\.\d+)?)(ms|s|m)?$/.exec(value.trim());
-  const unit = match?.[2] === 'ms' ? 1 : match?.[2] === 'm' ? 60_000 : 1_000;
-  const ms = match ? Math.round(Number(match[1]) * unit) : NaN;
-  if (!(ms > 0 && ms <= 86_400_000)) throw new UsageError(`--${name} takes a duration such as 2, 2s, 500ms or 1m (at most a day)`);
-  return ms;
+  return value === undefined ? fallbackMs : parseDuration(name, value, 86_400_000);
 }
 
 /** A whole-number flag within bounds; a usage error otherwise. */
@@ -84,9 +85,9 @@ export function wholeNumber(name: string, value: string | undefined, min: number
   return n;
 }
 
-/** The one task id a command takes as its positional argument. */
-export function taskIdOf(positionals: string[], command: string): string {
-  const [taskId, ...rest] = positionals;
+/** The one task id a command takes: its positional argument, or `--task-id ID` (not both). */
+export function taskIdOf(values: { 'task-id'?: string | undefined }, positionals: string[], command: string): string {
+  const [taskId, ...rest] = values['task-id'] === undefined ? positionals : [values['task-id'], ...positionals];
   if (taskId === undefined || taskId.trim() === '' || rest.length > 0) throw new UsageError(`${command} needs exactly one task id`);
   return taskId;
 }

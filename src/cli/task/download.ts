@@ -7,9 +7,9 @@ import { parse } from '../options.js';
 import { printResult } from '../protocol/print.js';
 import { taskRecord } from '../protocol/text.js';
 import { terminalLine, terminalName } from '../terminal-text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, taskIdOf } from './common.js';
+import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
 
-export const TASK_DOWNLOAD_USAGE = `Usage: a4h task download <task-id> -a REF [--dir DIR] [-o text|json]
+export const TASK_DOWNLOAD_USAGE = `Usage: a4h task download <task-id>|--task-id ID -a REF [--dir DIR] [-o text|json]
 
 Saves a task's artifacts (GetTask) into a directory: each file part under its own name, made safe (no
 directories, no leading dot, never an existing file overwritten: name-1, name-2…), each data part as
@@ -21,13 +21,13 @@ ${TASK_COMMON_USAGE}`;
 
 /** `a4h task download`. */
 export async function taskDownload(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...TASK_OPTIONS, dir: { type: 'string' } });
+  const { values, positionals } = parse(args, { ...ONE_TASK_OPTIONS, dir: { type: 'string' } });
   if (values.help) {
     io.out.write(`${TASK_DOWNLOAD_USAGE}\n`);
     return 0;
   }
   const mode = modeOf(values);
-  const taskId = taskIdOf(positionals, 'task download');
+  const taskId = taskIdOf(values, positionals, 'task download');
   const agent = agentOf(values, 'task download');
   const dir = values.dir ?? '.';
   return onAgent(io, mode, { command: 'task download', agent, taskId }, values, async ({ port }) => {

@@ -14,7 +14,7 @@ import {
   onAgent,
   REQUEST_TIMEOUT_MS,
   TASK_COMMON_USAGE,
-  TASK_OPTIONS,
+  ONE_TASK_OPTIONS,
   taskIdOf,
   wholeNumber,
 } from './common.js';
@@ -24,7 +24,7 @@ export const POLL_INTERVAL_MS = 2_000;
 /** `--timeout`'s default for `--wait`: 10 minutes. */
 export const WAIT_TIMEOUT_MS = 600_000;
 
-export const TASK_GET_USAGE = `Usage: a4h task get <task-id> -a REF [--history N] [--wait [--poll-interval D] [--timeout D]] [-o text|json]
+export const TASK_GET_USAGE = `Usage: a4h task get <task-id>|--task-id ID -a REF [--history N] [--wait [--poll-interval D] [--timeout D]] [-o text|json]
 
 Reads a task by its id (GetTask): its id, context id and state, its status message and its artifacts
 (always: text as text, data as JSON, a file by its name, media type and size), and with --history N
@@ -42,7 +42,7 @@ Exit status: 0 when the task was read (whatever its state: a failed or waiting t
 /** `a4h task get`: one snapshot, or with `--wait` the one the task settles at. */
 export async function taskGet(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
-    ...TASK_OPTIONS,
+    ...ONE_TASK_OPTIONS,
     history: { type: 'string' },
     wait: { type: 'boolean' },
     'poll-interval': { type: 'string' },
@@ -53,7 +53,7 @@ export async function taskGet(args: string[], io: Io): Promise<number> {
     return 0;
   }
   const mode = modeOf(values);
-  const taskId = taskIdOf(positionals, 'task get');
+  const taskId = taskIdOf(values, positionals, 'task get');
   const agent = agentOf(values, 'task get');
   const historyLength = wholeNumber('history', values.history, 0, 1000);
   const pollIntervalMs = durationMs('poll-interval', values['poll-interval'], POLL_INTERVAL_MS);

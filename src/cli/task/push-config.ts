@@ -6,10 +6,10 @@ import { printResult } from '../protocol/print.js';
 import { writeDocument, writeRecord, type TextRecord } from '../protocol/output.js';
 import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, wholeNumber } from './common.js';
 
-export const TASK_PUSH_CONFIG_USAGE = `Usage: a4h task push-config create <task-id> -a REF --url URL [--config-id ID] [--token-env VAR]
-       a4h task push-config get <task-id> <config-id> -a REF
-       a4h task push-config list <task-id> -a REF [--page-size N] [--page-token T]
-       a4h task push-config delete <task-id> <config-id> -a REF
+export const TASK_PUSH_CONFIG_USAGE = `Usage: a4h task push-config create <task-id> -a REF --url URL [--config-id ID] [--token-env VAR] [-o text|json]
+       a4h task push-config get <task-id> <config-id> -a REF [-o text|json]
+       a4h task push-config list <task-id> -a REF [--page-size N] [--page-token T] [-o text|json]
+       a4h task push-config delete <task-id> <config-id> -a REF [-o text|json]
 
 Manages where the agent posts a task's updates (its push-notification configs: A2A's Create, Get,
 List and Delete TaskPushNotificationConfig). An agent whose card does not offer push notifications

@@ -5,12 +5,12 @@ import { parse } from '../options.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../protocol/print.js';
 import { writeRecord } from '../protocol/output.js';
 import { taskRecord } from '../protocol/text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, taskIdOf } from './common.js';
+import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
 
 /** How often a broken stream is subscribed to again, with no event between: 5 times, 0.5 s growing to 8 s. */
 export const RESUBSCRIBE = { maxAttempts: 5, initialDelayMs: 500, factor: 2, maxDelayMs: 8_000, jitter: 0.3 };
 
-export const TASK_SUBSCRIBE_USAGE = `Usage: a4h task subscribe <task-id> -a REF [--stream] [-o text|json]
+export const TASK_SUBSCRIBE_USAGE = `Usage: a4h task subscribe <task-id>|--task-id ID -a REF [--stream] [-o text|json]
 
 Follows a task's events (SubscribeToTask) until it ends or waits for you (input or auth required).
 The agent sends the whole task first, so nothing needs reading before; a stream that breaks is
@@ -23,13 +23,13 @@ ${TASK_COMMON_USAGE}`;
 
 /** `a4h task subscribe`. */
 export async function taskSubscribe(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...TASK_OPTIONS, stream: { type: 'boolean' } });
+  const { values, positionals } = parse(args, { ...ONE_TASK_OPTIONS, stream: { type: 'boolean' } });
   if (values.help) {
     io.out.write(`${TASK_SUBSCRIBE_USAGE}\n`);
     return 0;
   }
   const mode = modeOf(values, values.stream === true);
-  const taskId = taskIdOf(positionals, 'task subscribe');
+  const taskId = taskIdOf(values, positionals, 'task subscribe');
   const agent = agentOf(values, 'task subscribe');
   return onAgent(io, mode, { command: 'task subscribe', agent, taskId }, values, async ({ port }) => {
     let last: { id: string; contextId?: string; state: TaskState } | undefined;
