@@ -14,7 +14,7 @@ import { within } from './watchdog.js';
  */
 export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
-    cancelWhenNamed(ctx),
+    cancelWhenNamed(ctx, message),
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.task.taskId;
