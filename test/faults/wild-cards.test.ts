@@ -74,9 +74,8 @@ for (const reader of ['a4h', 'sdk'] as const) {
       const { agent, ports } = rig();
       const result = await run(runTurn(ports(agent.url('/nobody/')), { text: 'hello' }, POLICY));
       expect(result.error).toMatchObject({ kind: 'card', status: 404 });
-      expect(result.error?.message).toContain(`no agent card at ${agent.baseUrl}/nobody/.well-known/agent-card.json (HTTP 404)`);
       expect(result.error?.message).toContain(
-        `nor at ${agent.baseUrl}/nobody/.well-known/agent.json, the path of A2A v0.2 and earlier (HTTP 404)`,
+        `no agent card at ${agent.baseUrl}/nobody/.well-known/agent-card.json (HTTP 404), nor at ${agent.baseUrl}/nobody/.well-known/agent.json (the path of A2A v0.2 and earlier; HTTP 404)`,
       );
       expect(agent.received.map((r) => `${r.path} ${r.status}`)).toEqual([
         '/nobody/.well-known/agent-card.json 404',

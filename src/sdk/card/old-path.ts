@@ -44,7 +44,8 @@ export async function fetchCardOrOld(
         operation: 'card',
         ...(error.agent === undefined ? {} : { agent: error.agent }),
         status: 404,
-        message: `${error.message}; nor at ${redactQuery(old)}, the path of A2A v0.2 and earlier (HTTP 404)`,
+        // Both misses first, then what the first one hints (a transport's URL given for the agent's).
+        message: error.message.replace('(HTTP 404)', `(HTTP 404), nor at ${redactQuery(old)} (the path of A2A v0.2 and earlier; HTTP 404)`),
         cause: again,
       });
     }
