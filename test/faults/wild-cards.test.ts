@@ -63,6 +63,17 @@ for (const reader of ['a4h', 'sdk'] as const) {
       expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/agent-card.json 404', '/.well-known/agent.json 200']);
     });
 
+    it("the base URL's query (an API key) goes to the old path too", async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(`${agent.baseUrl}/?key=K`), { text: 'hello' }, POLICY));
+      expectReply(result, echoReply('hello'));
+      const cards = agent.received.filter((r) => r.method.startsWith('GET'));
+      expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/.well-known/agent-card.json?key=K 404',
+        '/.well-known/agent.json?key=K 200',
+      ]);
+    });
+
     it('a card URL the caller chose is fetched as it is: its 404 is the error, nothing else is tried', async () => {
       const { agent, ports } = rig();
       const result = await run(runTurn(ports(`${agent.baseUrl}/.well-known/agent-card.json`), { text: 'hello' }, POLICY));

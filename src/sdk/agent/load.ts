@@ -118,7 +118,7 @@ export async function loadAgent(
   let extended: ResolvedAgent;
   try {
     const card = await (await resolved.client()).getAgentCard({ signal });
-    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, {
+    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), from), cardUrl, connect, {
       ...choice,
       extended: true,
       securitySchemes: resolved.summary.securitySchemes,
