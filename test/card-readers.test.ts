@@ -9,6 +9,7 @@ import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { describeIssue } from '../src/cli/zod-issue.js';
 import { bindingNamed } from '../src/sdk/bindings/registry.js';
+import { redactQuery } from '../src/port/card-url.js';
 import { cardError, checkCard } from '../src/sdk/card/schema.js';
 import { readJwks } from '../src/sdk/trust/jwks.js';
 import { agree, changed, changes, outcome } from './readers-changes.js';
@@ -69,14 +70,28 @@ function oldCheckCard(json: unknown): unknown {
     throw cardError(CARD_URL, `the agent card's field ${issuePath(issue, '(card)')} is not usable: it ${describeIssue(issue)}`);
   }
   const card = result.data as unknown as OldCard;
-  const each = (list: Iface[], name: string, key: keyof Iface) => list.map((i, n) => [`${name}.${n}.url`, i.url, i[key]] as const);
-  const addresses = isV1
+  type Address = readonly [string, string, string | undefined, (url: string) => void];
+  const each = (list: Iface[], name: string, key: keyof Iface) =>
+    list.map((i, n): Address => [`${name}.${n}.url`, i.url, i[key], (url) => (i.url = url)]);
+  const addresses: Address[] = isV1
     ? each(card.supportedInterfaces, 'supportedInterfaces', 'protocolBinding')
-    : [['url', card.url, card.preferredTransport] as const, ...each(card.additionalInterfaces ?? [], 'additionalInterfaces', 'transport')];
-  for (const [field, value, binding] of addresses) {
-    const parsed = overHttp(binding) ? url.safeParse(value) : undefined;
+    : [
+        ['url', card.url, card.preferredTransport, (u) => (card.url = u)],
+        ...each(card.additionalInterfaces ?? [], 'additionalInterfaces', 'transport'),
+      ];
+  for (const [field, value, binding, set] of addresses) {
+    // Since issue 48: a relative address is resolved against the card's URL, and a bad one is named.
+    const written = value.trim();
+    const resolved = /^(\/|\.\.?\/)\S*$/.test(written) && URL.canParse(written, CARD_URL) ? new URL(written, CARD_URL).href : value;
+    const parsed = overHttp(binding) ? url.safeParse(resolved.trim()) : undefined;
     const issue = parsed?.error?.issues[0];
-    if (parsed?.success === false) throw cardError(CARD_URL, `the agent card's field ${field} is not usable: it ${describeIssue(issue)}`);
+    if (parsed?.success === false) {
+      const said = describeIssue(issue);
+      const shown = resolved.trim().length > 200 ? `${resolved.trim().slice(0, 200)}…` : resolved.trim();
+      const named = said === 'must be an http(s) URL' ? `${said}, not ${JSON.stringify(redactQuery(shown))}` : said;
+      throw cardError(CARD_URL, `the agent card's field ${field} is not usable: it ${named}`);
+    }
+    if (overHttp(binding) && resolved !== value) set(resolved);
   }
   return { shape: isV1 ? '1.0' : '0.3', card };
 }

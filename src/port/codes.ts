@@ -16,6 +16,11 @@ export const PUSH_NOTIFICATION_NOT_SUPPORTED = -32003;
 export const UNSUPPORTED_OPERATION = -32004;
 /** A2A v1.0's ExtensionSupportRequiredError: the call did not activate an extension the agent requires. */
 export const EXTENSION_SUPPORT_REQUIRED = -32008;
+/**
+ * A2A v1.0's VersionNotSupportedError: the agent speaks no protocol version the client does (also the
+ * client's own verdict, on a card with only older versions than allowed or a first-draft agent).
+ */
+export const VERSION_NOT_SUPPORTED = -32009;
 /** The code agents send for missing or rejected credentials (a2a-go, a2a-rs): unauthenticated. */
 export const UNAUTHENTICATED = -31401;
 /** The same for credentials that are not allowed this call: unauthorized. */

@@ -69,6 +69,12 @@ export interface SdkPorts extends PortFactory {
   close(): Promise<void>;
 }
 
+/**
+ * Whether the caller gave a base URL (its card at the well-known path under it, as `cardUrlOf` makes
+ * it), not a card URL of its own choosing (a path ending in `.json`).
+ */
+const typedAsBase = (agent: string): boolean => !agent.replace(/[?#].*$/s, '').endsWith('.json');
+
 /** The largest answer read whole when `maxResponseBytes` is not given: 64 MiB. */
 const DEFAULT_MAX_RESPONSE_BYTES = 64 * 2 ** 20;
 
@@ -131,7 +137,7 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
       }
     }
     const activated = typeof cardUrl === 'string' ? extensions.forTurn(cardUrl, own) : undefined;
-    return new SdkPort(shared, cardUrl, turn?.headers, activated, turn?.caller);
+    return new SdkPort(shared, cardUrl, turn?.headers, activated, turn?.caller, typeof cardUrl === 'string' && typedAsBase(agent));
   };
   return Object.assign(ports, { close: () => loader.bindings.close() });
 }

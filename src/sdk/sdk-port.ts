@@ -27,6 +27,7 @@ import type { ResolvedAgent } from './agent/resolve.js';
 import { extensionHeaders } from './extensions/headers.js';
 import { missingExtensions } from './extensions/required.js';
 import { capabilityMissing } from './agent/capabilities.js';
+import { firstDraftRefusal } from './agent/first-draft.js';
 import type { TurnCall } from './transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
@@ -63,7 +64,8 @@ export class SdkPort implements A2APort, PushConfigPort {
    * `cardUrl`, or the `input` error the agent's URL gave (every call fails with it); `headers`, the
    * turn's own headers on each call but the card's (its trace context, with telemetry);
    * `extensions`, the URIs each of those calls activates (the agent's and the turn's, checked);
-   * `caller`, whom those calls are for (their credentials are made for them).
+   * `caller`, whom those calls are for (their credentials are made for them); `fromBase`, the caller
+   * gave a base URL, not a card URL (a 404 at the well-known path tries the old one).
    */
   constructor(
     private readonly shared: PortShared,
@@ -71,6 +73,7 @@ export class SdkPort implements A2APort, PushConfigPort {
     private readonly headers?: Readonly<Record<string, string>>,
     private readonly extensions: readonly string[] = NO_EXTENSIONS,
     private readonly caller?: Caller,
+    private readonly fromBase = false,
   ) {}
 
   card(): Observable<CardSummary> {
@@ -139,7 +142,9 @@ export class SdkPort implements A2APort, PushConfigPort {
       const { cache, loader } = this.shared;
       return cache
         .get(url, (stale) =>
-          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) => loadAgent(loader, url, signal, stale)),
+          unaryCall({ operation: 'card', agent: redactQuery(url), watch: loader.watch }, (signal) =>
+            loadAgent(loader, url, signal, stale, this.fromBase),
+          ),
         )
         .pipe(tap((resolved) => (this.current = resolved)));
     });
@@ -210,6 +215,9 @@ class OrOtherGeneration<T> implements Observer<T> {
 
   error(error: unknown): void {
     const { subscriber, call, answered } = this;
+    // An agent of the first A2A draft refuses the call by its method's name: said as what it is.
+    const draft = this.spoke ? undefined : firstDraftRefusal(this.resolved, error);
+    if (draft !== undefined) return subscriber.error(draft);
     if (this.spoke || !isA2AError(error, 'unsupported') || !otherGenerationSaid(error)) return subscriber.error(error);
     // The retry is added to `subscriber`, so the consumer's leaving ends it too.
     from(this.resolved.otherGeneration())

@@ -1,6 +1,16 @@
-import { finalize, Observable, timer, type MonoTypeOperatorFunction, type Observer, type Subscriber, type Subscription } from 'rxjs';
+import {
+  asyncScheduler,
+  finalize,
+  Observable,
+  timer,
+  type MonoTypeOperatorFunction,
+  type Observer,
+  type Subscriber,
+  type Subscription,
+} from 'rxjs';
 import { toA2AError } from '../errors.js';
-import type { Task } from '../port/types.js';
+import type { OutgoingMessage, Task } from '../port/types.js';
+import { cancelCarrying } from './cancel-carrying.js';
 import type { LadderContext } from './context.js';
 import { within } from './watchdog.js';
 
@@ -14,15 +24,17 @@ export function cancelWhenAbandoned<T>(ctx: LadderContext): MonoTypeOperatorFunc
 }
 
 /**
- * The turn's first request (the streaming or the blocking send), read on in the background when the
- * turn is left before the agent named its task — a gateway's `switchMap` does that to every
- * superseded message — so that task can still be cancelled: until the task id arrives (then
- * `CancelTask`), the request ends, or `cancelTimeoutMs` passes. `close()` waits for it too.
+ * The turn's first request (the streaming or the blocking send of `message`), read on in the
+ * background when the turn is left before the agent named its task — a gateway's `switchMap` does
+ * that to every superseded message — so that task can still be cancelled: until the task id arrives
+ * (then `CancelTask`), the request ends, or `cancelTimeoutMs` passes. Ended without the task named,
+ * the task carrying the message is looked up and cancelled where the agent lists tasks
+ * ({@link cancelCarrying}). `close()` waits for all of it too.
  */
-export function cancelWhenNamed<T>(ctx: LadderContext): MonoTypeOperatorFunction<T> {
+export function cancelWhenNamed<T>(ctx: LadderContext, message: OutgoingMessage): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const named = new WhenNamed(subscriber, ctx);
+      const named = new WhenNamed(subscriber, ctx, message);
       named.upstream = source.subscribe(named);
       return named;
     });
@@ -36,9 +48,13 @@ class WhenNamed<T> implements Observer<T> {
   // still false while its error or completion is being delivered, which is when the teardown runs.)
   private ended = false;
 
+  /** When the request was made: the lookup of its message lists the tasks changed since. */
+  private readonly sentAt = asyncScheduler.now();
+
   constructor(
     private readonly subscriber: Subscriber<T>,
     private readonly ctx: LadderContext,
+    private readonly message: OutgoingMessage,
   ) {}
 
   next(value: T): void {
@@ -69,9 +85,11 @@ class WhenNamed<T> implements Observer<T> {
   }
 
   private stop(): void {
+    const { ctx } = this;
     this.upstream.unsubscribe();
     this.background?.unsubscribe();
-    cancelTask(this.ctx);
+    if (ctx.task.taskId === undefined && !ctx.task.settled) cancelCarrying(ctx, this.message, this.sentAt, cancelTask);
+    else cancelTask(ctx);
   }
 }
 

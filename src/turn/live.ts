@@ -35,7 +35,7 @@ type LadderSignal = AgentEvent | LadderNote;
  * to one blocking send ({@link streamRefused}).
  */
 export function streamTurn(ctx: LadderContext, message: OutgoingMessage): Observable<LadderSignal> {
-  return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx)), 'stream', message.taskId !== undefined).pipe(
+  return listen(ctx, ctx.port.stream(message).pipe(cancelWhenNamed(ctx, message)), 'stream', message.taskId !== undefined).pipe(
     catchError((error: unknown) => {
       const again = sendAgain(ctx, message, error);
       if (again) return concat(of<LadderNote>(again.note), streamTurn(ctx, again.message));

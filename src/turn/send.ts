@@ -1,6 +1,6 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
 import { isA2AError, type A2AError } from '../errors.js';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_OPERATION } from '../port/codes.js';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_OPERATION, VERSION_NOT_SUPPORTED } from '../port/codes.js';
 import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from './context.js';
@@ -14,7 +14,7 @@ import { within } from './watchdog.js';
  */
 export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
-    cancelWhenNamed(ctx),
+    cancelWhenNamed(ctx, message),
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.task.taskId;
@@ -90,10 +90,10 @@ const REFUSES_METHOD: ReadonlySet<number | undefined> = new Set([METHOD_NOT_FOUN
  * `unsupported` answer (HTTP 404, 405, 501; gRPC UNIMPLEMENTED). Before any event the agent has
  * taken nothing, so the message is not sent twice. Not a -32602 about the context (the conversation
  * is refused, as a send's would be), nor -32600 (the request object refused, as a send built the same
- * way would be).
+ * way would be), nor -32009 (the agent's protocol version is not spoken: a send would not be either).
  */
 export function streamRefused(ctx: LadderContext, error: unknown): error is A2AError {
-  if (ctx.task.events > 0 || !isA2AError(error)) return false;
+  if (ctx.task.events > 0 || !isA2AError(error) || error.code === VERSION_NOT_SUPPORTED) return false;
   return error.kind === 'unsupported' || (REFUSES_METHOD.has(error.code) && !speaksOfContext(error));
 }
 

@@ -230,7 +230,7 @@ describe('an agent URL that is a transport’s (issue 31)', () => {
     expect(code).toBe(3);
     const origin = new URL(transport).origin;
     expect(stderr.split('\n')[1]).toBe(
-      `Message: no agent card at ${transport.replace(/\/?$/, '/')}.well-known/agent-card.json (HTTP 404): give the agent's base URL, not a transport's (perhaps ${origin}/)`,
+      `Message: no agent card at ${transport.replace(/\/?$/, '/')}.well-known/agent-card.json (HTTP 404), nor at ${transport.replace(/\/?$/, '/')}.well-known/agent.json (the path of A2A v0.2 and earlier; HTTP 404): give the agent's base URL, not a transport's (perhaps ${origin}/)`,
     );
   });
 
@@ -239,7 +239,9 @@ describe('an agent URL that is a transport’s (issue 31)', () => {
     const port = await listen(empty);
     try {
       const { stderr } = await runCli(['send', `http://127.0.0.1:${port}/`, 'hi']);
-      expect(stderr.split('\n')[1]).toBe(`Message: no agent card at http://127.0.0.1:${port}/.well-known/agent-card.json (HTTP 404)`);
+      expect(stderr.split('\n')[1]).toBe(
+        `Message: no agent card at http://127.0.0.1:${port}/.well-known/agent-card.json (HTTP 404), nor at http://127.0.0.1:${port}/.well-known/agent.json (the path of A2A v0.2 and earlier; HTTP 404)`,
+      );
     } finally {
       await new Promise((resolve) => empty.close(resolve));
     }

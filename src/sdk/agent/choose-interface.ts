@@ -1,6 +1,7 @@
 import type { AgentInterface } from '@a2a-js/sdk';
 import type { Binding } from '../bindings/binding.js';
 import { A2AError } from '../../errors.js';
+import { VERSION_NOT_SUPPORTED } from '../../port/codes.js';
 import type { InterfaceOrder, ProtocolBinding } from '../bindings/options.js';
 import { BINDINGS, bindingNamed } from '../bindings/registry.js';
 import { cardError } from '../card/schema.js';
@@ -87,7 +88,7 @@ export function versionNotSupported(cardUrl: string, candidates: readonly { i: A
   return new A2AError({
     kind: 'unsupported',
     operation: 'card',
-    code: -32009,
+    code: VERSION_NOT_SUPPORTED,
     agent: cardUrl,
     message: `the agent speaks A2A ${offered}, older than ${minVersion}, the oldest version allowed`,
   });

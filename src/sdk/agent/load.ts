@@ -3,7 +3,8 @@ import type { ClientFactory } from '@a2a-js/sdk/client';
 import type { Logger } from '../../logger.js';
 import type { CardSummary } from '../../port/card.js';
 import type { Loaded, Stale } from '../card/cache.js';
-import { fetchCard, type CardValidators } from '../card/fetch.js';
+import type { CardValidators } from '../card/fetch.js';
+import { fetchCardOrOld } from '../card/old-path.js';
 import { checkCard, type CheckedCard } from '../card/schema.js';
 import { agentFetch } from '../fetch/agent-fetch.js';
 import { authDetails } from '../credentials/auth-error.js';
@@ -49,7 +50,8 @@ export interface AgentLoader {
 
 /**
  * Fetches, checks and resolves the agent at `cardUrl`; with a `stale` agent whose card had validators,
- * revalidates it instead (a 304 keeps it). The card's signatures are checked against the trusted keys
+ * revalidates it instead (a 304 keeps it). `fromBase`: the caller gave a base URL, so a 404 at the
+ * well-known path tries the path of A2A v0.2 and earlier (`/.well-known/agent.json`) once. The card's signatures are checked against the trusted keys
  * before anything else is done with it (the wait for keys ends inside the card deadline): an agent
  * that must have a signed card and has none that verifies fails here, so nothing is ever sent to it;
  * a verified card is read from its signed form only. Its calls get a fetch of their own (the
@@ -66,21 +68,23 @@ export async function loadAgent(
   cardUrl: string,
   signal: AbortSignal,
   stale?: Stale<ResolvedAgent, CardValidators>,
+  fromBase = false,
 ): Promise<Loaded<ResolvedAgent, CardValidators>> {
   const since = loader.trust.monotonic(); // the card deadline counts from here: the wait for a card's keys ends inside it
   const cardPlan = loader.credentials.forCard(cardUrl);
   const cardFetch = agentFetch(loader.baseFetch, cardPlan ? { plan: cardPlan } : {});
-  const fetched = await fetchCard(cardFetch, cardUrl, loader.cardMaxBytes, signal, stale?.validators);
+  const { fetched, from } = await fetchCardOrOld(cardFetch, cardUrl, loader.cardMaxBytes, signal, stale?.validators, fromBase);
   // 304 (only ever the answer to a revalidation): the agent as it was resolved stands, for the 304's max-age or the one it had.
   if ('notModified' in fetched && stale !== undefined) {
     return { value: stale.value, maxAgeMs: fetched.maxAgeMs ?? stale.maxAgeMs, validators: fetched.validators };
   }
   if ('notModified' in fetched) throw new Error('a 304 to a card request that was not conditional');
   const json = fetched.json as Record<string, unknown>;
-  const served = checkCard(json, cardUrl);
+  // Its relative addresses are read against the URL it came from (the old well-known path's, when it was there).
+  const served = checkCard(json, from);
   const signature = await loader.trust.check(json, served.shape, cardUrl, signal, since);
   // A verified card is used as it was signed: what its signatures do not cover decides nothing.
-  const checked = signature.state === 'verified' ? loader.trust.asSigned(json, served.shape, cardUrl) : served;
+  const checked = signature.state === 'verified' ? loader.trust.asSigned(json, served.shape, from) : served;
   const loaded = (value: ResolvedAgent): Loaded<ResolvedAgent, CardValidators> =>
     fetched.validators === undefined
       ? { value, maxAgeMs: fetched.maxAgeMs }
@@ -114,7 +118,7 @@ export async function loadAgent(
   let extended: ResolvedAgent;
   try {
     const card = await (await resolved.client()).getAgentCard({ signal });
-    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), cardUrl), cardUrl, connect, {
+    extended = await resolveAgent(loader.factory, checkCard(AgentCard.toJSON(card), from), cardUrl, connect, {
       ...choice,
       extended: true,
       securitySchemes: resolved.summary.securitySchemes,

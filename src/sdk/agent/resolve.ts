@@ -24,6 +24,8 @@ export interface ResolvedAgent {
   readonly legacy: boolean;
   /** What an `auth` error of its calls says: the card's schemes and what kind of credential is sent. */
   readonly auth: AuthDetails;
+  /** Its card is of the v0.3 shape and gives no `protocolVersion` (read as v0.3; a card of the first A2A draft has none either). */
+  readonly versionUnsaid: boolean;
   /**
    * The same agent in the other protocol generation, on the same interface and with the same summary
    * (for an agent whose card names the wrong one); the other one's other generation is this one.
@@ -96,6 +98,7 @@ export async function resolveAgent(
   const protocolVersion = chosen.protocolVersion || (checked.shape === '0.3' ? '0.3' : '1.0');
   // The SDK picks its wire by the version: anything before 1.0 (a v0.2-era "0.2.5" too) is the v0.3 wire.
   const legacy = major(protocolVersion) < 1;
+  const versionUnsaid = checked.shape === '0.3' && !checked.card.protocolVersion;
   const summary = cardSummary(normalized, chosen, protocolVersion, checked, reach.address);
   if ('securitySchemes' in options) {
     if (options.securitySchemes === undefined) delete summary.securitySchemes;
@@ -115,7 +118,8 @@ export async function resolveAgent(
         throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
       }));
     const wire = { endpoint: chosen.url, agent: summary.url, binding, tenant: summary.tenant, legacy: inLegacy };
-    return { summary, client, transport: await link.transport(wire, client), legacy: inLegacy, auth: link.auth, otherGeneration: other };
+    const transport = await link.transport(wire, client);
+    return { summary, client, transport, legacy: inLegacy, auth: link.auth, versionUnsaid, otherGeneration: other };
   };
   // An agent that answers in the older generation is not followed there below the oldest version allowed.
   const below = options.order?.minVersion !== undefined && !legacy && rank('0.3') < generationRank(options.order.minVersion);

@@ -4,11 +4,6 @@ import { anything, bool, Invalid, list, object, optional, text, withDefault, typ
 import { bindingNamed } from '../bindings/registry.js';
 
 /**
- * The fields of an agent card the client relies on, validated before anything else reads the card.
- * Both shapes are accepted: v1.0 (`supportedInterfaces`) and v0.3 (a top-level `url`, with
- * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
- */
-/**
  * An http(s) URL without a user or password in it (credentials go in headers, never in a card): read
  * as the URL parser reads it, after the blanks around it, and written with `//` after its scheme.
  */
@@ -19,15 +14,48 @@ const httpUrl: Reader<string> = (value, path) => {
   try {
     url = new URL(written);
   } catch {
-    throw new Invalid(path, 'must be an http(s) URL');
+    throw notHttp(path, written);
   }
   if (!/^https?:\/\//i.test(written) || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.hostname === '') {
-    throw new Invalid(path, 'must be an http(s) URL');
+    throw notHttp(path, written);
   }
   if (url.username !== '' || url.password !== '' || /^[a-z+.-]+:\/\/[^/?#]*@/i.test(written))
     throw new Invalid(path, 'must not carry credentials');
   return value;
 };
+/** The most characters of a bad address an error shows. */
+const SHOWN_MAX = 200;
+
+/**
+ * What an address that is no http(s) URL is refused with: the value itself, shortened, its query's
+ * values hidden (it may carry a key). Never for an address with credentials in it.
+ */
+function notHttp(path: Path, written: string): Invalid {
+  const shown = redactQuery(written.length > SHOWN_MAX ? `${written.slice(0, SHOWN_MAX)}…` : written);
+  return new Invalid(path, `must be an http(s) URL, not ${JSON.stringify(shown)}`);
+}
+
+/**
+ * A reference relative to the card's URL, as cards in the wild write one: a path from the root
+ * (`/a2a/agent`), from another host (`//host/path`), or from the card's folder (`./a2a`, `../a2a`),
+ * without blanks. A bare word (`nowhere`) is refused as no URL, as before: no card means that.
+ */
+const RELATIVE = /^(\/|\.\.?\/)[^\s]*$/;
+
+/**
+ * An HTTP interface's address as the client calls it: an absolute one as it is; a relative one
+ * (`/a2a/agent`, as @mastra/server publishes it) resolved against the URL the card came from, as a
+ * browser resolves a link against its page.
+ */
+function againstCard(value: string, cardUrl: string): string {
+  const written = value.trim();
+  if (!RELATIVE.test(written)) return value;
+  try {
+    return new URL(written, cardUrl).href;
+  } catch {
+    return value;
+  }
+}
 const upTo = (max: number) => text(0, max);
 /** An interface's address before its binding is known: gRPC interfaces give `host:port`, not a URL. */
 const address = upTo(2_000);
@@ -76,6 +104,11 @@ const v03Lenient = {
   ),
 };
 
+/**
+ * The fields of an agent card the client relies on, validated before anything else reads the card.
+ * Both shapes are accepted: v1.0 (`supportedInterfaces`) and v0.3 (a top-level `url`, with
+ * `preferredTransport` and `additionalInterfaces`). Anything else on the card is passed through.
+ */
 const v1Card = object(
   {
     ...common,
@@ -106,7 +139,11 @@ export type V03CardJson = ReturnType<typeof v03Card>;
 /** A card that passed validation, with the shape it came in. */
 export type CheckedCard = { shape: '1.0'; card: V1CardJson } | { shape: '0.3'; card: V03CardJson };
 
-/** Validates a fetched card; the error names the first bad field. */
+/**
+ * Validates a fetched card; the error names the first bad field (and, for an address, its value). The
+ * HTTP interfaces' relative addresses are resolved against `cardUrl` in the card returned (`json`
+ * itself is left as it was: its signatures are checked on it).
+ */
 export function checkCard(json: unknown, cardUrl: string): CheckedCard {
   if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw cardError(cardUrl, 'the agent card is not a JSON object');
@@ -114,7 +151,11 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
   try {
     const checked: CheckedCard =
       'supportedInterfaces' in json ? { shape: '1.0', card: v1Card(json, []) } : { shape: '0.3', card: v03Card(json, []) };
-    for (const [path, value] of spokenAddresses(checked)) httpUrl(value, path);
+    for (const [path, value, set] of spokenAddresses(checked)) {
+      const resolved = againstCard(value, cardUrl);
+      httpUrl(resolved, path);
+      if (resolved !== value) set(resolved);
+    }
     return checked;
   } catch (error) {
     if (!(error instanceof Invalid)) throw error;
@@ -122,22 +163,25 @@ export function checkCard(json: unknown, cardUrl: string): CheckedCard {
   }
 }
 
+/** An HTTP interface's address: its field, its value, and how the checked card's copy of it is replaced. */
+type Spoken = [Path, string, (resolved: string) => void];
+
 /**
- * The addresses of the HTTP interfaces, by field: each must be an http(s) URL. Others (gRPC's
- * `host:port`) are read when an interface is chosen: one the client cannot read is skipped, so a
- * card that also offers something else stays usable.
+ * The addresses of the HTTP interfaces, by field: each must be an http(s) URL (once resolved against
+ * the card's URL). Others (gRPC's `host:port`) are read when an interface is chosen: one the client
+ * cannot read is skipped, so a card that also offers something else stays usable.
  */
-function spokenAddresses(checked: CheckedCard): [Path, string][] {
+function spokenAddresses(checked: CheckedCard): Spoken[] {
   if (checked.shape === '1.0') {
-    return checked.card.supportedInterfaces.flatMap((i, n): [Path, string][] =>
-      overHttp(i.protocolBinding) ? [[['supportedInterfaces', n, 'url'], i.url]] : [],
+    return checked.card.supportedInterfaces.flatMap((i, n): Spoken[] =>
+      overHttp(i.protocolBinding) ? [[['supportedInterfaces', n, 'url'], i.url, (url) => (i.url = url)]] : [],
     );
   }
   const { card } = checked;
-  const extra = (card.additionalInterfaces ?? []).flatMap((i, n): [Path, string][] =>
-    overHttp(i.transport) ? [[['additionalInterfaces', n, 'url'], i.url]] : [],
+  const extra = (card.additionalInterfaces ?? []).flatMap((i, n): Spoken[] =>
+    overHttp(i.transport) ? [[['additionalInterfaces', n, 'url'], i.url, (url) => (i.url = url)]] : [],
   );
-  return overHttp(card.preferredTransport) ? [[['url'], card.url], ...extra] : extra;
+  return overHttp(card.preferredTransport) ? [[['url'], card.url, (url) => (card.url = url)], ...extra] : extra;
 }
 
 export function cardError(cardUrl: string, message: string, cause?: unknown): A2AError {

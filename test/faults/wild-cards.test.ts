@@ -1,0 +1,97 @@
+/**
+ * Cards as agents in the wild publish them (issue 48): @mastra/server 2.0.4's card (a relative `url`,
+ * no `protocolVersion`) in front of the first A2A draft, and a card served only at the path of A2A
+ * v0.2 and earlier (`/.well-known/agent.json`). On both readers.
+ */
+import { describe, expect, it } from 'vitest';
+import { startMastraAgent, type MastraAgent } from '../../fixtures/agent-mastra.js';
+import { startOldCardAgent } from '../../fixtures/agent-old-card.js';
+import { echoReply } from '../../fixtures/texts.js';
+import type { FixtureAgent } from '../../fixtures/types.js';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import type { PortFactory } from '../../src/port/port.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
+import { runTurn } from '../../src/turn/turn.js';
+import { eventsOf, expectReply, POLICY, run, useFreshRig } from './kit.js';
+
+for (const reader of ['a4h', 'sdk'] as const) {
+  const which = reader === 'sdk' ? "the SDK's reader" : 'our reader';
+  const rigOf = <A extends FixtureAgent>(start: () => Promise<A>) =>
+    useFreshRig<{ agent: A; http: NodeFetch; ports: PortFactory }>(
+      async () => {
+        const agent = await start();
+        const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
+        return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
+      },
+      async (r) => {
+        await r.http.close();
+        await r.agent.close();
+      },
+    );
+
+  describe(`@mastra/server 2.0.4 (the first A2A draft, ${which})`, () => {
+    const rig = rigOf<MastraAgent>(startMastraAgent);
+
+    it("its relative card url is called on the card's origin; its refusal of message/stream is said as what it is: no blocking send after it", async () => {
+      const { agent, ports } = rig();
+      const port = ports(agent.cardUrl);
+      const result = await run(runTurn(port, { text: 'hello' }, POLICY));
+      expect(result.error).toMatchObject({
+        kind: 'unsupported',
+        retryable: false,
+        code: -32009,
+        status: 400,
+        agent: `${agent.baseUrl}/a2a/zoo-mastra2`,
+      });
+      expect(result.error?.message).toContain('this agent speaks the pre-0.2 A2A draft, which a4h-a2a does not speak');
+      expect(eventsOf(result, 'fallback')).toEqual([]);
+      expect(agent.received.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'GET /.well-known/zoo-mastra2/agent.json /.well-known/zoo-mastra2/agent.json 200',
+        'message/stream /a2a/zoo-mastra2 400',
+      ]);
+    });
+  });
+
+  describe(`a card only at /.well-known/agent.json (@a2a-js/sdk 0.2.5, ${which})`, () => {
+    const rig = rigOf(startOldCardAgent);
+
+    it('a base URL: the 404 at agent-card.json tries agent.json once, and the turn runs', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.url('/')), { text: 'hello' }, POLICY));
+      expectReply(result, echoReply('hello'));
+      const cards = agent.received.filter((r) => r.method.startsWith('GET'));
+      expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/agent-card.json 404', '/.well-known/agent.json 200']);
+    });
+
+    it("the base URL's query (an API key) goes to the old path too", async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(`${agent.baseUrl}/?key=K`), { text: 'hello' }, POLICY));
+      expectReply(result, echoReply('hello'));
+      const cards = agent.received.filter((r) => r.method.startsWith('GET'));
+      expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/.well-known/agent-card.json?key=K 404',
+        '/.well-known/agent.json?key=K 200',
+      ]);
+    });
+
+    it('a card URL the caller chose is fetched as it is: its 404 is the error, nothing else is tried', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(`${agent.baseUrl}/.well-known/agent-card.json`), { text: 'hello' }, POLICY));
+      expect(result.error).toMatchObject({ kind: 'card', status: 404 });
+      expect(agent.received.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/agent-card.json 404']);
+    });
+
+    it('a base URL with neither path: one error naming both', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.url('/nobody/')), { text: 'hello' }, POLICY));
+      expect(result.error).toMatchObject({ kind: 'card', status: 404 });
+      expect(result.error?.message).toContain(
+        `no agent card at ${agent.baseUrl}/nobody/.well-known/agent-card.json (HTTP 404), nor at ${agent.baseUrl}/nobody/.well-known/agent.json (the path of A2A v0.2 and earlier; HTTP 404)`,
+      );
+      expect(agent.received.map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/nobody/.well-known/agent-card.json 404',
+        '/nobody/.well-known/agent.json 404',
+      ]);
+    });
+  });
+}
