@@ -42,7 +42,8 @@ export interface LeftNote {
  * The truth about a turn a4h left before its end. A task the agent named got `CancelTask` (the ladder
  * sends it at once when a turn is left). Before a task was named there was nothing to cancel: the
  * agent may still act on the message; the ladder reads the request on for a while and cancels a task
- * named in that time. With a thread, `a4h resume --message` finds out what became of it.
+ * named in that time, then (on a thread: the message has a contextId) looks the task up by the message and
+ * cancels it, best effort. With a thread, `a4h resume --message` finds out what became of it.
  */
 export function leftNote(trail: TurnTrail, to: SentTo, verb = 'cancelled'): LeftNote {
   if (trail.taskId !== undefined) {
@@ -54,8 +55,11 @@ export function leftNote(trail: TurnTrail, to: SentTo, verb = 'cancelled'): Left
   if (trail.messageId === undefined) return { message: `${verb} before a task was found: nothing was cancelled`, hint: null };
   if (trail.messageWent === false) return { message: `${verb} before the message was sent: nothing reached the agent`, hint: null };
   const seconds = Math.round(DEFAULT_POLICY.cancelTimeoutMs / 1000);
+  // On a thread the ladder then looks the task up by the message (ListTasks, A2A 1.0) and cancels it: best effort.
+  const lookup =
+    to.thread === undefined ? '' : '; then, on an agent that lists its tasks, the task that carries the message is looked up and cancelled';
   const message =
-    `${verb} before the agent named a task: there was nothing to cancel (a task it names in the next ${seconds} s is cancelled), ` +
+    `${verb} before the agent named a task: there was nothing to cancel (a task it names in the next ${seconds} s is cancelled${lookup}), ` +
     `and the agent may still act on message ${trail.messageId}`;
   if (to.thread === undefined) {
     return {

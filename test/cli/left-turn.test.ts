@@ -71,6 +71,7 @@ describe('a cancel before the agent named a task', () => {
     const hint = /^Hint: (.*)$/m.exec(stderr)?.[1] ?? '';
     expect(hint).toContain('cancelled before the agent named a task: there was nothing to cancel');
     expect(hint).toContain('the agent may still act on message m-timeout');
+    expect(hint).toContain('on an agent that lists its tasks, the task that carries the message is looked up and cancelled');
     expect(hint).toMatch(new RegExp(`find out with: a4h resume ${agent.url} --thread t-1 --message m-timeout --sent-at \\d{13}`));
     expect(hint).not.toContain('goes on');
     expect(count('CancelTask')).toBe(cancels);
@@ -85,6 +86,7 @@ describe('a cancel before the agent named a task', () => {
     expect(error.message).toContain('cancelled before the agent named a task: there was nothing to cancel');
     expect(error.message).toContain('the agent may still act on message m-sigint');
     expect(error.hint).toContain('a4h cannot look for it: the message went without --thread');
+    expect(error.message).not.toContain('looked up');
     expect(stderr).not.toContain('asked to stop');
     expect(count('CancelTask')).toBe(cancels);
   });
