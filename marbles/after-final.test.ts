@@ -75,3 +75,15 @@ describe('what the agent sends after its final status', () => {
     });
   });
 });
+
+describe('a reply later than the stream was read', () => {
+  it("the GetTask at a bare end brings the task's artifacts: they are the reply (no history needed)", () => {
+    marbles(({ cold, agent, expectObservable }) => {
+      const stream = cold('  -t---c', events);
+      const withArtifact = { ...task('T', 'completed'), artifacts: [{ artifactId: 'A', parts: [{ kind: 'text' as const, text: 'ok' }] }] };
+      const getTask = cold('        -(g|)', { g: withArtifact });
+      const expected = '     s(tw)c 30ms (hE|)';
+      expectObservable(turn(agent({ stream, getTask }))).toBe(expected, labels);
+    });
+  });
+});
