@@ -9,10 +9,11 @@ export const isObject = (value: unknown): value is Json => typeof value === 'obj
 /**
  * A JSON-RPC reply (SendMessage, GetTask, CancelTask, and v0.3's `message/send`, `tasks/get`,
  * `tasks/cancel`), made readable for the SDK where real servers bend the wire: an id the call's own
- * answer may carry by {@link isOwnAnswer} (`"1"` for `1`, `null`) becomes the request's, and a v0.3 result without `kind` (v0.2-era
- * servers) gets the kinds its shape tells, a task's status message given as a plain string becomes
- * a message with that text (`mapping/status-text.ts`). A truly different id, or anything that is no JSON-RPC
- * reply, is left for the SDK to refuse. Streams are not touched here (our reader reads those).
+ * answer may carry by {@link isOwnAnswer} (`"1"` for `1`, `null`) becomes the request's, a v0.3
+ * result without `kind` (v0.2-era servers) gets the kinds its shape tells, and a task's status
+ * message given as a plain string becomes a message with that text (`mapping/status-text.ts`). A
+ * truly different id, or anything that is no JSON-RPC reply, is left for the SDK to refuse. Streams
+ * are not touched here (our reader reads those).
  */
 export async function tolerantReply(init: RequestInit | undefined, response: Response): Promise<Response> {
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
