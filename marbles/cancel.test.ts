@@ -36,10 +36,10 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   it('after the end: no CancelTask', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a----b|', { ...working, b: ev.status('T', 'completed') });
-      const streamSubs = '   ^-----!';
+      const streamSubs = '   ^------!';
       const cancel = cold('  (x|)', canceled);
       const unsub = '        ^----------!';
-      const expected = '     s(tw)-(ce|)';
+      const expected = '     s(tw)-c(e|)';
       expectObservable(turn(agent({ stream, cancel })), unsub).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);

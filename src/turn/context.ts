@@ -20,6 +20,8 @@ export interface LadderContext {
   readonly onCancel?: (cancel: Subscription) => void;
   /** True while the host hands its turns over: a turn that ends then sends no CancelTask (see `LadderOptions.detached`). */
   readonly detached?: () => boolean;
+  /** True while the turn has shown nothing of a reply (no artifact text, no status or message text, no file or data part). */
+  readonly nothingShown?: () => boolean;
 }
 
 /**

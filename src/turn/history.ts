@@ -10,15 +10,17 @@ export const HISTORY_FOR_REPLY = 10;
 /**
  * After a task that completed with nothing to show (no artifact text, no status message, no file),
  * one `GetTask` with {@link HISTORY_FOR_REPLY} messages of history: some agents put their answer
- * only in the task's history, which the ladder's `historyLength: 0` leaves out. The snapshot goes
- * to the renderer, which takes the agent's last message as the reply. Best effort: an answer
- * without one, or a failed request, leaves the end as it was.
+ * only in the task's history, which the ladder's `historyLength: 0` leaves out; some send their
+ * reply after the final status, later than the stream was read (see `stream-done.ts`). The snapshot
+ * goes to the renderer, which takes its artifacts, else the agent's last message, as the reply.
+ * Best effort: an answer with neither, or a failed request, leaves the end as it was.
  */
 export function replyFromHistory(ctx: LadderContext, nothingShown: () => boolean): Observable<AgentEvent> {
   const { taskId, state, messageOnly } = ctx.task;
   if (taskId === undefined || state !== 'completed' || messageOnly || !nothingShown()) return EMPTY;
   return pollOnce(ctx, taskId, HISTORY_FOR_REPLY).pipe(
-    filter((event) => event.kind === 'task' && event.task.history !== undefined && event.task.history.length > 0),
+    // The task's artifacts are its reply as well: an agent whose reply came after its final status, later than the stream was read.
+    filter((event) => event.kind === 'task' && ((event.task.history?.length ?? 0) > 0 || event.task.artifacts.length > 0)),
     catchError((error: unknown) => {
       ctx.logger.warn(
         { taskId, error: toA2AError(error, 'get-task').message },

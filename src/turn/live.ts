@@ -138,7 +138,8 @@ function listen(
 /**
  * `filter(not alive)`, `takeWhile(not done, inclusive)` and `concatWith(closedEarly unless done)` in
  * one hop, the path of every streamed event: a sign of life has kept the watchdog's clock going and
- * goes no further; the event that finishes the stream is the last; a close before it is a break.
+ * goes no further; the status that finishes the stream is followed by what the response still
+ * carries (see {@link UntilStreamDone}); a close before it is a break.
  *
  * The opening snapshot of a follow-up's stream is not the task's last word when it shows the task
  * interrupted: an agent on `@a2a-js/sdk` 1.x opens the stream of a message that continues a task
@@ -149,9 +150,11 @@ function listen(
  */
 function untilStreamDone(ctx: LadderContext, operation: 'stream' | 'resubscribe', followUp: boolean): MonoTypeOperatorFunction<AgentEvent> {
   return (events) =>
-    new Observable<AgentEvent>((subscriber) =>
-      events.subscribe(new UntilStreamDone(subscriber, ctx, operation, followUp, opensInterrupted, closedEarly)),
-    );
+    new Observable<AgentEvent>((subscriber) => {
+      const done = new UntilStreamDone(subscriber, ctx, operation, followUp, opensInterrupted, closedEarly);
+      subscriber.add(done);
+      return events.subscribe(done);
+    });
 }
 
 /** A task snapshot in an interrupted state: as a stream's first event, the task as it was before this message. */

@@ -136,6 +136,12 @@ function runLadder<S = never>(
   const { policy } = options;
   const random = options.random ?? Math.random;
   const deadline = asyncScheduler.now() + policy.turnTimeoutMs;
+  const renderer = new TurnRenderer(task, {
+    maxChars: policy.maxReplyChars,
+    maxArtifacts: policy.maxArtifacts,
+    maxAttachmentBytes: policy.maxAttachmentBytes,
+    maxAttachments: policy.maxAttachments,
+  });
   const ctx: LadderContext = {
     port: options.onAgentEvent
       ? new HeardPort(trackedPort(notNowPort(port, policy, random, deadline), task), options.onAgentEvent)
@@ -146,19 +152,14 @@ function runLadder<S = never>(
     task,
     ...(options.onCancel ? { onCancel: options.onCancel } : {}),
     ...(options.detached ? { detached: options.detached } : {}),
+    nothingShown: () => renderer.nothingShown,
   };
-  const renderer = new TurnRenderer(task, {
-    maxChars: policy.maxReplyChars,
-    maxArtifacts: policy.maxArtifacts,
-    maxAttachmentBytes: policy.maxAttachmentBytes,
-    maxAttachments: policy.maxAttachments,
-  });
   let agent: string | undefined;
   const card$ = ctx.port.card().pipe(within<CardSummary>(policy.cardTimeoutMs, 'card', 'card'));
   // Called as switchMap's project (the index unused) when nothing runs beside the card: no closure more per turn.
   const afterCard = (card: CardSummary, _index?: number, early$?: Observable<S>) => {
     agent = card.url;
-    return body(ctx, card, early$).pipe(followedBy(() => replyFromHistory(ctx, () => renderer.nothingShown)));
+    return body(ctx, card, early$).pipe(followedBy(() => replyFromHistory(ctx, ctx.nothingShown!)));
   };
   const settled$ =
     early === undefined

@@ -145,9 +145,13 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
     }
   }
 
-  it('a truly different JSON-RPC id stays an error', async () => {
-    const error = await readerError(http, sseFrame('someone-else', { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } }));
-    expect(error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('another JSON-RPC call') });
+  it('a stream of mixed JSON-RPC ids stays an error: a frame whose id differs from the frames before it', async () => {
+    const working = { task: { id: 'T', status: { state: 'TASK_STATE_WORKING' } } };
+    const error = await readerError(http, sseFrame('someone-else', working) + sseFrame('another', working));
+    expect(error).toMatchObject({
+      kind: 'protocol',
+      message: expect.stringContaining('a frame of another JSON-RPC call (id "another", not '),
+    });
   });
 
   it('a bare CloudEvent (no JSON-RPC at all) is said to be one, not a frame of another JSON-RPC call', async () => {

@@ -14,7 +14,7 @@ import {
 } from '../../node/index.js';
 import { mkdir } from 'node:fs/promises';
 import { saveAttachments } from '../attachments.js';
-import { foldTask } from './fold.js';
+import { foldTask, taskOfUpdate } from './fold.js';
 import type { DeliveryPort } from './ports.js';
 import { notice, onOutClosed, type Io } from '../io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../protocol/output.js';
@@ -86,6 +86,13 @@ export async function reportProtocolTurn(
     } else if (last?.kind === 'task') {
       last = { kind: 'task', task: foldTask(last.task, event) };
       updated = true;
+    } else if (last === undefined) {
+      // A stream that never sends the task: its updates make it up, and it is read again at the end.
+      const task = taskOfUpdate(event);
+      if (task !== undefined) {
+        last = { kind: 'task', task };
+        updated = true;
+      }
     }
   };
   const trail = new TurnTrail();

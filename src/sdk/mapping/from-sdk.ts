@@ -11,6 +11,7 @@ import { A2AError } from '../../errors.js';
 import type { AgentEvent, AgentMessage, Artifact, FilePart, Part, SendResult, Task, TaskState, TaskStatus } from '../../port/types.js';
 import { checkAgentId, type AgentIdField } from '../../render/ids.js';
 import { APPEND_MARK } from './append-mark.js';
+import { STRING_STATUS_ID } from './status-text.js';
 
 /**
  * The SDK's shapes (the same for v1.0 and, translated by its compat layer, v0.3) mapped into the
@@ -85,7 +86,8 @@ function fileOf(part: SdkPart, out: FilePart): FilePart {
 
 export function fromSdkMessage(message: SdkMessage): AgentMessage {
   const out: AgentMessage = { role: message.role === Role.ROLE_USER ? 'user' : 'agent', parts: (message.parts ?? []).map(fromSdkPart) };
-  if (message.messageId) out.messageId = agentId(message.messageId, 'message');
+  // A status message the agent gave as a plain string has no id of its own (status-text.ts).
+  if (message.messageId && message.messageId !== STRING_STATUS_ID) out.messageId = agentId(message.messageId, 'message');
   if (message.contextId) out.contextId = agentId(message.contextId, 'context');
   if (message.taskId) out.taskId = agentId(message.taskId, 'task');
   const metadata = metadataOf(message.metadata);

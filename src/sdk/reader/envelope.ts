@@ -12,6 +12,21 @@ export function parseJson(text: string): unknown {
   }
 }
 
+/**
+ * Whether a unary answer's `id` makes it the answer of the call numbered `id`: read on the call's own
+ * HTTP response, so an answer that says no other call is this call's.
+ *
+ * - the request's id, or the same id as another JSON type (`"1"` for `1`): accepted;
+ * - `null`: accepted, a result or an error alike. JSON-RPC 2.0 §5 gives `null` to an error whose
+ *   request's id could not be read; `@reactive-agents/a2a` 0.9.0 sends it with every result;
+ * - absent, or any other id: refused, as another call's answer (nothing says it is this call's).
+ */
+export function isOwnAnswer(echoed: unknown, id: unknown): boolean {
+  if (echoed === null || echoed === id) return true;
+  if (echoed === undefined || id === undefined || id === null) return false;
+  return String(echoed) === String(id);
+}
+
 /** True for a JSON-RPC error envelope: one whose `error` is an object. */
 export function isError(envelope: unknown): envelope is ErrorEnvelope {
   const error = (envelope as { error?: unknown }).error;

@@ -27,34 +27,63 @@ export interface StreamMapping<T> {
   ends?: (value: T) => boolean;
 }
 
-/** The call a frame belongs to: its JSON-RPC id (as a number, and as frames echo it), and what its stream has told so far. */
+/**
+ * The call a frame belongs to: its JSON-RPC id (as a number, and as its frames echo it), and what its
+ * stream has told so far. `echo` starts as the request's id and becomes the id the stream's first
+ * numbered frame carries when that is another (see {@link frameValue}); `numbered` says one was read.
+ */
 export interface FrameCall {
   readonly id: number;
-  readonly echo: string;
+  echo: string;
+  numbered?: boolean;
   readonly ids: StreamIds;
 }
 
-/** One frame's value: its JSON-RPC envelope parsed, an error thrown as the agent's, a frame of another call refused, the result mapped. */
+/**
+ * One frame's value: its JSON-RPC envelope parsed, an error thrown as the agent's, a frame of another
+ * call refused, the result mapped.
+ *
+ * The ids a stream's frames carry: a frame without one, or with `null`, is the call's (it came on the
+ * call's own response). The first frame with an id sets the id of all that follow: the request's
+ * (compared as text: some servers echo `1` as `"1"`), or any other one — `@reactive-agents/a2a` 0.9.0
+ * numbers every frame of every stream `1` — since the response is this call's alone. A later frame
+ * with another id than that one is refused: a stream of mixed ids is no one call's.
+ */
 export function frameValue<T>(data: string, call: FrameCall, mapping: StreamMapping<T>): T {
   const scanned = mapping.scan?.(data, call.echo, call.ids);
-  if (scanned !== undefined) return scanned;
+  if (scanned !== undefined) {
+    call.numbered = true;
+    return scanned;
+  }
   const envelope = parseJson(data);
   if (envelope === undefined || typeof envelope !== 'object' || envelope === null) {
     throw new A2AError({ kind: 'protocol', message: `malformed frame: not JSON (${data.slice(0, 80)})` });
   }
   if (isError(envelope)) throw rpcError(envelope.error);
   if (!('result' in envelope) && !('jsonrpc' in envelope)) throw notJsonRpc(envelope);
-  // Compared as text: some servers echo the id 1 as "1".
   const echoed = (envelope as { id?: unknown }).id;
-  if (echoed !== undefined && echoed !== null && String(echoed) !== call.echo) {
-    throw new A2AError({
-      kind: 'protocol',
-      message: `a frame of another JSON-RPC call (id ${JSON.stringify(echoed)}, not ${call.id})`,
-    });
-  }
+  if (echoed !== undefined && echoed !== null) numbered(call, echoed);
   if (!('result' in envelope)) throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
   const result = (envelope as { result: unknown }).result;
   return mapping.fast?.(result, call.ids) ?? mapping.map(toStreamResponse(result, call.ids));
+}
+
+/** A frame's id checked against the stream's: the first one sets it (see {@link frameValue}), any other after it is refused. */
+function numbered(call: FrameCall, echoed: unknown): void {
+  const said = String(echoed);
+  if (said === call.echo) {
+    call.numbered = true;
+    return;
+  }
+  if (call.numbered === true) {
+    const expected = call.echo === String(call.id) ? String(call.id) : `${call.id}, whose frames said ${call.echo}`;
+    throw new A2AError({
+      kind: 'protocol',
+      message: `a frame of another JSON-RPC call (id ${JSON.stringify(echoed)}, not ${expected})`,
+    });
+  }
+  call.echo = said;
+  call.numbered = true;
 }
 
 /**

@@ -74,8 +74,9 @@ const ALIVE_MS = 100;
 class JsonRpcStream<T> implements SseSink, FrameCall {
   private readonly controller = new AbortController();
   readonly id = nextRpcId();
-  /** The id as frames echo it, made once rather than per frame. */
-  readonly echo = String(this.id);
+  /** The id as frames echo it, made once rather than per frame (or the one the stream's frames carry: see {@link frameValue}). */
+  echo = String(this.id);
+  numbered = false;
   readonly ids: StreamIds;
   /** Completed or failed: nothing is left to abort. */
   private ended = false;

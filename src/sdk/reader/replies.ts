@@ -1,4 +1,6 @@
+import { isOwnAnswer } from './envelope.js';
 import { withKinds } from './results.js';
+import { statusStringsIn } from '../mapping/status-text.js';
 
 type Json = Record<string, unknown>;
 
@@ -6,10 +8,12 @@ export const isObject = (value: unknown): value is Json => typeof value === 'obj
 
 /**
  * A JSON-RPC reply (SendMessage, GetTask, CancelTask, and v0.3's `message/send`, `tasks/get`,
- * `tasks/cancel`), made readable for the SDK where real servers bend the wire: an id echoed as
- * another JSON type (`"1"` for `1`) becomes the request's, and a v0.3 result without `kind` (v0.2-era
- * servers) gets the kinds its shape tells. A truly different id, or anything that is no JSON-RPC
- * reply, is left for the SDK to refuse. Streams are not touched here (our reader reads those).
+ * `tasks/cancel`), made readable for the SDK where real servers bend the wire: an id the call's own
+ * answer may carry by {@link isOwnAnswer} (`"1"` for `1`, `null`) becomes the request's, a v0.3
+ * result without `kind` (v0.2-era servers) gets the kinds its shape tells, and a task's status
+ * message given as a plain string becomes a message with that text (`mapping/status-text.ts`). A
+ * truly different id, or anything that is no JSON-RPC reply, is left for the SDK to refuse. Streams
+ * are not touched here (our reader reads those).
  */
 export async function tolerantReply(init: RequestInit | undefined, response: Response): Promise<Response> {
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
@@ -20,7 +24,7 @@ export async function tolerantReply(init: RequestInit | undefined, response: Res
   if (!isObject(envelope)) return rebuilt(response, text);
   let changed = false;
   const id = envelope['id'];
-  if (id !== request.id && id !== null && id !== undefined && String(id) === String(request.id)) {
+  if (id !== request.id && isOwnAnswer(id, request.id)) {
     envelope['id'] = request.id;
     changed = true;
   }
@@ -28,6 +32,7 @@ export async function tolerantReply(init: RequestInit | undefined, response: Res
   if (request.method.includes('/') && isObject(result) && typeof result['kind'] !== 'string') {
     changed = withKinds(result) !== undefined || changed;
   }
+  if (isObject(result)) changed = statusStringsIn(result) || changed;
   return rebuilt(response, changed ? JSON.stringify(envelope) : text);
 }
 

@@ -2,7 +2,7 @@ import { Observable } from 'rxjs';
 import { A2AError } from '../../errors.js';
 import { classifySdkError, type CallContext } from '../classify/sdk-errors.js';
 import { callFor } from '../credentials/callers.js';
-import { isError, parseJson, rpcError } from './envelope.js';
+import { isError, isOwnAnswer, parseJson, rpcError } from './envelope.js';
 import { nextRpcId, type ReaderOptions } from './json-rpc.js';
 import { refusal } from './refusal.js';
 
@@ -24,8 +24,8 @@ export interface ReplyOptions extends Omit<ReaderOptions, 'maxEventChars'> {
 /**
  * A unary JSON-RPC call read by the client itself: the request as the SDK's JSON-RPC client writes
  * it, the answer read once (bounded by `maxBytes`, as every answer read whole is) and parsed once,
- * its envelope checked as the SDK checks it (`jsonrpc` "2.0", the request's id, compared as text: an
- * id echoed as `"1"` for `1` is the request's), its result handed to `map`. A refused answer is read
+ * its envelope checked as the SDK checks it (`jsonrpc` "2.0", the request's id by {@link isOwnAnswer}: an
+ * id echoed as `"1"` for `1`, or `null`, is the request's), its result handed to `map`. A refused answer is read
  * as the stream reader reads one ({@link refusal}); every failure is classified after `site`.
  *
  * The fetch is told of the call (`readsItself`) so that nothing under it reads the answer first. Cold: the request starts on subscribe and is aborted on unsubscribe.
@@ -89,7 +89,7 @@ function resultOf(text: string, method: string, id: number): unknown {
   }
   if (isError(envelope)) throw rpcError(envelope.error);
   const echoed = (envelope as { id?: unknown }).id;
-  if (echoed !== id && (echoed === undefined || echoed === null || String(echoed) !== String(id))) {
+  if (!isOwnAnswer(echoed, id)) {
     throw new A2AError({
       kind: 'protocol',
       message: `the ${method} answer is another call's (id ${JSON.stringify(echoed) ?? 'missing'}, not ${id})`,

@@ -2,6 +2,7 @@ import { StreamResponse } from '@a2a-js/sdk';
 import { legacyPushNotificationToV1StreamResponse } from '@a2a-js/sdk/compat/v0_3';
 import { A2AError } from '../../errors.js';
 import { remember, type StreamIds } from '../mapping/stream-ids.js';
+import { statusStringsIn } from '../mapping/status-text.js';
 
 export type { StreamIds };
 
@@ -17,11 +18,13 @@ const MISSING = '\u0000missing';
  * v1.0 (`{ task }`, `{ statusUpdate }`, …) through the SDK's codec; v0.3 (`kind`) through the SDK's
  * v0.3 translation. Read tolerantly: a v0.3 result without `kind` (v0.2-era servers) is classified
  * by its shape, and a status- or artifact-update without `taskId` or `contextId` gets the stream's
- * (or none: the ladder takes an update that names no task as the turn's).
+ * (or none: the ladder takes an update that names no task as the turn's), and a status message
+ * given as a plain string is read as a message with that text (`mapping/status-text.ts`).
  */
 export function toStreamResponse(result: unknown, ids: StreamIds): StreamResponse {
   if (typeof result !== 'object' || result === null || Array.isArray(result)) throw malformed('the result is not an object');
   const json = result as Json;
+  statusStringsIn(json);
   if (isV1(json)) return remember(StreamResponse.fromJSON(json), ids);
   const kind = withKinds(json);
   if (kind === undefined) throw malformed('the result is neither a task, a message, a status-update nor an artifact-update');

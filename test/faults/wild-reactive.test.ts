@@ -1,0 +1,102 @@
+/**
+ * `@reactive-agents/a2a` 0.9.0 (fixtures/agent-reactive.ts) through the library, with our reader and
+ * the SDK's: its reply after its final status, `"id": null` on every unary answer, `"id": 1` on every
+ * stream frame, a new contextId per message, a failure's status message as a plain string.
+ */
+import { firstValueFrom } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { REACTIVE_FAILURE, reactiveReply, startReactiveAgent, type ReactiveAgent } from '../../fixtures/agent-reactive.js';
+import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
+import type { PortFactory } from '../../src/port/port.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
+import { runTurn } from '../../src/turn/turn.js';
+import { expectReply, folded, POLICY, run, useFreshRig } from './kit.js';
+
+for (const reader of ['a4h', 'sdk'] as const) {
+  describe(`Reactive Agents 0.9.0 (v0.3 JSON-RPC, ${reader === 'sdk' ? "the SDK's" : 'our'} reader)`, () => {
+    const rig = useFreshRig<{ agent: ReactiveAgent; http: NodeFetch; ports: PortFactory }>(
+      async () => {
+        const agent = await startReactiveAgent();
+        const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
+        return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
+      },
+      async (r) => {
+        await r.http.close();
+        await r.agent.close();
+      },
+    );
+
+    it('the final status first, then the artifact with the whole reply → the reply, once, from the stream alone', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.cardUrl), { text: 'hello', contextId: 'ctx-reactive' }, POLICY));
+      const end = expectReply(result, reactiveReply('hello'));
+      expect(end).toMatchObject({ taskId: agent.tasks[0] });
+      expect(agent.received.map((r) => r.method)).toEqual(['GET /.well-known/agent.json', 'message/stream']);
+    });
+
+    it(
+      reader === 'a4h'
+        ? 'two turns on one port, each stream numbered id 1 → both replies'
+        : "two turns on one port: the SDK's reader refuses the second stream's id 1",
+      async () => {
+        const { agent, ports } = rig();
+        const port = ports(agent.cardUrl);
+        // Its first stream may be the process's call 1; the SDK's reader refuses any other: it checks every frame's id.
+        const first = await run(runTurn(port, { text: 'one', contextId: 'ctx-reactive' }, POLICY));
+        const second = await run(runTurn(port, { text: 'two', contextId: 'ctx-reactive' }, POLICY));
+        if (reader === 'a4h') {
+          expectReply(first, reactiveReply('one'));
+          expectReply(second, reactiveReply('two'));
+        } else {
+          expect([first.error?.message, second.error?.message]).toContainEqual(expect.stringContaining('JSON-RPC response ID mismatch'));
+        }
+        expect(agent.tasks).toHaveLength(2);
+      },
+    );
+
+    it(
+      reader === 'a4h'
+        ? "a failure's status message given as a string → outcome failed, the agent's words shown"
+        : "a failure's status message given as a string: the SDK's reader refuses the stream",
+      async () => {
+        const { agent, ports } = rig();
+        const result = await run(runTurn(ports(agent.cardUrl), { text: 'fail please', contextId: 'ctx-reactive' }, POLICY));
+        if (reader === 'sdk') {
+          expect(result.error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('message must be an object') });
+          return;
+        }
+        expect(result.error).toBeUndefined();
+        expect(result.events.at(-1)).toMatchObject({ type: 'end', outcome: 'failed', text: REACTIVE_FAILURE });
+        expect(folded(result.events)).toBe(REACTIVE_FAILURE);
+      },
+    );
+
+    it('GetTask of a failed task: its status message, given as a string, is a text part of an agent message', async () => {
+      const { agent, ports } = rig();
+      const port = ports(agent.cardUrl);
+      await firstValueFrom(port.send({ text: 'fail please', contextId: 'ctx-reactive', messageId: 'm-reactive-2' }));
+      const task = await firstValueFrom(port.getTask(agent.tasks[0]!));
+      expect(task.status).toMatchObject({ state: 'failed', message: { role: 'agent', parts: [{ kind: 'text', text: REACTIVE_FAILURE }] } });
+      expect(task.status.message?.messageId).toBeUndefined();
+    });
+
+    it('GetTask and a blocking send answered with "id": null → the task', async () => {
+      const { agent, ports } = rig();
+      const port = ports(agent.cardUrl);
+      const sent = await firstValueFrom(port.send({ text: 'hello', contextId: 'ctx-reactive', messageId: 'm-reactive-1' }));
+      expect(sent).toMatchObject({ kind: 'task', task: { id: agent.tasks[0], status: { state: 'completed' } } });
+      const task = await firstValueFrom(port.getTask(agent.tasks[0]!));
+      expect(task).toMatchObject({ id: agent.tasks[0], status: { state: 'completed' } });
+      expect(task.artifacts[0]?.parts).toMatchObject([{ kind: 'text', text: reactiveReply('hello') }]);
+    });
+
+    it("GetTask of a task it does not know → its error, on the request's own id: the agent's code and words", async () => {
+      const { agent, ports } = rig();
+      await expect(firstValueFrom(ports(agent.cardUrl).getTask('no-such-task'))).rejects.toMatchObject({
+        name: 'A2AError',
+        code: -32000,
+        message: expect.stringContaining('no-such-task'),
+      });
+    });
+  });
+}
