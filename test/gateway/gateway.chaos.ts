@@ -24,6 +24,7 @@ import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import { postUnframed, startBigAgent } from './big-agent.js';
 import { startFarAgent, type FarAgent } from './far-agent.js';
+import { killRandomly } from './killer.js';
 import { liveMemoryMb } from './memory-probe.js';
 
 const SECRET = 'chaos-secret-not-for-production';
@@ -115,27 +116,11 @@ afterAll(async () => {
 describe('the gateway under chaos', () => {
   it('kill -9 of a random replica every 2 s for 60 s under 20 clients sending back to back', { timeout: 180_000 }, async () => {
     const until = Date.now() + 60_000;
-    const down = new Set<string>();
-    let kills = 0;
     const loops = Array.from({ length: 20 }, async (_, i) => {
       for (let n = 0; Date.now() < until; n++) await follow('kill', `kill-${i}`, `message ${n} of client ${i}`);
     });
-    const killer = (async () => {
-      const restarts: Promise<void>[] = [];
-      while (Date.now() < until) {
-        await sleep(2_000);
-        // A random replica of those up, never the last one (a replica killed a moment ago may still be starting).
-        const up = cluster.names.filter((name) => !down.has(name));
-        if (up.length < 2) continue;
-        const name = up[Math.floor(Math.random() * up.length)]!;
-        down.add(name);
-        await cluster.kill(name);
-        kills += 1;
-        restarts.push(cluster.restart(name).then(() => void down.delete(name)));
-      }
-      await Promise.all(restarts);
-    })();
-    await Promise.all([...loops, killer]);
+    const killer = killRandomly(cluster, 2_000, until);
+    const [kills] = await Promise.all([killer, ...loops]);
     const figures = await count('kill');
     report.kills = kills;
     expectClean(figures);

@@ -12,7 +12,6 @@ import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
@@ -22,6 +21,7 @@ import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import { startFarAgent, type FarAgent } from './far-agent.js';
+import { killRandomly } from './killer.js';
 
 const SECRET = 'kills-test-secret-not-for-production';
 const USER = 'kim';
@@ -65,24 +65,8 @@ describe('kill -9 every second, messages 0–1.5 s on their way to the agent', (
         for (let n = 0; Date.now() < until; n++)
           sent.push({ thread, followed: await followTurn({ gateway: cluster.url, token, thread, text: `message ${n} of ${thread}` }) });
       });
-      const down = new Set<string>();
-      let kills = 0;
-      const killer = (async () => {
-        const restarts: Promise<void>[] = [];
-        while (Date.now() < until) {
-          await sleep(1_000);
-          // A random replica of those up, never the last one (one killed a moment ago may still be starting).
-          const up = cluster.names.filter((name) => !down.has(name));
-          if (up.length < 2) continue;
-          const name = up[Math.floor(Math.random() * up.length)]!;
-          down.add(name);
-          await cluster.kill(name);
-          kills += 1;
-          restarts.push(cluster.restart(name).then(() => void down.delete(name)));
-        }
-        await Promise.all(restarts);
-      })();
-      await Promise.all([...loops, killer]);
+      const killer = killRandomly(cluster, 1_000, until);
+      const [kills] = await Promise.all([killer, ...loops]);
 
       const book = { lost: 0, doubled: 0, orphaned: 0, truncated: 0 };
       for (let i = 0; i < CLIENTS; i++) {
