@@ -203,7 +203,10 @@ describe('a4h task push-config', () => {
     expect(got.stdout + got.stderr + created.stdout + created.stderr).not.toContain('push-secret-value');
     const listed = await runCli(['task', 'push-config', 'list', id, ...a, '-o', 'json']);
     expect((JSON.parse(listed.stdout) as { configs: { id: string }[] }).configs.map((c) => c.id)).toEqual(['c1']);
-    const deleted = await runCli(['task', 'push-config', 'delete', id, 'c1', ...a]);
+    // --task-id is the positional's other spelling, as on every task command.
+    const named = await runCli(['task', 'push-config', 'get', '--task-id', id, 'c1', ...a, '-o', 'json']);
+    expect([named.code, (JSON.parse(named.stdout) as { id: string }).id]).toEqual([0, 'c1']);
+    const deleted = await runCli(['task', 'push-config', 'delete', '--task-id', id, 'c1', ...a]);
     expect(deleted.code).toBe(0);
     const after = await runCli(['task', 'push-config', 'list', id, ...a, '-o', 'json']);
     expect((JSON.parse(after.stdout) as { configs: unknown[] }).configs).toEqual([]);

@@ -4,12 +4,12 @@ import { UsageError, type Io } from '../io.js';
 import { parse } from '../options.js';
 import { printResult } from '../protocol/print.js';
 import { writeDocument, writeRecord, type TextRecord } from '../protocol/output.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, wholeNumber } from './common.js';
+import { agentOf, modeOf, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, wholeNumber } from './common.js';
 
-export const TASK_PUSH_CONFIG_USAGE = `Usage: a4h task push-config create <task-id> -a REF --url URL [--config-id ID] [--token-env VAR] [-o text|json]
-       a4h task push-config get <task-id> <config-id> -a REF [-o text|json]
-       a4h task push-config list <task-id> -a REF [--page-size N] [--page-token T] [-o text|json]
-       a4h task push-config delete <task-id> <config-id> -a REF [-o text|json]
+export const TASK_PUSH_CONFIG_USAGE = `Usage: a4h task push-config create <task-id>|--task-id ID -a REF --url URL [--config-id ID] [--token-env VAR] [-o text|json]
+       a4h task push-config get <task-id>|--task-id ID <config-id> -a REF [-o text|json]
+       a4h task push-config list <task-id>|--task-id ID -a REF [--page-size N] [--page-token T] [-o text|json]
+       a4h task push-config delete <task-id>|--task-id ID <config-id> -a REF [-o text|json]
 
 Manages where the agent posts a task's updates (its push-notification configs: A2A's Create, Get,
 List and Delete TaskPushNotificationConfig). An agent whose card does not offer push notifications
@@ -26,7 +26,7 @@ ${TASK_COMMON_USAGE}`;
 /** `a4h task push-config <create|get|list|delete>`. */
 export async function taskPushConfig(args: string[], io: Io): Promise<number> {
   const { values, positionals } = parse(args, {
-    ...TASK_OPTIONS,
+    ...ONE_TASK_OPTIONS,
     url: { type: 'string' },
     'config-id': { type: 'string' },
     'token-env': { type: 'string' },
@@ -37,7 +37,9 @@ export async function taskPushConfig(args: string[], io: Io): Promise<number> {
     io.out.write(`${TASK_PUSH_CONFIG_USAGE}\n`);
     return 0;
   }
-  const [verb, taskId, configId, ...rest] = positionals;
+  // The task id: the positional after the verb, or --task-id (the other spelling every task command takes).
+  const [verb, ...after] = positionals;
+  const [taskId, configId, ...rest] = values['task-id'] === undefined ? after : [values['task-id'], ...after];
   const needsConfig = verb === 'get' || verb === 'delete';
   if (!['create', 'get', 'list', 'delete'].includes(verb ?? '')) throw new UsageError('task push-config takes create, get, list or delete');
   if (taskId === undefined || rest.length > 0 || (needsConfig ? configId === undefined : configId !== undefined)) {
