@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startV1Agent } from '../../fixtures/agent-v1.js';
 import type { FixtureAgent } from '../../fixtures/index.js';
 import { FAIL_MESSAGE } from '../../fixtures/texts.js';
-import { sendJson, startRawAgent, type RawAgent } from '../sdk/raw-agent.js';
+import { sendJson, startRawAgent, type RawAgent, rawCard } from '../sdk/raw-agent.js';
 import { jsonLines, runCli } from './run-cli.js';
 
 const NOWHERE = 'Task gone is nowhere: it was swept at midnight';
@@ -20,16 +20,7 @@ beforeAll(async () => {
   v1 = await startV1Agent();
   raw = await startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'refusing',
-        description: 'refuses in its own words',
-        version: '1',
-        capabilities: { streaming: true },
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-      });
+      return sendJson(res, rawCard(base, 'refusing', 'refuses in its own words'));
     }
     const id = (rpc.params as { id?: string } | undefined)?.id;
     const error = (code: number, message: string) => sendJson(res, { jsonrpc: '2.0', id: rpc.id, error: { code, message } });

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eventually } from '../eventually.js';
-import { sendJson, sseFrame, startRawAgent, type RawAgent } from '../sdk/raw-agent.js';
+import { sendJson, sseFrame, startRawAgent, type RawAgent, rawCard } from '../sdk/raw-agent.js';
 import { jsonLines, runCli, startCli } from './run-cli.js';
 
 let agent: RawAgent;
@@ -18,16 +18,7 @@ const count = (method: string): number => methods.filter((m) => m === method).le
 beforeAll(async () => {
   agent = await startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'holding',
-        description: 'holds its streams',
-        version: '1',
-        capabilities: { streaming: true },
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-      });
+      return sendJson(res, rawCard(base, 'holding', 'holds its streams'));
     }
     methods.push(rpc.method);
     if (rpc.method === 'CancelTask' || rpc.method === 'GetTask') {

@@ -13,7 +13,7 @@ import { comment, eventFrame, field, isFieldValue } from '../../examples/gateway
 import { startGateway } from '../../examples/gateway/gateway.mjs';
 import { streamEvents } from '../../examples/gateway/stream.mjs';
 import type { TurnErrorEvent, TurnEvent } from '../../src/port/events.js';
-import { sendJson, sseFrame, startRawAgent } from '../sdk/raw-agent.js';
+import { sendJson, sseFrame, startRawAgent, rawCard } from '../sdk/raw-agent.js';
 
 /** Text an agent may write: SSE field lines of its own, every line ending, NUL, separators, a BOM. */
 const HOSTILE = [
@@ -136,16 +136,7 @@ describe('the gateway in front of an agent whose task id would forge SSE lines',
   it('the browser sees start, then one error event (protocol, in the gateway’s words): no forged end, no retry but the gateway’s, no id', async () => {
     const agent = await startRawAgent((_req, res, { base, rpc }) => {
       if (rpc === undefined) {
-        return sendJson(res, {
-          name: 'forger',
-          description: 'task ids with line breaks',
-          version: '1',
-          capabilities: { streaming: true },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          defaultInputModes: ['text/plain'],
-          defaultOutputModes: ['text/plain'],
-          skills: [],
-        });
+        return sendJson(res, rawCard(base, 'forger', 'task ids with line breaks'));
       }
       if (rpc.method !== 'SendStreamingMessage')
         return sendJson(res, { jsonrpc: '2.0', id: rpc.id, error: { code: -32601, message: 'no' } });

@@ -64,3 +64,17 @@ export function sseFrame(id: unknown, result: unknown): string {
 export function sendJson(res: ServerResponse, body: unknown, headers: Record<string, string> = {}, status = 200): void {
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
+
+/** The card of a raw v1.0 agent: one streaming JSON-RPC interface at `<base>rpc`, text in and out, no skills. */
+export function rawCard(base: string, name: string, description: string): Record<string, unknown> {
+  return {
+    name,
+    description,
+    version: '1',
+    capabilities: { streaming: true },
+    supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    defaultInputModes: ['text/plain'],
+    defaultOutputModes: ['text/plain'],
+    skills: [],
+  };
+}
