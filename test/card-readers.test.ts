@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
-import { describeIssue } from '../src/cli/zod-issue.js';
+import { describeIssue } from '../src/cli/output/zod-issue.js';
 import { bindingNamed } from '../src/sdk/bindings/registry.js';
 import { redactQuery } from '../src/port/card-url.js';
 import { cardError, checkCard } from '../src/sdk/card/schema.js';

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import * as z from 'zod/mini';
 import { A2AError } from '../src/errors.js';
-import { describeIssue } from '../src/cli/zod-issue.js';
+import { describeIssue } from '../src/cli/output/zod-issue.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../src/turn/policy.js';
 import { agree, changed, changes } from './readers-changes.js';
 

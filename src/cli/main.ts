@@ -2,25 +2,25 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { realpathSync } from 'node:fs';
-import { auth } from './commands/auth.js';
-import { card } from './commands/card.js';
-import { chat } from './commands/chat.js';
-import { completion } from './commands/completion.js';
-import { config } from './commands/config.js';
-import { conformance } from './commands/conformance.js';
-import { context } from './commands/context.js';
-import { demoServer } from './commands/demo-server.js';
-import { history } from './commands/history.js';
-import { resume } from './commands/resume.js';
-import { send } from './commands/send.js';
-import { task } from './commands/task.js';
-import { reportError } from './errors.js';
-import { exitStatusOf } from './protocol/envelope.js';
-import { withAliases } from './flags/aliases.js';
-import { checkIdentitySecret } from './secret.js';
-import { notice, UsageError, type Io } from './io.js';
-import { styleFor } from './style.js';
-import { didYouMean } from './suggest.js';
+import { auth } from './commands/auth/command.js';
+import { card } from './commands/card/command.js';
+import { chat } from './commands/chat/command.js';
+import { completion } from './commands/completion/command.js';
+import { config } from './commands/config/command.js';
+import { conformance } from './commands/conformance/command.js';
+import { context } from './commands/context/command.js';
+import { demoServer } from './commands/demo-server/command.js';
+import { history } from './commands/history/command.js';
+import { resume } from './commands/resume/command.js';
+import { send } from './commands/send/command.js';
+import { task } from './commands/task/command.js';
+import { reportError } from './core/errors.js';
+import { exitStatusOf } from './output/envelope.js';
+import { withAliases } from './core/aliases.js';
+import { checkIdentitySecret } from './core/secret.js';
+import { notice, UsageError, type Io } from './core/io.js';
+import { styleFor } from './core/style.js';
+import { didYouMean } from './core/suggest.js';
 
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
 

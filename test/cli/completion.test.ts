@@ -8,8 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { COMPLETIONS } from '../../src/cli/commands/completion.js';
-import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
+import { COMPLETIONS } from '../../src/cli/commands/completion/command.js';
+import { SEND_OPTIONS } from '../../src/cli/commands/send/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { runCli } from './run-cli.js';
 

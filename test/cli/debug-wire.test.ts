@@ -3,8 +3,8 @@
  * credentials redacted like a header's, its bytes shown as their size, its status with its time.
  */
 import { describe, expect, it } from 'vitest';
-import { wireLog } from '../../src/cli/debug.js';
-import type { Io } from '../../src/cli/io.js';
+import { wireLog } from '../../src/cli/reach/debug.js';
+import type { Io } from '../../src/cli/core/io.js';
 
 function io(): Io & { text(): string } {
   let err = '';

@@ -6,17 +6,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
-import { AUTH_OPTIONS } from '../../src/cli/commands/auth.js';
-import { CARD_OPTIONS } from '../../src/cli/commands/card.js';
-import { CHAT_OPTIONS } from '../../src/cli/commands/chat.js';
-import { CONFIG_OPTIONS } from '../../src/cli/commands/config.js';
-import { CONFORMANCE_OPTIONS } from '../../src/cli/commands/conformance.js';
-import { CONTEXT_OPTIONS } from '../../src/cli/commands/context.js';
-import { HISTORY_OPTIONS } from '../../src/cli/commands/history.js';
-import { RESUME_OPTIONS } from '../../src/cli/commands/resume.js';
-import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
+import { AUTH_OPTIONS } from '../../src/cli/commands/auth/command.js';
+import { CARD_OPTIONS } from '../../src/cli/commands/card/command.js';
+import { CHAT_OPTIONS } from '../../src/cli/commands/chat/command.js';
+import { CONFIG_OPTIONS } from '../../src/cli/commands/config/command.js';
+import { CONFORMANCE_OPTIONS } from '../../src/cli/commands/conformance/command.js';
+import { CONTEXT_OPTIONS } from '../../src/cli/commands/context/command.js';
+import { HISTORY_OPTIONS } from '../../src/cli/commands/history/command.js';
+import { RESUME_OPTIONS } from '../../src/cli/commands/resume/command.js';
+import { SEND_OPTIONS } from '../../src/cli/commands/send/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
-import { ONE_TASK_OPTIONS, TASK_OPTIONS } from '../../src/cli/task/common.js';
+import { ONE_TASK_OPTIONS, TASK_OPTIONS } from '../../src/cli/commands/task/common.js';
 import { runCli as runCliOnce } from './run-cli.js';
 
 // Many processes, on a machine busy with other suites: each run and each test get room.

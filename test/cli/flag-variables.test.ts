@@ -13,7 +13,7 @@ import { OAUTH_MOUNTS, startOAuthAgents, type OAuthAgents } from '../../fixtures
 import { startStrandsAgent } from '../../fixtures/agent-pre03.js';
 import type { FixtureAgent } from '../../fixtures/index.js';
 import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../fixtures/oauth-provider.js';
-import { SETTINGS } from '../../src/cli/config/settings.js';
+import { SETTINGS } from '../../src/cli/reach/config/settings.js';
 import { runCli, startCli } from './run-cli.js';
 
 const TLS = new URL('../../fixtures/tls/', import.meta.url);

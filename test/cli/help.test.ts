@@ -5,14 +5,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { CARD_OPTIONS } from '../../src/cli/commands/card.js';
-import { CHAT_OPTIONS } from '../../src/cli/commands/chat.js';
-import { COMPLETION_OPTIONS } from '../../src/cli/commands/completion.js';
-import { CONFIG_OPTIONS } from '../../src/cli/commands/config.js';
-import { CONFORMANCE_OPTIONS } from '../../src/cli/commands/conformance.js';
-import { CONTEXT_OPTIONS } from '../../src/cli/commands/context.js';
-import { RESUME_OPTIONS } from '../../src/cli/commands/resume.js';
-import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
+import { CARD_OPTIONS } from '../../src/cli/commands/card/command.js';
+import { CHAT_OPTIONS } from '../../src/cli/commands/chat/command.js';
+import { COMPLETION_OPTIONS } from '../../src/cli/commands/completion/command.js';
+import { CONFIG_OPTIONS } from '../../src/cli/commands/config/command.js';
+import { CONFORMANCE_OPTIONS } from '../../src/cli/commands/conformance/command.js';
+import { CONTEXT_OPTIONS } from '../../src/cli/commands/context/command.js';
+import { RESUME_OPTIONS } from '../../src/cli/commands/resume/command.js';
+import { SEND_OPTIONS } from '../../src/cli/commands/send/command.js';
 import { runCli } from './run-cli.js';
 
 type Options = Record<string, { type: 'string' | 'boolean'; short?: string }>;

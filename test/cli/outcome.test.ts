@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isFailure } from '../../src/cli/outcome.js';
-import { exitCodeFor } from '../../src/cli/options.js';
+import { isFailure } from '../../src/cli/turns/outcome.js';
+import { exitCodeFor } from '../../src/cli/core/options.js';
 
 describe('the outcomes the CLI counts as failures', () => {
   it.each([

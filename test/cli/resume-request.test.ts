@@ -3,9 +3,9 @@ import { PassThrough } from 'node:stream';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { INPUT_QUESTION, startV1Agent, type FixtureAgent } from '../../fixtures/index.js';
-import type { Io } from '../../src/cli/io.js';
-import { TurnPrinter } from '../../src/cli/printer.js';
-import { styleFor } from '../../src/cli/style.js';
+import type { Io } from '../../src/cli/core/io.js';
+import { TurnPrinter } from '../../src/cli/turns/printer.js';
+import { styleFor } from '../../src/cli/core/style.js';
 import { createA2A } from '../../src/client/create-a2a.js';
 import { runCli, SECRET } from './run-cli.js';
 

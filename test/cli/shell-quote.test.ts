@@ -1,7 +1,7 @@
-/** The shell quoting of the commands the CLI suggests (src/cli/shell-quote.ts), as an attacker would try it. */
+/** The shell quoting of the commands the CLI suggests (src/cli/output/shell-quote.ts), as an attacker would try it. */
 import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { followCommand, shellQuote } from '../../src/cli/shell-quote.js';
+import { followCommand, shellQuote } from '../../src/cli/output/shell-quote.js';
 
 describe('shellQuote: the shell reads back the one word', () => {
   const words = [

@@ -1,10 +1,10 @@
-/** The one sanitizer of agent text (src/cli/terminal-text.ts) and the live printer, as an attacker would try them. */
+/** The one sanitizer of agent text (src/cli/output/terminal-text.ts) and the live printer, as an attacker would try them. */
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
-import type { Io } from '../../src/cli/io.js';
-import { TurnPrinter } from '../../src/cli/printer.js';
-import { styleFor } from '../../src/cli/style.js';
-import { terminalJson, terminalLine, terminalName, terminalText } from '../../src/cli/terminal-text.js';
+import type { Io } from '../../src/cli/core/io.js';
+import { TurnPrinter } from '../../src/cli/turns/printer.js';
+import { styleFor } from '../../src/cli/core/style.js';
+import { terminalJson, terminalLine, terminalName, terminalText } from '../../src/cli/output/terminal-text.js';
 
 /** Anything a terminal acts on: ESC, BEL, another C0 control but tab and newline, DEL, a C1 control. */
 const ACTIVE = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/;

@@ -1,12 +1,12 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
-import { UsageError, type Io } from '../../src/cli/io.js';
-import { classifyError, errorEnvelope, exitStatusOf } from '../../src/cli/protocol/envelope.js';
-import { hintFor } from '../../src/cli/protocol/hints.js';
-import { outputFormat, reportFailure, writeRecord } from '../../src/cli/protocol/output.js';
-import { eventRecord, taskRecord } from '../../src/cli/protocol/text.js';
-import { styleFor } from '../../src/cli/style.js';
+import { UsageError, type Io } from '../../src/cli/core/io.js';
+import { classifyError, errorEnvelope, exitStatusOf } from '../../src/cli/output/envelope.js';
+import { hintFor } from '../../src/cli/output/hints.js';
+import { outputFormat, reportFailure, writeRecord } from '../../src/cli/output/output.js';
+import { eventRecord, taskRecord } from '../../src/cli/output/text.js';
+import { styleFor } from '../../src/cli/core/style.js';
 import { ev } from '../../src/testing/index.js';
 
 function memoryIo(): Io & { stdout: () => string; stderr: () => string } {

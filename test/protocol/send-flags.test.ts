@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../../src/cli/io.js';
-import { durationMs } from '../../src/cli/options.js';
-import { SEND_OPTIONS } from '../../src/cli/commands/send.js';
-import { foldTask } from '../../src/cli/send/fold.js';
-import { modeFromArgs, modeOf } from '../../src/cli/send/flags.js';
-import { interfaceOrderOf } from '../../src/cli/wire-flags.js';
-import { partFlags } from '../../src/cli/send/parts.js';
+import { UsageError } from '../../src/cli/core/io.js';
+import { durationMs } from '../../src/cli/core/options.js';
+import { SEND_OPTIONS } from '../../src/cli/commands/send/command.js';
+import { foldTask } from '../../src/cli/commands/send/fold.js';
+import { modeFromArgs, modeOf } from '../../src/cli/commands/send/flags.js';
+import { interfaceOrderOf } from '../../src/cli/reach/wire-flags.js';
+import { partFlags } from '../../src/cli/commands/send/parts.js';
 import { ev } from '../../src/testing/index.js';
 
 describe("send's flags, read", () => {

@@ -1,0 +1,46 @@
+import { type Io, UsageError } from '../../core/io.js';
+import { didYouMean } from '../../core/suggest.js';
+import { taskCancel } from './cancel.js';
+import { taskDownload } from './download.js';
+import { taskGet } from './get.js';
+import { taskList } from './list.js';
+import { taskPushConfig } from './push-config.js';
+import { taskSubscribe } from './subscribe.js';
+
+export const TASK_USAGE = `Usage: a4h task <get|cancel|list|subscribe|download|push-config> … -a REF
+
+Works on an agent's tasks by their ids, as the A2A CLI specification names the commands (nothing is
+remembered between runs: pass the ids the agent gave):
+  a4h task get <task-id>|--task-id ID -a REF [--history N] [--wait [--poll-interval D] [--timeout D]]
+  a4h task cancel <task-id> -a REF
+  a4h task list -a REF [--context-id ID] [--status STATE] [--page-size N] [--page-token T]
+  a4h task subscribe <task-id> -a REF [--stream]
+  a4h task download <task-id> -a REF [--dir DIR]
+  a4h task push-config create|get|list|delete <task-id> [<config-id>] -a REF [--url URL] [--token-env VAR]
+Each takes -o text|json and --verbose (an error's causes); a task id is the positional or --task-id ID
+(--task is taken as it). -a REF: a URL, a bare host:port or a card file. a4h task <command> --help
+shows its options and defaults.`;
+
+/** The task commands, by name. */
+const TASK_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
+  get: taskGet,
+  cancel: taskCancel,
+  list: taskList,
+  subscribe: taskSubscribe,
+  download: taskDownload,
+  'push-config': taskPushConfig,
+};
+
+/** `a4h task <command>`. */
+export async function task(args: string[], io: Io): Promise<number> {
+  const [name, ...rest] = args;
+  // `a4h task --verbose --help`: the help, whatever other flag came before it.
+  const help = args.includes('--help') || args.includes('-h');
+  if (name === undefined || (help && TASK_COMMANDS[name] === undefined)) {
+    io.out.write(`${TASK_USAGE}\n`);
+    return name === undefined ? 2 : 0;
+  }
+  const run = TASK_COMMANDS[name];
+  if (run === undefined) throw new UsageError(`unknown task command "${name}"${didYouMean(name, Object.keys(TASK_COMMANDS))}`);
+  return run(rest, io);
+}

@@ -1,0 +1,70 @@
+import { lastValueFrom, tap } from 'rxjs';
+import { type AgentEvent, followTask, isSettled, protocolTask, type Task, type TaskState, within } from '../../../node/index.js';
+import type { Io } from '../../core/io.js';
+import { parse } from '../../core/options.js';
+import { finalRecord, printEvent, printResult, warnOutcome } from '../../output/print.js';
+import { writeRecord } from '../../output/output.js';
+import { taskRecord } from '../../output/text.js';
+import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
+
+/** How often a broken stream is subscribed to again, with no event between: 5 times, 0.5 s growing to 8 s. */
+export const RESUBSCRIBE = { maxAttempts: 5, initialDelayMs: 500, factor: 2, maxDelayMs: 8_000, jitter: 0.3 };
+
+export const TASK_SUBSCRIBE_USAGE = `Usage: a4h task subscribe <task-id>|--task-id ID -a REF [--stream] [-o text|json]
+
+Follows a task's events (SubscribeToTask) until it ends or waits for you (input or auth required).
+The agent sends the whole task first, so nothing needs reading before; a stream that breaks is
+subscribed to again (5 times in a row at most, after 0.5s growing to 8s), its first event the whole
+task again. A task that has ended already is read once (GetTask).
+  --stream               print each event as it comes: under -o json one StreamResponse per line
+                         (JSON Lines), in text one record per event, the last restating the task's id,
+                         context id and state (default: only the task as it settled)
+${TASK_COMMON_USAGE}`;
+
+/** `a4h task subscribe`. */
+export async function taskSubscribe(args: string[], io: Io): Promise<number> {
+  const { values, positionals } = parse(args, { ...ONE_TASK_OPTIONS, stream: { type: 'boolean' } });
+  if (values.help) {
+    io.out.write(`${TASK_SUBSCRIBE_USAGE}\n`);
+    return 0;
+  }
+  const mode = modeOf(values, values.stream === true);
+  const taskId = taskIdOf(values, positionals, 'task subscribe');
+  const agent = agentOf(values, 'task subscribe');
+  return onAgent(io, mode, { command: 'task subscribe', agent, taskId }, values, async ({ port }) => {
+    let last: { id: string; contextId?: string; state: TaskState } | undefined;
+    await lastValueFrom(
+      followTask(port, taskId, RESUBSCRIBE).pipe(
+        tap((event) => {
+          last = progress(last, event, taskId);
+          if (mode.stream) printEvent(io, mode, event);
+        }),
+      ),
+      { defaultValue: undefined },
+    );
+    const state = last?.state ?? 'unknown';
+    if (mode.stream) {
+      if (mode.format === 'text' && last !== undefined) writeRecord(io, finalRecord(last));
+    } else {
+      // The terminal Task as one document: the whole task as the agent has it now.
+      const task = await lastValueFrom(port.getTask(taskId).pipe(within<Task>(REQUEST_TIMEOUT_MS, 'poll-request', 'get-task')));
+      printResult(io, mode, protocolTask(task), taskRecord(task));
+    }
+    if (isSettled(state)) warnOutcome(io, state);
+    return 0;
+  });
+}
+
+/** The task's ids and state as the events so far say them. */
+function progress(
+  last: { id: string; contextId?: string; state: TaskState } | undefined,
+  event: AgentEvent,
+  taskId: string,
+): { id: string; contextId?: string; state: TaskState } | undefined {
+  const contextId =
+    (event.kind === 'task' ? event.task.contextId : event.kind === 'status' || event.kind === 'artifact' ? event.contextId : undefined) ??
+    last?.contextId;
+  const state = event.kind === 'task' ? event.task.status.state : event.kind === 'status' ? event.status.state : last?.state;
+  if (state === undefined) return last;
+  return contextId === undefined ? { id: taskId, state } : { id: taskId, contextId, state };
+}
