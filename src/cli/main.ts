@@ -18,8 +18,9 @@ import { reportError } from './core/errors.js';
 import { exitStatusOf } from './output/envelope.js';
 import { withAliases } from './core/aliases.js';
 import { checkIdentitySecret } from './core/secret.js';
-import { notice, UsageError, type Io } from './core/io.js';
+import { notice, type Io } from './core/io.js';
 import { styleFor } from './core/style.js';
+import { runnable, type Runnable } from './core/command.js';
 import { didYouMean } from './core/suggest.js';
 
 const USAGE = `a4h — talk to A2A agents from a terminal or a script
@@ -71,21 +72,13 @@ version (after a command too: a4h send -v); --verbose shows an error's causes. s
 Environment: A4H_IDENTITY_SECRET (at least 16 bytes) keeps conversations across restarts;
 A4H_PREVIOUS_IDENTITY_SECRETS (comma-separated) the secrets it replaced; NO_COLOR turns colour off.`;
 
-/** The commands; each prints its own usage for `--help`. */
-export const COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
-  chat,
-  send,
-  resume,
-  history,
-  card,
-  context,
-  config,
-  'demo-server': demoServer,
-  completion,
-  conformance,
-  auth,
-  task,
-};
+/** The commands, in the order `a4h --help` lists them; each prints its own usage for `--help`. */
+export const COMMANDS: Record<string, Runnable> = Object.fromEntries(
+  [chat, send, resume, history, card, context, config, demoServer, completion, conformance, auth, task].map((command) => [
+    command.name,
+    'invoke' in command ? command : runnable(command),
+  ]),
+);
 
 export function version(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
@@ -103,7 +96,7 @@ function wantsVersion(args: readonly string[]): boolean {
 export async function main(argv: string[], io: Io): Promise<number> {
   const [command, ...given] = argv;
   // `a4h help send` is `a4h send --help`.
-  if (command === 'help' && given[0] !== undefined && COMMANDS[given[0]] !== undefined) return COMMANDS[given[0]]!(['--help'], io);
+  if (command === 'help' && given[0] !== undefined && COMMANDS[given[0]] !== undefined) return COMMANDS[given[0]]!.invoke(['--help'], io);
   if (command === undefined || command === '--help' || command === '-h' || command === 'help') {
     io.out.write(`${USAGE}\n`);
     return command === undefined ? 2 : 0;
@@ -123,16 +116,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
   }
   try {
     if (!args.includes('--help') && !args.includes('-h')) checkIdentitySecret(io.env);
-    return await run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      // One line and where the options are, not the whole usage.
-      notice(io, `${io.style.red(`error: ${error.message}`)} (a4h ${command} --help for its options)`);
-      return 2;
-    }
     reportError(io, error, args.includes('--verbose'));
     return exitStatusOf(error); // a too-short identity secret is a config error: 2
   }
+  // The command parses its arguments and reports its own failures (core/command.ts).
+  return run.invoke(args, io);
 }
 
 function isEntry(): boolean {

@@ -204,16 +204,29 @@ describe('the command as the issue found it (a closed pipe, slash commands, usag
   it.each([
     [['chat', v1?.url('/') ?? '', '--thread'], 'a4h: error: --thread needs a value (a4h chat --help for its options)'],
     [['chat', v1?.url('/') ?? '', '--json=yes'], 'a4h: error: unknown option --json (a4h chat --help for its options)'],
-    [
-      ['card', v1?.url('/') ?? '', '--json'],
-      "a4h: error: --json is a4h's turn events (a4h send, a4h resume): this command prints JSON with -o json (a4h card --help for its options)",
-    ],
     [['frobnicate'], 'a4h: error: unknown command "frobnicate" (a4h --help lists the commands)'],
   ])('a usage mistake is one line and a hint, exit 2: %j', async (args, line) => {
     const { code, stderr } = await runCli(args);
     expect(code).toBe(2);
     expect(oneLine(stderr)).toBe(line);
   });
+
+  it.each([
+    [
+      ['card', v1?.url('/') ?? '', '--json'],
+      'card',
+      "--json is a4h's turn events (a4h send, a4h resume): this command prints JSON with -o json",
+    ],
+    [['task', 'get', '-a', 'http://127.0.0.1:9/'], 'task get', 'task get needs exactly one task id'],
+    [['task', 'list', '--page-size', '0', '-a', 'http://127.0.0.1:9/'], 'task list', '--page-size must be a whole number from 1 to 100'],
+  ])(
+    'the specification’s commands tell a usage mistake as they tell every failure (its fields), exit 2: %j',
+    async (args, command, message) => {
+      const { code, stderr } = await runCli(args);
+      expect(code).toBe(2);
+      expect(stderr).toBe(`Error: A2ACLI_ERR_USAGE\nMessage: ${message}\nHint: a4h ${command} --help\n`);
+    },
+  );
 
   it("a4h --help says where each command's options are", async () => {
     const { code, stdout } = await runCli(['--help']);

@@ -3,7 +3,8 @@ import { UsageError } from '../../src/cli/core/io.js';
 import { durationMs } from '../../src/cli/core/options.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send/command.js';
 import { foldTask } from '../../src/cli/commands/send/fold.js';
-import { modeFromArgs, modeOf } from '../../src/cli/commands/send/flags.js';
+import { modeOf } from '../../src/cli/commands/send/flags.js';
+import { modeFromArgs } from '../../src/cli/core/command.js';
 import { interfaceOrderOf } from '../../src/cli/reach/wire-flags.js';
 import { partFlags } from '../../src/cli/commands/send/parts.js';
 import { ev } from '../../src/testing/index.js';
@@ -56,8 +57,8 @@ describe("send's flags, read", () => {
     expect(modeOf({ output: 'json', stream: true })).toEqual({ format: 'json', stream: true });
     expect(() => modeOf({ json: true, output: 'json' })).toThrow(UsageError);
     expect(() => modeOf({ async: true, stream: true })).toThrow(UsageError);
-    expect(modeFromArgs(['x', '-o', 'json', '--bogus'])).toEqual({ format: 'json', stream: false });
-    expect(modeFromArgs(['x', '--output=json', '--stream'])).toEqual({ format: 'json', stream: true });
+    expect(modeFromArgs(['x', '-o', 'json', '--bogus'], true)).toEqual({ format: 'json', stream: false });
+    expect(modeFromArgs(['x', '--output=json', '--stream'], true)).toEqual({ format: 'json', stream: true });
   });
 
   it('--transport in the order given (names as cards spell them, any case); --a2a-version 1.0 by default, 0.3 by name', () => {

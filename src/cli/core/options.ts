@@ -8,7 +8,7 @@ import { didYouMean } from './suggest.js';
 export const DEFAULT_THREAD = 'terminal';
 export const DEFAULT_HANDLE = 'default';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+export type Options = NonNullable<ParseArgsConfig['options']>;
 
 /** The flags every turn command takes. */
 export const THREAD_OPTIONS = {

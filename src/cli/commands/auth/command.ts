@@ -6,13 +6,11 @@ import { storeToken } from '../../reach/token-store.js';
 import { valueOf, type Configuration } from '../../reach/config/load.js';
 import { wireLog } from '../../reach/debug.js';
 import { insecureFetch, warnInsecure } from '../../reach/insecure.js';
-import { reportError } from '../../core/errors.js';
-import { exitStatusOf } from '../../output/envelope.js';
 import { notice, UsageError, type Io } from '../../core/io.js';
 import { OAUTH_OPTIONS } from '../../reach/oauth.js';
-import { durationMs, parse } from '../../core/options.js';
+import { durationMs } from '../../core/options.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentUrl, COMMON_OPTIONS, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
-import { outputFormat } from '../../output/output.js';
 import { booleanOf } from '../../reach/config/settings.js';
 
 export const AUTH_USAGE = `Usage: a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
@@ -53,56 +51,52 @@ export const AUTH_OPTIONS = {
 } as const;
 
 /** `a4h auth login|logout`. */
-export async function auth(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, AUTH_OPTIONS);
-  if (values.help) {
-    io.out.write(`${AUTH_USAGE}\n`);
-    return 0;
-  }
+export const auth = defineCommand({
+  name: 'auth',
+  usage: AUTH_USAGE,
+  options: AUTH_OPTIONS,
+  failures: 'line',
+  run: authRun,
+});
+
+async function authRun({ values, positionals, io, mode, about }: Call<typeof AUTH_OPTIONS>): Promise<number> {
   const [verb, ...refs] = values['agent-card'] === undefined ? positionals : [...positionals, values['agent-card']];
   if ((verb !== 'login' && verb !== 'logout') || refs.length !== 1) throw new UsageError('auth takes login or logout and one agent');
-  const agent = agentUrl(refs[0]!, `auth ${verb}`);
+  const agent = (about.agent = agentUrl(refs[0]!, `auth ${verb}`));
   let origin: string;
   try {
     origin = new URL(agent).origin;
   } catch {
     throw new UsageError(`not a URL: ${agent}`);
   }
-  const output = outputFormat(values.output);
   if (verb === 'logout') {
     const path = storeToken(io.env, agent, undefined);
     io.out.write(
-      output === 'json'
+      mode.format === 'json'
         ? `${JSON.stringify({ agent: origin, removed: true, file: path })}\n`
         : `Agent: ${origin}\nToken: removed from ${path}\n`,
     );
     return 0;
   }
   const configuration = configurationFor(values, agent, io);
-  try {
-    const login = await loginOf(values.device === true, configuration, agent, io, values.timeout, values.debug === true);
-    const expiresAt = login.token.expiresInS === undefined ? undefined : Date.now() + login.token.expiresInS * 1000;
-    const path = storeToken(io.env, agent, {
-      accessToken: login.token.accessToken,
-      tokenType: 'Bearer',
-      flow: login.flow,
-      tokenUrl: login.tokenUrl,
-      ...(expiresAt === undefined ? {} : { expiresAt }),
-    });
-    const expires = expiresAt === undefined ? 'not said' : `${new Date(expiresAt).toISOString()} (in ${login.token.expiresInS} s)`;
-    if (output === 'json') {
-      const scopes = login.token.scopes ?? null;
-      io.out.write(`${JSON.stringify({ agent: origin, flow: login.flow, file: path, expiresAt: expiresAt ?? null, scopes })}\n`);
-    } else {
-      io.out.write(`Agent: ${origin}\nFlow: ${login.flow}\nToken: stored in ${path} (never shown)\nExpires: ${expires}\n`);
-      if (login.token.scopes) io.out.write(`Scope: ${login.token.scopes.join(' ')}\n`);
-    }
-    return 0;
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    reportError(io, error, values.verbose === true);
-    return exitStatusOf(error);
+  const login = await loginOf(values.device === true, configuration, agent, io, values.timeout, values.debug === true);
+  const expiresAt = login.token.expiresInS === undefined ? undefined : Date.now() + login.token.expiresInS * 1000;
+  const path = storeToken(io.env, agent, {
+    accessToken: login.token.accessToken,
+    tokenType: 'Bearer',
+    flow: login.flow,
+    tokenUrl: login.tokenUrl,
+    ...(expiresAt === undefined ? {} : { expiresAt }),
+  });
+  const expires = expiresAt === undefined ? 'not said' : `${new Date(expiresAt).toISOString()} (in ${login.token.expiresInS} s)`;
+  if (mode.format === 'json') {
+    const scopes = login.token.scopes ?? null;
+    io.out.write(`${JSON.stringify({ agent: origin, flow: login.flow, file: path, expiresAt: expiresAt ?? null, scopes })}\n`);
+  } else {
+    io.out.write(`Agent: ${origin}\nFlow: ${login.flow}\nToken: stored in ${path} (never shown)\nExpires: ${expires}\n`);
+    if (login.token.scopes) io.out.write(`Scope: ${login.token.scopes.join(' ')}\n`);
   }
+  return 0;
 }
 
 /** How long a client credentials login may take by default, in seconds: its one token request, read whole. */

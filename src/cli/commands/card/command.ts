@@ -1,7 +1,6 @@
 import { showCard } from './get.js';
 import { CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../../reach/agent-options.js';
-import { type Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { defineCommand } from '../../core/command.js';
 import { TASK_OPTIONS } from '../task/common.js';
 import { TLS_USAGE } from '../../reach/tls.js';
 import { TRUST_USAGE } from '../../reach/trust.js';
@@ -47,11 +46,11 @@ export const CARD_OPTIONS = {
 } as const;
 
 /** `a4h card` and `a4h card get` (one command): the agent's card. */
-export async function card(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args[0] === 'get' ? args.slice(1) : args, CARD_OPTIONS);
-  if (values.help) {
-    io.out.write(`${CARD_USAGE}\n`);
-    return 0;
-  }
-  return showCard(values, positionals, io);
-}
+export const card = defineCommand({
+  name: 'card',
+  usage: CARD_USAGE,
+  options: CARD_OPTIONS,
+  failures: 'fields',
+  aliases: ['get'],
+  run: ({ values, positionals, io, mode, about }) => showCard(values, positionals, io, mode, about),
+});

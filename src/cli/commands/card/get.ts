@@ -5,7 +5,9 @@ import { agentArg } from '../../core/flags.js';
 import { notice, UsageError, type Io } from '../../core/io.js';
 import { printResult } from '../../output/print.js';
 import type { TextBlock, TextRecord } from '../../output/output.js';
-import { modeOf, onAgent, REQUEST_TIMEOUT_MS } from '../task/common.js';
+import { onAgent, REQUEST_TIMEOUT_MS } from '../task/common.js';
+import type { About } from '../../core/command.js';
+import type { OutputMode } from '../../output/output.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { describeSignature } from '../../reach/trust.js';
 
@@ -22,13 +24,18 @@ export interface CardFlags {
  * `a4h card` (and `a4h card get`, the same command): the card a reference names (a host, a URL or a
  * card file), as one record of `Label: value` lines, or under `-o json` the AgentCard as it was served.
  */
-export async function showCard(values: CardFlags & Record<string, unknown>, positionals: string[], io: Io): Promise<number> {
+export async function showCard(
+  values: CardFlags & Record<string, unknown>,
+  positionals: string[],
+  io: Io,
+  mode: OutputMode,
+  about: About,
+): Promise<number> {
   const { ref, rest } = agentArg(values, positionals, 'card');
   if (rest.length > 0) throw new UsageError('card needs exactly one agent: a host, a URL or a card file');
-  const mode = modeOf(values);
   // Any card is shown, a v0.3 agent's too: the version floor applies only when asked for.
   const flags = { ...values, 'a2a-version': values['a2a-version'] ?? '0.3' };
-  return onAgent(io, mode, { command: 'card', agent: ref }, flags, async (agent) => {
+  return onAgent({ io, about, values: flags }, { agent: ref }, async (agent) => {
     let summary: CardSummary | undefined;
     let failure: unknown;
     try {

@@ -10,9 +10,10 @@ import { TRUST_USAGE } from '../../reach/trust.js';
 import { clientReach } from '../../reach/debug-client.js';
 import { reportError } from '../../core/errors.js';
 import { exitStatusOf } from '../../output/envelope.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { notice, type Io } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { DEFAULT_THREAD, EXTENSION_OPTIONS, parse, THREAD_OPTIONS } from '../../core/options.js';
+import { DEFAULT_THREAD, EXTENSION_OPTIONS, THREAD_OPTIONS } from '../../core/options.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, DEBUG_OPTIONS, TASK_ID_OPTIONS } from '../../core/flags.js';
 
 export const CHAT_USAGE = `Usage: a4h chat <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID] [--history N] [--debug] [--extension URI]…
@@ -50,14 +51,22 @@ export const CHAT_OPTIONS = {
   history: { type: 'string' },
 } as const;
 
-/** `a4h chat`: a greeting, then one turn per line until /quit, Ctrl-C at the prompt, or the end of input. */
-export async function chat(args: string[], io: Io, input: NodeJS.ReadableStream & { isTTY?: boolean } = process.stdin): Promise<number> {
-  const { values, positionals } = parse(args, CHAT_OPTIONS);
-  if (values.help) {
-    io.out.write(`${CHAT_USAGE}\n`);
-    return 0;
-  }
+/** `a4h chat`: a greeting, then one turn per line (read from stdin) until /quit, Ctrl-C at the prompt, or the end of input. */
+export const chat = defineCommand({
+  name: 'chat',
+  usage: CHAT_USAGE,
+  options: CHAT_OPTIONS,
+  failures: 'line',
+  run: (call) => chatOn(call, process.stdin),
+});
+
+/** The chat on `input`'s lines. */
+export async function chatOn(
+  { values, positionals, io, about }: Call<typeof CHAT_OPTIONS>,
+  input: NodeJS.ReadableStream & { isTTY?: boolean },
+): Promise<number> {
   const settings = chatSettings(values, positionals);
+  about.agent = settings.agent;
   const logger = stderrLogger(io, settings.verbose);
   const reach = clientReach(io, await agentOptions(values, settings.agent, io), values.debug === true, logger);
   const client = createA2A({ logger, ...reach.options });

@@ -1,6 +1,6 @@
 import { completionScript, flagsOf, SHELLS, type CompletionTable, type Shell } from './scripts.js';
-import { UsageError, type Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { defineCommand } from '../../core/command.js';
+import { UsageError } from '../../core/io.js';
 import { AUTH_OPTIONS } from '../auth/command.js';
 import { CARD_OPTIONS } from '../card/command.js';
 import { CHAT_OPTIONS } from '../chat/command.js';
@@ -42,16 +42,17 @@ export const COMPLETIONS: CompletionTable = {
 };
 
 /** `a4h completion <shell>`: the script on stdout. */
-export async function completion(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, COMPLETION_OPTIONS);
-  if (values.help) {
-    io.out.write(`${COMPLETION_USAGE}\n`);
+export const completion = defineCommand({
+  name: 'completion',
+  usage: COMPLETION_USAGE,
+  options: COMPLETION_OPTIONS,
+  failures: 'line',
+  async run({ positionals, io }) {
+    const [shell, ...rest] = positionals;
+    if (shell === undefined || rest.length > 0 || !(SHELLS as readonly string[]).includes(shell)) {
+      throw new UsageError(`completion takes one shell: ${SHELLS.join(', ')}`);
+    }
+    io.out.write(completionScript(shell as Shell, COMPLETIONS));
     return 0;
-  }
-  const [shell, ...rest] = positionals;
-  if (shell === undefined || rest.length > 0 || !(SHELLS as readonly string[]).includes(shell)) {
-    throw new UsageError(`completion takes one shell: ${SHELLS.join(', ')}`);
-  }
-  io.out.write(completionScript(shell as Shell, COMPLETIONS));
-  return 0;
-}
+  },
+});

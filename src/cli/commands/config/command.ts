@@ -2,10 +2,9 @@ import { IDENTITY_SECRET_ENV } from '../../../node/index.js';
 import { CONNECTION_OPTIONS, configurationFor } from '../../reach/agent-options.js';
 import type { Resolved } from '../../reach/config/settings.js';
 import { agentScope, configDir } from '../../reach/config/paths.js';
-import { UsageError, type Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { defineCommand } from '../../core/command.js';
+import { UsageError } from '../../core/io.js';
 import { AGENT_REF_OPTIONS, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
-import { outputFormat } from '../../output/output.js';
 
 export const CONFIG_USAGE = `Usage: a4h config show [<agent>] [-a REF] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                 [--svc-param KEY:VALUE]… [--insecure]
@@ -37,41 +36,41 @@ export const CONFIG_OPTIONS = {
 } as const;
 
 /** `a4h config show`: the effective settings and where each came from. */
-export async function config(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, CONFIG_OPTIONS);
-  if (values.help) {
-    io.out.write(`${CONFIG_USAGE}\n`);
+export const config = defineCommand({
+  name: 'config',
+  usage: CONFIG_USAGE,
+  options: CONFIG_OPTIONS,
+  failures: 'line',
+  async run({ values, positionals, io, mode }) {
+    const [verb, ...refs] = values['agent-card'] === undefined ? positionals : [...positionals, values['agent-card']];
+    if (verb !== 'show' || refs.length > 1) throw new UsageError('config takes one verb, show, and at most one agent');
+    const agent = refs[0] === undefined ? undefined : agentUrl(refs[0], 'config show');
+    if (agent !== undefined && agentScope(agent) === undefined) throw new UsageError(`not a URL: ${agent}`);
+    const configuration = configurationFor(values, agent ?? '', io, false);
+    const scope = agent === undefined ? undefined : agentScope(agent);
+    const settings = [...configuration.resolved.map(shown), identitySecret(io.env)];
+    if (mode.format === 'json') {
+      const document = {
+        scope: scope ?? null,
+        configDir: configDir(io.env),
+        files: configuration.files,
+        settings,
+        warnings: configuration.warnings,
+      };
+      io.out.write(`${JSON.stringify(document)}\n`);
+      return 0;
+    }
+    io.out.write(`Scope: ${scope === undefined ? '(no agent: give an agent URL for its own file)' : `${scope} (${agent})`}\n`);
+    io.out.write(`Config dir: ${configDir(io.env)}\n`);
+    for (const file of configuration.files) io.out.write(`File (${file.role}): ${file.path}${file.found ? '' : ' (not found)'}\n`);
+    for (const setting of settings) {
+      const value = setting.value === undefined ? (setting.set ? 'set (hidden)' : setting.fallback) : setting.value;
+      io.out.write(`${setting.name}: ${value} (source: ${setting.source})\n`);
+    }
+    for (const warning of configuration.warnings) io.out.write(`Warning: ${warning}\n`);
     return 0;
-  }
-  const [verb, ...refs] = values['agent-card'] === undefined ? positionals : [...positionals, values['agent-card']];
-  if (verb !== 'show' || refs.length > 1) throw new UsageError('config takes one verb, show, and at most one agent');
-  const output = outputFormat(values.output);
-  const agent = refs[0] === undefined ? undefined : agentUrl(refs[0], 'config show');
-  if (agent !== undefined && agentScope(agent) === undefined) throw new UsageError(`not a URL: ${agent}`);
-  const configuration = configurationFor(values, agent ?? '', io, false);
-  const scope = agent === undefined ? undefined : agentScope(agent);
-  const settings = [...configuration.resolved.map(shown), identitySecret(io.env)];
-  if (output === 'json') {
-    const document = {
-      scope: scope ?? null,
-      configDir: configDir(io.env),
-      files: configuration.files,
-      settings,
-      warnings: configuration.warnings,
-    };
-    io.out.write(`${JSON.stringify(document)}\n`);
-    return 0;
-  }
-  io.out.write(`Scope: ${scope === undefined ? '(no agent: give an agent URL for its own file)' : `${scope} (${agent})`}\n`);
-  io.out.write(`Config dir: ${configDir(io.env)}\n`);
-  for (const file of configuration.files) io.out.write(`File (${file.role}): ${file.path}${file.found ? '' : ' (not found)'}\n`);
-  for (const setting of settings) {
-    const value = setting.value === undefined ? (setting.set ? 'set (hidden)' : setting.fallback) : setting.value;
-    io.out.write(`${setting.name}: ${value} (source: ${setting.source})\n`);
-  }
-  for (const warning of configuration.warnings) io.out.write(`Warning: ${warning}\n`);
-  return 0;
-}
+  },
+});
 
 /** What `config show` says of one setting: secrets only as set. */
 interface Shown {

@@ -2,11 +2,11 @@ import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } fr
 import { commandPorts } from '../../reach/agent-ports.js';
 import { runChecks } from './checks.js';
 import { TLS_USAGE } from '../../reach/tls.js';
-import { UsageError, type Io } from '../../core/io.js';
+import { defineCommand } from '../../core/command.js';
+import { UsageError } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { durationMs, parse } from '../../core/options.js';
+import { durationMs } from '../../core/options.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
-import { outputFormat } from '../../output/output.js';
 import { terminalJson, terminalLine } from '../../output/terminal-text.js';
 
 /** Said with every result: what this is, and what it is not. */
@@ -42,37 +42,37 @@ export const CONFORMANCE_OPTIONS = {
 } as const;
 
 /** `a4h conformance`: the checks, their results, the tally. */
-export async function conformance(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, CONFORMANCE_OPTIONS);
-  if (values.help) {
-    io.out.write(`${CONFORMANCE_USAGE}\n`);
-    return 0;
-  }
-  const { ref, rest } = agentArg(values, positionals, 'conformance');
-  if (rest.length > 0) throw new UsageError('conformance needs exactly one agent');
-  const agent = agentUrl(ref, 'conformance');
-  const output = outputFormat(values.output);
-  // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
-  const timeoutMs = values.timeout === undefined ? 30_000 : durationMs('timeout', values.timeout, 3_600_000);
-  const text = values.text ?? 'a4h conformance check';
-  if (text.trim() === '') throw new UsageError('--text must not be empty');
-  // The agent reached as every command reaches it: credentials, client certificate and CA, trust.
-  const reach = await agentOptions(values, agent, io);
-  const { ports, close } = commandPorts(io, reach, { debug: false, logger: stderrLogger(io, values.verbose === true) });
-  try {
-    const checks = await runChecks(ports(agent), text, timeoutMs);
-    const count = (status: string) => checks.filter((check) => check.status === status).length;
-    const tally = { pass: count('pass'), fail: count('fail'), skip: count('skip') };
-    if (output === 'json') {
-      io.out.write(`${terminalJson(JSON.stringify({ agent, checks, ...tally, note: NOT_THE_TCK }))}\n`);
-    } else {
-      io.out.write(`Agent: ${agent}\n`);
-      for (const check of checks) io.out.write(`${check.name}: ${check.status} (${terminalLine(check.detail)})\n`);
-      io.out.write(`Result: ${checks.length} checks: ${tally.pass} pass, ${tally.fail} fail, ${tally.skip} skip\n`);
-      io.out.write(`Note: ${NOT_THE_TCK}\n`);
+export const conformance = defineCommand({
+  name: 'conformance',
+  usage: CONFORMANCE_USAGE,
+  options: CONFORMANCE_OPTIONS,
+  failures: 'line',
+  async run({ values, positionals, io, mode, about }) {
+    const { ref, rest } = agentArg(values, positionals, 'conformance');
+    if (rest.length > 0) throw new UsageError('conformance needs exactly one agent');
+    const agent = (about.agent = agentUrl(ref, 'conformance'));
+    // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
+    const timeoutMs = values.timeout === undefined ? 30_000 : durationMs('timeout', values.timeout, 3_600_000);
+    const text = values.text ?? 'a4h conformance check';
+    if (text.trim() === '') throw new UsageError('--text must not be empty');
+    // The agent reached as every command reaches it: credentials, client certificate and CA, trust.
+    const reach = await agentOptions(values, agent, io);
+    const { ports, close } = commandPorts(io, reach, { debug: false, logger: stderrLogger(io, values.verbose === true) });
+    try {
+      const checks = await runChecks(ports(agent), text, timeoutMs);
+      const count = (status: string) => checks.filter((check) => check.status === status).length;
+      const tally = { pass: count('pass'), fail: count('fail'), skip: count('skip') };
+      if (mode.format === 'json') {
+        io.out.write(`${terminalJson(JSON.stringify({ agent, checks, ...tally, note: NOT_THE_TCK }))}\n`);
+      } else {
+        io.out.write(`Agent: ${agent}\n`);
+        for (const check of checks) io.out.write(`${check.name}: ${check.status} (${terminalLine(check.detail)})\n`);
+        io.out.write(`Result: ${checks.length} checks: ${tally.pass} pass, ${tally.fail} fail, ${tally.skip} skip\n`);
+        io.out.write(`Note: ${NOT_THE_TCK}\n`);
+      }
+      return tally.fail === 0 ? 0 : 1;
+    } finally {
+      await close();
     }
-    return tally.fail === 0 ? 0 : 1;
-  } finally {
-    await close();
-  }
-}
+  },
+});

@@ -1,4 +1,4 @@
-import type { Io } from '../../core/io.js';
+import type { Runnable } from '../../core/command.js';
 
 export const DEMO_SERVER_USAGE = `Usage: a4h demo-server [--port N] [--host ADDRESS] [--v03] [--grpc] [--memory FILE] [--sign-card [--jwks FILE]]
 
@@ -17,9 +17,12 @@ const SERVE = new URL('../../../demo/serve.js', import.meta.url);
 
 /**
  * `a4h demo-server`: the demo agent's own command line, run in this process (its flags, its help, its
- * exit status). Without the demo in this installation (the published package leaves it out), says so: 1.
+ * exit status: its parser is the demo's). Without the demo in this installation (the published package
+ * leaves it out), says so: 1.
  */
-export async function demoServer(args: string[], io: Io): Promise<number> {
+export const demoServer: Runnable = { name: 'demo-server', usage: DEMO_SERVER_USAGE, invoke: runDemo };
+
+async function runDemo(args: string[], io: Parameters<Runnable['invoke']>[1]): Promise<number> {
   const help = args.includes('--help') || args.includes('-h');
   let serve: ServeModule | undefined;
   try {

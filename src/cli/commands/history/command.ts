@@ -2,14 +2,14 @@ import { lastValueFrom } from 'rxjs';
 import { createA2A, type HistoryPage } from '../../../node/index.js';
 import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../../reach/agent-options.js';
 import { TLS_USAGE } from '../../reach/tls.js';
-import { notice, UsageError, type Io } from '../../core/io.js';
+import { defineCommand } from '../../core/command.js';
+import { notice, UsageError } from '../../core/io.js';
 import { exchangeLines } from '../../turns/exchange-text.js';
 import { clientReach } from '../../reach/debug-client.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
 import { jsonLine } from '../../output/json.js';
-import { outputFormat, reportFailure } from '../../output/output.js';
 import { stderrLogger } from '../../core/logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../../core/options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, THREAD_OPTIONS } from '../../core/options.js';
 import { shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { TRUST_USAGE } from '../../reach/trust.js';
@@ -47,50 +47,44 @@ export const HISTORY_OPTIONS = {
 } as const;
 
 /** `a4h history`: one page of a thread's past exchanges. */
-export async function history(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, HISTORY_OPTIONS);
-  if (values.help) {
-    io.out.write(`${HISTORY_USAGE}\n`);
-    return 0;
-  }
-  const mode = { format: outputFormat(values.output), stream: false };
-  const { ref, rest } = agentArg(values, positionals, 'history');
-  if (rest.length > 0) throw new UsageError('history needs exactly one agent');
-  const agent = agentUrl(ref, 'history');
-  const limit = values.limit === undefined ? undefined : Number(values.limit);
-  if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
-    throw new UsageError('--limit must be a whole number from 1 to 100');
-  }
-  const input = {
-    agent,
-    thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
-    handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
-    ...(limit === undefined ? {} : { limit }),
-    ...(values.before === undefined ? {} : { before: nonEmpty('before', values.before, '') }),
-    ...extensionsFrom(values),
-  };
-  const logger = stderrLogger(io, values.verbose === true);
-  const reach = clientReach(io, await agentOptions(values, agent, io), values.debug === true, logger);
-  const client = createA2A({ logger, ...reach.options });
-  try {
-    let page: HistoryPage;
+export const history = defineCommand({
+  name: 'history',
+  usage: HISTORY_USAGE,
+  options: HISTORY_OPTIONS,
+  failures: 'line',
+  async run({ values, positionals, io, mode, about }) {
+    const { ref, rest } = agentArg(values, positionals, 'history');
+    if (rest.length > 0) throw new UsageError('history needs exactly one agent');
+    const agent = (about.agent = agentUrl(ref, 'history'));
+    const limit = values.limit === undefined ? undefined : Number(values.limit);
+    if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
+      throw new UsageError('--limit must be a whole number from 1 to 100');
+    }
+    const input = {
+      agent,
+      thread: nonEmpty('thread', values.thread, DEFAULT_THREAD),
+      handle: nonEmpty('handle', values.handle, DEFAULT_HANDLE),
+      ...(limit === undefined ? {} : { limit }),
+      ...(values.before === undefined ? {} : { before: nonEmpty('before', values.before, '') }),
+      ...extensionsFrom(values),
+    };
+    const logger = stderrLogger(io, values.verbose === true);
+    const reach = clientReach(io, await agentOptions(values, agent, io), values.debug === true, logger);
+    const client = createA2A({ logger, ...reach.options });
     try {
-      page = await lastValueFrom(client.history(input));
-    } catch (error) {
-      if (mode.format === 'json') return reportFailure(io, mode, error, { command: 'history', agent, verbose: values.verbose === true });
-      throw error;
-    }
-    if (mode.format === 'json') {
-      // One document on one line (a file's bytes in base64).
-      io.out.write(`${jsonLine({ exchanges: page.exchanges, ...(page.before === undefined ? {} : { before: page.before }) })}\n`);
+      const page: HistoryPage = await lastValueFrom(client.history(input));
+      if (mode.format === 'json') {
+        // One document on one line (a file's bytes in base64).
+        io.out.write(`${jsonLine({ exchanges: page.exchanges, ...(page.before === undefined ? {} : { before: page.before }) })}\n`);
+        return 0;
+      }
+      if (page.exchanges.length === 0) notice(io, `nothing said on thread "${input.thread}" yet`);
+      io.out.write(page.exchanges.map((exchange) => `${exchangeLines(exchange).join('\n')}\n`).join('\n'));
+      if (page.before !== undefined) notice(io, `earlier exchanges: add --before ${terminalLine(shellQuote(page.before))}`);
       return 0;
+    } finally {
+      await client.close();
+      await reach.close();
     }
-    if (page.exchanges.length === 0) notice(io, `nothing said on thread "${input.thread}" yet`);
-    io.out.write(page.exchanges.map((exchange) => `${exchangeLines(exchange).join('\n')}\n`).join('\n'));
-    if (page.before !== undefined) notice(io, `earlier exchanges: add --before ${terminalLine(shellQuote(page.before))}`);
-    return 0;
-  } finally {
-    await client.close();
-    await reach.close();
-  }
-}
+  },
+});

@@ -5,9 +5,10 @@ import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } fr
 import { TLS_USAGE } from '../../reach/tls.js';
 import { TRUST_USAGE } from '../../reach/trust.js';
 import { clientReach } from '../../reach/debug-client.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { notice, UsageError, type Io } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, parse, THREAD_OPTIONS } from '../../core/options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, THREAD_OPTIONS } from '../../core/options.js';
 import { reportTurn } from '../../turns/report-turn.js';
 import {
   AGENT_REF_OPTIONS,
@@ -19,7 +20,6 @@ import {
   TASK_ID_OPTIONS,
   TURN_JSON_OPTIONS,
 } from '../../core/flags.js';
-import { outputFormat } from '../../output/output.js';
 
 export const RESUME_USAGE = `Usage: a4h resume <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID | --message ID [--sent-at WHEN]] [-o text|json] [--json] [--debug]
                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
@@ -63,17 +63,19 @@ export const RESUME_OPTIONS = {
 } as const;
 
 /** `a4h resume`: one resumed turn. */
-export async function resume(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, RESUME_OPTIONS);
-  if (values.help) {
-    io.out.write(`${RESUME_USAGE}\n`);
-    return 0;
-  }
-  const format = outputFormat(values.output);
+export const resume = defineCommand({
+  name: 'resume',
+  usage: RESUME_USAGE,
+  options: RESUME_OPTIONS,
+  failures: 'line',
+  run: resumeTurn,
+});
+
+async function resumeTurn({ values, positionals, io, mode, about }: Call<typeof RESUME_OPTIONS>): Promise<number> {
   if (values.json && values.output !== undefined) throw new UsageError('--json (a4h’s turn events) goes alone: not with -o');
   const { ref, rest } = agentArg(values, positionals, 'resume');
   if (rest.length > 0) throw new UsageError('resume needs exactly one agent');
-  const agent = agentUrl(ref, 'resume');
+  const agent = (about.agent = agentUrl(ref, 'resume'));
   const taskId = values['task-id'];
   if (taskId !== undefined && values.message !== undefined) throw new UsageError('give --task-id or --message, not both');
   if (values['sent-at'] !== undefined && values.message === undefined)
@@ -105,7 +107,7 @@ export async function resume(args: string[], io: Io): Promise<number> {
     }
     let outcome: string | undefined;
     const turn$ = client.resume(input).pipe(tap((event) => event.type === 'end' && (outcome = event.outcome)));
-    if (format === 'json') return await lastEventOnly(io, (out) => reportTurn(out, turn$, { json: true, verbose, agent }));
+    if (mode.format === 'json') return await lastEventOnly(io, (out) => reportTurn(out, turn$, { json: true, verbose, agent }));
     const code = await reportTurn(io, turn$, { json: values.json === true, verbose, agent });
     if (values.json !== true && outcome === 'none') notice(io, `nothing in flight on thread "${thread}"`);
     if (values.json !== true && outcome === 'not-received') {

@@ -4,15 +4,15 @@ import { AGENT_OPTIONS, agentSetup, CONNECTION_USAGE } from '../../reach/agent-o
 import { valueOf } from '../../reach/config/load.js';
 import { commandPorts } from '../../reach/agent-ports.js';
 import { TLS_USAGE } from '../../reach/tls.js';
-import { UsageError, type Io } from '../../core/io.js';
+import { UsageError } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { EXTENSION_OPTIONS, extensionsFrom, parse, THREAD_OPTIONS } from '../../core/options.js';
-import { reportFailure, type OutputMode } from '../../output/output.js';
+import { EXTENSION_OPTIONS, extensionsFrom, THREAD_OPTIONS } from '../../core/options.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { AGENT_REF_OPTIONS, agentArg, agentUrl, OUTPUT_OPTIONS, TASK_ID_OPTIONS, TURN_JSON_OPTIONS } from '../../core/flags.js';
 import { reportTurn } from '../../turns/report-turn.js';
 import { sendAsync } from './async.js';
 import { AuthWait } from './auth-wait.js';
-import { modeFromArgs, modeOf, policyOf } from './flags.js';
+import { modeOf, policyOf } from './flags.js';
 import { interfaceOrderOf, WIRE_OPTIONS } from '../../reach/wire-flags.js';
 import { PART_OPTIONS, partFlags, readParts, readStdin } from './parts.js';
 import { DeliveryPort } from './ports.js';
@@ -49,30 +49,18 @@ export const SEND_OPTIONS = {
  * json`, `--stream`); `--json` keeps a4h's turn events. Any failure, a usage mistake included, is reported
  * in the output mode asked for (the envelope on stdout under `-o json`), with its exit status.
  */
-export async function send(args: string[], io: Io): Promise<number> {
-  const context = { mode: modeFromArgs(args), agent: undefined as string | undefined };
-  try {
-    return await sendParsed(args, io, context);
-  } catch (error) {
-    const { mode, agent } = context;
-    return reportFailure(io, mode, error, {
-      command: 'send',
-      verbose: args.includes('--verbose'),
-      ...(agent === undefined ? {} : { agent }),
-    });
-  }
-}
+export const send = defineCommand({
+  name: 'send',
+  usage: `${SEND_USAGE}\n${CONNECTION_USAGE}\n${TRUST_USAGE}\n${TLS_USAGE}`,
+  options: SEND_OPTIONS,
+  failures: 'fields',
+  run: sendOne,
+});
 
-/** `send` once its flags parse: `context` learns the mode and the agent as soon as they are known, for the error's report. */
-async function sendParsed(args: string[], io: Io, context: { mode: OutputMode; agent: string | undefined }): Promise<number> {
-  const { values, positionals } = parse(args, SEND_OPTIONS);
-  if (values.help) {
-    io.out.write(`${SEND_USAGE}\n${CONNECTION_USAGE}\n${TRUST_USAGE}\n${TLS_USAGE}\n`);
-    return 0;
-  }
-  const mode = (context.mode = modeOf(values));
+async function sendOne({ values, positionals, args, io, about }: Call<typeof SEND_OPTIONS>): Promise<number> {
+  const mode = modeOf(values);
   const { ref, rest: words } = agentArg(values, positionals, 'send');
-  const agent = (context.agent = agentUrl(ref, 'send'));
+  const agent = (about.agent = agentUrl(ref, 'send'));
   const parts = await readParts(words, partFlags(args, SEND_OPTIONS), readStdin);
   if (parts.length === 0) throw new UsageError('send needs a message: --text, --file, --data, or words after the agent');
   if (parts.every((part) => part.kind === 'text' && part.text.trim() === '')) throw new UsageError('the message is empty: say something');

@@ -23,14 +23,6 @@ export function modeOf(flags: ModeFlags): OutputMode {
   return mode;
 }
 
-/** What `-o json` is for a failure found before the flags were read: `-o json`/`--output json` anywhere in the arguments. */
-export function modeFromArgs(args: readonly string[]): OutputMode {
-  const json = args.some(
-    (arg, i) => arg === '--output=json' || arg === '-ojson' || ((arg === '-o' || arg === '--output') && args[i + 1] === 'json'),
-  );
-  return { format: json ? 'json' : 'text', stream: args.includes('--stream') };
-}
-
 /**
  * The turn's bounds from the flags: `--timeout` (the whole turn, the library's default when not given),
  * `--poll-interval` (the first wait between GetTasks). A task at AUTH_REQUIRED is followed while the agent

@@ -1,10 +1,10 @@
 import { catchError, lastValueFrom, switchMap, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2APort, isA2AError, isTerminal, protocolTask, type Task, WIRE_STATES, within } from '../../../node/index.js';
 import type { Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { printResult, warnOutcome } from '../../output/print.js';
 import { taskRecord } from '../../output/text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
+import { onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf } from './common.js';
 
 export const TASK_CANCEL_USAGE = `Usage: a4h task cancel <task-id>|--task-id ID -a REF [-o text|json]
 
@@ -14,17 +14,22 @@ otherwise (completed, failed, rejected) cannot be canceled: TaskNotCancelableErr
 exit 1.
 ${TASK_COMMON_USAGE}`;
 
+/** The flags `a4h task cancel` takes. */
+export const TASK_CANCEL_OPTIONS = ONE_TASK_OPTIONS;
+
 /** `a4h task cancel`. */
-export async function taskCancel(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, ONE_TASK_OPTIONS);
-  if (values.help) {
-    io.out.write(`${TASK_CANCEL_USAGE}\n`);
-    return 0;
-  }
-  const mode = modeOf(values);
-  const taskId = taskIdOf(values, positionals, 'task cancel');
-  const agent = agentOf(values, 'task cancel');
-  return onAgent(io, mode, { command: 'task cancel', agent, taskId }, values, async ({ port }) => {
+export const taskCancel = defineCommand({
+  name: 'task cancel',
+  usage: TASK_CANCEL_USAGE,
+  options: TASK_CANCEL_OPTIONS,
+  failures: 'fields',
+  run: cancelTask,
+});
+
+async function cancelTask(call: Call<typeof TASK_CANCEL_OPTIONS>): Promise<number> {
+  const { io, mode } = call;
+  const { agent, taskId } = taskOf(call);
+  return onAgent(call, { agent, taskId }, async ({ port }) => {
     const task = await lastValueFrom(cancelIdempotently(port, taskId));
     printResult(io, mode, protocolTask(task), taskRecord(task));
     if (task.status.state !== 'canceled') warnOutcome(io, task.status.state, task.status);

@@ -1,4 +1,4 @@
-import { type Io, UsageError } from '../../core/io.js';
+import { defineGroup, runnable } from '../../core/command.js';
 import { didYouMean } from '../../core/suggest.js';
 import { taskCancel } from './cancel.js';
 import { taskDownload } from './download.js';
@@ -21,26 +21,19 @@ Each takes -o text|json and --verbose (an error's causes); a task id is the posi
 (--task is taken as it). -a REF: a URL, a bare host:port or a card file. a4h task <command> --help
 shows its options and defaults.`;
 
-/** The task commands, by name. */
-const TASK_COMMANDS: Record<string, (args: string[], io: Io) => Promise<number>> = {
-  get: taskGet,
-  cancel: taskCancel,
-  list: taskList,
-  subscribe: taskSubscribe,
-  download: taskDownload,
-  'push-config': taskPushConfig,
-};
-
-/** `a4h task <command>`. */
-export async function task(args: string[], io: Io): Promise<number> {
-  const [name, ...rest] = args;
-  // `a4h task --verbose --help`: the help, whatever other flag came before it.
-  const help = args.includes('--help') || args.includes('-h');
-  if (name === undefined || (help && TASK_COMMANDS[name] === undefined)) {
-    io.out.write(`${TASK_USAGE}\n`);
-    return name === undefined ? 2 : 0;
-  }
-  const run = TASK_COMMANDS[name];
-  if (run === undefined) throw new UsageError(`unknown task command "${name}"${didYouMean(name, Object.keys(TASK_COMMANDS))}`);
-  return run(rest, io);
-}
+/** `a4h task <command>`: the task commands, by name. */
+export const task = defineGroup(
+  {
+    name: 'task',
+    usage: TASK_USAGE,
+    commands: {
+      get: runnable(taskGet),
+      cancel: runnable(taskCancel),
+      list: runnable(taskList),
+      subscribe: runnable(taskSubscribe),
+      download: runnable(taskDownload),
+      'push-config': runnable(taskPushConfig),
+    },
+  },
+  didYouMean,
+);

@@ -3,7 +3,7 @@ import { openAgentPort, type AgentPort } from '../../reach/agent-port.js';
 import type { CredentialFlags } from '../../reach/credentials.js';
 import { UsageError, type Io } from '../../core/io.js';
 import { durationMs as parseDuration } from '../../core/options.js';
-import { outputFormat, reportFailure, type OutputMode } from '../../output/output.js';
+import type { Call } from '../../core/command.js';
 import { AGENT_REF_OPTIONS, COMMON_OPTIONS, OUTPUT_OPTIONS, TASK_ID_OPTIONS } from '../../core/flags.js';
 import type { TrustFlags } from '../../reach/trust.js';
 import { interfaceOrderOf, WIRE_OPTIONS, WIRE_USAGE, type WireFlags } from '../../reach/wire-flags.js';
@@ -37,35 +37,32 @@ export function agentOf(values: { 'agent-card'?: string | undefined }, command: 
   return ref;
 }
 
-/** The output mode of a command that does not stream (`-o` only). */
-export function modeOf(values: { output?: string | undefined }, stream = false): OutputMode {
-  return { format: outputFormat(values.output), stream };
+/** The flags the task commands read the agent and its connection from. */
+type TaskFlags = typeof TASK_OPTIONS & typeof TASK_ID_OPTIONS;
+
+/** The one task a command names (its positional or `--task-id`) and the agent (`-a`): usage mistakes otherwise. */
+export function taskOf(call: Pick<Call<TaskFlags>, 'values' | 'positionals' | 'command'>): { agent: string; taskId: string } {
+  return { taskId: taskIdOf(call.values, call.positionals, call.command), agent: agentOf(call.values, call.command) };
 }
 
 /**
- * Runs `body` on the agent's port and returns its exit status; a failure is reported the
- * specification's way (the error envelope under `-o json`, `Error:`/`Message:`/`Hint:` on stderr) with
- * its exit status. A usage error is left to the caller (exit 2 with the command's usage line). The
- * port is closed either way.
+ * Runs `body` on the agent's port, `target` said in the call's `about` first (a failure's report names
+ * the agent and the task), and returns its exit status; the port is closed either way. A failure is
+ * the command's to report (core/command.ts).
  */
 export async function onAgent(
-  io: Io,
-  mode: OutputMode,
-  context: { command: string; agent: string; taskId?: string },
-  flags: CredentialFlags & TrustFlags & WireFlags & { verbose?: boolean | undefined },
+  call: Pick<Call<TaskFlags>, 'io' | 'about'> & { values: CredentialFlags & TrustFlags & WireFlags },
+  target: { agent: string; taskId?: string },
   body: (agent: AgentPort) => Promise<number>,
 ): Promise<number> {
+  Object.assign(call.about, target);
   // A bad --transport or --a2a-version is a usage error, before anything is opened.
-  interfaceOrderOf(flags);
-  let agent: AgentPort | undefined;
+  interfaceOrderOf(call.values);
+  const agent = await openAgentPort(target.agent, { ...call.values, wire: call.values }, call.io);
   try {
-    agent = await openAgentPort(context.agent, { ...flags, wire: flags }, io);
     return await body(agent);
-  } catch (error) {
-    if (error instanceof UsageError) throw error;
-    return reportFailure(io, mode, error, { ...context, verbose: flags.verbose === true });
   } finally {
-    await agent?.close();
+    await agent.close();
   }
 }
 

@@ -3,11 +3,11 @@ import { lastValueFrom } from 'rxjs';
 import { type Attachment, protocolTask, type Task, within } from '../../../node/index.js';
 import { saveAttachments } from '../../turns/attachments.js';
 import { notice, type Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { printResult } from '../../output/print.js';
 import { taskRecord } from '../../output/text.js';
 import { terminalLine, terminalName } from '../../output/terminal-text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
+import { onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf } from './common.js';
 
 export const TASK_DOWNLOAD_USAGE = `Usage: a4h task download <task-id>|--task-id ID -a REF [--dir DIR] [-o text|json]
 
@@ -19,18 +19,23 @@ stderr names it. Prints the task's id, context id and state, then one "Saved:" l
   --dir DIR              where to write (default: the current directory; made when missing)
 ${TASK_COMMON_USAGE}`;
 
+/** The flags `a4h task download` takes. */
+export const TASK_DOWNLOAD_OPTIONS = { ...ONE_TASK_OPTIONS, dir: { type: 'string' } } as const;
+
 /** `a4h task download`. */
-export async function taskDownload(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...ONE_TASK_OPTIONS, dir: { type: 'string' } });
-  if (values.help) {
-    io.out.write(`${TASK_DOWNLOAD_USAGE}\n`);
-    return 0;
-  }
-  const mode = modeOf(values);
-  const taskId = taskIdOf(values, positionals, 'task download');
-  const agent = agentOf(values, 'task download');
+export const taskDownload = defineCommand({
+  name: 'task download',
+  usage: TASK_DOWNLOAD_USAGE,
+  options: TASK_DOWNLOAD_OPTIONS,
+  failures: 'fields',
+  run: downloadTask,
+});
+
+async function downloadTask(call: Call<typeof TASK_DOWNLOAD_OPTIONS>): Promise<number> {
+  const { values, io, mode } = call;
+  const { agent, taskId } = taskOf(call);
   const dir = values.dir ?? '.';
-  return onAgent(io, mode, { command: 'task download', agent, taskId }, values, async ({ port }) => {
+  return onAgent(call, { agent, taskId }, async ({ port }) => {
     const task = await lastValueFrom(port.getTask(taskId).pipe(within<Task>(REQUEST_TIMEOUT_MS, 'poll-request', 'get-task')));
     await mkdir(dir, { recursive: true });
     const saved = await saveAttachments(dir, artifactFiles(task));

@@ -1,23 +1,13 @@
 import { lastValueFrom } from 'rxjs';
 import { protocolTask, type Task, waitForTask, within } from '../../../node/index.js';
 import { notice, type Io } from '../../core/io.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
-import { parse } from '../../core/options.js';
 import { printResult, warnOutcome } from '../../output/print.js';
 import { partsText, taskRecord } from '../../output/text.js';
 import type { TextRecord } from '../../output/output.js';
-import {
-  agentOf,
-  durationMs,
-  modeOf,
-  onAgent,
-  REQUEST_TIMEOUT_MS,
-  TASK_COMMON_USAGE,
-  ONE_TASK_OPTIONS,
-  taskIdOf,
-  wholeNumber,
-} from './common.js';
+import { durationMs, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf, wholeNumber } from './common.js';
 
 /** `--poll-interval`'s default: 2 s (the specification's recommendation); the backoff grows it to 4×, at most 30 s. */
 export const POLL_INTERVAL_MS = 2_000;
@@ -39,26 +29,31 @@ ${TASK_COMMON_USAGE}
 Exit status: 0 when the task was read (whatever its state: a failed or waiting task is named on stderr),
 1 failure (TaskNotFoundError…), 2 usage, 3 agent unreachable, 4 authentication, 5 timeout.`;
 
+/** The flags `a4h task get` takes. */
+export const TASK_GET_OPTIONS = {
+  ...ONE_TASK_OPTIONS,
+  history: { type: 'string' },
+  wait: { type: 'boolean' },
+  'poll-interval': { type: 'string' },
+  timeout: { type: 'string' },
+} as const;
+
 /** `a4h task get`: one snapshot, or with `--wait` the one the task settles at. */
-export async function taskGet(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...ONE_TASK_OPTIONS,
-    history: { type: 'string' },
-    wait: { type: 'boolean' },
-    'poll-interval': { type: 'string' },
-    timeout: { type: 'string' },
-  });
-  if (values.help) {
-    io.out.write(`${TASK_GET_USAGE}\n`);
-    return 0;
-  }
-  const mode = modeOf(values);
-  const taskId = taskIdOf(values, positionals, 'task get');
-  const agent = agentOf(values, 'task get');
+export const taskGet = defineCommand({
+  name: 'task get',
+  usage: TASK_GET_USAGE,
+  options: TASK_GET_OPTIONS,
+  failures: 'fields',
+  run: getTask,
+});
+
+async function getTask(call: Call<typeof TASK_GET_OPTIONS>): Promise<number> {
+  const { values, io, mode } = call;
+  const { agent, taskId } = taskOf(call);
   const historyLength = wholeNumber('history', values.history, 0, 1000);
   const pollIntervalMs = durationMs('poll-interval', values['poll-interval'], POLL_INTERVAL_MS);
   const timeoutMs = durationMs('timeout', values.timeout, WAIT_TIMEOUT_MS);
-  return onAgent(io, mode, { command: 'task get', agent, taskId }, values, async ({ port }) => {
+  return onAgent(call, { agent, taskId }, async ({ port }) => {
     let task: Task;
     if (values.wait) {
       // Said first, so Ctrl-C during the wait loses nothing: the task goes on, and this is how to read it.

@@ -8,11 +8,11 @@ import {
   WIRE_STATES,
   within,
 } from '../../../node/index.js';
-import { UsageError, type Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { UsageError } from '../../core/io.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { writeDocument, writeRecord } from '../../output/output.js';
 import { taskRecord } from '../../output/text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, wholeNumber } from './common.js';
+import { agentOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, wholeNumber } from './common.js';
 
 export const TASK_LIST_USAGE = `Usage: a4h task list -a REF [--context-id ID] [--status STATE] [--page-size N] [--page-token T] [-o text|json]
 
@@ -39,21 +39,27 @@ const STATES = new Map<string, TaskState>(
   ),
 );
 
+/** The flags `a4h task list` takes. */
+export const TASK_LIST_OPTIONS = {
+  ...TASK_OPTIONS,
+  'context-id': { type: 'string' },
+  status: { type: 'string' },
+  'page-size': { type: 'string' },
+  'page-token': { type: 'string' },
+} as const;
+
 /** `a4h task list`. */
-export async function taskList(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...TASK_OPTIONS,
-    'context-id': { type: 'string' },
-    status: { type: 'string' },
-    'page-size': { type: 'string' },
-    'page-token': { type: 'string' },
-  });
-  if (values.help) {
-    io.out.write(`${TASK_LIST_USAGE}\n`);
-    return 0;
-  }
+export const taskList = defineCommand({
+  name: 'task list',
+  usage: TASK_LIST_USAGE,
+  options: TASK_LIST_OPTIONS,
+  failures: 'fields',
+  run: listTask,
+});
+
+async function listTask(call: Call<typeof TASK_LIST_OPTIONS>): Promise<number> {
+  const { values, positionals, io, mode } = call;
   if (positionals.length > 0) throw new UsageError('task list takes no argument: the agent is -a REF');
-  const mode = modeOf(values);
   const agent = agentOf(values, 'task list');
   const options: ListTasksOptions = {};
   if (values.status !== undefined) {
@@ -66,7 +72,7 @@ export async function taskList(args: string[], io: Io): Promise<number> {
   const pageSize = wholeNumber('page-size', values['page-size'], 1, 100);
   if (pageSize !== undefined) options.pageSize = pageSize;
   if (values['page-token'] !== undefined) options.pageToken = values['page-token'];
-  return onAgent(io, mode, { command: 'task list', agent }, values, async ({ port }) => {
+  return onAgent(call, { agent }, async ({ port }) => {
     const page = await lastValueFrom(
       listTasksOf(port, values['context-id'] ?? '', options).pipe(within<TaskPage>(REQUEST_TIMEOUT_MS, 'poll-request', 'list-tasks')),
     );

@@ -1,10 +1,10 @@
 import { lastValueFrom, type Observable } from 'rxjs';
 import { type PushConfig, type PushConfigPage, type PushConfigPort, within } from '../../../node/index.js';
-import { UsageError, type Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { UsageError } from '../../core/io.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { printResult } from '../../output/print.js';
 import { writeDocument, writeRecord, type TextRecord } from '../../output/output.js';
-import { agentOf, modeOf, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, wholeNumber } from './common.js';
+import { agentOf, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, wholeNumber } from './common.js';
 
 export const TASK_PUSH_CONFIG_USAGE = `Usage: a4h task push-config create <task-id>|--task-id ID -a REF --url URL [--config-id ID] [--token-env VAR] [-o text|json]
        a4h task push-config get <task-id>|--task-id ID <config-id> -a REF [-o text|json]
@@ -23,20 +23,27 @@ ListTaskPushNotificationConfigsResponse) without the token: secrets are never pr
   --page-size N, --page-token T   list: one page (default: the agent's size, the first page)
 ${TASK_COMMON_USAGE}`;
 
+/** The flags `a4h task push-config` takes. */
+export const TASK_PUSH_CONFIG_OPTIONS = {
+  ...ONE_TASK_OPTIONS,
+  url: { type: 'string' },
+  'config-id': { type: 'string' },
+  'token-env': { type: 'string' },
+  'page-size': { type: 'string' },
+  'page-token': { type: 'string' },
+} as const;
+
 /** `a4h task push-config <create|get|list|delete>`. */
-export async function taskPushConfig(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, {
-    ...ONE_TASK_OPTIONS,
-    url: { type: 'string' },
-    'config-id': { type: 'string' },
-    'token-env': { type: 'string' },
-    'page-size': { type: 'string' },
-    'page-token': { type: 'string' },
-  });
-  if (values.help) {
-    io.out.write(`${TASK_PUSH_CONFIG_USAGE}\n`);
-    return 0;
-  }
+export const taskPushConfig = defineCommand({
+  name: 'task push-config',
+  usage: TASK_PUSH_CONFIG_USAGE,
+  options: TASK_PUSH_CONFIG_OPTIONS,
+  failures: 'fields',
+  run: pushConfigTask,
+});
+
+async function pushConfigTask(call: Call<typeof TASK_PUSH_CONFIG_OPTIONS>): Promise<number> {
+  const { values, positionals, io, mode } = call;
   // The task id: the positional after the verb, or --task-id (the other spelling every task command takes).
   const [verb, ...after] = positionals;
   const [taskId, configId, ...rest] = values['task-id'] === undefined ? after : [values['task-id'], ...after];
@@ -45,12 +52,11 @@ export async function taskPushConfig(args: string[], io: Io): Promise<number> {
   if (taskId === undefined || rest.length > 0 || (needsConfig ? configId === undefined : configId !== undefined)) {
     throw new UsageError(`task push-config ${verb} needs ${needsConfig ? 'a task id and a config id' : 'one task id'}`);
   }
-  const mode = modeOf(values);
   const agent = agentOf(values, `task push-config ${verb}`);
-  const call = pushCall(verb!, taskId, configId, values, io.env);
-  return onAgent(io, mode, { command: `task push-config ${verb}`, agent, taskId }, values, async ({ port }) => {
+  const request = pushCall(verb!, taskId, configId, values, io.env);
+  return onAgent(call, { agent, taskId }, async ({ port }) => {
     const answer = await lastValueFrom(
-      call(port).pipe(within<PushConfig | PushConfigPage | true>(REQUEST_TIMEOUT_MS, 'poll-request', 'push-config')),
+      request(port).pipe(within<PushConfig | PushConfigPage | true>(REQUEST_TIMEOUT_MS, 'poll-request', 'push-config')),
     );
     if (answer === true) {
       if (mode.format === 'json') writeDocument(io, {});

@@ -1,11 +1,11 @@
 import { lastValueFrom, tap } from 'rxjs';
 import { type AgentEvent, followTask, isSettled, protocolTask, type Task, type TaskState, within } from '../../../node/index.js';
 import type { Io } from '../../core/io.js';
-import { parse } from '../../core/options.js';
+import { defineCommand, type Call } from '../../core/command.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../../output/print.js';
 import { writeRecord } from '../../output/output.js';
 import { taskRecord } from '../../output/text.js';
-import { agentOf, modeOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, ONE_TASK_OPTIONS, taskIdOf } from './common.js';
+import { onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf } from './common.js';
 
 /** How often a broken stream is subscribed to again, with no event between: 5 times, 0.5 s growing to 8 s. */
 export const RESUBSCRIBE = { maxAttempts: 5, initialDelayMs: 500, factor: 2, maxDelayMs: 8_000, jitter: 0.3 };
@@ -21,17 +21,22 @@ task again. A task that has ended already is read once (GetTask).
                          context id and state (default: only the task as it settled)
 ${TASK_COMMON_USAGE}`;
 
+/** The flags `a4h task subscribe` takes. */
+export const TASK_SUBSCRIBE_OPTIONS = { ...ONE_TASK_OPTIONS, stream: { type: 'boolean' } } as const;
+
 /** `a4h task subscribe`. */
-export async function taskSubscribe(args: string[], io: Io): Promise<number> {
-  const { values, positionals } = parse(args, { ...ONE_TASK_OPTIONS, stream: { type: 'boolean' } });
-  if (values.help) {
-    io.out.write(`${TASK_SUBSCRIBE_USAGE}\n`);
-    return 0;
-  }
-  const mode = modeOf(values, values.stream === true);
-  const taskId = taskIdOf(values, positionals, 'task subscribe');
-  const agent = agentOf(values, 'task subscribe');
-  return onAgent(io, mode, { command: 'task subscribe', agent, taskId }, values, async ({ port }) => {
+export const taskSubscribe = defineCommand({
+  name: 'task subscribe',
+  usage: TASK_SUBSCRIBE_USAGE,
+  options: TASK_SUBSCRIBE_OPTIONS,
+  failures: 'fields',
+  run: subscribeTask,
+});
+
+async function subscribeTask(call: Call<typeof TASK_SUBSCRIBE_OPTIONS>): Promise<number> {
+  const { io, mode } = call;
+  const { agent, taskId } = taskOf(call);
+  return onAgent(call, { agent, taskId }, async ({ port }) => {
     let last: { id: string; contextId?: string; state: TaskState } | undefined;
     await lastValueFrom(
       followTask(port, taskId, RESUBSCRIBE).pipe(
