@@ -52,6 +52,29 @@ for (const reader of ['a4h', 'sdk'] as const) {
     });
   });
 
+  describe(`@mastra/server 2.0.4 with a card that says it does not stream (the first A2A draft, ${which})`, () => {
+    const rig = rigOf<MastraAgent>(() => startMastraAgent({ streaming: false }));
+
+    it('its refusal of the blocking message/send is said as what it is', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.cardUrl), { text: 'hello' }, POLICY));
+      expect(result.error).toMatchObject({
+        kind: 'unsupported',
+        retryable: false,
+        code: -32009,
+        status: 400,
+        agent: `${agent.baseUrl}/a2a/zoo-mastra2`,
+      });
+      expect(result.error?.message).toBe(
+        'this agent speaks the pre-0.2 A2A draft, which a4h-a2a does not speak (it refused message/send with HTTP 400)',
+      );
+      expect(agent.received.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'GET /.well-known/zoo-mastra2/agent.json /.well-known/zoo-mastra2/agent.json 200',
+        'message/send /a2a/zoo-mastra2 400',
+      ]);
+    });
+  });
+
   describe(`a card only at /.well-known/agent.json (@a2a-js/sdk 0.2.5, ${which})`, () => {
     const rig = rigOf(startOldCardAgent);
 
