@@ -3,6 +3,7 @@
  * no `protocolVersion`) in front of the first A2A draft, and a card served only at the path of A2A
  * v0.2 and earlier (`/.well-known/agent.json`). On both readers.
  */
+import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { startMastraAgent, type MastraAgent } from '../../fixtures/agent-mastra.js';
 import { startOldCardAgent } from '../../fixtures/agent-old-card.js';
@@ -84,6 +85,24 @@ for (const reader of ['a4h', 'sdk'] as const) {
       expectReply(result, echoReply('hello'));
       const cards = agent.received.filter((r) => r.method.startsWith('GET'));
       expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/agent-card.json 404', '/.well-known/agent.json 200']);
+    });
+
+    it('a card held from agent.json is revalidated there, with its validator: the second read is a 304 at agent.json, nothing else', async () => {
+      const { agent, http } = rig();
+      let now = 0;
+      const clock = () => now;
+      const port = createSdkPorts({ fetch: http.fetch, reader, clock })(agent.url('/'));
+      const first = await lastValueFrom(port.card());
+      now += 300_000; // the default time a card without max-age is kept: expired, so read again
+      const second = await lastValueFrom(port.card());
+      expect(second).toEqual(first);
+      const cards = agent.received.filter((r) => r.method.startsWith('GET'));
+      expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/.well-known/agent-card.json 404',
+        '/.well-known/agent.json 200',
+        '/.well-known/agent.json 304',
+      ]);
+      expect(cards[2]!.headers['if-none-match']).toMatch(/^W\/".+"$/); // express's ETag of the card it sent
     });
 
     it("the base URL's query (an API key) goes to the old path too", async () => {
