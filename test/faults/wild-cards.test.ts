@@ -3,6 +3,7 @@
  * no `protocolVersion`) in front of the first A2A draft, and a card served only at the path of A2A
  * v0.2 and earlier (`/.well-known/agent.json`). On both readers.
  */
+import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { startMastraAgent, type MastraAgent } from '../../fixtures/agent-mastra.js';
 import { startOldCardAgent } from '../../fixtures/agent-old-card.js';
@@ -52,6 +53,29 @@ for (const reader of ['a4h', 'sdk'] as const) {
     });
   });
 
+  describe(`@mastra/server 2.0.4 with a card that says it does not stream (the first A2A draft, ${which})`, () => {
+    const rig = rigOf<MastraAgent>(() => startMastraAgent({ streaming: false }));
+
+    it('its refusal of the blocking message/send is said as what it is', async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.cardUrl), { text: 'hello' }, POLICY));
+      expect(result.error).toMatchObject({
+        kind: 'unsupported',
+        retryable: false,
+        code: -32009,
+        status: 400,
+        agent: `${agent.baseUrl}/a2a/zoo-mastra2`,
+      });
+      expect(result.error?.message).toBe(
+        'this agent speaks the pre-0.2 A2A draft, which a4h-a2a does not speak (it refused message/send with HTTP 400)',
+      );
+      expect(agent.received.map((r) => `${r.method} ${r.path} ${r.status}`)).toEqual([
+        'GET /.well-known/zoo-mastra2/agent.json /.well-known/zoo-mastra2/agent.json 200',
+        'message/send /a2a/zoo-mastra2 400',
+      ]);
+    });
+  });
+
   describe(`a card only at /.well-known/agent.json (@a2a-js/sdk 0.2.5, ${which})`, () => {
     const rig = rigOf(startOldCardAgent);
 
@@ -61,6 +85,24 @@ for (const reader of ['a4h', 'sdk'] as const) {
       expectReply(result, echoReply('hello'));
       const cards = agent.received.filter((r) => r.method.startsWith('GET'));
       expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual(['/.well-known/agent-card.json 404', '/.well-known/agent.json 200']);
+    });
+
+    it('a card held from agent.json is revalidated there, with its validator: the second read is a 304 at agent.json, nothing else', async () => {
+      const { agent, http } = rig();
+      let now = 0;
+      const clock = () => now;
+      const port = createSdkPorts({ fetch: http.fetch, reader, clock })(agent.url('/'));
+      const first = await lastValueFrom(port.card());
+      now += 300_000; // the default time a card without max-age is kept: expired, so read again
+      const second = await lastValueFrom(port.card());
+      expect(second).toEqual(first);
+      const cards = agent.received.filter((r) => r.method.startsWith('GET'));
+      expect(cards.map((r) => `${r.path} ${r.status}`)).toEqual([
+        '/.well-known/agent-card.json 404',
+        '/.well-known/agent.json 200',
+        '/.well-known/agent.json 304',
+      ]);
+      expect(cards[2]!.headers['if-none-match']).toMatch(/^W\/".+"$/); // express's ETag of the card it sent
     });
 
     it("the base URL's query (an API key) goes to the old path too", async () => {

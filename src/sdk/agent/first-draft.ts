@@ -12,12 +12,13 @@ const NAMES_THE_METHOD = /\bunsupported method\b[^a-z]*(message\/(stream|send)|S
 /**
  * The `unsupported` error for an agent that speaks only the first A2A draft, when `error` (the turn's
  * first call failing before any answer) says so: the call was refused with HTTP 400 naming its method
- * as unsupported, by an agent whose card gives no `protocolVersion` (first-draft cards have none; every
- * card of 0.2.5 and later names one). Its code is VersionNotSupportedError's (-32009): the ladder
+ * as unsupported (in its message, or in the error it wraps: the SDK's blocking send puts the answer's
+ * body in its own error, which the classified one keeps as its cause), by an agent whose card gives
+ * no `protocolVersion` (first-draft cards have none; every card of 0.2.5 and later names one). Its code is VersionNotSupportedError's (-32009): the ladder
  * makes no blocking send after it. Undefined otherwise: the error stands as it is.
  */
 export function firstDraftRefusal(resolved: ResolvedAgent, error: unknown): A2AError | undefined {
-  if (!resolved.versionUnsaid || !isA2AError(error) || error.status !== 400 || !NAMES_THE_METHOD.test(error.message)) return undefined;
+  if (!resolved.versionUnsaid || !isA2AError(error) || error.status !== 400 || !namesTheMethod(error)) return undefined;
   return new A2AError({
     kind: 'unsupported',
     retryable: false,
@@ -29,4 +30,16 @@ export function firstDraftRefusal(resolved: ResolvedAgent, error: unknown): A2AE
     message: `this agent speaks the pre-0.2 A2A draft, which a4h-a2a does not speak (it refused ${error.operation === 'send' ? 'message/send' : 'message/stream'} with HTTP 400)`,
     cause: error,
   });
+}
+
+/** How deep in an error's causes the refusal's words are looked for: the classified error, the SDK's, one more. */
+const CAUSES_READ = 3;
+
+/** Whether `error`, or an error it wraps (a few deep), names the refused method as unsupported. */
+function namesTheMethod(error: Error): boolean {
+  let at: unknown = error;
+  for (let depth = 0; depth < CAUSES_READ && at instanceof Error; depth += 1, at = at.cause) {
+    if (NAMES_THE_METHOD.test(at.message)) return true;
+  }
+  return false;
 }

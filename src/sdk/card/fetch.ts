@@ -19,6 +19,11 @@ export interface FetchedCard {
 export interface CardValidators {
   etag?: string;
   lastModified?: string;
+  /**
+   * The URL the card and these validators came from, when it is not the card URL asked for (the old
+   * well-known path's, `/.well-known/agent.json`): its revalidation is asked there. Never sent.
+   */
+  from?: string;
 }
 
 /** A revalidation's answer: 304, the card held is still the agent's. */

@@ -19,6 +19,10 @@ export interface CardAt {
  * named, `/.well-known/agent.json` beside it (with the same query), is asked once, without the
  * validators (they belong to the other URL). A 404 there too is the first 404, saying both were
  * tried; another failure there is that failure (the old path answers, but not with a card).
+ *
+ * A card held from the old path is revalidated there, with its validators (its `from`), so an
+ * unchanged card is a 304 at the one URL; a 404 there (the card has moved) asks as at first, without
+ * them. The validators of a card from the old path name it as their `from`.
  */
 export async function fetchCardOrOld(
   fetchImpl: typeof fetch,
@@ -28,6 +32,15 @@ export async function fetchCardOrOld(
   validators: CardValidators | undefined,
   fromBase: boolean,
 ): Promise<CardAt> {
+  const { from, ...conditions } = validators ?? {};
+  if (from !== undefined && from !== cardUrl) {
+    try {
+      return { fetched: heldAt(await fetchCard(fetchImpl, from, maxBytes, signal, conditions), from), from };
+    } catch (error) {
+      if (!isA2AError(error, 'card') || error.status !== 404 || signal.aborted) throw error;
+      return fetchCardOrOld(fetchImpl, cardUrl, maxBytes, signal, undefined, fromBase);
+    }
+  }
   try {
     return { fetched: await fetchCard(fetchImpl, cardUrl, maxBytes, signal, validators), from: cardUrl };
   } catch (error) {
@@ -35,7 +48,7 @@ export async function fetchCardOrOld(
     const old = oldPathOf(cardUrl);
     if (old === undefined) throw error;
     try {
-      return { fetched: await fetchCard(fetchImpl, old, maxBytes, signal), from: old };
+      return { fetched: heldAt(await fetchCard(fetchImpl, old, maxBytes, signal), old), from: old };
     } catch (again) {
       if (!(isA2AError(again, 'card') && again.status === 404)) throw again;
       throw new A2AError({
@@ -59,4 +72,9 @@ function oldPathOf(cardUrl: string): string | undefined {
   const old = new URL(OLD, url);
   old.search = url.search;
   return old.href;
+}
+
+/** `fetched` with its validators saying they came from `from` (where the next revalidation goes). */
+function heldAt(fetched: FetchedCard | NotModified, from: string): FetchedCard | NotModified {
+  return fetched.validators === undefined ? fetched : { ...fetched, validators: { ...fetched.validators, from } };
 }

@@ -1,5 +1,5 @@
 import { lastValueFrom } from 'rxjs';
-import { A2AError, type CardSummary, describeScheme, within } from '../../../node/index.js';
+import { A2AError, type CardSummary, describeScheme, isA2AError, within } from '../../../node/index.js';
 import { validateCard } from './validate.js';
 import { agentArg } from '../../core/flags.js';
 import { notice, UsageError, type Io } from '../../core/io.js';
@@ -44,16 +44,20 @@ export async function showCard(
       failure = error;
     }
     const served = agent.servedCard();
+    // One verdict: a card the schema refuses, or one the client could not use (its failure is the verdict), is never said to be valid.
     if (values.validate && served !== undefined) {
       const { shape, problems } = validateCard(served);
       if (problems.length > 0) {
+        // The client's own reason joins the schema's when it refused the card too.
+        const refused = isA2AError(failure, 'card') ? [failure.message] : [];
         throw new A2AError({
           kind: 'card',
           operation: 'card',
-          message: `the agent card is not a valid A2A ${shape} AgentCard: ${problems.join('; ')}`,
+          message: `the agent card is not a valid A2A ${shape} AgentCard: ${[...problems, ...refused].join('; ')}`,
+          ...(failure === undefined ? {} : { cause: failure }),
         });
       }
-      notice(io, `the card is a valid A2A ${shape} AgentCard`);
+      if (summary !== undefined) notice(io, `the card is a valid A2A ${shape} AgentCard`);
     }
     if (summary === undefined) throw failure;
     printResult(io, mode, (served ?? summary) as Record<string, unknown>, cardRecord(summary, values.validate === true));

@@ -29,7 +29,11 @@ const v1Card = z.object({
   iconUrl: z.optional(z.string()),
 });
 
-/** An A2A v0.3 `AgentCard` (its JSON schema's required fields): a card with `url` and no `supportedInterfaces`. */
+/**
+ * An A2A v0.3 `AgentCard` (its JSON schema's required fields): a card with `url` and no
+ * `supportedInterfaces`. `protocolVersion` is one of them since v0.3.0: a card without it (A2A 0.2.4
+ * and earlier, the first draft) is not a v0.3 card.
+ */
 const v03Card = z.object({
   name: nonEmpty,
   description: nonEmpty,
@@ -40,7 +44,7 @@ const v03Card = z.object({
   defaultOutputModes: strings,
   skills: z.array(skill),
   preferredTransport: z.optional(z.string()),
-  protocolVersion: z.optional(z.string()),
+  protocolVersion: nonEmpty,
 });
 
 /** What validating a card found: the protocol version its shape is, and each problem as `path: what`. */
