@@ -24,8 +24,8 @@ export function replyFromHistory(ctx: LadderContext, nothingShown: () => boolean
     filter((event) => event.kind === 'task' && ((event.task.history?.length ?? 0) > 0 || event.task.artifacts.length > 0)),
     catchError((error: unknown) => {
       const cause = toA2AError(error, 'get-task');
-      ctx.logger.warn({ taskId, error: cause.message }, "could not read the completed task's history for its reply");
-      // The end says so (`replyMissing: unread`): an empty reply is no plain success when it could not be read.
+      // The end says so (`replyMissing: unread`, with the cause): the log only notes it for debugging.
+      ctx.logger.debug({ taskId, error: cause.message }, "could not read the completed task's history for its reply");
       ctx.task.markReplyUnread(cause);
       return EMPTY;
     }),
