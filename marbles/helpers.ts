@@ -126,7 +126,7 @@ export function label(event: TurnEvent): string {
     case 'context-adopted':
       return `context ${event.sent} -> ${event.adopted}`;
     case 'end':
-      return `end ${event.outcome} "${event.text}"`;
+      return `end ${event.outcome} "${event.text}"${event.replyMissing ? ` [${event.replyMissing.reason}]` : ''}`;
   }
 }
 
@@ -148,6 +148,7 @@ export const labels: Record<string, string> = {
   C: 'status completed "ok"',
   h: 'text "ok"',
   e: 'end completed ""',
+  U: 'end completed "" [unread]',
   E: 'end completed "ok"',
   r: 'reconnecting #1 in 10',
   R: 'reconnecting #2 in 20',

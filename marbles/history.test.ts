@@ -62,11 +62,11 @@ describe('a completed task whose answer is only in its history', () => {
     expect(historyReads(calls)).toEqual([]);
   });
 
-  it('a failed or empty read leaves the end as it was: completed, no reply, no error', () => {
+  it('a failed read: completed, no reply, no error, the end saying the reply was not read; an empty read: a plain empty end', () => {
     marbles(({ cold, agent, expectObservable }) => {
       const stream = cold('-t---c|', { t: ev.task('T', 'working'), c: ev.status('T', 'completed') });
       const failed = cold<never>('-#', undefined, new A2AError({ kind: 'http', status: 503, retryable: true, message: 'busy' }));
-      expectObservable(turn(agent({ stream, getTask: failed }))).toBe('s(tw)c-(e|)', L);
+      expectObservable(turn(agent({ stream, getTask: failed }))).toBe('s(tw)c-(U|)', L);
       const bare = cold('-(g|)', { g: task('T', 'completed') });
       expectObservable(turn(agent({ stream, getTask: bare }))).toBe('s(tw)c-(e|)', L);
     });

@@ -73,7 +73,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const streamSubs = '     ^ 30ms !';
       const resubscribe = cold('-(sd|)', { s: working, d: completed });
       const resubscribeSubs = '41ms ^!';
-      const expected = '       s(tw) 26ms r 10ms (ce|)';
+      const expected = '       s(tw) 26ms r 10ms (cU|)';
       expectObservable(turn(agent({ stream, resubscribe }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
@@ -174,7 +174,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const silentSubs = ' 16ms ^ 49ms !';
       const resub2 = cold('-(sd|)', { s: working, d: completed });
       const resub2Subs = ' 86ms ^!';
-      const expected = '   s(tw)-r 59ms R 20ms (ce|)';
+      const expected = '   s(tw)-r 59ms R 20ms (cU|)';
       expectObservable(turn(agent({ stream, resubscribe: [silent, resub2] }))).toBe(expected, labels);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);

@@ -106,6 +106,7 @@ export type {
   TaskEvent,
   TaskGoneEvent,
   ReconcileEvent,
+  ReplyMissing,
   RequestEvent,
   TextEvent,
   TurnEvent,

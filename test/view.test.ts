@@ -54,6 +54,13 @@ describe('the store-facing view', () => {
     expect(frozen).toEqual(initialTurnView);
   });
 
+  it("an end whose reply is missing: the view says so (replyMissing), an ordinary end's view has none", () => {
+    const cause = new A2AError({ kind: 'network', operation: 'get-task', message: 'socket hang up' });
+    const ended = reduceTurn(initialTurnView, { type: 'end', outcome: 'completed', text: '', replyMissing: { reason: 'unread', cause } });
+    expect(ended).toMatchObject({ phase: 'ended', outcome: 'completed', reply: '', replyMissing: { reason: 'unread', cause } });
+    expect(reduceTurn(initialTurnView, events.at(-1)!)).not.toHaveProperty('replyMissing');
+  });
+
   it('a replace replaces the reply', () => {
     const view = [
       { type: 'text', text: 'draft', replace: false },

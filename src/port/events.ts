@@ -174,6 +174,21 @@ export interface AuthRequiredEvent {
   message?: AgentMessage;
 }
 
+/**
+ * Why a `completed` turn ended with no reply (no text, no file or data part) when the agent may have
+ * sent one: `unread`, the task was read back for its reply (one `GetTask`, as every completed turn
+ * that showed nothing is) and that read failed, so whatever the agent sent after the stream was left
+ * is unknown (`cause` is the failure); `artifacts-empty`, the agent sent artifacts (or the task read
+ * back lists them) and none of them holds any reply: no text, file or data part, or only partial
+ * chunks whose whole never came. Absent from every other end.
+ */
+export interface ReplyMissing {
+  /** What is known of the missing reply. */
+  reason: 'unread' | 'artifacts-empty';
+  /** For `unread`: why the task could not be read back. */
+  cause?: A2AError;
+}
+
 /** The last event of every turn that did not error: the outcome and the final reply text, exactly once. */
 export interface EndEvent {
   /** Discriminant. */
@@ -190,6 +205,12 @@ export interface EndEvent {
   taskId?: string;
   /** The message a resume by `messageId` looked for, on its `not-received` or `unknown` end. */
   messageId?: string;
+  /**
+   * Set only on a `completed` end whose reply is empty although the agent may have sent one (see
+   * {@link ReplyMissing}): the outcome is the agent's, but the turn did not get its answer. Absent when
+   * the reply was read, or when the agent completed with nothing and said so when read back.
+   */
+  replyMissing?: ReplyMissing;
 }
 
 /** Everything a turn emits. `start` comes first, `end` last; the error channel means "could not learn what the agent did". */

@@ -1,5 +1,5 @@
 import { A2AError } from '../errors.js';
-import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { EndEvent, LadderNote, ReplyMissing, TurnEvent, TurnOutcome } from '../port/events.js';
 import { isInterrupted, isSettled, type AgentEvent, type AgentMessage, type Task, type TaskState } from '../port/types.js';
 import { ArtifactReply } from './artifacts.js';
 import { AttachmentSet } from './attachments.js';
@@ -21,6 +21,8 @@ export interface TaskFacts {
   readonly messageOnly: boolean;
   /** A resumed turn's request: the person's message its task answers, once a snapshot showed it. */
   readonly request?: AgentMessage | undefined;
+  /** Why the completed task could not be read back for its reply, when the read failed. */
+  readonly replyUnread?: A2AError | undefined;
 }
 
 /**
@@ -45,6 +47,8 @@ export class TurnRenderer {
   private previewMessageId: string | undefined;
   private lastAgentText: string | undefined;
   private finalText: string | undefined;
+  /** An artifact came (an update, or one a snapshot lists), whatever it held. */
+  private artifactsSeen = false;
 
   /**
    * `limits`: the longest reply (and preview) kept, in characters, the most artifacts, the bytes of
@@ -77,6 +81,7 @@ export class TurnRenderer {
         break;
       case 'artifact': {
         this.announceTask(out);
+        this.artifactsSeen = true;
         const partial = isPartial(signal.metadata, signal.artifact.metadata);
         const preview = this.reply.chunk(signal.artifact, signal.append, partial, out);
         if (preview) this.extendPreview(preview, out);
@@ -123,8 +128,19 @@ export class TurnRenderer {
     if (attachments.length > 0) end.attachments = [...attachments];
     if (contextId !== undefined) end.contextId = contextId;
     if (taskId !== undefined) end.taskId = taskId;
+    if (outcome === 'completed' && !messageOnly && text === '' && attachments.length === 0) {
+      const missing = this.replyMissing();
+      if (missing !== undefined) end.replyMissing = missing;
+    }
     out.push(end);
     return out;
+  }
+
+  /** Why an empty completed reply may not be the agent's whole answer: it was not read, or its artifacts held nothing. */
+  private replyMissing(): ReplyMissing | undefined {
+    const cause = this.task.replyUnread;
+    if (cause !== undefined) return { reason: 'unread', cause };
+    return this.artifactsSeen ? { reason: 'artifacts-empty' } : undefined;
   }
 
   /** A `task` event the first time the turn's task (or a new one) is seen. */
@@ -147,6 +163,7 @@ export class TurnRenderer {
     this.announceTask(out);
     this.announceRequest(out);
     this.reply.snapshot(task.artifacts, out);
+    if (task.artifacts.length > 0) this.artifactsSeen = true;
     for (const artifact of task.artifacts) if (!isPartial(artifact.metadata)) this.attachments.scan(artifact.parts, out);
     this.lastAgentText ??= lastAgentAnswer(task.history);
     this.status(task.status.state, task.status.message, false, out);

@@ -1,6 +1,6 @@
 import { catchError, defer, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
-import type { Attachment, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
+import type { Attachment, ReplyMissing, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 import { TextRope } from './rope.js';
@@ -21,6 +21,8 @@ export interface TurnView {
   state?: TaskState;
   /** How the turn ended; set by the `end` event. */
   outcome?: TurnOutcome;
+  /** A completed turn's reply the turn did not get (the `end` event's `replyMissing`): say so, not a plain success. */
+  replyMissing?: ReplyMissing;
   /** The conversation's contextId, once known. */
   contextId?: string;
   /** The agent's task, once known. */
@@ -84,6 +86,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
     case 'end': {
       const next: TurnView = { ...endedTurnView(view, event.outcome), reply: event.text, ...ids(event.contextId, event.taskId) };
       if (event.attachments !== undefined) next.attachments = event.attachments;
+      if (event.replyMissing !== undefined) next.replyMissing = event.replyMissing;
       if (event.outcome !== 'auth-required') delete next.authRequired;
       return next;
     }

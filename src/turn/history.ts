@@ -13,7 +13,8 @@ export const HISTORY_FOR_REPLY = 10;
  * only in the task's history, which the ladder's `historyLength: 0` leaves out; some send their
  * reply after the final status, later than the stream was read (see `stream-done.ts`). The snapshot
  * goes to the renderer, which takes its artifacts, else the agent's last message, as the reply.
- * Best effort: an answer with neither, or a failed request, leaves the end as it was.
+ * Best effort: an answer with neither leaves the end as it was; a failed request is marked on the
+ * task (`markReplyUnread`), and the end says the reply was not read (`replyMissing`).
  */
 export function replyFromHistory(ctx: LadderContext, nothingShown: () => boolean): Observable<AgentEvent> {
   const { taskId, state, messageOnly } = ctx.task;
@@ -22,10 +23,10 @@ export function replyFromHistory(ctx: LadderContext, nothingShown: () => boolean
     // The task's artifacts are its reply as well: an agent whose reply came after its final status, later than the stream was read.
     filter((event) => event.kind === 'task' && ((event.task.history?.length ?? 0) > 0 || event.task.artifacts.length > 0)),
     catchError((error: unknown) => {
-      ctx.logger.warn(
-        { taskId, error: toA2AError(error, 'get-task').message },
-        "could not read the completed task's history for its reply",
-      );
+      const cause = toA2AError(error, 'get-task');
+      // The end says so (`replyMissing: unread`, with the cause): the log only notes it for debugging.
+      ctx.logger.debug({ taskId, error: cause.message }, "could not read the completed task's history for its reply");
+      ctx.task.markReplyUnread(cause);
       return EMPTY;
     }),
   );

@@ -11,7 +11,7 @@ import { foreignTask, ownership } from './thread-guard.js';
  *
  * Read everywhere, written only here: the agent's events are observed in one place, the turn's port
  * (see `trackedPort`), before any rung or the renderer sees them; the ladder's own findings go through
- * the verbs {@link markGap}, {@link disown} and {@link claimCancel}.
+ * the verbs {@link markGap}, {@link disown}, {@link markReplyUnread} and {@link claimCancel}.
  */
 export class TurnTask implements TaskFacts {
   private id: string | undefined;
@@ -33,6 +33,8 @@ export class TurnTask implements TaskFacts {
   private snapshotSeen = false;
   /** The person's newest message in the resumed task's history, once a snapshot carried it. */
   private said: AgentMessage | undefined;
+  /** Why the completed task could not be read back for its reply, when that read failed. */
+  private unread: A2AError | undefined;
 
   /**
    * `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it).
@@ -85,6 +87,16 @@ export class TurnTask implements TaskFacts {
   /** Events may be missing: a resubscription opened without a task snapshot, and no snapshot came since. */
   get gap(): boolean {
     return this.missing;
+  }
+
+  /** The completed task could not be read back for its reply (the GetTask at a bare end failed): why. */
+  get replyUnread(): A2AError | undefined {
+    return this.unread;
+  }
+
+  /** The GetTask that was to bring a completed task's reply failed with `cause`: the reply, if any, was not read. */
+  markReplyUnread(cause: A2AError): void {
+    this.unread = cause;
   }
 
   /** A resubscription opened without the task snapshot it should open with: events may be missing until the next snapshot. */

@@ -1,5 +1,6 @@
 import {
   type AgentEvent,
+  type EndEvent,
   isInterrupted,
   type ProtocolJson,
   protocolStreamResponse,
@@ -65,6 +66,21 @@ export function warnOutcome(io: Io, state: TaskState, status?: TaskStatus): void
   const why = reason === '' ? '' : `: ${reason.length > REASON_CHARS ? `${reason.slice(0, REASON_CHARS)}…` : reason}`;
   if (ENDED_BADLY.has(state)) notice(io, io.style.yellow(terminalLine(`the task ended ${WIRE_STATES[state]}${why}`)));
   else if (isInterrupted(state)) notice(io, io.style.yellow(`the task waits for you: ${WIRE_STATES[state]}`));
+}
+
+/**
+ * The stderr warning of a completed end whose reply the turn did not get (its `replyMissing`): the
+ * exit status stays 0 (§9.6: the turn was conducted and reported), but the end is no plain success.
+ * Nothing for any other end.
+ */
+export function warnReplyMissing(io: Io, end: EndEvent): void {
+  const missing = end.replyMissing;
+  if (missing === undefined) return;
+  const why =
+    missing.reason === 'unread'
+      ? `its reply could not be read${missing.cause ? `: ${missing.cause.message}` : ''}`
+      : 'its artifacts held no reply';
+  notice(io, io.style.yellow(terminalLine(`the task completed, but ${why}`)));
 }
 
 /** The text parts of a status message, joined on one line; empty when there are none. */

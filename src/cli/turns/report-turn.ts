@@ -12,6 +12,7 @@ import { terminalLine } from '../output/terminal-text.js';
 import { startTurn } from './turn-runner.js';
 import { leftNote, TurnTrail, type SentTo } from './left-turn.js';
 import { otherInterfaces } from '../output/ways-out.js';
+import { warnReplyMissing } from '../output/print.js';
 
 /** How a one-shot command shows its turn. */
 export interface ReportOptions {
@@ -84,6 +85,7 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
         await mkdir(options.save, { recursive: true });
         for (const path of await saveAttachments(options.save, end.attachments)) notice(io, `saved ${path}`);
       }
+      if (end !== undefined) warnReplyMissing(io, end);
       return exitCodeFor(result.outcome);
     }
     if (outClosed) return 0;

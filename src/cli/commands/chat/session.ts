@@ -12,6 +12,7 @@ import { TurnPrinter } from '../../turns/printer.js';
 import { didYouMean } from '../../core/suggest.js';
 import { startTurn, type RunningTurn, type TurnResult } from '../../turns/turn-runner.js';
 import { leftNote, TurnTrail } from '../../turns/left-turn.js';
+import { warnReplyMissing } from '../../output/print.js';
 
 /** Where a chat stands: each state says what a new line, Ctrl-C and the end of a step do. */
 type ChatState =
@@ -220,6 +221,7 @@ export class ChatSession {
     this.files.replied(event.attachments);
     if (event.outcome === 'input-required') notice(io, io.style.dim('the agent asks; your next line answers it'));
     if (isFailure(event.outcome)) notice(io, io.style.yellow(`the task ended ${event.outcome}`));
+    warnReplyMissing(io, event);
   }
 
   /**

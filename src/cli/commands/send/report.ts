@@ -18,7 +18,7 @@ import { foldTask, taskOfUpdate } from './fold.js';
 import type { DeliveryPort } from './ports.js';
 import { notice, onOutClosed, type Io } from '../../core/io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../../output/output.js';
-import { finalRecord, printEvent, printResult, warnOutcome } from '../../output/print.js';
+import { finalRecord, printEvent, printResult, warnOutcome, warnReplyMissing } from '../../output/print.js';
 import { sendRecord } from '../../output/text.js';
 import { followCommand, shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
@@ -170,6 +170,7 @@ function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult |
   }
   if (state === undefined) return 0;
   warnOutcome(io, state, last?.kind === 'task' ? last.task.status : undefined);
+  warnReplyMissing(io, end);
   // At AUTH_REQUIRED here the agent closed its stream (or has none) and the task still waits: the user signs in, then follows it.
   if (state === 'auth-required' && end.taskId !== undefined)
     notice(io, `sign in as the agent asked, then follow it with: ${terminalLine(followCommand(end.taskId, report.agent))}`);
