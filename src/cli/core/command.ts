@@ -44,7 +44,8 @@ export interface Command<O extends Options = Options> {
   readonly usage: string;
   /** Its flags (`--verbose` and `-h/--help` among them: every command takes them). */
   readonly options: O;
-  readonly failures: FailureStyle;
+  /** How its failures are told: a4h's `line` when not said. */
+  readonly failures?: FailureStyle;
   /**
    * The words before the flags that are the command's own name (`card get` is `card`): dropped before
    * parsing. A group of commands (`task`) parses nothing itself: see {@link defineGroup}.

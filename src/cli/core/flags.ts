@@ -73,3 +73,19 @@ export function agentUrl(ref: string, command: string): string {
   }
   return target.url;
 }
+
+/**
+ * The one agent a command that talks to it by URL names (`<agent>` or `-a`), said in `about` (a
+ * failure's report names it): its URL by {@link agentUrl}'s rule. A usage mistake when there is none,
+ * or more positionals than the agent.
+ */
+export function oneAgent(call: {
+  values: { 'agent-card'?: string | undefined };
+  positionals: readonly string[];
+  command: string;
+  about: { agent?: string };
+}): string {
+  const { ref, rest } = agentArg(call.values, call.positionals, call.command);
+  if (rest.length > 0) throw new UsageError(`${call.command} needs exactly one agent`);
+  return (call.about.agent = agentUrl(ref, call.command));
+}

@@ -5,8 +5,10 @@ import { booleanOf, type Layer } from './config/settings.js';
 import { credentialsFrom, CREDENTIAL_OPTIONS, type CredentialFlags } from './credentials.js';
 import { insecureFetch, warnInsecure } from './insecure.js';
 import { notice, UsageError, type Io } from '../core/io.js';
-import { TLS_OPTIONS, tlsFrom, type TlsFlags } from './tls.js';
-import { TRUST_OPTIONS, trustFrom, type TrustFlags } from './trust.js';
+import { AGENT_REF_OPTIONS, AGENT_REF_USAGE } from '../core/flags.js';
+import { EXTENSION_OPTIONS, THREAD_OPTIONS } from '../core/options.js';
+import { TLS_OPTIONS, TLS_USAGE, tlsFrom, type TlsFlags } from './tls.js';
+import { TRUST_OPTIONS, TRUST_USAGE, trustFrom, type TrustFlags } from './trust.js';
 
 /** The flags of the connection: TLS verification off (development only) and an explicit configuration file. */
 export const CONNECTION_OPTIONS = {
@@ -16,6 +18,12 @@ export const CONNECTION_OPTIONS = {
 
 /** The flags that say how to reach an agent and what to trust of it: credentials, connection, mutual TLS, signed cards. */
 export const AGENT_OPTIONS = { ...CREDENTIAL_OPTIONS, ...CONNECTION_OPTIONS, ...TLS_OPTIONS, ...TRUST_OPTIONS } as const;
+
+/**
+ * The flags of every command that talks with an agent on a thread (chat, send, resume, history): the
+ * thread and handle, the agent (`-a`) and how to reach it, the extensions its turns activate.
+ */
+export const THREAD_AGENT_OPTIONS = { ...THREAD_OPTIONS, ...AGENT_OPTIONS, ...EXTENSION_OPTIONS, ...AGENT_REF_OPTIONS } as const;
 
 /** The synopsis of the flags that came with the configuration, for each command's usage. */
 export const CONNECTION_SYNOPSIS = '[--bearer TOKEN] [--api-key KEY] [--svc-param KEY:VALUE]… [--insecure] [--config FILE]';
@@ -29,6 +37,9 @@ snake case (A2ACLI_OAUTH_CLIENT_ID, A2ACLI_A2A_VERSION…; a4h config show lists
 --svc-param KEY:VALUE adds a service parameter (repeatable; an HTTP header, gRPC metadata; A2ACLI_SVC_PARAM
 takes KEY:VALUE,KEY:VALUE). --insecure turns TLS certificate verification off (development only;
 always warned on stderr). --config FILE reads settings from FILE in place of the local .env.`;
+
+/** What every command that reaches an agent says at the end of its usage: the agent, its credentials, signed cards, mutual TLS. */
+export const REACH_USAGE = `${AGENT_REF_USAGE}\n${CONNECTION_USAGE}\n${TRUST_USAGE}\n${TLS_USAGE}`;
 
 /** The agent flags, parsed. */
 export interface AgentFlags extends CredentialFlags, TlsFlags, TrustFlags {

@@ -4,12 +4,12 @@ import { type A2AError, type CardSummary, type EndEvent, isA2AError, type TurnEv
 import { saveAttachments } from './attachments.js';
 import { describeError, reportError } from '../core/errors.js';
 import { exitStatusOf } from '../output/envelope.js';
-import { notice, onOutClosed, type Io } from '../core/io.js';
+import { notice, type Io } from '../core/io.js';
 import { errorLine, eventLine } from '../output/json.js';
 import { exitCodeFor } from '../core/options.js';
 import { TurnPrinter } from './printer.js';
 import { terminalLine } from '../output/terminal-text.js';
-import { startTurn } from './turn-runner.js';
+import { startTurn, watchTurn } from './turn-runner.js';
 import { leftNote, TurnTrail, type SentTo } from './left-turn.js';
 import { otherInterfaces } from '../output/ways-out.js';
 import { warnReplyMissing } from '../output/print.js';
@@ -60,15 +60,8 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
     if (options.json) io.out.write(`${eventLine(event)}\n`);
     else printer.show(event);
   });
-  const interrupt = () => turn.cancel();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
-  // Whoever read the reply left (`| head -1`): the turn is cancelled at the agent and the command ends quietly, 0.
-  let outClosed = false;
-  const stopWatching = onOutClosed(io, () => {
-    outClosed = true;
-    turn.cancel();
-  });
+  // Ctrl-C cancels the turn; so does a closed stdout (`| head -1`), and the command then ends quietly, 0.
+  const watching = watchTurn(io, turn);
   try {
     const result = await turn.result;
     const { watch } = options;
@@ -88,7 +81,7 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
       if (end !== undefined) warnReplyMissing(io, end);
       return exitCodeFor(result.outcome);
     }
-    if (outClosed) return 0;
+    if (watching.outClosed()) return 0;
     printer.abandon(!options.json);
     const stopped = 'cancelled' in result ? watch?.stopped() : undefined;
     if (stopped !== undefined) {
@@ -117,8 +110,6 @@ export async function reportTurn(io: Io, turn$: Observable<TurnEvent>, options: 
     reportError(io, error, options.verbose, hint);
     return exitStatusOf(error);
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-    stopWatching();
+    watching.stop();
   }
 }

@@ -13,7 +13,23 @@ import { defineCommand, type Call } from '../../core/command.js';
 import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentUrl, COMMON_OPTIONS, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
 import { booleanOf } from '../../reach/config/settings.js';
 
-export const AUTH_USAGE = `Usage: a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
+/** The flags `a4h auth` takes. */
+export const AUTH_OPTIONS = {
+  ...OAUTH_OPTIONS,
+  'oauth-device-url': { type: 'string' },
+  device: { type: 'boolean' },
+  timeout: { type: 'string' },
+  ...OUTPUT_OPTIONS,
+  ...DEBUG_OPTIONS,
+  ...CONNECTION_OPTIONS,
+  ...AGENT_REF_OPTIONS,
+  ...COMMON_OPTIONS,
+} as const;
+
+/** `a4h auth login|logout`. */
+export const auth = defineCommand({
+  name: 'auth',
+  usage: `Usage: a4h auth login <agent> [-a REF] [--device] [--oauth-client-id ID] [--oauth-client-secret-env VAR]
                       [--oauth-scope S]… [--oauth-card-scopes] [--oauth-token-url URL] [--oauth-device-url URL] [--timeout DURATION]
                       [-o text|json] [--debug] [--insecure] [--config FILE]
        a4h auth logout <agent> [-a REF] [-o text|json] [--config FILE]
@@ -35,27 +51,8 @@ the client secret, the device code, the tokens the endpoint answers.
 Exit status: 0 stored (or removed), 4 the authorization server refused, 5 --timeout ran out (or an
 endpoint did not answer in time), 3 an endpoint unreachable, 1 another error, 2 bad usage. --verbose shows
 an error's causes.
-${AGENT_REF_USAGE}`;
-
-/** The flags `a4h auth` takes. */
-export const AUTH_OPTIONS = {
-  ...OAUTH_OPTIONS,
-  'oauth-device-url': { type: 'string' },
-  device: { type: 'boolean' },
-  timeout: { type: 'string' },
-  ...OUTPUT_OPTIONS,
-  ...DEBUG_OPTIONS,
-  ...CONNECTION_OPTIONS,
-  ...AGENT_REF_OPTIONS,
-  ...COMMON_OPTIONS,
-} as const;
-
-/** `a4h auth login|logout`. */
-export const auth = defineCommand({
-  name: 'auth',
-  usage: AUTH_USAGE,
+${AGENT_REF_USAGE}`,
   options: AUTH_OPTIONS,
-  failures: 'line',
   run: authRun,
 });
 

@@ -6,7 +6,16 @@ import { TLS_USAGE } from '../../reach/tls.js';
 import { TRUST_USAGE } from '../../reach/trust.js';
 import { WIRE_USAGE } from '../../reach/wire-flags.js';
 
-export const CARD_USAGE = `Usage: a4h card [get] <agent> [-a REF] [-o text|json] [--validate] [--debug] [--transport BINDING]… [--a2a-version VERSION]
+/** The flags `a4h card` takes (its usage lists each; a test keeps them so). */
+export const CARD_OPTIONS = {
+  ...TASK_OPTIONS,
+  validate: { type: 'boolean' },
+} as const;
+
+/** `a4h card` and `a4h card get` (one command): the agent's card. */
+export const card = defineCommand({
+  name: 'card',
+  usage: `Usage: a4h card [get] <agent> [-a REF] [-o text|json] [--validate] [--debug] [--transport BINDING]… [--a2a-version VERSION]
                 [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
                 ${CONNECTION_SYNOPSIS}
@@ -37,18 +46,7 @@ Exit status: 0 shown, 1 failure (an invalid card with --validate), 2 bad usage, 
 4 credentials missing or refused.
 ${CONNECTION_USAGE}
 ${TRUST_USAGE}
-${TLS_USAGE}`;
-
-/** The flags `a4h card` takes (its usage lists each; a test keeps them so). */
-export const CARD_OPTIONS = {
-  ...TASK_OPTIONS,
-  validate: { type: 'boolean' },
-} as const;
-
-/** `a4h card` and `a4h card get` (one command): the agent's card. */
-export const card = defineCommand({
-  name: 'card',
-  usage: CARD_USAGE,
+${TLS_USAGE}`,
   options: CARD_OPTIONS,
   failures: 'fields',
   aliases: ['get'],

@@ -1,22 +1,31 @@
 import { lastValueFrom } from 'rxjs';
 import { type A2AClient, createA2A, missingExtensions } from '../../../node/index.js';
-import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../../reach/agent-options.js';
-import { TLS_USAGE } from '../../reach/tls.js';
+import { THREAD_AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, REACH_USAGE } from '../../reach/agent-options.js';
 import { ChatSession } from './session.js';
 import { chatSettings, DEFAULT_CHAT_HISTORY, type ChatSettings } from './settings.js';
 import { shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
-import { TRUST_USAGE } from '../../reach/trust.js';
 import { clientReach } from '../../reach/debug-client.js';
 import { reportError } from '../../core/errors.js';
 import { exitStatusOf } from '../../output/envelope.js';
 import { defineCommand, type Call } from '../../core/command.js';
 import { notice, type Io } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { DEFAULT_THREAD, EXTENSION_OPTIONS, THREAD_OPTIONS } from '../../core/options.js';
-import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, DEBUG_OPTIONS, TASK_ID_OPTIONS } from '../../core/flags.js';
+import { DEFAULT_THREAD } from '../../core/options.js';
+import { DEBUG_OPTIONS, TASK_ID_OPTIONS } from '../../core/flags.js';
 
-export const CHAT_USAGE = `Usage: a4h chat <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID] [--history N] [--debug] [--extension URI]…
+/** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
+export const CHAT_OPTIONS = {
+  ...THREAD_AGENT_OPTIONS,
+  ...TASK_ID_OPTIONS,
+  ...DEBUG_OPTIONS,
+  history: { type: 'string' },
+} as const;
+
+/** `a4h chat`: a greeting, then one turn per line (read from stdin) until /quit, Ctrl-C at the prompt, or the end of input. */
+export const chat = defineCommand({
+  name: 'chat',
+  usage: `Usage: a4h chat <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID] [--history N] [--debug] [--extension URI]…
                 [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                 [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -35,28 +44,8 @@ that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET. --debug logs each request and answer on stderr (gRPC calls too),
 every credential redacted. --verbose shows an error's causes.
-${AGENT_REF_USAGE}
-${CONNECTION_USAGE}
-${TRUST_USAGE}
-${TLS_USAGE}`;
-
-/** The flags `a4h chat` takes (its usage lists each; a test keeps them so). */
-export const CHAT_OPTIONS = {
-  ...THREAD_OPTIONS,
-  ...AGENT_OPTIONS,
-  ...EXTENSION_OPTIONS,
-  ...AGENT_REF_OPTIONS,
-  ...TASK_ID_OPTIONS,
-  ...DEBUG_OPTIONS,
-  history: { type: 'string' },
-} as const;
-
-/** `a4h chat`: a greeting, then one turn per line (read from stdin) until /quit, Ctrl-C at the prompt, or the end of input. */
-export const chat = defineCommand({
-  name: 'chat',
-  usage: CHAT_USAGE,
+${REACH_USAGE}`,
   options: CHAT_OPTIONS,
-  failures: 'line',
   run: (call) => chatOn(call, process.stdin),
 });
 

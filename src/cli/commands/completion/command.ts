@@ -12,13 +12,6 @@ import { RESUME_OPTIONS } from '../resume/command.js';
 import { SEND_OPTIONS } from '../send/command.js';
 import { ONE_TASK_OPTIONS } from '../task/common.js';
 
-export const COMPLETION_USAGE = `Usage: a4h completion bash|zsh|fish
-
-Prints a completion script for the shell: the commands, their verbs and their flags.
-  bash: source <(a4h completion bash)   (or save it in ~/.local/share/bash-completion/completions/a4h)
-  zsh:  source <(a4h completion zsh)    (or save it as _a4h in a directory of $fpath)
-  fish: a4h completion fish > ~/.config/fish/completions/a4h.fish`;
-
 /** The flags `a4h completion` takes. */
 export const COMPLETION_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
 
@@ -44,9 +37,13 @@ export const COMPLETIONS: CompletionTable = {
 /** `a4h completion <shell>`: the script on stdout. */
 export const completion = defineCommand({
   name: 'completion',
-  usage: COMPLETION_USAGE,
+  usage: `Usage: a4h completion bash|zsh|fish
+
+Prints a completion script for the shell: the commands, their verbs and their flags.
+  bash: source <(a4h completion bash)   (or save it in ~/.local/share/bash-completion/completions/a4h)
+  zsh:  source <(a4h completion zsh)    (or save it as _a4h in a directory of $fpath)
+  fish: a4h completion fish > ~/.config/fish/completions/a4h.fish`,
   options: COMPLETION_OPTIONS,
-  failures: 'line',
   async run({ positionals, io }) {
     const [shell, ...rest] = positionals;
     if (shell === undefined || rest.length > 0 || !(SHELLS as readonly string[]).includes(shell)) {

@@ -6,7 +6,21 @@ import { defineCommand } from '../../core/command.js';
 import { UsageError } from '../../core/io.js';
 import { AGENT_REF_OPTIONS, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
 
-export const CONFIG_USAGE = `Usage: a4h config show [<agent>] [-a REF] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
+/** The flags `a4h config show` takes. */
+export const CONFIG_OPTIONS = {
+  bearer: { type: 'string' },
+  'api-key': { type: 'string' },
+  'svc-param': { type: 'string', multiple: true },
+  ...CONNECTION_OPTIONS,
+  ...AGENT_REF_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...COMMON_OPTIONS,
+} as const;
+
+/** `a4h config show`: the effective settings and where each came from. */
+export const config = defineCommand({
+  name: 'config',
+  usage: `Usage: a4h config show [<agent>] [-a REF] [-o text|json] [--config FILE] [--bearer TOKEN] [--api-key KEY]
                 [--svc-param KEY:VALUE]… [--insecure]
 
 Shows the configuration a command would run with (read-only: it changes nothing), each setting
@@ -22,25 +36,8 @@ and nobody else can write it (a warning names any other), and one holding a cred
 mode 0600 (a warning says so when others can read it).
 -o json prints one JSON object: {"scope","configDir","files":[…],"settings":[{"name","variable",
 "value"?,"set","source"}],"warnings":[…]}. Exit status: 0, 2 bad usage (an unreadable --config file too).
---verbose shows an error's causes.`;
-
-/** The flags `a4h config show` takes. */
-export const CONFIG_OPTIONS = {
-  bearer: { type: 'string' },
-  'api-key': { type: 'string' },
-  'svc-param': { type: 'string', multiple: true },
-  ...CONNECTION_OPTIONS,
-  ...AGENT_REF_OPTIONS,
-  ...OUTPUT_OPTIONS,
-  ...COMMON_OPTIONS,
-} as const;
-
-/** `a4h config show`: the effective settings and where each came from. */
-export const config = defineCommand({
-  name: 'config',
-  usage: CONFIG_USAGE,
+--verbose shows an error's causes.`,
   options: CONFIG_OPTIONS,
-  failures: 'line',
   async run({ values, positionals, io, mode }) {
     const [verb, ...refs] = values['agent-card'] === undefined ? positionals : [...positionals, values['agent-card']];
     if (verb !== 'show' || refs.length > 1) throw new UsageError('config takes one verb, show, and at most one agent');

@@ -1,35 +1,16 @@
-import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../../reach/agent-options.js';
+import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, REACH_USAGE } from '../../reach/agent-options.js';
 import { commandPorts } from '../../reach/agent-ports.js';
 import { runChecks } from './checks.js';
-import { TLS_USAGE } from '../../reach/tls.js';
 import { defineCommand } from '../../core/command.js';
 import { UsageError } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
 import { durationMs } from '../../core/options.js';
-import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
+import { AGENT_REF_OPTIONS, oneAgent, COMMON_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
 import { terminalJson, terminalLine } from '../../output/terminal-text.js';
 
 /** Said with every result: what this is, and what it is not. */
 export const NOT_THE_TCK =
   'a smoke check of basic operations from this client, not the A2A TCK (github.com/a2aproject/a2a-tck), which tests agents in depth';
-
-export const CONFORMANCE_USAGE = `Usage: a4h conformance <agent> [-a REF] [--text TEXT] [--timeout DURATION] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
-                       [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
-                       ${CONNECTION_SYNOPSIS}
-                       [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
-
-Smoke-checks a live agent's basic operations, one after the other, each bounded by --timeout
-(default 30 s): card (fetched, parsed, an interface chosen), send (a blocking SendMessage of
---text, default "a4h conformance check"), get-task (that task read back), stream (a streaming send,
-when the card declares streaming), list-tasks (the context's tasks, A2A 1.x), cancel (a finished
-task refused with TaskNotCancelableError, a running one cancelled), task-not-found (an unknown task
-id refused with TaskNotFoundError). One line per check (name: pass|fail|skip (what was seen)), then
-the tally. This is ${NOT_THE_TCK}.
--o json prints one object: {"agent","checks":[{"name","status","detail"}],"pass","fail","skip","note"}.
-Exit status: 0 no check failed, 1 one did, 2 bad usage. --verbose shows an error's causes.
-${AGENT_REF_USAGE}
-${CONNECTION_USAGE}
-${TLS_USAGE}`;
 
 /** The flags `a4h conformance` takes. */
 export const CONFORMANCE_OPTIONS = {
@@ -44,13 +25,25 @@ export const CONFORMANCE_OPTIONS = {
 /** `a4h conformance`: the checks, their results, the tally. */
 export const conformance = defineCommand({
   name: 'conformance',
-  usage: CONFORMANCE_USAGE,
+  usage: `Usage: a4h conformance <agent> [-a REF] [--text TEXT] [--timeout DURATION] [-o text|json] [-H 'Name: value']… [--bearer-env VAR]
+                       [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
+                       ${CONNECTION_SYNOPSIS}
+                       [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE] [--trust-jwks FILE|URL]… [--require-signed-card]
+
+Smoke-checks a live agent's basic operations, one after the other, each bounded by --timeout
+(default 30 s): card (fetched, parsed, an interface chosen), send (a blocking SendMessage of
+--text, default "a4h conformance check"), get-task (that task read back), stream (a streaming send,
+when the card declares streaming), list-tasks (the context's tasks, A2A 1.x), cancel (a finished
+task refused with TaskNotCancelableError, a running one cancelled), task-not-found (an unknown task
+id refused with TaskNotFoundError). One line per check (name: pass|fail|skip (what was seen)), then
+the tally. This is ${NOT_THE_TCK}.
+-o json prints one object: {"agent","checks":[{"name","status","detail"}],"pass","fail","skip","note"}.
+Exit status: 0 no check failed, 1 one did, 2 bad usage. --verbose shows an error's causes.
+${REACH_USAGE}`,
   options: CONFORMANCE_OPTIONS,
-  failures: 'line',
-  async run({ values, positionals, io, mode, about }) {
-    const { ref, rest } = agentArg(values, positionals, 'conformance');
-    if (rest.length > 0) throw new UsageError('conformance needs exactly one agent');
-    const agent = (about.agent = agentUrl(ref, 'conformance'));
+  async run(call) {
+    const { values, io, mode } = call;
+    const agent = oneAgent(call);
     // A duration as every command takes it (a number of seconds, or 500ms, 2s, 5m, 1h), at most an hour.
     const timeoutMs = values.timeout === undefined ? 30_000 : durationMs('timeout', values.timeout, 3_600_000);
     const text = values.text ?? 'a4h conformance check';

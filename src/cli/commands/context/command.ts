@@ -3,23 +3,20 @@ import { defineCommand } from '../../core/command.js';
 import { UsageError } from '../../core/io.js';
 import { COMMON_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
 
-export const CONTEXT_USAGE = `Usage: a4h context <handle> <key> [-o text|json]
-
-Prints the contextId a thread derives to, from A4H_IDENTITY_SECRET: the same on every replica and
-release that shares the secret. For operators checking continuity. With A4H_PREVIOUS_IDENTITY_SECRETS
-(comma-separated, newest first: the secrets a rotation replaced), each one's contextId follows on its
-own line as "previous <contextId>": where a thread's conversation may still be. -o json prints one
-JSON object: {"handle","key","contextId","previous":[…]}. --verbose shows an error's causes.`;
-
 /** The flags `a4h context` takes. */
 export const CONTEXT_OPTIONS = { ...OUTPUT_OPTIONS, ...COMMON_OPTIONS } as const;
 
 /** `a4h context`: the derived contextId of a thread. */
 export const context = defineCommand({
   name: 'context',
-  usage: CONTEXT_USAGE,
+  usage: `Usage: a4h context <handle> <key> [-o text|json]
+
+Prints the contextId a thread derives to, from A4H_IDENTITY_SECRET: the same on every replica and
+release that shares the secret. For operators checking continuity. With A4H_PREVIOUS_IDENTITY_SECRETS
+(comma-separated, newest first: the secrets a rotation replaced), each one's contextId follows on its
+own line as "previous <contextId>": where a thread's conversation may still be. -o json prints one
+JSON object: {"handle","key","contextId","previous":[…]}. --verbose shows an error's causes.`,
   options: CONTEXT_OPTIONS,
-  failures: 'line',
   async run({ positionals, io, mode }) {
     if (positionals.length !== 2) throw new UsageError('context needs a handle and a key');
     const secret = io.env[IDENTITY_SECRET_ENV];

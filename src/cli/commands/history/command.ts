@@ -1,20 +1,30 @@
 import { lastValueFrom } from 'rxjs';
 import { createA2A, type HistoryPage } from '../../../node/index.js';
-import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../../reach/agent-options.js';
-import { TLS_USAGE } from '../../reach/tls.js';
+import { THREAD_AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, REACH_USAGE } from '../../reach/agent-options.js';
 import { defineCommand } from '../../core/command.js';
 import { notice, UsageError } from '../../core/io.js';
 import { exchangeLines } from '../../turns/exchange-text.js';
 import { clientReach } from '../../reach/debug-client.js';
-import { AGENT_REF_OPTIONS, AGENT_REF_USAGE, agentArg, agentUrl, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
+import { oneAgent, DEBUG_OPTIONS, OUTPUT_OPTIONS } from '../../core/flags.js';
 import { jsonLine } from '../../output/json.js';
 import { stderrLogger } from '../../core/logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, THREAD_OPTIONS } from '../../core/options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, extensionsFrom, nonEmpty } from '../../core/options.js';
 import { shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
-import { TRUST_USAGE } from '../../reach/trust.js';
 
-export const HISTORY_USAGE = `Usage: a4h history <agent> [-a REF] [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [-o text|json] [--debug]
+/** The flags `a4h history` takes. */
+export const HISTORY_OPTIONS = {
+  ...THREAD_AGENT_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...DEBUG_OPTIONS,
+  limit: { type: 'string' },
+  before: { type: 'string' },
+} as const;
+
+/** `a4h history`: one page of a thread's past exchanges. */
+export const history = defineCommand({
+  name: 'history',
+  usage: `Usage: a4h history <agent> [-a REF] [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [-o text|json] [--debug]
                    [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                    [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                    [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -29,33 +39,11 @@ shows the ones before. -o json: one JSON document {"exchanges":[…],"before":CU
 files with their bytes in base64; "before" only when there are earlier ones); a failure, the error
 envelope {"error":{…}}. --debug logs each request and answer on stderr (gRPC calls too), every credential
 redacted. --verbose shows an error's causes.
-${AGENT_REF_USAGE}
-${CONNECTION_USAGE}
-${TRUST_USAGE}
-${TLS_USAGE}`;
-
-/** The flags `a4h history` takes. */
-export const HISTORY_OPTIONS = {
-  ...THREAD_OPTIONS,
-  ...AGENT_OPTIONS,
-  ...EXTENSION_OPTIONS,
-  ...AGENT_REF_OPTIONS,
-  ...OUTPUT_OPTIONS,
-  ...DEBUG_OPTIONS,
-  limit: { type: 'string' },
-  before: { type: 'string' },
-} as const;
-
-/** `a4h history`: one page of a thread's past exchanges. */
-export const history = defineCommand({
-  name: 'history',
-  usage: HISTORY_USAGE,
+${REACH_USAGE}`,
   options: HISTORY_OPTIONS,
-  failures: 'line',
-  async run({ values, positionals, io, mode, about }) {
-    const { ref, rest } = agentArg(values, positionals, 'history');
-    if (rest.length > 0) throw new UsageError('history needs exactly one agent');
-    const agent = (about.agent = agentUrl(ref, 'history'));
+  async run(call) {
+    const { values, io, mode } = call;
+    const agent = oneAgent(call);
     const limit = values.limit === undefined ? undefined : Number(values.limit);
     if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 100)) {
       throw new UsageError('--limit must be a whole number from 1 to 100');

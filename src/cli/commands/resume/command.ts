@@ -1,27 +1,30 @@
 import { Writable } from 'node:stream';
 import { tap } from 'rxjs';
 import { createA2A, DEFAULT_POLICY } from '../../../node/index.js';
-import { AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, CONNECTION_USAGE } from '../../reach/agent-options.js';
-import { TLS_USAGE } from '../../reach/tls.js';
-import { TRUST_USAGE } from '../../reach/trust.js';
+import { THREAD_AGENT_OPTIONS, agentOptions, CONNECTION_SYNOPSIS, REACH_USAGE } from '../../reach/agent-options.js';
 import { clientReach } from '../../reach/debug-client.js';
 import { defineCommand, type Call } from '../../core/command.js';
 import { notice, UsageError, type Io } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { DEFAULT_HANDLE, DEFAULT_THREAD, EXTENSION_OPTIONS, extensionsFrom, nonEmpty, THREAD_OPTIONS } from '../../core/options.js';
+import { DEFAULT_HANDLE, DEFAULT_THREAD, extensionsFrom, nonEmpty } from '../../core/options.js';
 import { reportTurn } from '../../turns/report-turn.js';
-import {
-  AGENT_REF_OPTIONS,
-  AGENT_REF_USAGE,
-  agentArg,
-  agentUrl,
-  DEBUG_OPTIONS,
-  OUTPUT_OPTIONS,
-  TASK_ID_OPTIONS,
-  TURN_JSON_OPTIONS,
-} from '../../core/flags.js';
+import { oneAgent, DEBUG_OPTIONS, OUTPUT_OPTIONS, TASK_ID_OPTIONS, TURN_JSON_OPTIONS } from '../../core/flags.js';
 
-export const RESUME_USAGE = `Usage: a4h resume <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID | --message ID [--sent-at WHEN]] [-o text|json] [--json] [--debug]
+/** The flags `a4h resume` takes (its usage lists each; a test keeps them so). */
+export const RESUME_OPTIONS = {
+  ...THREAD_AGENT_OPTIONS,
+  ...OUTPUT_OPTIONS,
+  ...TURN_JSON_OPTIONS,
+  ...DEBUG_OPTIONS,
+  ...TASK_ID_OPTIONS,
+  message: { type: 'string' },
+  'sent-at': { type: 'string' },
+} as const;
+
+/** `a4h resume`: one resumed turn. */
+export const resume = defineCommand({
+  name: 'resume',
+  usage: `Usage: a4h resume <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID | --message ID [--sent-at WHEN]] [-o text|json] [--json] [--debug]
                   [--cert FILE] [--key FILE] [--key-pass-env VAR] [--cacert FILE]
                   [--extension URI]… [-H 'Name: value']… [--bearer-env VAR]
                   [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]] [--trust-jwks FILE|URL]… [--require-signed-card]
@@ -43,39 +46,15 @@ as send shows it; -o json one JSON document, the turn's last event (its end: {"t
 object per line, as send's (not with -o). --extension and the exit status are send's; Ctrl-C cancels
 the task at the agent. --debug logs each request and answer on stderr (gRPC calls too), every
 credential redacted. --verbose shows an error's causes.
-${AGENT_REF_USAGE}
-${CONNECTION_USAGE}
-${TRUST_USAGE}
-${TLS_USAGE}`;
-
-/** The flags `a4h resume` takes (its usage lists each; a test keeps them so). */
-export const RESUME_OPTIONS = {
-  ...THREAD_OPTIONS,
-  ...AGENT_OPTIONS,
-  ...EXTENSION_OPTIONS,
-  ...AGENT_REF_OPTIONS,
-  ...OUTPUT_OPTIONS,
-  ...TURN_JSON_OPTIONS,
-  ...DEBUG_OPTIONS,
-  ...TASK_ID_OPTIONS,
-  message: { type: 'string' },
-  'sent-at': { type: 'string' },
-} as const;
-
-/** `a4h resume`: one resumed turn. */
-export const resume = defineCommand({
-  name: 'resume',
-  usage: RESUME_USAGE,
+${REACH_USAGE}`,
   options: RESUME_OPTIONS,
-  failures: 'line',
   run: resumeTurn,
 });
 
-async function resumeTurn({ values, positionals, io, mode, about }: Call<typeof RESUME_OPTIONS>): Promise<number> {
+async function resumeTurn(call: Call<typeof RESUME_OPTIONS>): Promise<number> {
+  const { values, io, mode } = call;
   if (values.json && values.output !== undefined) throw new UsageError('--json (a4h’s turn events) goes alone: not with -o');
-  const { ref, rest } = agentArg(values, positionals, 'resume');
-  if (rest.length > 0) throw new UsageError('resume needs exactly one agent');
-  const agent = (about.agent = agentUrl(ref, 'resume'));
+  const agent = oneAgent(call);
   const taskId = values['task-id'];
   if (taskId !== undefined && values.message !== undefined) throw new UsageError('give --task-id or --message, not both');
   if (values['sent-at'] !== undefined && values.message === undefined)

@@ -1,14 +1,14 @@
 import { firstValueFrom } from 'rxjs';
 import { CancelsInFlight, runTurn } from '../../../node/index.js';
-import { AGENT_OPTIONS, agentSetup, CONNECTION_USAGE } from '../../reach/agent-options.js';
+import { THREAD_AGENT_OPTIONS, agentSetup, CONNECTION_USAGE } from '../../reach/agent-options.js';
 import { valueOf } from '../../reach/config/load.js';
 import { commandPorts } from '../../reach/agent-ports.js';
 import { TLS_USAGE } from '../../reach/tls.js';
 import { UsageError } from '../../core/io.js';
 import { stderrLogger } from '../../core/logger.js';
-import { EXTENSION_OPTIONS, extensionsFrom, THREAD_OPTIONS } from '../../core/options.js';
+import { extensionsFrom } from '../../core/options.js';
 import { defineCommand, type Call } from '../../core/command.js';
-import { AGENT_REF_OPTIONS, agentArg, agentUrl, OUTPUT_OPTIONS, TASK_ID_OPTIONS, TURN_JSON_OPTIONS } from '../../core/flags.js';
+import { agentArg, agentUrl, OUTPUT_OPTIONS, TASK_ID_OPTIONS, TURN_JSON_OPTIONS } from '../../core/flags.js';
 import { reportTurn } from '../../turns/report-turn.js';
 import { sendAsync } from './async.js';
 import { AuthWait } from './auth-wait.js';
@@ -25,12 +25,9 @@ export { SEND_USAGE };
 
 /** The flags `a4h send` takes (its usage lists each; a test keeps them so). */
 export const SEND_OPTIONS = {
-  ...THREAD_OPTIONS,
-  ...AGENT_OPTIONS,
-  ...EXTENSION_OPTIONS,
+  ...THREAD_AGENT_OPTIONS,
   ...OUTPUT_OPTIONS,
   ...PART_OPTIONS,
-  ...AGENT_REF_OPTIONS,
   ...TURN_JSON_OPTIONS,
   ...TASK_ID_OPTIONS,
   stream: { type: 'boolean' },

@@ -16,13 +16,13 @@ import { mkdir } from 'node:fs/promises';
 import { saveAttachments } from '../../turns/attachments.js';
 import { foldTask, taskOfUpdate } from './fold.js';
 import type { DeliveryPort } from './ports.js';
-import { notice, onOutClosed, type Io } from '../../core/io.js';
+import { notice, type Io } from '../../core/io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../../output/output.js';
 import { finalRecord, printEvent, printResult, warnOutcome, warnReplyMissing } from '../../output/print.js';
 import { sendRecord } from '../../output/text.js';
 import { followCommand, shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
-import { startTurn } from '../../turns/turn-runner.js';
+import { startTurn, watchTurn } from '../../turns/turn-runner.js';
 import type { AuthWait } from './auth-wait.js';
 import { leftNote, TurnTrail, type SentTo } from '../../turns/left-turn.js';
 
@@ -102,14 +102,8 @@ export async function reportProtocolTurn(
     if (event.type === 'end') end = event;
     else if (event.type === 'task') taskId = event.taskId;
   });
-  const interrupt = () => running.cancel();
-  process.once('SIGINT', interrupt);
-  process.once('SIGTERM', interrupt);
-  let outClosed = false;
-  const stopWatching = onOutClosed(io, () => {
-    outClosed = true;
-    running.cancel();
-  });
+  // Ctrl-C cancels the turn; so does a closed stdout (`| head -1`), and the command then ends quietly, 0.
+  const watch = watchTurn(io, running);
   try {
     const result = await running.result;
     settled = true;
@@ -121,7 +115,7 @@ export async function reportProtocolTurn(
       if (!mode.stream && updated && last?.kind === 'task') last = await reread(report, last);
       return ended(io, report, end, last);
     }
-    if (outClosed) return 0;
+    if (watch.outClosed()) return 0;
     // A cancel or a timeout left the turn: what became of the task (CancelTask, or nothing to cancel yet) is said as it is.
     if (report.port !== undefined) trail.messageWent = report.port.went;
     const note = leftNote(trail, { agent: report.agent, thread: report.thread });
@@ -134,9 +128,7 @@ export async function reportProtocolTurn(
         : (result as { error: unknown }).error;
     return reportFailure(io, mode, error, { ...context, left: note, card: report.port?.seen });
   } finally {
-    process.off('SIGINT', interrupt);
-    process.off('SIGTERM', interrupt);
-    stopWatching();
+    watch.stop();
   }
 }
 

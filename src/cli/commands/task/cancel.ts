@@ -1,35 +1,29 @@
 import { catchError, lastValueFrom, switchMap, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2APort, isA2AError, isTerminal, protocolTask, type Task, WIRE_STATES, within } from '../../../node/index.js';
-import type { Io } from '../../core/io.js';
-import { defineCommand, type Call } from '../../core/command.js';
+import type { Call } from '../../core/command.js';
 import { printResult, warnOutcome } from '../../output/print.js';
 import { taskRecord } from '../../output/text.js';
-import { onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf } from './common.js';
-
-export const TASK_CANCEL_USAGE = `Usage: a4h task cancel <task-id>|--task-id ID -a REF [-o text|json]
-
-Cancels a task (CancelTask) and prints the task as the agent has it after the cancel: its id, context
-id and state. Idempotent: a task already canceled is printed as it is, exit 0. A task that ended
-otherwise (completed, failed, rejected) cannot be canceled: TaskNotCancelableError naming its state,
-exit 1.
-${TASK_COMMON_USAGE}`;
+import { defineTaskCommand, ONE_TASK_OPTIONS, onTask, REQUEST_TIMEOUT_MS } from './common.js';
 
 /** The flags `a4h task cancel` takes. */
 export const TASK_CANCEL_OPTIONS = ONE_TASK_OPTIONS;
 
 /** `a4h task cancel`. */
-export const taskCancel = defineCommand({
+export const taskCancel = defineTaskCommand({
   name: 'task cancel',
-  usage: TASK_CANCEL_USAGE,
+  usage: `Usage: a4h task cancel <task-id>|--task-id ID -a REF [-o text|json]
+
+Cancels a task (CancelTask) and prints the task as the agent has it after the cancel: its id, context
+id and state. Idempotent: a task already canceled is printed as it is, exit 0. A task that ended
+otherwise (completed, failed, rejected) cannot be canceled: TaskNotCancelableError naming its state,
+exit 1.`,
   options: TASK_CANCEL_OPTIONS,
-  failures: 'fields',
   run: cancelTask,
 });
 
 async function cancelTask(call: Call<typeof TASK_CANCEL_OPTIONS>): Promise<number> {
   const { io, mode } = call;
-  const { agent, taskId } = taskOf(call);
-  return onAgent(call, { agent, taskId }, async ({ port }) => {
+  return onTask(call, async ({ port }, { taskId }) => {
     const task = await lastValueFrom(cancelIdempotently(port, taskId));
     printResult(io, mode, protocolTask(task), taskRecord(task));
     if (task.status.state !== 'canceled') warnOutcome(io, task.status.state, task.status);

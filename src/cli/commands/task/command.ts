@@ -7,7 +7,11 @@ import { taskList } from './list.js';
 import { taskPushConfig } from './push-config.js';
 import { taskSubscribe } from './subscribe.js';
 
-export const TASK_USAGE = `Usage: a4h task <get|cancel|list|subscribe|download|push-config> … -a REF
+/** `a4h task <command>`: the task commands, by name. */
+export const task = defineGroup(
+  {
+    name: 'task',
+    usage: `Usage: a4h task <get|cancel|list|subscribe|download|push-config> … -a REF
 
 Works on an agent's tasks by their ids, as the A2A CLI specification names the commands (nothing is
 remembered between runs: pass the ids the agent gave):
@@ -19,13 +23,7 @@ remembered between runs: pass the ids the agent gave):
   a4h task push-config create|get|list|delete <task-id> [<config-id>] -a REF [--url URL] [--token-env VAR]
 Each takes -o text|json and --verbose (an error's causes); a task id is the positional or --task-id ID
 (--task is taken as it). -a REF: a URL, a bare host:port or a card file. a4h task <command> --help
-shows its options and defaults.`;
-
-/** `a4h task <command>`: the task commands, by name. */
-export const task = defineGroup(
-  {
-    name: 'task',
-    usage: TASK_USAGE,
+shows its options and defaults.`,
     commands: {
       get: runnable(taskGet),
       cancel: runnable(taskCancel),

@@ -1,9 +1,10 @@
 import { AGENT_OPTIONS } from '../../reach/agent-options.js';
 import { openAgentPort, type AgentPort } from '../../reach/agent-port.js';
 import type { CredentialFlags } from '../../reach/credentials.js';
-import { UsageError, type Io } from '../../core/io.js';
+import { UsageError } from '../../core/io.js';
 import { durationMs as parseDuration } from '../../core/options.js';
-import type { Call } from '../../core/command.js';
+import { defineCommand, type Call, type Command } from '../../core/command.js';
+import type { Options } from '../../core/options.js';
 import { AGENT_REF_OPTIONS, COMMON_OPTIONS, OUTPUT_OPTIONS, TASK_ID_OPTIONS } from '../../core/flags.js';
 import type { TrustFlags } from '../../reach/trust.js';
 import { interfaceOrderOf, WIRE_OPTIONS, WIRE_USAGE, type WireFlags } from '../../reach/wire-flags.js';
@@ -30,6 +31,14 @@ export const TASK_COMMON_USAGE = `  -a, --agent-card REF   the agent: a host (it
   -H 'Name: value', --bearer-env VAR   credentials; --trust-jwks FILE|URL, --require-signed-card   signed cards
 ${WIRE_USAGE}`;
 
+/**
+ * A task command: the specification's (its failures as its fields: `Error:`, `Message:`, `Hint:`), its
+ * usage followed by the lines every task command shares ({@link TASK_COMMON_USAGE}).
+ */
+export function defineTaskCommand<const O extends Options>(command: Omit<Command<O>, 'failures'>): Command<O> {
+  return defineCommand({ ...command, usage: `${command.usage}\n${TASK_COMMON_USAGE}`, failures: 'fields' });
+}
+
 /** The agent reference `-a` gave; a usage error without it. */
 export function agentOf(values: { 'agent-card'?: string | undefined }, command: string): string {
   const ref = values['agent-card'];
@@ -43,6 +52,18 @@ type TaskFlags = typeof TASK_OPTIONS & typeof TASK_ID_OPTIONS;
 /** The one task a command names (its positional or `--task-id`) and the agent (`-a`): usage mistakes otherwise. */
 export function taskOf(call: Pick<Call<TaskFlags>, 'values' | 'positionals' | 'command'>): { agent: string; taskId: string } {
   return { taskId: taskIdOf(call.values, call.positionals, call.command), agent: agentOf(call.values, call.command) };
+}
+
+/**
+ * A command on one task: its id and the agent read from the flags (usage mistakes, before anything is
+ * opened), then `body` on the agent's port with them ({@link onAgent}).
+ */
+export function onTask(
+  call: Pick<Call<TaskFlags>, 'values' | 'positionals' | 'command' | 'io' | 'about'>,
+  body: (agent: AgentPort, target: { agent: string; taskId: string }) => Promise<number>,
+): Promise<number> {
+  const target = taskOf(call);
+  return onAgent(call, target, (agent) => body(agent, target));
 }
 
 /**

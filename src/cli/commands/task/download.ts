@@ -2,40 +2,35 @@ import { mkdir } from 'node:fs/promises';
 import { lastValueFrom } from 'rxjs';
 import { type Attachment, protocolTask, type Task, within } from '../../../node/index.js';
 import { saveAttachments } from '../../turns/attachments.js';
-import { notice, type Io } from '../../core/io.js';
-import { defineCommand, type Call } from '../../core/command.js';
+import { notice } from '../../core/io.js';
+import type { Call } from '../../core/command.js';
 import { printResult } from '../../output/print.js';
 import { taskRecord } from '../../output/text.js';
 import { terminalLine, terminalName } from '../../output/terminal-text.js';
-import { onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf } from './common.js';
+import { defineTaskCommand, ONE_TASK_OPTIONS, onTask, REQUEST_TIMEOUT_MS } from './common.js';
 
-export const TASK_DOWNLOAD_USAGE = `Usage: a4h task download <task-id>|--task-id ID -a REF [--dir DIR] [-o text|json]
+/** The flags `a4h task download` takes. */
+export const TASK_DOWNLOAD_OPTIONS = { ...ONE_TASK_OPTIONS, dir: { type: 'string' } } as const;
+
+/** `a4h task download`. */
+export const taskDownload = defineTaskCommand({
+  name: 'task download',
+  usage: `Usage: a4h task download <task-id>|--task-id ID -a REF [--dir DIR] [-o text|json]
 
 Saves a task's artifacts (GetTask) into a directory: each file part under its own name, made safe (no
 directories, no leading dot, never an existing file overwritten: name-1, name-2…), each data part as
 data-N.json, each artifact's text as <artifact name>.txt. A file the agent gave by URL is not fetched:
 stderr names it. Prints the task's id, context id and state, then one "Saved:" line per file written
 (-o json: the protocol's Task; the paths on stderr).
-  --dir DIR              where to write (default: the current directory; made when missing)
-${TASK_COMMON_USAGE}`;
-
-/** The flags `a4h task download` takes. */
-export const TASK_DOWNLOAD_OPTIONS = { ...ONE_TASK_OPTIONS, dir: { type: 'string' } } as const;
-
-/** `a4h task download`. */
-export const taskDownload = defineCommand({
-  name: 'task download',
-  usage: TASK_DOWNLOAD_USAGE,
+  --dir DIR              where to write (default: the current directory; made when missing)`,
   options: TASK_DOWNLOAD_OPTIONS,
-  failures: 'fields',
   run: downloadTask,
 });
 
 async function downloadTask(call: Call<typeof TASK_DOWNLOAD_OPTIONS>): Promise<number> {
   const { values, io, mode } = call;
-  const { agent, taskId } = taskOf(call);
   const dir = values.dir ?? '.';
-  return onAgent(call, { agent, taskId }, async ({ port }) => {
+  return onTask(call, async ({ port }, { taskId }) => {
     const task = await lastValueFrom(port.getTask(taskId).pipe(within<Task>(REQUEST_TIMEOUT_MS, 'poll-request', 'get-task')));
     await mkdir(dir, { recursive: true });
     const saved = await saveAttachments(dir, artifactFiles(task));

@@ -1,33 +1,18 @@
 import { lastValueFrom } from 'rxjs';
 import { protocolTask, type Task, waitForTask, within } from '../../../node/index.js';
-import { notice, type Io } from '../../core/io.js';
-import { defineCommand, type Call } from '../../core/command.js';
+import { notice } from '../../core/io.js';
+import type { Call } from '../../core/command.js';
 import { shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { printResult, warnOutcome } from '../../output/print.js';
 import { partsText, taskRecord } from '../../output/text.js';
 import type { TextRecord } from '../../output/output.js';
-import { durationMs, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf, wholeNumber } from './common.js';
+import { defineTaskCommand, durationMs, ONE_TASK_OPTIONS, onTask, REQUEST_TIMEOUT_MS, wholeNumber } from './common.js';
 
 /** `--poll-interval`'s default: 2 s (the specification's recommendation); the backoff grows it to 4×, at most 30 s. */
 export const POLL_INTERVAL_MS = 2_000;
 /** `--timeout`'s default for `--wait`: 10 minutes. */
 export const WAIT_TIMEOUT_MS = 600_000;
-
-export const TASK_GET_USAGE = `Usage: a4h task get <task-id>|--task-id ID -a REF [--history N] [--wait [--poll-interval D] [--timeout D]] [-o text|json]
-
-Reads a task by its id (GetTask): its id, context id and state, its status message and its artifacts
-(always: text as text, data as JSON, a file by its name, media type and size), and with --history N
-its last N messages. -o json prints the protocol's Task as the agent sent it.
-  --history N            the task's last N messages too (default: none)
-  --wait                 wait until the task ends or waits for you (input or auth required): its stream
-                         when the card offers streaming, else (or when the stream fails) GetTask every
-                         --poll-interval (default 2s, growing to 4x, at most 30s); prints the last snapshot
-  --poll-interval D      the first delay between polls (default 2s; 500ms, 2s, 1m)
-  --timeout D            how long --wait waits (default 10m); past it, A2ACLI_ERR_TIMEOUT and exit 5
-${TASK_COMMON_USAGE}
-Exit status: 0 when the task was read (whatever its state: a failed or waiting task is named on stderr),
-1 failure (TaskNotFoundError…), 2 usage, 3 agent unreachable, 4 authentication, 5 timeout.`;
 
 /** The flags `a4h task get` takes. */
 export const TASK_GET_OPTIONS = {
@@ -39,21 +24,31 @@ export const TASK_GET_OPTIONS = {
 } as const;
 
 /** `a4h task get`: one snapshot, or with `--wait` the one the task settles at. */
-export const taskGet = defineCommand({
+export const taskGet = defineTaskCommand({
   name: 'task get',
-  usage: TASK_GET_USAGE,
+  usage: `Usage: a4h task get <task-id>|--task-id ID -a REF [--history N] [--wait [--poll-interval D] [--timeout D]] [-o text|json]
+
+Reads a task by its id (GetTask): its id, context id and state, its status message and its artifacts
+(always: text as text, data as JSON, a file by its name, media type and size), and with --history N
+its last N messages. -o json prints the protocol's Task as the agent sent it.
+  --history N            the task's last N messages too (default: none)
+  --wait                 wait until the task ends or waits for you (input or auth required): its stream
+                         when the card offers streaming, else (or when the stream fails) GetTask every
+                         --poll-interval (default 2s, growing to 4x, at most 30s); prints the last snapshot
+  --poll-interval D      the first delay between polls (default 2s; 500ms, 2s, 1m)
+  --timeout D            how long --wait waits (default 10m); past it, A2ACLI_ERR_TIMEOUT and exit 5
+Exit status: 0 when the task was read (whatever its state: a failed or waiting task is named on stderr),
+1 failure (TaskNotFoundError…), 2 usage, 3 agent unreachable, 4 authentication, 5 timeout.`,
   options: TASK_GET_OPTIONS,
-  failures: 'fields',
   run: getTask,
 });
 
 async function getTask(call: Call<typeof TASK_GET_OPTIONS>): Promise<number> {
   const { values, io, mode } = call;
-  const { agent, taskId } = taskOf(call);
   const historyLength = wholeNumber('history', values.history, 0, 1000);
   const pollIntervalMs = durationMs('poll-interval', values['poll-interval'], POLL_INTERVAL_MS);
   const timeoutMs = durationMs('timeout', values.timeout, WAIT_TIMEOUT_MS);
-  return onAgent(call, { agent, taskId }, async ({ port }) => {
+  return onTask(call, async ({ port }, { agent, taskId }) => {
     let task: Task;
     if (values.wait) {
       // Said first, so Ctrl-C during the wait loses nothing: the task goes on, and this is how to read it.

@@ -9,23 +9,10 @@ import {
   within,
 } from '../../../node/index.js';
 import { UsageError } from '../../core/io.js';
-import { defineCommand, type Call } from '../../core/command.js';
+import type { Call } from '../../core/command.js';
 import { writeDocument, writeRecord } from '../../output/output.js';
 import { taskRecord } from '../../output/text.js';
-import { agentOf, onAgent, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, TASK_OPTIONS, wholeNumber } from './common.js';
-
-export const TASK_LIST_USAGE = `Usage: a4h task list -a REF [--context-id ID] [--status STATE] [--page-size N] [--page-token T] [-o text|json]
-
-Lists the agent's tasks (ListTasks: A2A v1.0 agents), newest first as the agent orders them, one page
-at a time: each task's id, context id and state. When there are more, the last record is its
-"Next Page Token:", which --page-token takes to show the next page. -o json prints the protocol's
-ListTasksResponse ({"tasks": […], "nextPageToken": …}).
-  --context-id ID        only the tasks of this context (default: every one the agent lets you see)
-  --status STATE         only tasks in this state: submitted, working, input-required, auth-required,
-                         completed, failed, canceled, rejected (or TASK_STATE_…) (default: any)
-  --page-size N          at most N tasks (1–100; default: the agent's)
-  --page-token T         the page after the one that gave this token (default: the first)
-${TASK_COMMON_USAGE}`;
+import { agentOf, defineTaskCommand, onAgent, REQUEST_TIMEOUT_MS, TASK_OPTIONS, wholeNumber } from './common.js';
 
 /** The states `--status` takes, by their short names and their wire names. */
 const STATES = new Map<string, TaskState>(
@@ -49,11 +36,20 @@ export const TASK_LIST_OPTIONS = {
 } as const;
 
 /** `a4h task list`. */
-export const taskList = defineCommand({
+export const taskList = defineTaskCommand({
   name: 'task list',
-  usage: TASK_LIST_USAGE,
+  usage: `Usage: a4h task list -a REF [--context-id ID] [--status STATE] [--page-size N] [--page-token T] [-o text|json]
+
+Lists the agent's tasks (ListTasks: A2A v1.0 agents), newest first as the agent orders them, one page
+at a time: each task's id, context id and state. When there are more, the last record is its
+"Next Page Token:", which --page-token takes to show the next page. -o json prints the protocol's
+ListTasksResponse ({"tasks": […], "nextPageToken": …}).
+  --context-id ID        only the tasks of this context (default: every one the agent lets you see)
+  --status STATE         only tasks in this state: submitted, working, input-required, auth-required,
+                         completed, failed, canceled, rejected (or TASK_STATE_…) (default: any)
+  --page-size N          at most N tasks (1–100; default: the agent's)
+  --page-token T         the page after the one that gave this token (default: the first)`,
   options: TASK_LIST_OPTIONS,
-  failures: 'fields',
   run: listTask,
 });
 

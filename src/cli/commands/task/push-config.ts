@@ -1,12 +1,25 @@
 import { lastValueFrom, type Observable } from 'rxjs';
 import { type PushConfig, type PushConfigPage, type PushConfigPort, within } from '../../../node/index.js';
 import { UsageError } from '../../core/io.js';
-import { defineCommand, type Call } from '../../core/command.js';
+import type { Call } from '../../core/command.js';
 import { printResult } from '../../output/print.js';
 import { writeDocument, writeRecord, type TextRecord } from '../../output/output.js';
-import { agentOf, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, wholeNumber } from './common.js';
+import { agentOf, defineTaskCommand, onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, wholeNumber } from './common.js';
 
-export const TASK_PUSH_CONFIG_USAGE = `Usage: a4h task push-config create <task-id>|--task-id ID -a REF --url URL [--config-id ID] [--token-env VAR] [-o text|json]
+/** The flags `a4h task push-config` takes. */
+export const TASK_PUSH_CONFIG_OPTIONS = {
+  ...ONE_TASK_OPTIONS,
+  url: { type: 'string' },
+  'config-id': { type: 'string' },
+  'token-env': { type: 'string' },
+  'page-size': { type: 'string' },
+  'page-token': { type: 'string' },
+} as const;
+
+/** `a4h task push-config <create|get|list|delete>`. */
+export const taskPushConfig = defineTaskCommand({
+  name: 'task push-config',
+  usage: `Usage: a4h task push-config create <task-id>|--task-id ID -a REF --url URL [--config-id ID] [--token-env VAR] [-o text|json]
        a4h task push-config get <task-id>|--task-id ID <config-id> -a REF [-o text|json]
        a4h task push-config list <task-id>|--task-id ID -a REF [--page-size N] [--page-token T] [-o text|json]
        a4h task push-config delete <task-id>|--task-id ID <config-id> -a REF [-o text|json]
@@ -20,25 +33,8 @@ ListTaskPushNotificationConfigsResponse) without the token: secrets are never pr
   --config-id ID         create: the config's id (default: the agent picks one)
   --token-env VAR        create: the token the agent sends with each notification, from an environment
                          variable (out of shell history; default: none)
-  --page-size N, --page-token T   list: one page (default: the agent's size, the first page)
-${TASK_COMMON_USAGE}`;
-
-/** The flags `a4h task push-config` takes. */
-export const TASK_PUSH_CONFIG_OPTIONS = {
-  ...ONE_TASK_OPTIONS,
-  url: { type: 'string' },
-  'config-id': { type: 'string' },
-  'token-env': { type: 'string' },
-  'page-size': { type: 'string' },
-  'page-token': { type: 'string' },
-} as const;
-
-/** `a4h task push-config <create|get|list|delete>`. */
-export const taskPushConfig = defineCommand({
-  name: 'task push-config',
-  usage: TASK_PUSH_CONFIG_USAGE,
+  --page-size N, --page-token T   list: one page (default: the agent's size, the first page)`,
   options: TASK_PUSH_CONFIG_OPTIONS,
-  failures: 'fields',
   run: pushConfigTask,
 });
 

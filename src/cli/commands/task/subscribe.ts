@@ -1,16 +1,21 @@
 import { lastValueFrom, tap } from 'rxjs';
 import { type AgentEvent, followTask, isSettled, protocolTask, type Task, type TaskState, within } from '../../../node/index.js';
-import type { Io } from '../../core/io.js';
-import { defineCommand, type Call } from '../../core/command.js';
+import type { Call } from '../../core/command.js';
 import { finalRecord, printEvent, printResult, warnOutcome } from '../../output/print.js';
 import { writeRecord } from '../../output/output.js';
 import { taskRecord } from '../../output/text.js';
-import { onAgent, ONE_TASK_OPTIONS, REQUEST_TIMEOUT_MS, TASK_COMMON_USAGE, taskOf } from './common.js';
+import { defineTaskCommand, ONE_TASK_OPTIONS, onTask, REQUEST_TIMEOUT_MS } from './common.js';
 
 /** How often a broken stream is subscribed to again, with no event between: 5 times, 0.5 s growing to 8 s. */
 export const RESUBSCRIBE = { maxAttempts: 5, initialDelayMs: 500, factor: 2, maxDelayMs: 8_000, jitter: 0.3 };
 
-export const TASK_SUBSCRIBE_USAGE = `Usage: a4h task subscribe <task-id>|--task-id ID -a REF [--stream] [-o text|json]
+/** The flags `a4h task subscribe` takes. */
+export const TASK_SUBSCRIBE_OPTIONS = { ...ONE_TASK_OPTIONS, stream: { type: 'boolean' } } as const;
+
+/** `a4h task subscribe`. */
+export const taskSubscribe = defineTaskCommand({
+  name: 'task subscribe',
+  usage: `Usage: a4h task subscribe <task-id>|--task-id ID -a REF [--stream] [-o text|json]
 
 Follows a task's events (SubscribeToTask) until it ends or waits for you (input or auth required).
 The agent sends the whole task first, so nothing needs reading before; a stream that breaks is
@@ -18,25 +23,14 @@ subscribed to again (5 times in a row at most, after 0.5s growing to 8s), its fi
 task again. A task that has ended already is read once (GetTask).
   --stream               print each event as it comes: under -o json one StreamResponse per line
                          (JSON Lines), in text one record per event, the last restating the task's id,
-                         context id and state (default: only the task as it settled)
-${TASK_COMMON_USAGE}`;
-
-/** The flags `a4h task subscribe` takes. */
-export const TASK_SUBSCRIBE_OPTIONS = { ...ONE_TASK_OPTIONS, stream: { type: 'boolean' } } as const;
-
-/** `a4h task subscribe`. */
-export const taskSubscribe = defineCommand({
-  name: 'task subscribe',
-  usage: TASK_SUBSCRIBE_USAGE,
+                         context id and state (default: only the task as it settled)`,
   options: TASK_SUBSCRIBE_OPTIONS,
-  failures: 'fields',
   run: subscribeTask,
 });
 
 async function subscribeTask(call: Call<typeof TASK_SUBSCRIBE_OPTIONS>): Promise<number> {
   const { io, mode } = call;
-  const { agent, taskId } = taskOf(call);
-  return onAgent(call, { agent, taskId }, async ({ port }) => {
+  return onTask(call, async ({ port }, { taskId }) => {
     let last: { id: string; contextId?: string; state: TaskState } | undefined;
     await lastValueFrom(
       followTask(port, taskId, RESUBSCRIBE).pipe(
