@@ -90,12 +90,13 @@ for (const reader of ['a4h', 'sdk'] as const) {
       expect(task.artifacts[0]?.parts).toMatchObject([{ kind: 'text', text: reactiveReply('hello') }]);
     });
 
-    it("GetTask of a task it does not know → its error, on the request's own id: the agent's code and words", async () => {
+    it("GetTask of a task it does not know → its error, on the request's own id: task-not-found by its data.a2aCode, the agent's code, name and words", async () => {
       const { agent, ports } = rig();
       await expect(firstValueFrom(ports(agent.cardUrl).getTask('no-such-task'))).rejects.toMatchObject({
         name: 'A2AError',
+        kind: 'task-not-found',
         code: -32000,
-        message: expect.stringContaining('no-such-task'),
+        message: expect.stringContaining('TASK_NOT_FOUND: no-such-task'),
       });
     });
   });
