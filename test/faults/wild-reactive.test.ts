@@ -1,7 +1,8 @@
 /**
  * `@reactive-agents/a2a` 0.9.0 (fixtures/agent-reactive.ts) through the library, with our reader and
  * the SDK's: its reply after its final status, `"id": null` on every unary answer, `"id": 1` on every
- * stream frame, a new contextId per message, a failure's status message as a plain string.
+ * stream frame, a new contextId per message, a failure's status message as a plain string (the SDK's reader
+ * is handed the stream's frames mended in the fetch: `src/sdk/fetch/stream-frames.ts`).
  */
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
@@ -34,42 +35,25 @@ for (const reader of ['a4h', 'sdk'] as const) {
       expect(agent.received.map((r) => r.method)).toEqual(['GET /.well-known/agent.json', 'message/stream']);
     });
 
-    it(
-      reader === 'a4h'
-        ? 'two turns on one port, each stream numbered id 1 → both replies'
-        : "two turns on one port: the SDK's reader refuses the second stream's id 1",
-      async () => {
-        const { agent, ports } = rig();
-        const port = ports(agent.cardUrl);
-        // Its first stream may be the process's call 1; the SDK's reader refuses any other: it checks every frame's id.
-        const first = await run(runTurn(port, { text: 'one', contextId: 'ctx-reactive' }, POLICY));
-        const second = await run(runTurn(port, { text: 'two', contextId: 'ctx-reactive' }, POLICY));
-        if (reader === 'a4h') {
-          expectReply(first, reactiveReply('one'));
-          expectReply(second, reactiveReply('two'));
-        } else {
-          expect([first.error?.message, second.error?.message]).toContainEqual(expect.stringContaining('JSON-RPC response ID mismatch'));
-        }
-        expect(agent.tasks).toHaveLength(2);
-      },
-    );
+    it('two turns on one port, each stream numbered id 1 → both replies', async () => {
+      const { agent, ports } = rig();
+      const port = ports(agent.cardUrl);
+      // Its first stream may be the process's call 1; the second is not: its frames still say 1 (the SDK's
+      // reader is handed them renumbered: fetch/stream-frames.ts).
+      const first = await run(runTurn(port, { text: 'one', contextId: 'ctx-reactive' }, POLICY));
+      const second = await run(runTurn(port, { text: 'two', contextId: 'ctx-reactive' }, POLICY));
+      expectReply(first, reactiveReply('one'));
+      expectReply(second, reactiveReply('two'));
+      expect(agent.tasks).toHaveLength(2);
+    });
 
-    it(
-      reader === 'a4h'
-        ? "a failure's status message given as a string → outcome failed, the agent's words shown"
-        : "a failure's status message given as a string: the SDK's reader refuses the stream",
-      async () => {
-        const { agent, ports } = rig();
-        const result = await run(runTurn(ports(agent.cardUrl), { text: 'fail please', contextId: 'ctx-reactive' }, POLICY));
-        if (reader === 'sdk') {
-          expect(result.error).toMatchObject({ kind: 'protocol', message: expect.stringContaining('message must be an object') });
-          return;
-        }
-        expect(result.error).toBeUndefined();
-        expect(result.events.at(-1)).toMatchObject({ type: 'end', outcome: 'failed', text: REACTIVE_FAILURE });
-        expect(folded(result.events)).toBe(REACTIVE_FAILURE);
-      },
-    );
+    it("a failure's status message given as a string → outcome failed, the agent's words shown", async () => {
+      const { agent, ports } = rig();
+      const result = await run(runTurn(ports(agent.cardUrl), { text: 'fail please', contextId: 'ctx-reactive' }, POLICY));
+      expect(result.error).toBeUndefined();
+      expect(result.events.at(-1)).toMatchObject({ type: 'end', outcome: 'failed', text: REACTIVE_FAILURE });
+      expect(folded(result.events)).toBe(REACTIVE_FAILURE);
+    });
 
     it('GetTask of a failed task: its status message, given as a string, is a text part of an agent message', async () => {
       const { agent, ports } = rig();
@@ -90,12 +74,13 @@ for (const reader of ['a4h', 'sdk'] as const) {
       expect(task.artifacts[0]?.parts).toMatchObject([{ kind: 'text', text: reactiveReply('hello') }]);
     });
 
-    it("GetTask of a task it does not know → its error, on the request's own id: the agent's code and words", async () => {
+    it("GetTask of a task it does not know → its error, on the request's own id: task-not-found by its data.a2aCode, the agent's code, name and words", async () => {
       const { agent, ports } = rig();
       await expect(firstValueFrom(ports(agent.cardUrl).getTask('no-such-task'))).rejects.toMatchObject({
         name: 'A2AError',
+        kind: 'task-not-found',
         code: -32000,
-        message: expect.stringContaining('no-such-task'),
+        message: expect.stringContaining('TASK_NOT_FOUND: no-such-task'),
       });
     });
   });

@@ -105,7 +105,7 @@ const SDK_READER: Record<Quirk, 'reads' | 'fails'> = {
   cr: 'fails',
   'media-type-case': 'fails',
   'media-type-params': 'reads',
-  'string-id': 'fails',
+  'string-id': 'reads', // the SDK's reader is handed the frames with the request's id (fetch/stream-frames.ts)
   'no-kind': 'fails',
   'no-task-id': 'reads', // our mapping takes an update without a task id as the turn's, on either reader
 };

@@ -109,6 +109,49 @@ describe('each JSON-RPC row, as the SDK error classifier and the stream reader r
   });
 });
 
+describe("a generic server error whose data names an A2A error: classified by the name, keeping the agent's code", () => {
+  const info = (reason: string, domain = 'a2a-protocol.org') => [{ '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain }];
+  const sdk = (code: number, data: unknown) =>
+    classifySdkError(fromJsonRpcErrorResponse({ jsonrpc: '2.0', id: 1, error: { code, message: 'said', data: data as never } }), ctx(200));
+  const frame = (code: number, data: unknown) =>
+    readerError(200, `data: ${JSON.stringify({ jsonrpc: '2.0', id: 1, error: { code, message: 'said', data } })}\n\n`, 'text/event-stream');
+
+  it('UNSUPPORTED_OPERATION (an ErrorInfo under -32000) → unsupported, on both paths', async () => {
+    for (const error of [sdk(-32000, info('UNSUPPORTED_OPERATION')), await frame(-32000, info('UNSUPPORTED_OPERATION'))]) {
+      expect(error).toMatchObject({ kind: 'unsupported', code: -32000, retryable: false });
+      expect(error.message).toContain('UNSUPPORTED_OPERATION: said');
+    }
+  });
+
+  it('EXTENSION_SUPPORT_REQUIRED in data.a2aCode → input, naming the extension the message names', async () => {
+    const uri = 'https://extensions.example/x/v1';
+    const said = { a2aCode: 'EXTENSION_SUPPORT_REQUIRED' };
+    const rpc = { jsonrpc: '2.0' as const, id: 1, error: { code: -32099, message: `requires ${uri}`, data: said } };
+    expect(classifySdkError(fromJsonRpcErrorResponse(rpc), ctx(200))).toMatchObject({ kind: 'input', code: -32099, extensions: [uri] });
+  });
+
+  it('a code that says what it is decides (-32001 naming another error, -32602); an unknown name or another domain names nothing', async () => {
+    expect(sdk(-32001, info('TASK_NOT_CANCELABLE'))).toMatchObject({ kind: 'task-not-found', code: -32001 });
+    expect(await frame(-32602, { a2aCode: 'TASK_NOT_FOUND' })).toMatchObject({ kind: 'protocol', code: -32602 });
+    for (const data of [{ a2aCode: 'INVALID_TASK_STATE' }, info('TASK_NOT_FOUND', 'example.com'), 'TASK_NOT_FOUND', undefined]) {
+      const error = sdk(-32000, data);
+      expect(error).toMatchObject({ kind: 'protocol', code: -32000 });
+      expect((error.cause as Error).name).toBe('JsonRpcTransportError');
+      const read = await frame(-32000, data);
+      expect(read).toMatchObject({ kind: 'protocol', code: -32000 });
+      for (let link = read.cause; link instanceof Error; link = link.cause) expect(link.name).not.toMatch(/^Task/);
+    }
+  });
+
+  it("HTTP+JSON: the SDK reads an ErrorInfo's reason itself, whatever the status (held before)", () => {
+    const rest = fromRestErrorBody(
+      { code: 500, status: 'INTERNAL', message: 'said', details: info('TASK_NOT_FOUND') },
+      { statusCode: 500 },
+    );
+    expect(classifySdkError(rest, ctx(500))).toMatchObject({ kind: 'task-not-found', code: -32001 });
+  });
+});
+
 describe('ExtensionSupportRequired (-32008): the extension URI the agent names', () => {
   const URI = 'https://extensions.example/secure-passport/v1';
   const errorInfo = [

@@ -1,4 +1,10 @@
-import { ExtensionSupportRequiredError, A2AError as SdkA2AError, TaskNotFoundError, UnsupportedOperationError } from '@a2a-js/sdk/errors';
+import {
+  ExtensionSupportRequiredError,
+  JsonRpcTransportError,
+  A2AError as SdkA2AError,
+  TaskNotFoundError,
+  UnsupportedOperationError,
+} from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../errors.js';
 import { clientCertificateRefusal, networkCause } from '../../network-cause.js';
 import { clientCertificateError, explainAuth } from '../credentials/auth-error.js';
@@ -7,6 +13,7 @@ import { extensionRefusal } from '../extensions/refusal.js';
 import type { FailedCall, WireMeaning } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
 import { wireMeaning } from './wire-errors.js';
+import { namedInData, typedError } from './error-names.js';
 import { NOT_NOW_STATUSES } from '../../port/codes.js';
 import { retryingAfter } from '../../errors.js';
 
@@ -42,8 +49,9 @@ function saidWhen(error: A2AError, retryAfterMs: number): A2AError {
 
 /**
  * Each link of the `.cause` chain (a few deep: the SDK wraps once or twice) is asked, outermost
- * first, whether it is ours, a typed SDK error or another SDK error; when none is, the HTTP status
- * the port saw, a socket drop and anything else are asked of the thrown value itself.
+ * first, whether it is ours, a typed SDK error or another SDK error (one whose data names an A2A error
+ * read as the typed error of that name: {@link named}); when none is, the HTTP status the port saw, a
+ * socket drop and anything else are asked of the thrown value itself.
  */
 function classify(error: unknown, context: CallContext): A2AError {
   const call: FailedCall = {
@@ -51,8 +59,12 @@ function classify(error: unknown, context: CallContext): A2AError {
     what: `${context.operation} to ${context.agent}`,
   };
   for (let link: unknown = error, depth = 0; link instanceof Error && depth < 5; link = link.cause, depth++) {
+    const typed = named(link);
+    // A typed error made from the agent's data is the cause: what the agent said it was, its SDK error behind it.
+    const read = typed ?? link;
+    const at = typed === undefined ? call : { ...call, base: { ...call.base, cause: typed } };
     const found =
-      ours(link, context) ?? typedSdkError(link, call, context.status) ?? bindingError(link, call) ?? sdkError(link, call, context.status);
+      ours(read, context) ?? typedSdkError(read, at, context.status) ?? bindingError(read, at) ?? sdkError(read, at, context.status);
     if (found !== undefined) return found;
   }
   return statusSeen(context.status, call) ?? socketDrop(error, call) ?? anythingElse(error, call);
@@ -64,6 +76,18 @@ function classify(error: unknown, context: CallContext): A2AError {
  */
 function ours(link: Error, context: CallContext): A2AError | undefined {
   return link instanceof A2AError ? naming(link, context.agent, context.operation) : undefined;
+}
+
+/**
+ * A JSON-RPC error the SDK could not type (its code is a generic server error: -32000, -32603) whose
+ * data names an A2A error (`error-names.ts`): the SDK's typed error of that name, keeping the agent's
+ * code, data and words, the SDK's error its cause. Classified as if A2A's code had come; the CLI's
+ * envelope names it by the typed error.
+ */
+function named(link: Error): Error | undefined {
+  if (!(link instanceof JsonRpcTransportError)) return undefined;
+  const found = namedInData(link.envelopeCode, link.data);
+  return found && typedError(found, { code: link.envelopeCode, message: link.message, data: link.data }, link);
 }
 
 /**
@@ -91,7 +115,8 @@ function typedSdkError(link: Error, call: FailedCall, seen: number | undefined):
         ...call.base,
         kind: meaning.kind,
         retryable: meaning.retryable,
-        code,
+        // The code the agent sent when the error has one (-32000 naming TASK_NOT_FOUND stays -32000), else the class's.
+        code: codeOf(link) ?? code,
         message: `${call.what}: the agent does not know the task (${link.message})`,
       });
     case 'unsupported':
@@ -110,7 +135,7 @@ function typedSdkError(link: Error, call: FailedCall, seen: number | undefined):
         ...call.base,
         kind: meaning.kind,
         retryable: meaning.retryable,
-        code,
+        code: codeOf(link) ?? code,
         ...(status === undefined ? {} : { status }),
         ...(refusal.extensions ? { extensions: refusal.extensions } : {}),
         message: `${call.what}: ${refusal.message}`,

@@ -3,6 +3,7 @@ import { framedRefusal } from './framed-refusal.js';
 import { jsonAsStream } from './json-as-stream.js';
 import { tolerantReply } from '../reader/replies.js';
 import { markAppends } from './rest-append.js';
+import { mendedStream } from './stream-frames.js';
 import { retryAfterOf } from '../classify/retry-after.js';
 
 /**
@@ -25,7 +26,8 @@ export class ResponseWatch {
    * The fetch handed to the SDK: it notes each status, bounds every answer read whole, keeps HTTP+JSON
    * `append` flags, reads JSON-RPC replies tolerantly (see {@link tolerantReply}), hands a stream
    * call answered with one JSON body on as a stream of that one answer (see {@link jsonAsStream}), and
-   * one refused with an SSE frame not typed as a stream on as the JSON error it is (see {@link framedRefusal}).
+   * one refused with an SSE frame not typed as a stream on as the JSON error it is (see {@link framedRefusal}),
+   * and a JSON-RPC stream's frames with the call's id and no string status message (see {@link mendedStream}).
    * A call whose caller reads its answer itself ({@link readsItself}) gets it as it came.
    */
   readonly fetch: typeof fetch = async (input, init) => {
@@ -39,7 +41,7 @@ export class ResponseWatch {
     }
     const bounded = boundedResponse(response, this.maxResponseBytes);
     const read = await tolerantReply(init, markAppends(String(input instanceof Request ? input.url : input), bounded));
-    return framedRefusal(init, await jsonAsStream(init, read));
+    return mendedStream(init, await framedRefusal(init, await jsonAsStream(init, read)));
   };
 
   /**

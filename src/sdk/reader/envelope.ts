@@ -1,6 +1,7 @@
 import { A2AError } from '../../errors.js';
 import { extensionRefusal } from '../extensions/refusal.js';
 import { wireMeaning } from '../classify/wire-errors.js';
+import { namedInData, typedError } from '../classify/error-names.js';
 import { SseLines } from './sse-lines.js';
 
 /** The JSON in `text`, or undefined when it is none. */
@@ -55,11 +56,19 @@ function firstSseData(body: string): string | undefined {
   return first?.charCodeAt(0) === 0x1e ? first.slice(1) : first;
 }
 
-/** A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are (`classify/sdk-errors.ts`). */
+/**
+ * A JSON-RPC error as the ladder reads it: by its code's row in the wire table, as the SDK's errors are
+ * (`classify/sdk-errors.ts`); a generic server error whose data names an A2A error by that error's code
+ * (`classify/error-names.ts`), keeping the agent's code, with the name before its words and the SDK's
+ * typed error of that name as the cause.
+ */
 export function rpcError(error: { code?: unknown; message?: unknown; data?: unknown }): A2AError {
   const code = typeof error.code === 'number' ? error.code : undefined;
-  const said = typeof error.message === 'string' ? error.message : 'no message';
-  const meaning = wireMeaning('json-rpc', code);
+  const named = namedInData(code, error.data);
+  const cause = named && typedError(named, error);
+  const said = cause?.message ?? (typeof error.message === 'string' ? error.message : 'no message');
+  const meaning = wireMeaning('json-rpc', named?.code ?? code);
+  const because = cause === undefined ? {} : { cause };
   switch (meaning?.kind) {
     case 'task-not-found':
       return new A2AError({
@@ -67,6 +76,7 @@ export function rpcError(error: { code?: unknown; message?: unknown; data?: unkn
         retryable: meaning.retryable,
         code,
         message: `the agent does not know the task (${said})`,
+        ...because,
       });
     case 'auth':
       // The agent's own words are left out: an agent could echo the credential back.
@@ -77,7 +87,13 @@ export function rpcError(error: { code?: unknown; message?: unknown; data?: unkn
         message: `the agent refused the credentials (JSON-RPC ${code})`,
       });
     case 'unsupported':
-      return new A2AError({ kind: meaning.kind, retryable: meaning.retryable, code, message: `not supported by the agent (${said})` });
+      return new A2AError({
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        message: `not supported by the agent (${said})`,
+        ...because,
+      });
     case 'input': {
       const refusal = extensionRefusal(said, error.data);
       return new A2AError({
@@ -86,6 +102,7 @@ export function rpcError(error: { code?: unknown; message?: unknown; data?: unkn
         code,
         ...(refusal.extensions ? { extensions: refusal.extensions } : {}),
         message: refusal.message,
+        ...because,
       });
     }
     default:
@@ -93,6 +110,7 @@ export function rpcError(error: { code?: unknown; message?: unknown; data?: unkn
         kind: 'protocol',
         ...(code === undefined ? {} : { code }),
         message: `the agent answered with an error: ${said}`,
+        ...because,
       });
   }
 }

@@ -13,7 +13,7 @@ export const isObject = (value: unknown): value is Json => typeof value === 'obj
  * result without `kind` (v0.2-era servers) gets the kinds its shape tells, and a task's status
  * message given as a plain string becomes a message with that text (`mapping/status-text.ts`). A
  * truly different id, or anything that is no JSON-RPC reply, is left for the SDK to refuse. Streams
- * are not touched here (our reader reads those).
+ * are not touched here (our reader reads those; the SDK's is handed them mended: `fetch/stream-frames.ts`).
  */
 export async function tolerantReply(init: RequestInit | undefined, response: Response): Promise<Response> {
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
@@ -36,7 +36,8 @@ export async function tolerantReply(init: RequestInit | undefined, response: Res
   return rebuilt(response, changed ? JSON.stringify(envelope) : text);
 }
 
-function rpcRequest(body: unknown): { id: unknown; method: string } | undefined {
+/** A JSON-RPC request's id and method, from the body it was sent with (undefined for any other body). */
+export function rpcRequest(body: unknown): { id: unknown; method: string } | undefined {
   if (typeof body !== 'string' || !body.includes('"jsonrpc"')) return undefined;
   try {
     const json: unknown = JSON.parse(body);
