@@ -377,6 +377,20 @@ describe('without the option, or without an SDK', () => {
     expect(agent.received.every((r) => r.headers['traceparent'] === undefined)).toBe(true);
   });
 
+  it('a completed turn whose reply could not be read back: a2a.reply_missing on the span and on a2a.turns', async () => {
+    // A final status with nothing shown, and a GetTask that fails (the fake port answers none): the end says replyMissing unread.
+    const fake = client({
+      ports: () => createFakePort({ card: () => of(testCard()), stream: () => of(ev.task('T', 'working'), ev.status('T', 'completed')) }),
+    });
+    const events = await lastValueFrom(fake.turn({ agent: 'http://127.0.0.1:1/', handle: 'h', thread: 't', text: 'x' }).pipe(toArray()));
+    expect(events.at(-1)).toMatchObject({ type: 'end', outcome: 'completed', text: '', replyMissing: { reason: 'unread' } });
+    const [span] = finished();
+    expect(span!.attributes).toMatchObject({ 'a2a.outcome': 'completed', 'a2a.reply_missing': 'unread' });
+    expect(await points('a2a.turns')).toEqual([
+      { attributes: { 'a2a.agent': 'http://127.0.0.1:1/', 'a2a.outcome': 'completed', 'a2a.reply_missing': 'unread' }, value: 1 },
+    ]);
+  });
+
   it('a fake port factory gets the turn’s headers; the span’s traceparent is W3C', async () => {
     const seen: unknown[] = [];
     const fake = client({

@@ -3,7 +3,7 @@
  * parts, the task, its status, data parts and framework records as `data-a2a-*` parts, the end as
  * the task's outcome and a `finish`, an error as an `error` chunk.
  */
-import type { Attachment, EndEvent, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { Attachment, EndEvent, TurnEvent } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import { publicErrorText } from './error-text.js';
 import { filePartOf } from './files.js';
@@ -12,9 +12,13 @@ import type { A2AData, A2APartMetadata, A2ATaskData, A2AUIMessageChunk } from '.
 /** The `providerMetadata` of a text part the reply no longer shows (a correction replaced it). */
 export const REPLACED: A2APartMetadata = { a4h: { replaced: true } };
 
-/** How a turn's outcome finishes its message, in the reasons `ai` 6 and 7 share. */
-function finishReasonOf(outcome: TurnOutcome): 'stop' | 'error' | 'other' {
-  if (outcome === 'completed') return 'stop';
+/**
+ * How a turn's end finishes its message, in the reasons `ai` 6 and 7 share: a completed turn whose
+ * reply the turn did not get is no plain `stop`, but `other` (its task data says why).
+ */
+function finishReasonOf(event: EndEvent): 'stop' | 'error' | 'other' {
+  const { outcome } = event;
+  if (outcome === 'completed') return event.replyMissing === undefined ? 'stop' : 'other';
   return outcome === 'failed' || outcome === 'rejected' ? 'error' : 'other';
 }
 
@@ -99,10 +103,11 @@ export class TurnChunks {
     const task: A2ATaskData = { ...this.task, outcome: event.outcome };
     if (event.taskId !== undefined) task.taskId = event.taskId;
     if (event.contextId !== undefined) task.contextId = event.contextId;
+    if (event.replyMissing !== undefined) task.replyMissing = event.replyMissing.reason;
     return [
       ...this.closeText(),
       { type: 'data-a2a-task', id: 'task', data: task },
-      { type: 'finish', finishReason: finishReasonOf(event.outcome) },
+      { type: 'finish', finishReason: finishReasonOf(event) },
     ];
   }
 }

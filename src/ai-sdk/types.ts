@@ -27,6 +27,12 @@ export type A2ATaskData = {
   outcome?: TurnOutcome;
   /** Why a past reply cannot be shown (it passes the client's bounds), in a sentence by its kind (no URL); history only. */
   error?: string;
+  /**
+   * A completed turn whose reply the turn did not get (the end event's `replyMissing.reason`): `unread`,
+   * the task could not be read back; `artifacts-empty`, its artifacts held no reply. The message then
+   * finishes with `finishReason: 'other'`, never a plain `stop`.
+   */
+  replyMissing?: 'unread' | 'artifacts-empty';
 };
 
 /** The agent's status: the task's state and its progress text (the preview), replaced by each newer one. */

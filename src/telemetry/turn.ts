@@ -88,6 +88,8 @@ export class TurnTelemetry {
       const headers = span === undefined ? undefined : this.headersOf(span);
       let ended = false;
       let outcome: TracedOutcome = 'abandoned';
+      /** A completed end whose reply the turn did not get: why (`a2a.reply_missing`). */
+      let replyMissing: string | undefined;
       let errorType: string | undefined;
       let waiting = true;
       const note = (name: string, detail: TelemetryAttributes): void => {
@@ -112,8 +114,10 @@ export class TurnTelemetry {
             this.firstEvent?.record(performance.now() - started, attributes);
           }
           if (event.type === 'task' && !ended) span?.setAttribute('a2a.task.id', event.taskId);
-          else if (event.type === 'end') outcome = event.outcome;
-          else if (event.type === 'reconnecting') this.reconnects?.add(1, attributes);
+          else if (event.type === 'end') {
+            outcome = event.outcome;
+            replyMissing = event.replyMissing?.reason;
+          } else if (event.type === 'reconnecting') this.reconnects?.add(1, attributes);
           const noted = spanEventOf(event);
           if (noted !== undefined) note(noted[0], noted[1]);
           subscriber.next(event);
@@ -129,9 +133,16 @@ export class TurnTelemetry {
         // The turn's teardown first: a CancelTask it sends is an event of the span.
         turn.unsubscribe();
         ended = true;
-        this.turns?.add(1, { ...attributes, 'a2a.outcome': outcome, ...(errorType === undefined ? {} : { 'error.type': errorType }) });
+        const missing = replyMissing === undefined ? {} : { 'a2a.reply_missing': replyMissing };
+        this.turns?.add(1, {
+          ...attributes,
+          'a2a.outcome': outcome,
+          ...missing,
+          ...(errorType === undefined ? {} : { 'error.type': errorType }),
+        });
         if (span === undefined) return;
         span.setAttribute('a2a.outcome', outcome);
+        if (replyMissing !== undefined) span.setAttribute('a2a.reply_missing', replyMissing);
         if (errorType !== undefined) {
           span.setAttribute('error.type', errorType);
           span.setStatus({ code: ERROR, message: errorType });

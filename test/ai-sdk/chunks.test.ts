@@ -131,6 +131,19 @@ describe('a turn as UI message chunks', () => {
     expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'other' });
   });
 
+  it('a completed turn whose reply could not be read: finishReason other, never stop; the task data says why', () => {
+    const chunks = new TurnChunks();
+    const end = chunks.of({ type: 'end', outcome: 'completed', text: '', taskId: 'T', replyMissing: { reason: 'unread' } });
+    expect(end).toEqual([
+      { type: 'data-a2a-task', id: 'task', data: { taskId: 'T', outcome: 'completed', replyMissing: 'unread' } },
+      { type: 'finish', finishReason: 'other' },
+    ]);
+    expect(new TurnChunks().of({ type: 'end', outcome: 'completed', text: '', taskId: 'T' }).at(-1)).toEqual({
+      type: 'finish',
+      finishReason: 'stop',
+    });
+  });
+
   it("an error: the error chunk carries a sentence by its kind, not the library's message (or errorText's); onError hears the whole error; ai reports it", async () => {
     const refused = new A2AError({ kind: 'card', message: 'could not fetch the agent card from http://10.0.0.7/: refused' });
     const port = createFakePort({ card: () => throwError(() => refused) });
