@@ -5,7 +5,7 @@
 //   node examples/node/logged-port.mjs [AGENT_URL] [MESSAGE]
 //
 // The thread's contextId is derived from A4H_IDENTITY_SECRET (keep it: the conversation continues).
-import { defer, tap } from 'rxjs';
+import { defer, last, lastValueFrom, tap } from 'rxjs';
 import { createA2A, createNodeFetch, createSdkPorts, ForwardingPort } from 'a4h-a2a/node';
 
 const args = process.argv.slice(2);
@@ -55,22 +55,17 @@ function logged(call, answer) {
 const http = createNodeFetch();
 const sdkPorts = createSdkPorts({ fetch: http.fetch });
 const a2a = createA2A({ ports: (url, turn) => new LoggedPort(sdkPorts(url, turn)) });
-// End of the decorator; the rest is a turn, as in turn.mjs.
+// End of the decorator; the rest is one turn, its reply printed at its end.
 
-const close = async () => {
+try {
+  const end = await lastValueFrom(a2a.turn({ agent, handle: 'demo', thread: 'node-example-logged', text }).pipe(last()));
+  console.log(`${end.text}\n[${end.outcome}]`);
+} catch (error) {
+  console.error(`error: ${error.message}`);
+  process.exitCode = 1;
+} finally {
+  // The client first (its turns' cancels go out), then the ports and the fetch it was given.
   await a2a.close();
   await sdkPorts.close();
   await http.close();
-};
-a2a.turn({ agent, handle: 'demo', thread: 'node-example-logged', text }).subscribe({
-  next(event) {
-    if (event.type === 'text') process.stdout.write(event.replace ? `\n${event.text}` : event.text);
-    if (event.type === 'end') console.log(`\n[${event.outcome}]`);
-  },
-  error(error) {
-    console.error(`error: ${error.message}`);
-    process.exitCode = 1;
-    void close();
-  },
-  complete: () => void close(),
-});
+}
