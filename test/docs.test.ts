@@ -167,6 +167,13 @@ describe('docs/design.md counts what the code has', () => {
     expect(methodsOf(code('src/port/forwarding.ts'), 'export class ForwardingPort').sort()).toEqual([...portMethods].sort());
   });
 
+  it('names in code only files that are there (under the checkout, src/, src/sdk/ or its bindings/)', () => {
+    const named = [...read(join(DOCS, 'design.md')).matchAll(/`([\w./-]+\.(?:ts|json|mjs))`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(5);
+    const gone = named.filter((name) => !['', 'src', 'src/sdk', 'src/sdk/bindings'].some((base) => existsSync(join(ROOT, base, name))));
+    expect(gone).toEqual([]);
+  });
+
   it("names each folder of src/sdk/ in sdk/'s layers, and no other", () => {
     const design = read(join(DOCS, 'design.md'));
     const layers = /\*\*sdk\/'s folders are layers\.\*\*([\s\S]*?)\n- \*\*/.exec(design)?.[1] ?? '';
