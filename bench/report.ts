@@ -4,7 +4,8 @@ import { label, n, s, table, x } from './report-format.js';
 import { coalesceSection } from './report-coalesce.js';
 import { grpcSection } from './report-grpc.js';
 import { profileSection, readings } from './report-profile.js';
-import { verdict, type GatewayResults, type Results } from './results.js';
+import type { GatewayResults, Results } from './results.js';
+import { verdict } from './targets.js';
 
 const START = '<!-- bench:start -->';
 const END = '<!-- bench:end -->';

@@ -19,7 +19,8 @@ import { startReplayServer } from './replay-server.js';
 import { writePerformancePage } from './report.js';
 import { runChild, runRounds } from './rounds.js';
 import { median, ratio, summarize, type Summary } from './stats.js';
-import { targetsOf, verdict, type Results } from './results.js';
+import type { Results } from './results.js';
+import { targetsOf, verdict } from './targets.js';
 import { verifyReplay } from './verify-replay.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));

@@ -142,3 +142,46 @@ describe('docs/ui.md', () => {
     expect(first).not.toMatch(/\bport\b/);
   });
 });
+
+describe('docs/design.md counts what the code has', () => {
+  const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten'];
+  const code = (path: string) => read(join(ROOT, path));
+  /** The methods an interface or class body of `source` declares, from `opening` to its closing brace. */
+  const methodsOf = (source: string, opening: string) => {
+    const body = source.slice(source.indexOf(opening), source.indexOf('\n}', source.indexOf(opening)));
+    return [...body.matchAll(/^ {2}(\w+)\??\(/gm)].map((m) => m[1]!).filter((name) => name !== 'constructor');
+  };
+  const portMethods = methodsOf(code('src/port/port.ts'), 'export interface A2APort {');
+
+  it("says how many calls the port has, where it counts them: A2APort's methods", () => {
+    expect(portMethods).toContain('listTasks');
+    const said = WORDS[portMethods.length]!;
+    const design = read(join(DOCS, 'design.md'));
+    expect(/`A2APort`, whose (\w+)\s+methods/.exec(design)?.[1]).toBe(said);
+    expect(/`SdkPort` maps the (\w+) port calls/.exec(design)?.[1]).toBe(said);
+    expect(/a port \(`A2APort`\): (\w+) calls/.exec(read(join(DOCS, 'client.md')))?.[1]).toBe(said);
+    expect(/The ladder's only view of an agent: (\w+) calls/.exec(code('src/port/port.ts'))?.[1]).toBe(said);
+  });
+
+  it("ForwardingPort forwards each of the port's methods (so a decorator forwards a method added)", () => {
+    expect(methodsOf(code('src/port/forwarding.ts'), 'export class ForwardingPort').sort()).toEqual([...portMethods].sort());
+  });
+
+  it('names in code only files that are there (under the checkout, src/, src/sdk/ or its bindings/)', () => {
+    const named = [...read(join(DOCS, 'design.md')).matchAll(/`([\w./-]+\.(?:ts|json|mjs))`/g)].map((m) => m[1]!);
+    expect(named.length).toBeGreaterThan(5);
+    const gone = named.filter((name) => !['', 'src', 'src/sdk', 'src/sdk/bindings'].some((base) => existsSync(join(ROOT, base, name))));
+    expect(gone).toEqual([]);
+  });
+
+  it("names each folder of src/sdk/ in sdk/'s layers, and no other", () => {
+    const design = read(join(DOCS, 'design.md'));
+    const layers = /\*\*sdk\/'s folders are layers\.\*\*([\s\S]*?)\n- \*\*/.exec(design)?.[1] ?? '';
+    const named = [...layers.matchAll(/`(\w+)\/`/g)].map((m) => m[1]!);
+    const folders = readdirSync(join(ROOT, 'src', 'sdk'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    expect(named.length).toBeGreaterThan(0);
+    expect([...new Set(named)].sort()).toEqual(folders.sort());
+  });
+});

@@ -5,10 +5,30 @@ import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
 
 /**
  * The one way to decorate a port: every call goes to `inner` as it is, and a subclass overrides the
- * calls it decorates (the turn's task tracking, telemetry). A port method added here is forwarded by
- * every decorator at once. A class, so a decorator made per turn costs one small object (its
- * methods live on the prototype). An inner port without `listTasks` answers as one without it does
- * (an `unsupported` error).
+ * calls it decorates, with `super` (or `this.inner`) for the agent's answer, as a2a-js users wrap
+ * calls with the SDK's interceptors. A port method added here is forwarded by every decorator at once.
+ * A class, so a decorator made per turn costs one small object (its methods live on the prototype).
+ * An inner port without `listTasks` answers as one without it does (an `unsupported` error).
+ *
+ * The library's own decorators extend it (the turn's task tracking, the retry after a 429 or 503,
+ * telemetry's span, the command line's delivery port); a program's are handed to `createA2A` as its
+ * `ports`, each wrapping a port of `createSdkPorts` (docs/client.md, "Decorating a port"). A call is a
+ * cold Observable: a decorator does its work when the call is subscribed (in `defer`), not when the
+ * method is called.
+ *
+ * @example A port that logs each stream it opens:
+ * ```ts
+ * class LoggedPort extends ForwardingPort {
+ *   override stream(message: OutgoingMessage): Observable<AgentEvent> {
+ *     return defer(() => {
+ *       console.error(`stream ${message.messageId}`);
+ *       return super.stream(message);
+ *     });
+ *   }
+ * }
+ * const sdkPorts = createSdkPorts();
+ * const a2a = createA2A({ ports: (agent, turn) => new LoggedPort(sdkPorts(agent, turn)) });
+ * ```
  */
 export class ForwardingPort implements A2APort {
   /** The port every call goes to. */
