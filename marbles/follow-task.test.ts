@@ -1,7 +1,7 @@
 import { describe, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import { ev, task } from '../src/testing/index.js';
-import { followTask } from '../src/turn/follow-task.js';
+import { followTask } from '../src/turn/task/follow-task.js';
 import { marbles } from './helpers.js';
 
 /** Reconnects after 10 ms, then 20 (no jitter), at most twice in a row. */

@@ -4,8 +4,8 @@ import { A2AError } from '../src/errors.js';
 import { ev, task, testCard } from '../src/testing/index.js';
 import { resolvePolicy } from '../src/turn/policy.js';
 import { whenTaken } from '../src/turn/not-now.js';
-import { cancelTask } from '../src/turn/cancel-task.js';
-import { threadHistory } from '../src/turn/thread-history.js';
+import { cancelTask } from '../src/turn/task/cancel-task.js';
+import { threadHistory } from '../src/turn/thread/thread-history.js';
 import { a2aError, labels, marbles, turn, withPolicy } from './helpers.js';
 
 /** A 429 or 503 as the port reports it, with the `Retry-After` it named (ms), if any. */

@@ -4,8 +4,8 @@ import type { HistoryPage } from '../src/port/history.js';
 import type { A2APort, TaskPage } from '../src/port/port.js';
 import type { AgentMessage, Artifact, Part, Task, TaskState } from '../src/port/types.js';
 import { agentMessage, createFakePort, task, testCard, type FakePortCall } from '../src/testing/index.js';
-import { threadPages } from '../src/turn/listing.js';
-import { threadHistory, type ThreadHistoryOptions } from '../src/turn/thread-history.js';
+import { threadPages } from '../src/turn/thread/listing.js';
+import { threadHistory, type ThreadHistoryOptions } from '../src/turn/thread/thread-history.js';
 import { a2aError, marbles, options, type Kit } from './helpers.js';
 
 // The thread's contextId is 'C'; 'B' is another thread's.

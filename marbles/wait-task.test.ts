@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import { ev, task } from '../src/testing/index.js';
-import { waitForTask, type TaskWait } from '../src/turn/wait-task.js';
+import { waitForTask, type TaskWait } from '../src/turn/task/wait-task.js';
 import { a2aError, marbles } from './helpers.js';
 
 /** Polls every 10, 15, then 20 ms (backoff ×1.5 capped at 20); each request within 5 ms; the whole wait within 100. */

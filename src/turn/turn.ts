@@ -8,18 +8,18 @@ import { checkInputModes, outgoingData, outgoingFiles } from '../port/outgoing.j
 import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { cancelWhenAbandoned } from './cancel.js';
+import { cancelWhenAbandoned } from './ladder/cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
-import { HeardPort } from './heard.js';
+import { HeardPort } from './ladder/heard.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
-import { replyFromHistory } from './history.js';
-import { followTask, streamTurn } from './live.js';
-import { firstLookups, needsSettling, sendSettled, type Settling } from './first-send.js';
-import { headStart } from './head-start.js';
+import { replyFromHistory } from './ladder/history.js';
+import { followTask, streamTurn } from './ladder/live.js';
+import { firstLookups, needsSettling, sendSettled, type Settling } from './ladder/first-send.js';
+import { headStart } from './ladder/head-start.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { notNowPort } from './not-now.js';
-import { pollUntilSettled } from './poll.js';
-import { sendBlocking } from './send.js';
+import { pollUntilSettled } from './ladder/poll.js';
+import { sendBlocking } from './ladder/send.js';
 import { TurnTask } from './task.js';
 import { watchdog, within } from './watchdog.js';
 

@@ -1,7 +1,7 @@
 import { tap, type Observable } from 'rxjs';
-import { ForwardingPort } from '../port/forwarding.js';
-import type { A2APort } from '../port/port.js';
-import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
+import { ForwardingPort } from '../../port/forwarding.js';
+import type { A2APort } from '../../port/port.js';
+import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 
 /**
  * The turn's port when the caller asked to hear the agent's own objects (`onAgentEvent`): each event

@@ -1,8 +1,8 @@
 import { concat, concatMap, defer, find, from, map, of, type Observable } from 'rxjs';
-import { listTasksOf } from '../port/port.js';
-import type { ContextAdoptedEvent } from '../port/notes.js';
-import type { LadderContext } from './context.js';
-import { ownTasks } from './thread-guard.js';
+import { listTasksOf } from '../../port/port.js';
+import type { ContextAdoptedEvent } from '../../port/notes.js';
+import type { LadderContext } from '../context.js';
+import { ownTasks } from '../thread-guard.js';
 import { boundedLookup } from './lookup-bound.js';
 
 /**

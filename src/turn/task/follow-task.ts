@@ -1,8 +1,8 @@
 import { catchError, defer, map, Observable, throwError, timer, type Subscription } from 'rxjs';
-import { A2AError, isA2AError } from '../errors.js';
-import type { A2APort } from '../port/port.js';
-import { isSettled, type AgentEvent, type TaskState } from '../port/types.js';
-import { backoffDelay, type Backoff } from './policy.js';
+import { A2AError, isA2AError } from '../../errors.js';
+import type { A2APort } from '../../port/port.js';
+import { isSettled, type AgentEvent, type TaskState } from '../../port/types.js';
+import { backoffDelay, type Backoff } from '../policy.js';
 
 /** How {@link followTask} reconnects a stream that broke. */
 export interface FollowReconnect extends Backoff {

@@ -1,5 +1,5 @@
-import { A2AError } from '../errors.js';
-import { callerIdProblem } from './request.js';
+import { A2AError } from '../../errors.js';
+import { callerIdProblem } from '../request.js';
 
 /**
  * Where a thread's history goes on: the agent's page (its token, absent for the first page, and the

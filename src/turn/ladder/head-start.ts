@@ -1,5 +1,5 @@
 import { Observable, ReplaySubject, switchMap, tap } from 'rxjs';
-import type { CardSummary } from '../port/card.js';
+import type { CardSummary } from '../../port/card.js';
 
 /**
  * `card$`, then `body` with the card, and `early` started at once beside the card (subscribed right

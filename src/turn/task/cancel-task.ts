@@ -1,10 +1,10 @@
 import { defer, map, switchMap, type Observable } from 'rxjs';
-import type { A2APort } from '../port/port.js';
-import type { Task } from '../port/types.js';
-import type { TurnPolicy } from './policy.js';
-import { foreignTask, ownership } from './thread-guard.js';
-import { notNowPort } from './not-now.js';
-import { within } from './watchdog.js';
+import type { A2APort } from '../../port/port.js';
+import type { Task } from '../../port/types.js';
+import type { TurnPolicy } from '../policy.js';
+import { foreignTask, ownership } from '../thread-guard.js';
+import { notNowPort } from '../not-now.js';
+import { within } from '../watchdog.js';
 
 /** A task to cancel: its id, and the conversation it must belong to when the caller names one. */
 export interface CancelRequest {

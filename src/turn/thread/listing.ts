@@ -1,8 +1,8 @@
 import { concat, concatMap, defer, of, type Observable } from 'rxjs';
-import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../port/port.js';
-import type { Task } from '../port/types.js';
-import { ownTasks } from './thread-guard.js';
-import { withinFrom } from './watchdog.js';
+import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../../port/port.js';
+import type { Task } from '../../port/types.js';
+import { ownTasks } from '../thread-guard.js';
+import { withinFrom } from '../watchdog.js';
 
 /** How far a thread's `ListTasks` is followed. */
 export interface ListingBounds {

@@ -1,7 +1,7 @@
 import { catchError, EMPTY, filter, type Observable } from 'rxjs';
-import { toA2AError } from '../errors.js';
-import type { AgentEvent } from '../port/types.js';
-import type { LadderContext } from './context.js';
+import { toA2AError } from '../../errors.js';
+import type { AgentEvent } from '../../port/types.js';
+import type { LadderContext } from '../context.js';
 import { pollOnce } from './live.js';
 
 /** Messages of history asked for: enough to hold the agent's last message after the user's. */

@@ -1,14 +1,14 @@
 import { catchError, defer, last, map, scan, switchMap, takeWhile, throwError, type Observable } from 'rxjs';
-import { A2AError, isA2AError, naming } from '../errors.js';
-import type { CardSummary } from '../port/card.js';
-import type { HistoryPage } from '../port/history.js';
-import type { A2APort } from '../port/port.js';
+import { A2AError, isA2AError, naming } from '../../errors.js';
+import type { CardSummary } from '../../port/card.js';
+import type { HistoryPage } from '../../port/history.js';
+import type { A2APort } from '../../port/port.js';
 import { decodeCursor, encodeCursor, type HistoryCursor } from './history-cursor.js';
 import { NOTHING_GATHERED, takePage, type Gathered, type HistoryBounds } from './history-pages.js';
 import { threadPages } from './listing.js';
-import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from './policy.js';
-import { notNowPort } from './not-now.js';
-import { within } from './watchdog.js';
+import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from '../policy.js';
+import { notNowPort } from '../not-now.js';
+import { within } from '../watchdog.js';
 
 /** Exchanges of a history page by default (and the most recent ones a chat shows on opening). */
 export const DEFAULT_HISTORY_LIMIT = 20;

@@ -1,6 +1,6 @@
 import { asyncScheduler, type Observable, type Observer, type Subscriber, type Subscription, type Unsubscribable } from 'rxjs';
-import type { AgentEvent } from '../port/types.js';
-import type { LadderContext } from './context.js';
+import type { AgentEvent } from '../../port/types.js';
+import type { LadderContext } from '../context.js';
 
 /**
  * The longest quiet after a stream's last word (its final status) before the turn stops reading it,

@@ -1,10 +1,10 @@
 import { asyncScheduler, concatMap, defer, EMPTY, of, take, throwError, timer, type Observable } from 'rxjs';
-import { A2AError } from '../errors.js';
-import type { A2APort } from '../port/port.js';
-import type { Task } from '../port/types.js';
-import { userMessages } from '../render/user-messages.js';
+import { A2AError } from '../../errors.js';
+import type { A2APort } from '../../port/port.js';
+import type { Task } from '../../port/types.js';
+import { userMessages } from '../../render/user-messages.js';
 import { threadPages } from './listing.js';
-import { backoffDelay, type TurnPolicy } from './policy.js';
+import { backoffDelay, type TurnPolicy } from '../policy.js';
 import { listingBounds, since, type ThreadResumeBounds } from './waiting.js';
 
 /**

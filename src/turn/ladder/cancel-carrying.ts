@@ -1,9 +1,9 @@
 import { catchError, EMPTY, type Observable } from 'rxjs';
-import { toA2AError } from '../errors.js';
-import type { OutgoingMessage, Task } from '../port/types.js';
-import type { LadderContext } from './context.js';
-import { carrying, type NoTaskCarrying } from './delivered.js';
-import { within } from './watchdog.js';
+import { toA2AError } from '../../errors.js';
+import type { OutgoingMessage, Task } from '../../port/types.js';
+import type { LadderContext } from '../context.js';
+import { carrying, type NoTaskCarrying } from '../thread/delivered.js';
+import { within } from '../watchdog.js';
 
 /**
  * For a turn left before the agent named its task, once the request read on in the background ended

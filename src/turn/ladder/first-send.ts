@@ -1,12 +1,12 @@
 import { concat, concatMap, from, map, of, switchMap, type Observable } from 'rxjs';
-import type { LadderNote } from '../port/events.js';
-import type { A2APort } from '../port/port.js';
-import type { AgentEvent, OutgoingMessage } from '../port/types.js';
+import type { LadderNote } from '../../port/events.js';
+import type { A2APort } from '../../port/port.js';
+import type { AgentEvent, OutgoingMessage } from '../../port/types.js';
 import { checkCallerTask } from './caller-task.js';
-import type { LadderContext } from './context.js';
-import type { TurnPolicy } from './policy.js';
-import { carriedOver, rotatedContext } from './rotation.js';
-import { waitingTask } from './waiting.js';
+import type { LadderContext } from '../context.js';
+import type { TurnPolicy } from '../policy.js';
+import { carriedOver, rotatedContext } from '../thread/rotation.js';
+import { waitingTask } from '../thread/waiting.js';
 
 /** What a message's turn settles before the message goes (see `LadderOptions`). */
 export interface FirstSendOptions {

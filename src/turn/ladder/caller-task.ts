@@ -1,12 +1,12 @@
 import { catchError, defer, map, of, throwError, type Observable } from 'rxjs';
-import { A2AError, isA2AError } from '../errors.js';
-import { UNSUPPORTED_OPERATION } from '../port/codes.js';
-import type { TaskGoneEvent } from '../port/events.js';
-import type { A2APort } from '../port/port.js';
-import { isTerminal, type OutgoingMessage, type Task } from '../port/types.js';
-import type { TurnPolicy } from './policy.js';
-import { foreignTask, ownership } from './thread-guard.js';
-import { withinFrom } from './watchdog.js';
+import { A2AError, isA2AError } from '../../errors.js';
+import { UNSUPPORTED_OPERATION } from '../../port/codes.js';
+import type { TaskGoneEvent } from '../../port/events.js';
+import type { A2APort } from '../../port/port.js';
+import { isTerminal, type OutgoingMessage, type Task } from '../../port/types.js';
+import type { TurnPolicy } from '../policy.js';
+import { foreignTask, ownership } from '../thread-guard.js';
+import { withinFrom } from '../watchdog.js';
 
 /** The message to send after the check, and the note that it goes without the task it named. */
 export interface CheckedFollowUp {

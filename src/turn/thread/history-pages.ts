@@ -1,6 +1,6 @@
-import type { HistoryExchange } from '../port/history.js';
-import type { Task } from '../port/types.js';
-import { exchangeOf, exchangeSize, type ReplyLimits } from '../render/exchange.js';
+import type { HistoryExchange } from '../../port/history.js';
+import type { Task } from '../../port/types.js';
+import { exchangeOf, exchangeSize, type ReplyLimits } from '../../render/exchange.js';
 import type { HistoryCursor } from './history-cursor.js';
 import type { ThreadPage } from './listing.js';
 

@@ -15,17 +15,17 @@ import {
   timer,
   type MonoTypeOperatorFunction,
 } from 'rxjs';
-import { A2AError, isA2AError, timeoutError, toA2AError } from '../errors.js';
-import { followedBy } from '../rx.js';
-import { isInterrupted, type AgentEvent, type OutgoingMessage, type Task } from '../port/types.js';
+import { A2AError, isA2AError, timeoutError, toA2AError } from '../../errors.js';
+import { followedBy } from '../../rx.js';
+import { isInterrupted, type AgentEvent, type OutgoingMessage, type Task } from '../../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import { UntilStreamDone } from './stream-done.js';
-import type { LadderContext } from './context.js';
-import type { LadderNote } from '../port/events.js';
-import { backoffDelay } from './policy.js';
+import type { LadderContext } from '../context.js';
+import type { LadderNote } from '../../port/events.js';
+import { backoffDelay } from '../policy.js';
 import { pollUntilSettled } from './poll.js';
 import { sendAgain, sendBlocking, streamRefused } from './send.js';
-import { watchdog, within, type Budget } from './watchdog.js';
+import { watchdog, within, type Budget } from '../watchdog.js';
 
 type LadderSignal = AgentEvent | LadderNote;
 

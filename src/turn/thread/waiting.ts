@@ -1,9 +1,9 @@
 import { asyncScheduler, concatMap, find, from, map, type Observable } from 'rxjs';
-import type { A2APort } from '../port/port.js';
-import { isInterrupted, isTerminal, type Task } from '../port/types.js';
-import type { LadderContext } from './context.js';
+import type { A2APort } from '../../port/port.js';
+import { isInterrupted, isTerminal, type Task } from '../../port/types.js';
+import type { LadderContext } from '../context.js';
 import { threadPages, type ListingBounds } from './listing.js';
-import type { TurnPolicy } from './policy.js';
+import type { TurnPolicy } from '../policy.js';
 import { boundedLookup } from './lookup-bound.js';
 
 /** How far back a conversation's unfinished task is looked for: a day. */

@@ -1,12 +1,12 @@
 import { catchError, concat, of, switchMap, throwError, type Observable } from 'rxjs';
-import { isA2AError, type A2AError } from '../errors.js';
-import { INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_OPERATION, VERSION_NOT_SUPPORTED } from '../port/codes.js';
-import type { AgentEvent, OutgoingMessage, SendResult } from '../port/types.js';
+import { isA2AError, type A2AError } from '../../errors.js';
+import { INVALID_PARAMS, METHOD_NOT_FOUND, UNSUPPORTED_OPERATION, VERSION_NOT_SUPPORTED } from '../../port/codes.js';
+import type { AgentEvent, OutgoingMessage, SendResult } from '../../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
-import type { LadderContext } from './context.js';
-import type { ContextRefusedEvent, LadderNote, TaskGoneEvent } from '../port/events.js';
+import type { LadderContext } from '../context.js';
+import type { ContextRefusedEvent, LadderNote, TaskGoneEvent } from '../../port/events.js';
 import { pollUntilSettled } from './poll.js';
-import { within } from './watchdog.js';
+import { within } from '../watchdog.js';
 
 /**
  * The blocking rung: one `SendMessage` that returns when the task is terminal or interrupted. A

@@ -1,9 +1,9 @@
 import { concat, defer, ignoreElements, map, repeat, retry, takeWhile, throwError, timer, type Observable } from 'rxjs';
-import { isA2AError, timeoutError } from '../errors.js';
-import type { AgentEvent, Task } from '../port/types.js';
-import type { LadderContext } from './context.js';
-import { backoffDelay } from './policy.js';
-import { watchdog, within } from './watchdog.js';
+import { isA2AError, timeoutError } from '../../errors.js';
+import type { AgentEvent, Task } from '../../port/types.js';
+import type { LadderContext } from '../context.js';
+import { backoffDelay } from '../policy.js';
+import { watchdog, within } from '../watchdog.js';
 
 /** Messages of history a resumed turn's first `GetTask` asks for: enough to hold the person's newest message. */
 export const REQUEST_HISTORY = 10;
