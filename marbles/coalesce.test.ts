@@ -2,7 +2,7 @@ import { asyncScheduler, map, Subject, take, VirtualTimeScheduler, type Schedule
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../src/errors.js';
 import type { TurnErrorEvent, TurnEvent } from '../src/port/events.js';
-import { coalesceViews } from '../src/render/coalesce.js';
+import { coalesceViews } from '../src/rx/coalesce-views.js';
 import { threadTranscript, type Transcript } from '../src/render/transcript.js';
 import { catchTurnError, turnState, type TurnView } from '../src/render/view.js';
 import { marbles } from './helpers.js';

@@ -1,7 +1,8 @@
 import { take } from 'rxjs';
 import { TestScheduler } from 'rxjs/testing';
 import { describe, expect, it } from 'vitest';
-import { followedBy, spread } from '../src/rx.js';
+import { spread } from '../src/rx/spread.js';
+import { followedBy } from '../src/rx/followed-by.js';
 
 // `spread` is the turn's per-event hop (the renderer, the thread's memory): it must behave as
 // `startWith(...first)`, `concatMap(each)` over arrays and `concatWith(defer(last))` do together.

@@ -1,6 +1,7 @@
 import { Observable } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { watchdog, within, type Budget } from '../src/turn/watchdog.js';
+import { watchdog, type Budget } from '../src/rx/watchdog.js';
+import { within } from '../src/turn/within.js';
 import { a2aError, marbles } from './helpers.js';
 
 // The watchdog is the clock of every live stream and of polling (first event, idle gap, auth wait,
@@ -27,7 +28,7 @@ describe('watchdog', () => {
     const { expired, calls } = expiry();
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold<string>('-');
-      expectObservable(source.pipe(watchdog(4, byLetter, expired))).toBe('----#', undefined, expiredError);
+      expectObservable(source.pipe(watchdog({ first: 4, each: byLetter, expired }))).toBe('----#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^---!');
     });
     expect(calls()).toBe(1);
@@ -36,7 +37,7 @@ describe('watchdog', () => {
   it("'keep' leaves the clock running: values inside the first bound do not move it", () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-a----a|');
-      expectObservable(source.pipe(watchdog(5, byLetter, () => expiredError))).toBe('-a-a-#', undefined, expiredError);
+      expectObservable(source.pipe(watchdog({ first: 5, each: byLetter, expired: () => expiredError }))).toBe('-a-a-#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^----!');
     });
   });
@@ -45,7 +46,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // b (3 frames) at 1, 3 and 5: the bound moves to 4, then 6, then 8.
       const source = cold('-b-b-b------b|');
-      expectObservable(source.pipe(watchdog(2, byLetter, () => expiredError))).toBe('-b-b-b--#', undefined, expiredError);
+      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe('-b-b-b--#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^-------!');
     });
   });
@@ -54,7 +55,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // c (1 frame) at 2: the bound of 10 becomes 3.
       const source = cold('--c------|');
-      expectObservable(source.pipe(watchdog(10, byLetter, () => expiredError))).toBe('--c#', undefined, expiredError);
+      expectObservable(source.pipe(watchdog({ first: 10, each: byLetter, expired: () => expiredError }))).toBe('--c#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^--!');
     });
   });
@@ -63,7 +64,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // d (6 frames) at 1: the bound of 2 becomes 7.
       const source = cold('-d--------|');
-      expectObservable(source.pipe(watchdog(2, byLetter, () => expiredError))).toBe('-d-----#', undefined, expiredError);
+      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe('-d-----#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^------!');
     });
   });
@@ -73,7 +74,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // b (3 frames) every 2 frames: each comes before the bound the last one set.
       const source = cold('--b-b-b-|');
-      expectObservable(source.pipe(watchdog(3, byLetter, expired))).toBe('--b-b-b-|');
+      expectObservable(source.pipe(watchdog({ first: 3, each: byLetter, expired }))).toBe('--b-b-b-|');
       expectSubscriptions(source.subscriptions).toBe('^-------!');
     });
     expect(calls()).toBe(0);
@@ -84,14 +85,10 @@ describe('watchdog', () => {
       let last = 'nothing';
       const source = cold('-b-a');
       const out = source.pipe(
-        watchdog(
-          5,
-          (value: string) => {
+        watchdog({ first: 5, each: (value: string) => {
             last = value;
             return byLetter(value);
-          },
-          () => new Error(`expired after ${last}`),
-        ),
+          }, expired: () => new Error(`expired after ${last}`) }),
       );
       expectObservable(out).toBe('-b-a#', undefined, new Error('expired after a'));
     });
@@ -103,8 +100,8 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       const completes = cold('-b|');
       const fails = cold('-b#', undefined, broken);
-      expectObservable(completes.pipe(watchdog(3, byLetter, expired))).toBe('-b|');
-      expectObservable(fails.pipe(watchdog(3, byLetter, expired))).toBe('-b#', undefined, broken);
+      expectObservable(completes.pipe(watchdog({ first: 3, each: byLetter, expired }))).toBe('-b|');
+      expectObservable(fails.pipe(watchdog({ first: 3, each: byLetter, expired }))).toBe('-b#', undefined, broken);
       expectSubscriptions(completes.subscriptions).toBe('^-!');
       expectSubscriptions(fails.subscriptions).toBe('^-!');
     });
@@ -116,7 +113,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // b (3 frames) at 1 set the clock for frame 4; leaving at 2 must stop it.
       const source = cold('-b-b-b-b-b|');
-      expectObservable(source.pipe(watchdog(10, byLetter, expired)), '^-!').toBe('-b');
+      expectObservable(source.pipe(watchdog({ first: 10, each: byLetter, expired })), '^-!').toBe('-b');
       expectSubscriptions(source.subscriptions).toBe('^-!');
     });
     expect(calls()).toBe(0);
@@ -126,7 +123,7 @@ describe('watchdog', () => {
     const order: string[] = [];
     marbles(() => {
       const source = new Observable<string>(() => () => order.push('source unsubscribed'));
-      source.pipe(watchdog(2, byLetter, () => expiredError)).subscribe({ error: () => order.push('error') });
+      source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError })).subscribe({ error: () => order.push('error') });
     });
     expect(order).toEqual(['source unsubscribed', 'error']);
   });

@@ -113,8 +113,8 @@ const SRC_LAYERS = [
   ['client'],
   ['sdk', 'turn', 'testing', 'telemetry'],
   ['identity', 'render'],
-  ['port'],
-  ['errors.ts', 'logger.ts', 'network-cause.ts', 'validation.ts', 'rx.ts'],
+  ['port', 'rx'],
+  ['errors.ts', 'logger.ts', 'network-cause.ts', 'validation.ts'],
   ['card-signature.ts'],
 ];
 

@@ -8,7 +8,7 @@ import { carrying, type SentAt } from './thread/delivered.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
 import { newestUnfinished, type ThreadResumeBounds } from './thread/waiting.js';
-import { within } from './watchdog.js';
+import { within } from './within.js';
 
 export type { ThreadResumeBounds } from './thread/waiting.js';
 

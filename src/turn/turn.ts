@@ -1,6 +1,7 @@
 import { asyncScheduler, catchError, concat, defer, EMPTY, of, switchMap, throwError, type Observable, type OperatorFunction } from 'rxjs';
 import { A2AError, isA2AError, naming, timeoutError } from '../errors.js';
-import { followedBy, spread } from '../rx.js';
+import { spread } from '../rx/spread.js';
+import { followedBy } from '../rx/followed-by.js';
 import { silentLogger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
@@ -21,7 +22,8 @@ import { notNowPort } from './not-now.js';
 import { pollUntilSettled } from './ladder/poll.js';
 import { sendBlocking } from './ladder/send.js';
 import { TurnTask } from './task.js';
-import { watchdog, within } from './watchdog.js';
+import { watchdog } from '../rx/watchdog.js';
+import { within } from './within.js';
 
 export type { TurnRequest } from './request.js';
 export type { LadderOptions } from './ladder-options.js';
@@ -170,11 +172,7 @@ function runLadder<S = never>(
           (card, early$) => afterCard(card, 0, early$),
         );
   const agent$ = settled$.pipe(
-    watchdog(
-      policy.turnTimeoutMs,
-      () => 'keep',
-      () => timeoutError('turn', policy.turnTimeoutMs, 'turn'),
-    ),
+    watchdog({ first: policy.turnTimeoutMs, each: () => 'keep', expired: () => timeoutError('turn', policy.turnTimeoutMs, 'turn') }),
     // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
     catchError((error: unknown) => {
       if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;

@@ -6,7 +6,7 @@ import type { A2APort } from '../../port/port.js';
 import { isTerminal, type OutgoingMessage, type Task } from '../../port/types.js';
 import type { TurnPolicy } from '../policy.js';
 import { foreignTask, ownership } from '../thread-guard.js';
-import { withinFrom } from '../watchdog.js';
+import { withinFrom } from '../within.js';
 
 /** The message to send after the check, and the note that it goes without the task it named. */
 export interface CheckedFollowUp {

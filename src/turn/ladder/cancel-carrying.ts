@@ -3,7 +3,7 @@ import { toA2AError } from '../../errors.js';
 import type { OutgoingMessage, Task } from '../../port/types.js';
 import type { LadderContext } from '../context.js';
 import { carrying, type NoTaskCarrying } from '../thread/delivered.js';
-import { within } from '../watchdog.js';
+import { within } from '../within.js';
 
 /**
  * For a turn left before the agent named its task, once the request read on in the background ended

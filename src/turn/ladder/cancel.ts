@@ -12,7 +12,7 @@ import { toA2AError } from '../../errors.js';
 import type { OutgoingMessage, Task } from '../../port/types.js';
 import { cancelCarrying } from './cancel-carrying.js';
 import type { LadderContext } from '../context.js';
-import { within } from '../watchdog.js';
+import { within } from '../within.js';
 
 /**
  * When the turn ends for any reason (unsubscribe, deadline, error) while the agent's task is known

@@ -16,7 +16,7 @@ import {
   type MonoTypeOperatorFunction,
 } from 'rxjs';
 import { A2AError, isA2AError, timeoutError, toA2AError } from '../../errors.js';
-import { followedBy } from '../../rx.js';
+import { followedBy } from '../../rx/followed-by.js';
 import { isInterrupted, type AgentEvent, type OutgoingMessage, type Task } from '../../port/types.js';
 import { cancelWhenNamed } from './cancel.js';
 import { UntilStreamDone } from './stream-done.js';
@@ -25,7 +25,8 @@ import type { LadderNote } from '../../port/events.js';
 import { backoffDelay } from '../policy.js';
 import { pollUntilSettled } from './poll.js';
 import { sendAgain, sendBlocking, streamRefused } from './send.js';
-import { watchdog, within, type Budget } from '../watchdog.js';
+import { watchdog, type Budget } from '../../rx/watchdog.js';
+import { within } from '../within.js';
 
 type LadderSignal = AgentEvent | LadderNote;
 
@@ -131,7 +132,7 @@ function listen(
         : seen
           ? timeoutError('idle', policy.idleTimeoutMs, operation)
           : timeoutError('first-event', policy.firstEventTimeoutMs, operation);
-    return events$.pipe(watchdog(policy.firstEventTimeoutMs, budget, expired), untilStreamDone(ctx, operation, followUp));
+    return events$.pipe(watchdog({ first: policy.firstEventTimeoutMs, each: budget, expired }), untilStreamDone(ctx, operation, followUp));
   });
 }
 

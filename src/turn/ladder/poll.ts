@@ -3,7 +3,8 @@ import { isA2AError, timeoutError } from '../../errors.js';
 import type { AgentEvent, Task } from '../../port/types.js';
 import type { LadderContext } from '../context.js';
 import { backoffDelay } from '../policy.js';
-import { watchdog, within } from '../watchdog.js';
+import { watchdog } from '../../rx/watchdog.js';
+import { within } from '../within.js';
 
 /** Messages of history a resumed turn's first `GetTask` asks for: enough to hold the person's newest message. */
 export const REQUEST_HISTORY = 10;
@@ -33,16 +34,16 @@ export function pollUntilSettled(ctx: LadderContext, taskId: string, afterDelay:
     let seen: string | undefined;
     return getOnce$.pipe(
       repeat({ delay: (count) => timer(backoffDelay(poll, count, ctx.random)) }),
-      watchdog(
-        poll.staleAfterMs,
-        (task) => {
+      watchdog({
+        first: poll.staleAfterMs,
+        each: (task) => {
           const fingerprint = JSON.stringify([task.status, task.artifacts]);
           if (fingerprint === seen) return 'keep';
           seen = fingerprint;
           return poll.staleAfterMs;
         },
-        () => timeoutError('stale', poll.staleAfterMs, 'get-task'),
-      ),
+        expired: () => timeoutError('stale', poll.staleAfterMs, 'get-task'),
+      }),
       takeWhile(() => !ctx.task.settled, true),
       map((task): AgentEvent => ({ kind: 'task', task })),
     );

@@ -6,7 +6,7 @@ import { cancelWhenNamed } from './cancel.js';
 import type { LadderContext } from '../context.js';
 import type { ContextRefusedEvent, LadderNote, TaskGoneEvent } from '../../port/events.js';
 import { pollUntilSettled } from './poll.js';
-import { within } from '../watchdog.js';
+import { within } from '../within.js';
 
 /**
  * The blocking rung: one `SendMessage` that returns when the task is terminal or interrupted. A

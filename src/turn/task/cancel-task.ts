@@ -4,7 +4,7 @@ import type { Task } from '../../port/types.js';
 import type { TurnPolicy } from '../policy.js';
 import { foreignTask, ownership } from '../thread-guard.js';
 import { notNowPort } from '../not-now.js';
-import { within } from '../watchdog.js';
+import { within } from '../within.js';
 
 /** A task to cancel: its id, and the conversation it must belong to when the caller names one. */
 export interface CancelRequest {

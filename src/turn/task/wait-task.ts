@@ -20,7 +20,7 @@ import { isA2AError, timeoutError } from '../../errors.js';
 import type { A2APort } from '../../port/port.js';
 import { isSettled, type AgentEvent, type Task } from '../../port/types.js';
 import { backoffDelay, type Backoff } from '../policy.js';
-import { within } from '../watchdog.js';
+import { within } from '../within.js';
 
 /** How {@link waitForTask} waits. */
 export interface TaskWait {

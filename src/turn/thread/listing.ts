@@ -2,7 +2,7 @@ import { concat, concatMap, defer, of, type Observable } from 'rxjs';
 import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from '../../port/port.js';
 import type { Task } from '../../port/types.js';
 import { ownTasks } from '../thread-guard.js';
-import { withinFrom } from '../watchdog.js';
+import { withinFrom } from '../within.js';
 
 /** How far a thread's `ListTasks` is followed. */
 export interface ListingBounds {

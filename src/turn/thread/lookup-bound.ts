@@ -1,7 +1,7 @@
 import { catchError, map, of, take, type MonoTypeOperatorFunction, type Observable } from 'rxjs';
 import { isA2AError, naming, toA2AError } from '../../errors.js';
 import type { LadderContext } from '../context.js';
-import { withinFrom } from '../watchdog.js';
+import { withinFrom } from '../within.js';
 
 /**
  * The bound of a thread's best-effort `ListTasks` lookup: `lookupTimeoutMs`, its clock starting when

@@ -8,7 +8,7 @@ import { NOTHING_GATHERED, takePage, type Gathered, type HistoryBounds } from '.
 import { threadPages } from './listing.js';
 import { resolvePolicy, type TurnPolicy, type TurnPolicyInput } from '../policy.js';
 import { notNowPort } from '../not-now.js';
-import { within } from '../watchdog.js';
+import { within } from '../within.js';
 
 /** Exchanges of a history page by default (and the most recent ones a chat shows on opening). */
 export const DEFAULT_HISTORY_LIMIT = 20;

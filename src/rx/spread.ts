@@ -71,39 +71,3 @@ function emit<R>(subscriber: Subscriber<R>, values: readonly R[]): boolean {
   for (let i = 0; i < values.length && !subscriber.closed; i++) subscriber.next(values[i]!);
   return !subscriber.closed;
 }
-
-/**
- * `concatWith(defer(next))` in one hop: when the source completes, `next()` is made and subscribed in
- * its place (a throwing `next` errors the stream). Lighter than `concat`'s buffer of sources, for a
- * turn's graph that stays open for the whole stream.
- */
-export function followedBy<T, R>(next: () => Observable<R>): OperatorFunction<T, T | R> {
-  return (source) => new Observable<T | R>((subscriber) => source.subscribe(new FollowedBy(subscriber, next)));
-}
-
-/** {@link followedBy}'s observer (methods, as {@link Spreading}'s). */
-class FollowedBy<T, R> implements Observer<T> {
-  constructor(
-    private readonly subscriber: Subscriber<T | R>,
-    private readonly then: () => Observable<R>,
-  ) {}
-
-  next(value: T): void {
-    this.subscriber.next(value);
-  }
-
-  error(error: unknown): void {
-    this.subscriber.error(error);
-  }
-
-  complete(): void {
-    let then: Observable<R>;
-    try {
-      then = this.then();
-    } catch (error) {
-      this.subscriber.error(error);
-      return;
-    }
-    then.subscribe(this.subscriber);
-  }
-}

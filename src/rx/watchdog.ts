@@ -1,23 +1,20 @@
-import {
-  asyncScheduler,
-  Observable,
-  ReplaySubject,
-  switchMap,
-  take,
-  throwError,
-  timeout,
-  type MonoTypeOperatorFunction,
-  type Observer,
-  type Subscriber,
-  type Subscription,
-} from 'rxjs';
-import { timeoutError, type A2AOperation, type TimeoutPhase } from '../errors.js';
+import { asyncScheduler, Observable, type MonoTypeOperatorFunction, type Observer, type Subscriber, type Subscription } from 'rxjs';
 
 /**
  * What a value does to the watchdog's clock: a number restarts it with that many milliseconds,
  * `'keep'` leaves it running.
  */
 export type Budget = number | 'keep';
+
+/** What {@link watchdog} watches, as RxJS's `timeout` takes its config. */
+export interface WatchdogConfig<T> {
+  /** The budget from subscription to the first value. */
+  first: Budget;
+  /** What each value does to the clock: a new budget from now, or `'keep'`. */
+  each: (value: T) => Budget;
+  /** The error the stream fails with when the clock runs out. */
+  expired: () => unknown;
+}
 
 /**
  * A clock over a stream whose budget each value may change: the idle gap between events, the
@@ -27,10 +24,10 @@ export type Budget = number | 'keep';
  * Per event it only moves a deadline (one `now()`), so a fast stream costs no timer churn. It runs
  * on RxJS's async scheduler, so marble tests drive it on virtual time.
  */
-export function watchdog<T>(first: Budget, next: (value: T) => Budget, expired: () => unknown): MonoTypeOperatorFunction<T> {
+export function watchdog<T>({ first, each, expired }: WatchdogConfig<T>): MonoTypeOperatorFunction<T> {
   return (source) =>
     new Observable<T>((subscriber) => {
-      const watch = new Watch(subscriber, next, expired);
+      const watch = new Watch(subscriber, each, expired);
       watch.set(first);
       watch.upstream = source.subscribe(watch);
       return watch;
@@ -104,34 +101,4 @@ class Watch<T> implements Observer<T> {
 /** A watchdog's clock going off (a scheduler action's work: no closure per clock). */
 function fire(watch: Watch<unknown> | undefined): void {
   watch!.check();
-}
-
-/** `timeout({ first })` for a one-shot request, failing with a timeout {@link A2AError} for `phase`. */
-export function within<T>(ms: number, phase: TimeoutPhase, operation: A2AOperation): MonoTypeOperatorFunction<T> {
-  return timeout({ first: ms, with: () => throwError(() => timeoutError(phase, ms, operation)) });
-}
-
-/**
- * {@link within} whose clock starts when `from$` first emits (at once when it has, or when it is
- * absent), while the request goes at once: a lookup started beside the card is bounded from the
- * card's arrival, as it was when it waited for the card. What the request answers before then is kept.
- */
-export function withinFrom<T>(
-  from$: Observable<unknown> | undefined,
-  ms: number,
-  phase: TimeoutPhase,
-  operation: A2AOperation,
-): MonoTypeOperatorFunction<T> {
-  if (from$ === undefined) return within(ms, phase, operation);
-  return (source) =>
-    new Observable<T>((subscriber) => {
-      const answered = new ReplaySubject<T>();
-      const request = source.subscribe(answered);
-      const bounded = from$.pipe(
-        take(1),
-        switchMap(() => answered.pipe(within<T>(ms, phase, operation))),
-      );
-      bounded.subscribe(subscriber);
-      return request;
-    });
 }
