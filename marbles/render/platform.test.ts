@@ -73,11 +73,7 @@ describe('a reply as requests to a chat platform', () => {
     scheduler().run(({ cold, expectObservable }) => {
       const refused = () => throwError(() => new Error('403 forbidden'));
       const reply = cold('a|', { a: 'hi' });
-      expectObservable(reply.pipe(platformEdits({ maxLength: 100, perSecond: 10, send: refused }))).toBe(
-        '#',
-        undefined,
-        new Error('403 forbidden'),
-      );
+      expectObservable(reply.pipe(platformEdits({ maxLength: 100, perSecond: 10, send: refused }))).toBe('#', undefined, new Error('403 forbidden'));
     });
   });
 
@@ -108,9 +104,7 @@ describe('a reply as requests to a chat platform', () => {
           const test = scheduler();
           test.run(({ cold }) => {
             const source = cold(`${diagram.join(' ')} |`, values);
-            source
-              .pipe(platformEdits({ maxLength, perSecond: 5, send: taken }))
-              .subscribe((edit) => requests.push({ at: test.now(), edit }));
+            source.pipe(platformEdits({ maxLength, perSecond: 5, send: taken })).subscribe((edit) => requests.push({ at: test.now(), edit }));
           });
           const messages: string[] = [];
           for (const { edit: e } of requests) {

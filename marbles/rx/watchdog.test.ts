@@ -36,11 +36,7 @@ describe('watchdog', () => {
   it("'keep' leaves the clock running: values inside the first bound do not move it", () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       const source = cold('-a-a----a|');
-      expectObservable(source.pipe(watchdog({ first: 5, each: byLetter, expired: () => expiredError }))).toBe(
-        '-a-a-#',
-        undefined,
-        expiredError,
-      );
+      expectObservable(source.pipe(watchdog({ first: 5, each: byLetter, expired: () => expiredError }))).toBe('-a-a-#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^----!');
     });
   });
@@ -49,11 +45,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // b (3 frames) at 1, 3 and 5: the bound moves to 4, then 6, then 8.
       const source = cold('-b-b-b------b|');
-      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe(
-        '-b-b-b--#',
-        undefined,
-        expiredError,
-      );
+      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe('-b-b-b--#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^-------!');
     });
   });
@@ -62,11 +54,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // c (1 frame) at 2: the bound of 10 becomes 3.
       const source = cold('--c------|');
-      expectObservable(source.pipe(watchdog({ first: 10, each: byLetter, expired: () => expiredError }))).toBe(
-        '--c#',
-        undefined,
-        expiredError,
-      );
+      expectObservable(source.pipe(watchdog({ first: 10, each: byLetter, expired: () => expiredError }))).toBe('--c#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^--!');
     });
   });
@@ -75,11 +63,7 @@ describe('watchdog', () => {
     marbles(({ cold, expectObservable, expectSubscriptions }) => {
       // d (6 frames) at 1: the bound of 2 becomes 7.
       const source = cold('-d--------|');
-      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe(
-        '-d-----#',
-        undefined,
-        expiredError,
-      );
+      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe('-d-----#', undefined, expiredError);
       expectSubscriptions(source.subscriptions).toBe('^------!');
     });
   });
@@ -100,14 +84,10 @@ describe('watchdog', () => {
       let last = 'nothing';
       const source = cold('-b-a');
       const out = source.pipe(
-        watchdog({
-          first: 5,
-          each: (value: string) => {
+        watchdog({ first: 5, each: (value: string) => {
             last = value;
             return byLetter(value);
-          },
-          expired: () => new Error(`expired after ${last}`),
-        }),
+          }, expired: () => new Error(`expired after ${last}`) }),
       );
       expectObservable(out).toBe('-b-a#', undefined, new Error('expired after a'));
     });

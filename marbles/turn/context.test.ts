@@ -3,16 +3,8 @@ import { A2AError } from '../../src/errors.js';
 import { ev, task, type FakePortCall } from '../../src/testing/index.js';
 import { labels, marbles, turn } from '../helpers.js';
 
-const refused = new A2AError({
-  kind: 'protocol',
-  code: -32602,
-  message: "the agent answered with an error: Invalid params: unknown contextId 'C'",
-});
-const otherParams = new A2AError({
-  kind: 'protocol',
-  code: -32602,
-  message: 'the agent answered with an error: Invalid params: parts is empty',
-});
+const refused = new A2AError({ kind: 'protocol', code: -32602, message: "the agent answered with an error: Invalid params: unknown contextId 'C'" });
+const otherParams = new A2AError({ kind: 'protocol', code: -32602, message: 'the agent answered with an error: Invalid params: parts is empty' });
 const sentContextIds = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' in c ? [c.message.contextId ?? null] : []));
 const L = { ...labels, x: 'context C refused (protocol)' };
 

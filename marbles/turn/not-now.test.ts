@@ -111,11 +111,7 @@ describe('a call answered 429 or 503 before any event is made again when the age
 
   it('the card answered 503 with Retry-After is fetched again after it', () => {
     marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
-      const refused = cold<never>(
-        '-#',
-        undefined,
-        new A2AError({ kind: 'card', status: 503, retryAfterMs: 20, message: 'no card (HTTP 503)' }),
-      );
+      const refused = cold<never>('-#', undefined, new A2AError({ kind: 'card', status: 503, retryAfterMs: 20, message: 'no card (HTTP 503)' }));
       const card = cold('-(c|)', { c: testCard() });
       const events = cold('-(ab|)', { a: ev.task('T', 'working'), b: ev.status('T', 'completed', 'ok') });
       let cards = 0;
@@ -167,7 +163,7 @@ describe('a call answered 429 or 503 before any event is made again when the age
   });
 });
 
-describe("outside a turn: a thread's history and a cancel by task id wait the same way", () => {
+describe('outside a turn: a thread\'s history and a cancel by task id wait the same way', () => {
   it("client.history's ListTasks answered 429 with Retry-After is asked again after it", () => {
     marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
       const busy = cold<never>('-#', undefined, notNow(429, 5));
@@ -179,7 +175,7 @@ describe("outside a turn: a thread's history and a cancel by task id wait the sa
     });
   });
 
-  it("client.cancel's CancelTask answered 503 with Retry-After is sent again after it", () => {
+  it('client.cancel\'s CancelTask answered 503 with Retry-After is sent again after it', () => {
     marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
       const busy = cold<never>('-#', undefined, notNow(503, 5));
       const cancelled = task('T', 'canceled');

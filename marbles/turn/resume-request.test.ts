@@ -70,7 +70,7 @@ describe("a resumed turn shows the person's message its task answers", () => {
     ]);
   });
 
-  it('a finished task whose resubscription is refused: the one GetTask asks for the history, and the request comes with the reply', () => {
+  it("a finished task whose resubscription is refused: the one GetTask asks for the history, and the request comes with the reply", () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
       const resubscribe = cold<never>('-#', undefined, terminal);
       const getTask = cold('            -(g|)', { g: withHistory('completed', [asked, agentMessage('ok')], 'ok') });

@@ -108,19 +108,8 @@ describe("resuming a thread's reply in flight (ListTasks by its contextId)", () 
 
   it('the newest unfinished task is followed to its end; finished ones are passed over', () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = cold('-(l|)', {
-        l: {
-          tasks: [
-            task('T1', 'completed', { contextId: 'C' }),
-            task('T2', 'working', { contextId: 'C' }),
-            task('T3', 'working', { contextId: 'C' }),
-          ],
-        },
-      });
-      const resubscribe = cold(' -s----c|', {
-        s: ev.task('T2', 'working', { contextId: 'C', artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }),
-        c: ev.status('T2', 'completed'),
-      });
+      const listTasks = cold('-(l|)', { l: { tasks: [task('T1', 'completed', { contextId: 'C' }), task('T2', 'working', { contextId: 'C' }), task('T3', 'working', { contextId: 'C' })] } });
+      const resubscribe = cold(' -s----c|', { s: ev.task('T2', 'working', { contextId: 'C', artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), c: ev.status('T2', 'completed') });
       const port = agent({ listTasks, resubscribe });
       expectObservable(thread(port)).toBe('s-(txw)(cE|)', T);
       return port.calls;
@@ -143,9 +132,7 @@ describe("resuming a thread's reply in flight (ListTasks by its contextId)", () 
 
   it('nothing unfinished: an end that says so, no error, nothing else asked', () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = cold('-(l|)', {
-        l: { tasks: [task('T1', 'completed', { contextId: 'C' }), task('T0', 'canceled', { contextId: 'C' })] },
-      });
+      const listTasks = cold('-(l|)', { l: { tasks: [task('T1', 'completed', { contextId: 'C' }), task('T0', 'canceled', { contextId: 'C' })] } });
       const port = agent({ listTasks });
       expectObservable(thread(port)).toBe('s(N|)', T);
       return port.calls;
@@ -176,9 +163,7 @@ describe("a thread's first message in a process continues a task the agent left 
 
   it('the newest unfinished task is interrupted: the message continues it', () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = cold('-(l|)', {
-        l: { tasks: [task('T9', 'input-required', { contextId: 'C' }), task('T1', 'completed', { contextId: 'C' })] },
-      });
+      const listTasks = cold('-(l|)', { l: { tasks: [task('T9', 'input-required', { contextId: 'C' }), task('T1', 'completed', { contextId: 'C' })] } });
       const stream = cold('    -(c|)', { c: ev.task('T9', 'completed', { contextId: 'C', message: 'ok' }) });
       const port = agent({ listTasks, stream });
       expectObservable(runTurn(port, { text: 'Paris', contextId: 'C' }, look).pipe(map(label))).toBe('s-(tchE|)', answered);
@@ -190,10 +175,7 @@ describe("a thread's first message in a process continues a task the agent left 
 
   for (const [what, tasks] of [
     ['nothing unfinished', [task('T1', 'completed', { contextId: 'C' })]],
-    [
-      'the newest unfinished task is running, not waiting',
-      [task('T2', 'working', { contextId: 'C' }), task('T9', 'input-required', { contextId: 'C' })],
-    ],
+    ['the newest unfinished task is running, not waiting', [task('T2', 'working', { contextId: 'C' }), task('T9', 'input-required', { contextId: 'C' })]],
   ] as const) {
     it(`${what}: the message starts a task`, () => {
       const calls = marbles(({ cold, agent, expectObservable }) => {

@@ -122,7 +122,7 @@ describe("a caller's task id on a thread's message is checked before the message
   });
 });
 
-describe('ListTasks answers are checked task by task, and followed page by page', () => {
+describe("ListTasks answers are checked task by task, and followed page by page", () => {
   const thread = (port: A2APort) => resumeThread(port, 'C', options).pipe(map(label));
 
   it("an agent that ignores the contextId filter: a stranger's unfinished task is skipped, never subscribed", () => {

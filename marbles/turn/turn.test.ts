@@ -115,6 +115,7 @@ describe('liveness', () => {
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
   });
+
 });
 
 describe('bounds that meet', () => {
@@ -136,21 +137,12 @@ describe('bounds that meet', () => {
 
 describe('lose nothing', () => {
   it("a resubscribe that opens without a task snapshot: one GetTask before the end, and the reply is the task's artifacts", () => {
-    const replies = {
-      x: 'text "one"',
-      y: 'text " three"',
-      k: 'reconcile T',
-      R: 'replace "one two three"',
-      Z: 'end completed "one two three"',
-    };
+    const replies = { x: 'text "one"', y: 'text " three"', k: 'reconcile T', R: 'replace "one two three"', Z: 'end completed "one two three"' };
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
       const streamSubs = '   ^-----!';
       // " two" went out during the break; the live events resume with " three".
-      const resubscribe = cold('                -de|', {
-        d: ev.artifact('T', 'A', ' three', { append: true }),
-        e: ev.status('T', 'completed'),
-      });
+      const resubscribe = cold('                -de|', { d: ev.artifact('T', 'A', ' three', { append: true }), e: ev.status('T', 'completed') });
       const resubscribeSubs = '   ----------------^-!';
       const getTask = cold('                        ----(t|)', { t: task('T', 'completed', { artifacts: artifact('one two three') }) });
       const getTaskSubs = '       ------------------^---!';
@@ -172,10 +164,7 @@ describe('lose nothing', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
       const streamSubs = '   ^-----!';
-      const resubscribe = cold('                -de|', {
-        d: ev.artifact('T', 'A', ' three', { append: true }),
-        e: ev.status('T', 'completed'),
-      });
+      const resubscribe = cold('                -de|', { d: ev.artifact('T', 'A', ' three', { append: true }), e: ev.status('T', 'completed') });
       const resubscribeSubs = '   ----------------^-!';
       const getTask = cold<never>('                 ----#', undefined, down);
       const getTaskSubs = '       ------------------^---!';
@@ -188,15 +177,12 @@ describe('lose nothing', () => {
     });
   });
 
-  it('a resubscribe that opens with its snapshot needs no GetTask', () => {
+    it('a resubscribe that opens with its snapshot needs no GetTask', () => {
     const replies = { x: 'text "one"', y: 'text " two"', Z: 'end completed "one two"' };
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
       const streamSubs = '   ^-----!';
-      const resubscribe = cold('                -de|', {
-        d: ev.task('T', 'working', { artifacts: artifact('one two') }),
-        e: ev.status('T', 'completed'),
-      });
+      const resubscribe = cold('                -de|', { d: ev.task('T', 'working', { artifacts: artifact('one two') }), e: ev.status('T', 'completed') });
       const resubscribeSubs = '   ----------------^-!';
       const getTask = cold('  (t|)', { t: task('T', 'completed') });
       const expected = '          s(tw)xr 10ms y(cZ|)';

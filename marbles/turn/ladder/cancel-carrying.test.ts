@@ -76,10 +76,7 @@ describe('a turn left before its task was named, on an agent that lists tasks', 
       const stream = cold<AgentEvent>('-');
       const listTasks = cold('        -(p|)', { p: page(carrying('T0', 'working', 'm-0')) });
       const cancel = cold('           (x|)', canceled);
-      expectObservable(turn(agent({ stream, listTasks, cancel }), request, withPolicy({ notReceivedAfterMs: 0 })), '^--!').toBe(
-        's',
-        labels,
-      );
+      expectObservable(turn(agent({ stream, listTasks, cancel }), request, withPolicy({ notReceivedAfterMs: 0 })), '^--!').toBe('s', labels);
       expectSubscriptions(cancel.subscriptions).toBe([]);
     });
   });
@@ -101,9 +98,7 @@ describe('a turn left before its task was named, where no lookup can be made: no
   it('an agent without ListTasks (v0.3: the port refuses it before any request): no CancelTask', () => {
     const calls = marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
       const stream = cold<AgentEvent>('-');
-      const listTasks = throwError(
-        () => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'v0.3 agents have no ListTasks' }),
-      );
+      const listTasks = throwError(() => new A2AError({ kind: 'unsupported', operation: 'list-tasks', message: 'v0.3 agents have no ListTasks' }));
       const cancel = cold('  (x|)', canceled);
       const port = agent({ stream, listTasks, cancel });
       expectObservable(turn(port, request), '^--!').toBe('s', labels);

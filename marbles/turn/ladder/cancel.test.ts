@@ -122,11 +122,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const cancelSubs = '   ----- 95ms ^!';
       const expected = '     s(tw) 95ms #';
       const deadline = withPolicy({ turnTimeoutMs: 100, idleTimeoutMs: 500 });
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, deadline)).toBe(
-        expected,
-        labels,
-        a2aError({ kind: 'timeout', phase: 'turn', retryable: false }),
-      );
+      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, deadline)).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'turn', retryable: false }));
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);

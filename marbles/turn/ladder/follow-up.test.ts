@@ -30,7 +30,10 @@ describe('follow-ups to an interrupted task', () => {
   it('-32004 on a follow-up means the task finished: once more without it, then the usual stream fallback', () => {
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold<never>('-#', undefined, terminal);
-      const streamSubs = ['                         ^!', '                         -^!'];
+      const streamSubs = [
+        '                         ^!',
+        '                         -^!',
+      ];
       const send = cold('           -(m|)', { m: ev.message('ok') });
       const sendSubs = '          --^!';
       const expected = '          sGf(hE|)';
@@ -85,10 +88,7 @@ describe('follow-ups to an interrupted task', () => {
       const getTask = cold('                 -(t|)', { t: task('T1', 'completed', { message: 'ok' }) });
       const getTaskSubs = '      ------------^!';
       const expected = '         sg(TwP)------(ChE|)';
-      expectObservable(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp)).toBe(expected, {
-        ...labels,
-        T: 'task T1',
-      });
+      expectObservable(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp)).toBe(expected, { ...labels, T: 'task T1' });
       cardReadOnce(blockingCard);
       expectSubscriptions(send1.subscriptions).toBe(send1Subs);
       expectSubscriptions(send2.subscriptions).toBe(send2Subs);

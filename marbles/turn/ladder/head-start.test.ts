@@ -47,10 +47,7 @@ describe("a thread's first message: its lookups run beside the card", () => {
       const getTask = cold('-(g|)', { g: task('T0', 'input-required', { contextId: 'C' }) });
       const stream = cold('    -(m|)', { m: ev.message('ok') });
       const port = agent({ card, getTask, stream });
-      expectObservable(runTurn(port, { ...message, taskId: 'T0' }, { ...look, taskFromCaller: true }).pipe(map(label))).toBe(
-        's---(hE|)',
-        L,
-      );
+      expectObservable(runTurn(port, { ...message, taskId: 'T0' }, { ...look, taskFromCaller: true }).pipe(map(label))).toBe('s---(hE|)', L);
       expectSubscriptions(getTask.subscriptions).toBe('^!');
       return port.calls;
     });
@@ -86,7 +83,7 @@ describe("a thread's first message: its lookups run beside the card", () => {
     expect(sent(calls)).toEqual([['C', 'T1']]);
   });
 
-  it("a card that fails first is the turn's error: the lookup is left at once, and nothing is logged of it", () => {
+  it('a card that fails first is the turn\'s error: the lookup is left at once, and nothing is logged of it', () => {
     const logger = recording();
     const cardFailed = new A2AError({ kind: 'network', operation: 'card', message: 'card unreachable' });
     const calls = marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
@@ -122,17 +119,13 @@ describe("a thread's first message: its lookups run beside the card", () => {
       const getTask = cold('-(g|)', { g: task('T0', 'input-required', { contextId: 'B' }) });
       const port = agent({ card, getTask });
       const foreign = a2aError({ kind: 'foreign-task', agent: 'http://127.0.0.1/agent-a/' });
-      expectObservable(runTurn(port, { ...message, taskId: 'T0' }, { ...look, taskFromCaller: true }).pipe(map(label))).toBe(
-        's--#',
-        L,
-        foreign,
-      );
+      expectObservable(runTurn(port, { ...message, taskId: 'T0' }, { ...look, taskFromCaller: true }).pipe(map(label))).toBe('s--#', L, foreign);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'getTask']);
   });
 
-  it('a card whose input modes refuse the message ends the turn at the card: the lookup is left, nothing is sent', () => {
+  it("a card whose input modes refuse the message ends the turn at the card: the lookup is left, nothing is sent", () => {
     const calls = marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
       const card = cold('--(c|)', { c: testCard({ defaultInputModes: ['text/plain'] }) });
       const listTasks = cold<TaskPage>('-----(l|)', { l: page() });

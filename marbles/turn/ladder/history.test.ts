@@ -9,7 +9,7 @@ const L = { ...labels, t: 'task T' };
 const historyReads = (calls: FakePortCall[]) => calls.filter((c) => c.method === 'getTask');
 
 describe('a completed task whose answer is only in its history', () => {
-  it("nothing shown at the end: one GetTask with history, and the agent's last message is the reply", () => {
+  it('nothing shown at the end: one GetTask with history, and the agent\'s last message is the reply', () => {
     const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
       const stream = cold('      -t---c|', { t: ev.task('T', 'working'), c: ev.status('T', 'completed') });
       // The final status shows nothing: the stream is read to its end before the GetTask.

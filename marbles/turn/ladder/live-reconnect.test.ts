@@ -107,7 +107,10 @@ describe('reconnect: resubscribe, never re-send', () => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resubscribe = cold<never>('-#', undefined, drop);
-      const resubscribeSubs = ['                  16ms ^!', '                  37ms ^!'];
+      const resubscribeSubs = [
+        '                  16ms ^!',
+        '                  37ms ^!',
+      ];
       const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const getTaskSubs = '38ms ^!';
       const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
@@ -128,10 +131,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const streamSubs = ' ^-----!';
       const resub1 = cold('-sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
       const resub1Subs = ' 16ms ^--!';
-      const resub2 = cold('-(sd|)', {
-        s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }),
-        d: completed,
-      });
+      const resub2 = cold('-(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
       const resub2Subs = ' 29ms ^!';
       const expected = '   s(tw)-r 11ms hr 10ms (cE|)';
       expectObservable(turn(agent({ stream, resubscribe: [resub1, resub2] }))).toBe(expected, labels);
@@ -148,7 +148,10 @@ describe('reconnect: resubscribe, never re-send', () => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resubscribe = cold<never>('-#', undefined, drop);
-      const resubscribeSubs = ['                  16ms ^!', '                  37ms ^!'];
+      const resubscribeSubs = [
+        '                  16ms ^!',
+        '                  37ms ^!',
+      ];
       const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const getTaskSubs = '38ms ^!';
       const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
@@ -203,7 +206,10 @@ describe('reconnect: resubscribe, never re-send', () => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resubscribe = cold('-s|', { s: working });
-      const resubscribeSubs = ['                  16ms ^-!', '                  38ms ^-!'];
+      const resubscribeSubs = [
+        '                  16ms ^-!',
+        '                  38ms ^-!',
+      ];
       const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const getTaskSubs = '40ms ^!';
       const expected = '   s(tw)-r 11ms R 21ms p(ChE|)';

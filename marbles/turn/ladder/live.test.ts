@@ -81,21 +81,12 @@ describe('the streaming rung', () => {
 describe('events of another task', () => {
   it('are dropped: they neither change the reply nor end the turn', () => {
     marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
-      const ours = {
-        a: ev.task('T'),
-        b: ev.artifact('T', 'A', 'Hello'),
-        c: ev.artifact('T', 'A', ' world', { append: true, lastChunk: true }),
-      };
+      const ours = { a: ev.task('T'), b: ev.artifact('T', 'A', 'Hello'), c: ev.artifact('T', 'A', ' world', { append: true, lastChunk: true }) };
       const theirs = { x: ev.artifact('OTHER', 'A', ' INJECTED', { append: true }), y: ev.status('OTHER', 'completed', 'INJECTED') };
       const stream = cold('  -a----b-x-y-c-d|', { ...ours, ...theirs, d: ev.status('T', 'completed') });
       const streamSubs = '   ^-------------!';
       const expected = '     s(tu)-H-----W-(cF|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, {
-        ...labels,
-        H: 'text "Hello"',
-        W: 'text " world"',
-        F: 'end completed "Hello world"',
-      });
+      expectObservable(turn(agent({ stream }))).toBe(expected, { ...labels, H: 'text "Hello"', W: 'text " world"', F: 'end completed "Hello world"' });
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
     });
@@ -112,11 +103,7 @@ describe('a reply past maxReplyChars', () => {
       const cancelSubs = '   --------(^!)';
       const expected = '     s(tw)-H-#';
       const tooLong = a2aError({ kind: 'protocol', message: "the agent's reply is longer than 8 characters" });
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, withPolicy({ maxReplyChars: 8 }))).toBe(
-        expected,
-        { ...labels, H: 'text "12345"' },
-        tooLong,
-      );
+      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, withPolicy({ maxReplyChars: 8 }))).toBe(expected, { ...labels, H: 'text "12345"' }, tooLong);
       cardReadOnce();
       expectSubscriptions(stream.subscriptions).toBe(streamSubs);
       expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);

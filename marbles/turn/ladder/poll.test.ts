@@ -27,11 +27,7 @@ describe('the poll rung', () => {
       const cancel = cold('  (x|)', canceled);
       const cancelSubs = '   112ms (^!)';
       const expected = '     s(twP) 106ms #';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(
-        expected,
-        labels,
-        a2aError({ kind: 'timeout', phase: 'stale' }),
-      );
+      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'stale' }));
       cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
@@ -61,8 +57,7 @@ describe('the poll rung', () => {
         '                    121ms ^!',
         '                    132ms ^!',
       ];
-      const expected =
-        '     s(twP)------0----------1----------2----------3----------4----------5----------6----------7----------8----------9----------X----------(ChE|)';
+      const expected = '     s(twP)------0----------1----------2----------3----------4----------5----------6----------7----------8----------9----------X----------(ChE|)';
       const stepLabels = Object.fromEntries(steps.map((key, i) => [key, `status working "step ${i}"`]));
       expectObservable(turn(agent({ card: blockingCard, send, getTask: polls }))).toBe(expected, { ...labels, ...stepLabels });
       cardReadOnce(blockingCard);
@@ -77,7 +72,10 @@ describe('the poll rung', () => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold<never>('-#', undefined, down);
-      const getTaskSubs = ['                    11ms ^!', '                    22ms ^!'];
+      const getTaskSubs = [
+        '                    11ms ^!',
+        '                    22ms ^!',
+      ];
       const cancel = cold('  (x|)', canceled);
       const cancelSubs = '   23ms (^!)';
       const expected = '     s(twP) 17ms #';
@@ -94,15 +92,14 @@ describe('the poll rung', () => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold<never>('-');
-      const getTaskSubs = ['                    11ms ^ 19ms !', '                    41ms ^ 19ms !'];
+      const getTaskSubs = [
+        '                    11ms ^ 19ms !',
+        '                    41ms ^ 19ms !',
+      ];
       const cancel = cold('  (x|)', canceled);
       const cancelSubs = '   61ms (^!)';
       const expected = '     s(twP) 55ms #';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(
-        expected,
-        labels,
-        a2aError({ kind: 'timeout', phase: 'poll-request' }),
-      );
+      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'poll-request' }));
       cardReadOnce(blockingCard);
       expectSubscriptions(send.subscriptions).toBe(sendSubs);
       expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);

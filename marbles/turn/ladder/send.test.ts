@@ -11,9 +11,7 @@ const refused = new A2AError({ kind: 'unsupported', message: 'no' });
 describe('the blocking rung', () => {
   it('sends blocking when the card does not stream, and renders the result once', () => {
     const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
-      const send = cold('    ---(r|)', {
-        r: ev.task('T', 'completed', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }),
-      });
+      const send = cold('    ---(r|)', { r: ev.task('T', 'completed', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }) });
       const sendSubs = '     ^--!';
       const expected = '     s--(thcE|)';
       const port = agent({ card: blockingCard, send });
@@ -114,16 +112,8 @@ describe('the blocking rung', () => {
   });
 });
 
-const invalidParams = new A2AError({
-  kind: 'protocol',
-  code: -32602,
-  message: 'the agent answered with an error: Invalid send message request parameters',
-});
-const methodNotFound = new A2AError({
-  kind: 'unsupported',
-  code: -32601,
-  message: 'not supported by the agent (Method message/stream not found)',
-});
+const invalidParams = new A2AError({ kind: 'protocol', code: -32602, message: 'the agent answered with an error: Invalid send message request parameters' });
+const methodNotFound = new A2AError({ kind: 'unsupported', code: -32601, message: 'not supported by the agent (Method message/stream not found)' });
 const invalidRequest = new A2AError({ kind: 'protocol', code: -32600, message: 'the agent answered with an error: Invalid Request' });
 const R = { ...labels, F: 'fallback to send (protocol)' };
 
@@ -145,9 +135,7 @@ describe('a stream refused by a JSON-RPC error before any event (an agent that s
       const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
         const stream = cold<never>('-#', undefined, error);
         const streamSubs = '          ^!';
-        const send = cold('            --(r|)', {
-          r: ev.task('T', 'completed', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }),
-        });
+        const send = cold('            --(r|)', { r: ev.task('T', 'completed', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }) });
         const sendSubs = '            -^-!';
         const expected = `            s${letter}-(thcE|)`;
         const port = agent({ stream, send });

@@ -5,21 +5,8 @@ import { waitForTask, type TaskWait } from '../../../src/turn/task/wait-task.js'
 import { a2aError, marbles } from '../../helpers.js';
 
 /** Polls every 10, 15, then 20 ms (backoff ×1.5 capped at 20); each request within 5 ms; the whole wait within 100. */
-const wait: TaskWait = {
-  pollIntervalMs: 10,
-  maxPollIntervalMs: 20,
-  timeoutMs: 100,
-  requestTimeoutMs: 5,
-  preferStream: false,
-  random: () => 0,
-};
-const states = {
-  w: task('T', 'working'),
-  c: task('T', 'completed'),
-  i: task('T', 'input-required'),
-  u: task('T', 'unknown'),
-  a: task('T', 'auth-required'),
-};
+const wait: TaskWait = { pollIntervalMs: 10, maxPollIntervalMs: 20, timeoutMs: 100, requestTimeoutMs: 5, preferStream: false, random: () => 0 };
+const states = { w: task('T', 'working'), c: task('T', 'completed'), i: task('T', 'input-required'), u: task('T', 'unknown'), a: task('T', 'auth-required') };
 
 describe('waitForTask (task get --wait)', () => {
   it('polls with a bounded backoff until the task is terminal, then completes', () => {
@@ -45,11 +32,7 @@ describe('waitForTask (task get --wait)', () => {
     marbles(({ cold, agent, expectObservable }) => {
       const port = agent({ getTask: cold('-(u|)', states) });
       // Polls at 0, 11, 27, 48, 69, 90: answered at 1, 12, 28, 49, 70, 91; the bound at 100.
-      expectObservable(waitForTask(port, 'T', wait)).toBe(
-        '-u 10ms u 15ms u 20ms u 20ms u 20ms u 8ms #',
-        states,
-        a2aError({ kind: 'timeout', phase: 'turn', operation: 'get-task' }),
-      );
+      expectObservable(waitForTask(port, 'T', wait)).toBe('-u 10ms u 15ms u 20ms u 20ms u 20ms u 8ms #', states, a2aError({ kind: 'timeout', phase: 'turn', operation: 'get-task' }));
     });
   });
 
@@ -63,11 +46,7 @@ describe('waitForTask (task get --wait)', () => {
 
   it('prefers the stream: no poll while it runs; the whole task read once when it says the task settled', () => {
     marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
-      const resubscribe = cold('-a 30ms b 10ms c', {
-        a: ev.task('T', 'working'),
-        b: ev.status('T', 'working'),
-        c: ev.status('T', 'completed'),
-      });
+      const resubscribe = cold('-a 30ms b 10ms c', { a: ev.task('T', 'working'), b: ev.status('T', 'working'), c: ev.status('T', 'completed') });
       const getTask = cold('-(c|)', states);
       const port = agent({ resubscribe, getTask });
       expectObservable(waitForTask(port, 'T', { ...wait, preferStream: true })).toBe('44ms (c|)', states);

@@ -27,11 +27,7 @@ describe('after the identity secret was rotated, a thread finds its conversation
 
   it('nothing under the current one: the first previous one with a task wins, announced before the message goes', () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = [
-        cold('-(l|)', { l: empty }),
-        cold('-(l|)', { l: empty }),
-        cold('-(l|)', { l: page(task('T', 'completed', { contextId: 'P2' })) }),
-      ];
+      const listTasks = [cold('-(l|)', { l: empty }), cold('-(l|)', { l: empty }), cold('-(l|)', { l: page(task('T', 'completed', { contextId: 'P2' })) })];
       const stream = cold('-(m|)', { m: ev.message('ok') });
       const port = agent({ listTasks, stream });
       expectObservable(turn(port, message, rotated)).toBe('s--M(hE|)', L);
@@ -76,7 +72,7 @@ describe('after the identity secret was rotated, a thread finds its conversation
     expect(sentTo(calls)).toEqual([['C', null]]);
   });
 
-  it('with the waiting-task lookup, the task left waiting is looked for in the conversation found', () => {
+  it("with the waiting-task lookup, the task left waiting is looked for in the conversation found", () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
       const listTasks = [
         cold('-(l|)', { l: empty }),
