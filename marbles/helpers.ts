@@ -24,6 +24,9 @@ export interface AgentScript {
 
 type Cold<T> = Observable<T> & Pick<ReturnType<RunHelpers['cold']>, 'subscriptions'>;
 
+/** A scripted answer and the diagram of its subscriptions (one string, or one per subscription). */
+export type Subscribed = readonly [Cold<unknown>, string | string[]];
+
 export interface Kit extends RunHelpers {
   /** The default card, `(c|)`, streaming: its subscriptions are asserted like any other. */
   card: Cold<CardSummary>;
@@ -37,6 +40,17 @@ export interface Kit extends RunHelpers {
    * the card itself asserts its own diagram instead.
    */
   cardReadOnce(which?: Cold<CardSummary>): void;
+  /**
+   * What nearly every turn's test asserts, in one call: `turn$`'s events against `expected` (letters of
+   * {@link labels}; unsubscribed at `unsub` when given), the card read once ({@link Kit.cardReadOnce}
+   * of `card`), and each scripted answer's subscriptions against its diagram.
+   */
+  expectTurn(
+    turn$: Observable<string>,
+    expected: string,
+    subscribed: readonly Subscribed[],
+    how?: { unsub?: string; card?: Cold<CardSummary> },
+  ): void;
 }
 
 function answer<T>(answers: Answers<T> | undefined): ((arg: unknown, call: number) => Observable<T>) | undefined {
@@ -63,7 +77,12 @@ export function marbles<T>(body: (kit: Kit) => T): T {
         listTasks: answer(script.listTasks),
       });
     const cardReadOnce = (which: Cold<CardSummary> = card): void => helpers.expectSubscriptions(which.subscriptions).toBe('(^!)');
-    return body({ ...helpers, card, blockingCard, agent, cardReadOnce });
+    const expectTurn: Kit['expectTurn'] = (turn$, expected, subscribed, how = {}) => {
+      helpers.expectObservable(turn$, how.unsub).toBe(expected, labels);
+      cardReadOnce(how.card);
+      for (const [answer, diagram] of subscribed) helpers.expectSubscriptions(answer.subscriptions).toBe(diagram);
+    };
+    return body({ ...helpers, card, blockingCard, agent, cardReadOnce, expectTurn });
   });
 }
 

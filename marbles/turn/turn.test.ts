@@ -14,30 +14,25 @@ const artifact = (text: string) => [{ artifactId: 'A', parts: [{ kind: 'text' as
 describe('agents in the wild', () => {
   it('HTTP 404 on a follow-up stream is not "task gone": one blocking send, still with the task id', () => {
     const refused = new A2AError({ kind: 'unsupported', status: 404, message: 'stream was refused with HTTP 404' });
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-#', undefined, refused);
       const streamSubs = '        ^!';
       const send = cold('          -(m|)', { m: ev.message('ok') });
       const sendSubs = '          -^!';
       const expected = '          sf(hE|)';
       const port = agent({ stream, send });
-      expectObservable(turn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' })).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }), expected, [[stream, streamSubs], [send, sendSubs]]);
       return port.calls;
     });
     expect(calls.flatMap((c) => ('message' in c ? [c.message.taskId] : []))).toEqual(['T0', 'T0']);
   });
 
   it("a status-update that names no task, after the task is known, is the turn's task: it completes the turn", () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---b-c|', { a: working, b: ev.artifact('T', 'A', 'ok'), c: ev.status('', 'completed') });
       const streamSubs = '   ^------!';
       const expected = '     s(tw)h-(cE|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]]);
     });
   });
 
@@ -80,14 +75,12 @@ describe('agents in the wild', () => {
 describe('liveness', () => {
   it('signs of life (SSE pings) keep the idle clock from running out; they are not events', () => {
     const alive = { kind: 'alive' as const };
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a 19ms p 19ms p 19ms b|', { a: working, p: alive, b: ev.status('T', 'completed', 'ok') });
       const streamSubs = '   ^ 60ms !';
       const expected = '     s(tw) 56ms (ChE|)';
       const port = agent({ stream });
-      expectObservable(turn(port)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs]]);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream']);
@@ -95,24 +88,20 @@ describe('liveness', () => {
 
   it('a sign of life before the first event restarts the first-event clock', () => {
     const alive = { kind: 'alive' as const };
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  40ms p 28ms a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
       const streamSubs = '   ^ 73ms !';
       const expected = '     s 68ms (tw)-(ChE|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]]);
     });
   });
   it('the first-event clock a sign of life restarts is the first-event one, not the shorter idle gap', () => {
     const alive = { kind: 'alive' as const };
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  40ms p 39ms a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
       const streamSubs = '   ^ 84ms !';
       const expected = '     s 79ms (tw)-(ChE|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]]);
     });
   });
 
@@ -120,15 +109,13 @@ describe('liveness', () => {
 
 describe('bounds that meet', () => {
   it('a turn deadline during an auth wait ends the turn as auth-required, not as an error, and cancels nothing', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---b', { a: working, b: ev.status('T', 'auth-required', signIn) });
       const streamSubs = '   ^ 99ms !';
       const expected = '     s(tw)(Aa) 91ms (lL|)';
       const deadline = withPolicy({ turnTimeoutMs: 100, authWaitMs: 300 });
       const port = agent({ stream });
-      expectObservable(turn(port, { text: 'hi' }, deadline)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port, { text: 'hi' }, deadline), expected, [[stream, streamSubs]]);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream']);

@@ -16,7 +16,7 @@ function spyLogger() {
 
 describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   it('on unsubscribe mid-stream: the stream is unsubscribed and CancelTask is sent once, outliving the teardown', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a------', working);
       const streamSubs = '   ^-----!';
       const cancel = cold('        --(x|)', canceled);
@@ -24,32 +24,26 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const unsub = '        ^-----!';
       const expected = '     s(tw)';
       const port = agent({ stream, cancel });
-      expectObservable(turn(port), unsub).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [cancel, cancelSubs]], { unsub });
       return port.calls;
     });
     expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
   });
 
   it('after the end: no CancelTask', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a----b|', { ...working, b: ev.status('T', 'completed') });
       const streamSubs = '   ^------!';
       const cancel = cold('  (x|)', canceled);
       const unsub = '        ^----------!';
       // GetTask is not scripted: the completed task's reply is not read back.
       const expected = '     s(tw)-c(U|)';
-      expectObservable(turn(agent({ stream, cancel })), unsub).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe([]);
+      expectTurn(turn(agent({ stream, cancel })), expected, [[stream, streamSubs], [cancel, []]], { unsub });
     });
   });
 
   it('left before the task is known: the stream is read on until the agent names its task, then CancelTask once', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -----a', working);
       const streamSubs = '   ^----!';
       const cancel = cold('       --(x|)', canceled);
@@ -57,26 +51,20 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const unsub = '        ^--!';
       const expected = '     s';
       const port = agent({ stream, cancel });
-      expectObservable(turn(port), unsub).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [cancel, cancelSubs]], { unsub });
       return port.calls;
     });
     expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
   });
 
   it('left before the task is known, and it is never named: read on for cancelTimeoutMs, then aborted; nothing to cancel', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<AgentEvent>('-');
       const streamSubs = '   ^ 22ms !';
       const cancel = cold('  (x|)', canceled);
       const unsub = '        ^--!';
       const expected = '     s';
-      expectObservable(turn(agent({ stream, cancel })), unsub).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe([]);
+      expectTurn(turn(agent({ stream, cancel })), expected, [[stream, streamSubs], [cancel, []]], { unsub });
     });
   });
 
@@ -97,7 +85,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   });
 
   it('a blocking send left before it answered is read on too: its task is cancelled when it arrives', () => {
-    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    ----(a|)', working);
       const sendSubs = '     ^---!';
       const cancel = cold('      -(x|)', canceled);
@@ -105,10 +93,7 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
       const unsub = '        ^-!';
       const expected = '     s';
       const port = agent({ card: blockingCard, send, cancel });
-      expectObservable(turn(port), unsub).toBe(expected, labels);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(port), expected, [[send, sendSubs], [cancel, cancelSubs]], { unsub, card: blockingCard });
       return port.calls;
     });
     expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
@@ -146,17 +131,17 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
 
   it('a failed CancelTask is logged, not thrown', () => {
     const logger = spyLogger();
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('   -a', working);
       const streamSubs = '    ^---!';
       const cancel = cold<never>('-#', undefined, new A2AError({ kind: 'network', message: 'refused' }));
       const cancelSubs = '    ----^!';
       const unsub = '         ^---!';
       const expected = '      s(tw)';
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), unsub).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), expected, [
+        [stream, streamSubs],
+        [cancel, cancelSubs],
+      ], { unsub });
     });
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]?.[0]).toMatchObject({ taskId: 'T', kind: 'network' });
@@ -164,17 +149,17 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
 
   it('a CancelTask that hangs is bounded by its own deadline', () => {
     const logger = spyLogger();
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('   -a', working);
       const streamSubs = '    ^---!';
       const cancel = cold<never>('-');
       const cancelSubs = '    ----^-------------------!';
       const unsub = '         ^---!';
       const expected = '      s(tw)';
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), unsub).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), expected, [
+        [stream, streamSubs],
+        [cancel, cancelSubs],
+      ], { unsub });
     });
     expect(logger.warn.mock.calls[0]?.[0]).toMatchObject({ kind: 'timeout' });
   });

@@ -10,17 +10,14 @@ const sentTaskIds = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' i
 
 describe('follow-ups to an interrupted task', () => {
   it('a follow-up whose task is gone is sent once more with the contextId only', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream1 = cold<never>('-#', undefined, notFound);
       const stream1Subs = '        ^!';
       const stream2 = cold('          -m|', { m: ev.message('ok') });
       const stream2Subs = '        -^!';
       const expected = '           sg(hE|)';
       const port = agent({ stream: [stream1, stream2] });
-      expectObservable(turn(port, followUp)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream1.subscriptions).toBe(stream1Subs);
-      expectSubscriptions(stream2.subscriptions).toBe(stream2Subs);
+      expectTurn(turn(port, followUp), expected, [[stream1, stream1Subs], [stream2, stream2Subs]]);
       return port.calls;
     });
     expect(sentTaskIds(calls)).toEqual(['T0', null]);
@@ -28,7 +25,7 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('-32004 on a follow-up means the task finished: once more without it, then the usual stream fallback', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-#', undefined, terminal);
       const streamSubs = [
         '                         ^!',
@@ -38,10 +35,7 @@ describe('follow-ups to an interrupted task', () => {
       const sendSubs = '          --^!';
       const expected = '          sGf(hE|)';
       const port = agent({ stream, send });
-      expectObservable(turn(port, followUp)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(port, followUp), expected, [[stream, streamSubs], [send, sendSubs]]);
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'stream', 'send']);
@@ -49,17 +43,14 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('the blocking rung does the same', () => {
-    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send1 = cold<never>('-#', undefined, notFound);
       const send1Subs = '        ^!';
       const send2 = cold('        -(m|)', { m: ev.message('ok') });
       const send2Subs = '        -^!';
       const expected = '         sg(hE|)';
       const port = agent({ card: blockingCard, send: [send1, send2] });
-      expectObservable(turn(port, followUp)).toBe(expected, labels);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send1.subscriptions).toBe(send1Subs);
-      expectSubscriptions(send2.subscriptions).toBe(send2Subs);
+      expectTurn(turn(port, followUp), expected, [[send1, send1Subs], [send2, send2Subs]], { card: blockingCard });
       return port.calls;
     });
     expect(sentTaskIds(calls)).toEqual(['T0', null]);

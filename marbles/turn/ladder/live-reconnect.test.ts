@@ -29,16 +29,13 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('treats a clean close before a settled state as a break', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('    -a---|', { a: working });
       const streamSubs = '     ^----!';
       const resubscribe = cold('              -(sd|)', { s: working, d: ev.status('T', 'completed', 'ok') });
       const resubscribeSubs = '---------------^!';
       const expected = '       s(tw)r----------(ChE|)';
-      expectObservable(turn(agent({ stream, resubscribe }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectTurn(turn(agent({ stream, resubscribe })), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs]]);
     });
   });
 
@@ -68,22 +65,19 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('reconnects when the stream goes idle past the idle bound', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('    -a', { a: working });
       const streamSubs = '     ^ 30ms !';
       const resubscribe = cold('-(sd|)', { s: working, d: completed });
       const resubscribeSubs = '41ms ^!';
       const expected = '       s(tw) 26ms r 10ms (cU|)';
-      expectObservable(turn(agent({ stream, resubscribe }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectTurn(turn(agent({ stream, resubscribe })), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs]]);
     });
   });
 
   it('polls when the resubscribe is refused', () => {
     const refused = new A2AError({ kind: 'unsupported', code: -32004, message: 'resubscribe not supported' });
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('    -a---#', { a: working }, drop);
       const streamSubs = '     ^----!';
       const resubscribe = cold<never>('-#', undefined, refused);
@@ -93,17 +87,17 @@ describe('reconnect: resubscribe, never re-send', () => {
       const get2 = cold('      -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const get2Subs = '       27ms ^!';
       const expected = '       s(tw)r 10ms p 11ms (ChE|)';
-      expectObservable(turn(agent({ stream, resubscribe, getTask: [get1, get2] }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(get1.subscriptions).toBe(get1Subs);
-      expectSubscriptions(get2.subscriptions).toBe(get2Subs);
+      expectTurn(turn(agent({ stream, resubscribe, getTask: [get1, get2] })), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [get1, get1Subs],
+        [get2, get2Subs],
+      ]);
     });
   });
 
   it('polls when the resubscribe attempts are exhausted', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resubscribe = cold<never>('-#', undefined, drop);
@@ -115,18 +109,14 @@ describe('reconnect: resubscribe, never re-send', () => {
       const getTaskSubs = '38ms ^!';
       const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
-      expectObservable(turn(port)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
   });
 
   it('starts counting attempts afresh after a resubscribe that delivered events', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resub1 = cold('-sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
@@ -134,17 +124,17 @@ describe('reconnect: resubscribe, never re-send', () => {
       const resub2 = cold('-(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
       const resub2Subs = ' 29ms ^!';
       const expected = '   s(tw)-r 11ms hr 10ms (cE|)';
-      expectObservable(turn(agent({ stream, resubscribe: [resub1, resub2] }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resub1.subscriptions).toBe(resub1Subs);
-      expectSubscriptions(resub2.subscriptions).toBe(resub2Subs);
+      expectTurn(turn(agent({ stream, resubscribe: [resub1, resub2] })), expected, [
+        [stream, streamSubs],
+        [resub1, resub1Subs],
+        [resub2, resub2Subs],
+      ]);
     });
   });
 
   it('stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', () => {
     const capped = withPolicy({ idleTimeoutMs: 20, reconnect: { ...options.policy?.reconnect, maxAttempts: 10, maxElapsedMs: 25 } });
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resubscribe = cold<never>('-#', undefined, drop);
@@ -156,18 +146,18 @@ describe('reconnect: resubscribe, never re-send', () => {
       const getTaskSubs = '38ms ^!';
       const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
-      expectObservable(turn(port, { text: 'hi' }, capped)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port, { text: 'hi' }, capped), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [getTask, getTaskSubs],
+      ]);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
   });
 
   it('a resubscribe with no first event within its bound is a failed attempt', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const silent = cold<never>('-');
@@ -175,17 +165,17 @@ describe('reconnect: resubscribe, never re-send', () => {
       const resub2 = cold('-(sd|)', { s: working, d: completed });
       const resub2Subs = ' 86ms ^!';
       const expected = '   s(tw)-r 59ms R 20ms (cU|)';
-      expectObservable(turn(agent({ stream, resubscribe: [silent, resub2] }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(silent.subscriptions).toBe(silentSubs);
-      expectSubscriptions(resub2.subscriptions).toBe(resub2Subs);
+      expectTurn(turn(agent({ stream, resubscribe: [silent, resub2] })), expected, [
+        [stream, streamSubs],
+        [silent, silentSubs],
+        [resub2, resub2Subs],
+      ]);
     });
   });
 
   it("polls when the resubscribe is answered with an error of the server's own (a JSON-RPC code)", () => {
     const internal = new A2AError({ kind: 'protocol', code: -32603, message: 'Internal error' });
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('    -a---#', { a: working }, drop);
       const streamSubs = '     ^----!';
       const resubscribe = cold<never>('       -#', undefined, internal);
@@ -193,16 +183,16 @@ describe('reconnect: resubscribe, never re-send', () => {
       const getTask = cold('                   -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const getTaskSubs = '    ----------------^!';
       const expected = '       s(tw)r----------p(ChE|)';
-      expectObservable(turn(agent({ stream, resubscribe, getTask }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(agent({ stream, resubscribe, getTask })), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [getTask, getTaskSubs],
+      ]);
     });
   });
 
   it('a resubscribe that sends only its snapshot and closes is no progress: the attempts run out, then polling', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
       const resubscribe = cold('-s|', { s: working });
@@ -214,11 +204,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const getTaskSubs = '40ms ^!';
       const expected = '   s(tw)-r 11ms R 21ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
-      expectObservable(turn(port)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);

@@ -7,26 +7,22 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{1
 
 describe('the streaming rung', () => {
   it('streams a task to COMPLETED and ends with the reply once', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const chunk = ev.artifact('T', 'A', 'ok', { lastChunk: true });
       const stream = cold('  -a----b-c-d|', { a: ev.task('T'), b: ev.status('T', 'working'), c: chunk, d: ev.status('T', 'completed') });
       const streamSubs = '   ^---------!';
       const expected = '     s(tu)-w-h-(cE|)';
-      expectObservable(turn(agent({ stream }), { text: 'hello', contextId: 'C' })).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream }), { text: 'hello', contextId: 'C' }), expected, [[stream, streamSubs]]);
     });
   });
 
   it('sends the text and the thread ids, and nothing else', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  (m|)', { m: ev.message('ok') });
       const streamSubs = '   (^!)';
       const expected = '     (shE|)';
       const port = agent({ stream });
-      expectObservable(turn(port, { text: 'hello', contextId: 'C', taskId: 'T0' })).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port, { text: 'hello', contextId: 'C', taskId: 'T0' }), expected, [[stream, streamSubs]]);
       return port.calls;
     });
     expect(calls).toEqual([
@@ -36,13 +32,11 @@ describe('the streaming rung', () => {
   });
 
   it('ends a single-message reply with that message, closing the stream', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  --m-----|', { m: ev.message('ok') });
       const streamSubs = '   ^-!';
       const expected = '     s-(hE|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]]);
     });
   });
 

@@ -10,30 +10,25 @@ const refused = new A2AError({ kind: 'unsupported', message: 'no' });
 
 describe('the blocking rung', () => {
   it('sends blocking when the card does not stream, and renders the result once', () => {
-    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    ---(r|)', { r: ev.task('T', 'completed', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }) });
       const sendSubs = '     ^--!';
       const expected = '     s--(thcE|)';
       const port = agent({ card: blockingCard, send });
-      expectObservable(turn(port)).toBe(expected, labels);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(port), expected, [[send, sendSubs]], { card: blockingCard });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'send']);
   });
 
   it('falls back to one blocking send when the stream is refused before any event', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-#', undefined, unsupported);
       const streamSubs = '          ^!';
       const send = cold('            --(r|)', { r: ev.message('ok') });
       const sendSubs = '            -^-!';
       const expected = '            sf-(hE|)';
-      expectObservable(turn(agent({ stream, send }))).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(agent({ stream, send })), expected, [[stream, streamSubs], [send, sendSubs]]);
     });
   });
 
@@ -55,7 +50,7 @@ describe('the blocking rung', () => {
   });
 
   it('does not fall back when the stream is refused after an event', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('   -a---#', { a: ev.task('T', 'working') }, refused);
       const streamSubs = '    ^----!';
       const getTask = cold('       -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
@@ -63,17 +58,14 @@ describe('the blocking rung', () => {
       const expected = '      s(tw)p(ChE|)';
       const port = agent({ stream, getTask });
       // A refusal after the task is known is a refused reconnect: poll, never re-send.
-      expectObservable(turn(port)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [getTask, getTaskSubs]]);
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'getTask']);
   });
 
   it('finishes a blocking send that returned a working task by polling', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    -(r|)', { r: ev.task('T', 'working') });
       const sendSubs = '     ^!';
       const get1 = cold('    -(t|)', { t: task('T', 'working') });
@@ -81,11 +73,11 @@ describe('the blocking rung', () => {
       const get2 = cold('    -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const get2Subs = '     22ms ^!';
       const expected = '     s(twP) 17ms (ChE|)';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask: [get1, get2] }))).toBe(expected, labels);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
-      expectSubscriptions(get1.subscriptions).toBe(get1Subs);
-      expectSubscriptions(get2.subscriptions).toBe(get2Subs);
+      expectTurn(turn(agent({ card: blockingCard, send, getTask: [get1, get2] })), expected, [
+        [send, sendSubs],
+        [get1, get1Subs],
+        [get2, get2Subs],
+      ], { card: blockingCard });
     });
   });
 
@@ -101,13 +93,11 @@ describe('the blocking rung', () => {
   });
 
   it('ends input-required and auth-required blocking results as outcomes', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    (r|)', { r: ev.task('T', 'input-required', { message: 'Which city?' }) });
       const sendSubs = '     (^!)';
       const expected = '     (stiqI|)';
-      expectObservable(turn(agent({ card: blockingCard, send }))).toBe(expected, labels);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(agent({ card: blockingCard, send })), expected, [[send, sendSubs]], { card: blockingCard });
     });
   });
 });

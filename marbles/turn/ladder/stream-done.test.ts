@@ -13,14 +13,12 @@ const getTasks = (calls: FakePortCall[]) => calls.filter((c) => c.method === 'ge
 
 describe('what the agent sends after its final status', () => {
   it('the reply after the completed status, then the end → the reply once, and no GetTask', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -t---c-a|', events);
       const streamSubs = '   ^-------!';
       const expected = '     s(tw)c-h(E|)';
       const port = agent({ stream });
-      expectObservable(turn(port)).toBe(expected, labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs]]);
       return port.calls;
     });
     expect(getTasks(calls)).toEqual([]);
