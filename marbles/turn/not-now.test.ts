@@ -26,28 +26,22 @@ const ladder = withPolicy({ retryAfter });
 
 describe('a call answered 429 or 503 before any event is made again when the agent takes requests', () => {
   it('a blocking send answered 503 with Retry-After is sent again after it, once, and the reply comes once', () => {
-    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const refused = cold<never>('-#', undefined, notNow(503, 30));
       const taken = cold('          -(r|)', done);
       const port = agent({ card: blockingCard, send: [refused, taken] });
-      expectObservable(turn(port, { text: 'hi' }, ladder)).toBe('s 31ms (thcE|)', labels);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(refused.subscriptions).toBe('^!');
-      expectSubscriptions(taken.subscriptions).toBe(' 31ms ^!');
+      expectTurn(turn(port, { text: 'hi' }, ladder), 's 31ms (thcE|)', [[refused, '^!'], [taken, ' 31ms ^!']], { card: blockingCard });
       return port.calls;
     });
     expect(calls.map((call) => call.method)).toEqual(['card', 'send', 'send']);
   });
 
   it("a stream answered 429 without Retry-After is opened again after the policy's backoff (10, then 20)", () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const refused = cold<never>('-#', undefined, notNow(429));
       const events = cold('        -a---(b|)', { a: ev.task('T', 'working'), b: ev.status('T', 'completed', 'ok') });
       const port = agent({ stream: [refused, refused, events] });
-      expectObservable(turn(port, { text: 'hi' }, ladder)).toBe('s 32ms (tw) (ChE|)', labels);
-      cardReadOnce();
-      expectSubscriptions(refused.subscriptions).toBe(['^!', '11ms ^!']);
-      expectSubscriptions(events.subscriptions).toBe('32ms ^----!');
+      expectTurn(turn(port, { text: 'hi' }, ladder), 's 32ms (tw) (ChE|)', [[refused, ['^!', '11ms ^!']], [events, '32ms ^----!']]);
     });
   });
 

@@ -16,7 +16,7 @@ const terminal = new A2AError({ kind: 'unsupported', code: -32004, message: 'the
 
 describe('resuming a task another process started', () => {
   it('running: resubscribed at once, the reply from its snapshot, followed live to the end; nothing sent', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const resubscribe = cold('-s----l-c|', {
         s: ev.task('T', 'working', { contextId: 'C', artifacts: hello }),
         l: ev.artifact('T', 'A', 'llo', { append: true, lastChunk: true }),
@@ -25,9 +25,7 @@ describe('resuming a task another process started', () => {
       const resubscribeSubs = '^-------!';
       const expected = '        S(taw)b-(cH|)';
       const port = agent({ resubscribe });
-      expectObservable(resume(port)).toBe(expected, L);
-      cardReadOnce();
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectTurn(resume(port), expected, [[resubscribe, resubscribeSubs]], { values: L });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'resubscribe']);

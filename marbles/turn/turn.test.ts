@@ -37,7 +37,7 @@ describe('agents in the wild', () => {
   });
 
   it('no CancelTask to a task the agent says it does not know (resubscribe, then GetTask: TaskNotFound)', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---#', { a: working }, drop);
       const streamSubs = '   ^----!';
       const resubscribe = cold<never>('           -#', undefined, notFound);
@@ -47,27 +47,25 @@ describe('agents in the wild', () => {
       const cancel = cold('  (x|)', { x: task('T', 'canceled') });
       const expected = '     s(tw)r 10ms p#';
       const port = agent({ stream, resubscribe, getTask, cancel });
-      expectObservable(turn(port)).toBe(expected, labels, a2aError({ kind: 'task-not-found' }));
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
-      expectSubscriptions(cancel.subscriptions).toBe([]);
+      expectTurn(turn(port), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [getTask, getTaskSubs],
+        [cancel, []],
+      ], { error: a2aError({ kind: 'task-not-found' }) });
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'getTask']);
   });
 
   it('a first-event timeout names the agent and the operation; the stream is read on for cancelTimeoutMs after it', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-');
       const streamSubs = '        ^ 69ms !';
       const expected = '          s 49ms #';
       const message = 'stream to http://127.0.0.1/: first-event timed out after 50 ms';
       const timedOut = a2aError({ kind: 'timeout', operation: 'stream', agent: 'http://127.0.0.1/', message });
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels, timedOut);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]], { error: timedOut });
     });
   });
 });
@@ -125,7 +123,7 @@ describe('bounds that meet', () => {
 describe('lose nothing', () => {
   it("a resubscribe that opens without a task snapshot: one GetTask before the end, and the reply is the task's artifacts", () => {
     const replies = { x: 'text "one"', y: 'text " three"', k: 'reconcile T', R: 'replace "one two three"', Z: 'end completed "one two three"' };
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
       const streamSubs = '   ^-----!';
       // " two" went out during the break; the live events resume with " three".
@@ -135,11 +133,11 @@ describe('lose nothing', () => {
       const getTaskSubs = '       ------------------^---!';
       const expected = '          s(tw)xr 10ms y(ck)(RZ|)';
       const port = agent({ stream, resubscribe, getTask });
-      expectObservable(turn(port)).toBe(expected, { ...labels, ...replies });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [getTask, getTaskSubs],
+      ], { values: { ...labels, ...replies } });
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'getTask']);
@@ -148,7 +146,7 @@ describe('lose nothing', () => {
   it('the reconciling GetTask is best effort: when it fails, the live reply stands', () => {
     const down = new A2AError({ kind: 'http', status: 503, retryable: true, message: 'unavailable' });
     const replies = { x: 'text "one"', y: 'text " three"', k: 'reconcile T', Z: 'end completed "one three"' };
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
       const streamSubs = '   ^-----!';
       const resubscribe = cold('                -de|', { d: ev.artifact('T', 'A', ' three', { append: true }), e: ev.status('T', 'completed') });
@@ -156,28 +154,28 @@ describe('lose nothing', () => {
       const getTask = cold<never>('                 ----#', undefined, down);
       const getTaskSubs = '       ------------------^---!';
       const expected = '          s(tw)xr 10ms y(ck)(Z|)';
-      expectObservable(turn(agent({ stream, resubscribe, getTask }))).toBe(expected, { ...labels, ...replies });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(agent({ stream, resubscribe, getTask })), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [getTask, getTaskSubs],
+      ], { values: { ...labels, ...replies } });
     });
   });
 
     it('a resubscribe that opens with its snapshot needs no GetTask', () => {
     const replies = { x: 'text "one"', y: 'text " two"', Z: 'end completed "one two"' };
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---b#', { a: working, b: ev.artifact('T', 'A', 'one') }, drop);
       const streamSubs = '   ^-----!';
       const resubscribe = cold('                -de|', { d: ev.task('T', 'working', { artifacts: artifact('one two') }), e: ev.status('T', 'completed') });
       const resubscribeSubs = '   ----------------^-!';
       const getTask = cold('  (t|)', { t: task('T', 'completed') });
       const expected = '          s(tw)xr 10ms y(cZ|)';
-      expectObservable(turn(agent({ stream, resubscribe, getTask }))).toBe(expected, { ...labels, ...replies });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
-      expectSubscriptions(getTask.subscriptions).toBe([]);
+      expectTurn(turn(agent({ stream, resubscribe, getTask })), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+        [getTask, []],
+      ], { values: { ...labels, ...replies } });
     });
   });
 });

@@ -24,17 +24,13 @@ const request = { text: 'hi', contextId: 'C', messageId: 'm-1' };
 describe('a turn left before its task was named, on an agent that lists tasks', () => {
   it('the stream is read on for cancelTimeoutMs; then the task carrying the message is found and cancelled once', () => {
     const tracked: { closed: boolean }[] = [];
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<AgentEvent>('-');
       const listTasks = cold('        -(p|)', { p: page(carrying('T', 'working', 'm-1')) });
       const cancel = cold('           --(x|)', canceled);
       const port = agent({ stream, listTasks, cancel });
       const ladder = { ...options, onCancel: (s: { closed: boolean }) => tracked.push(s) };
-      expectObservable(turn(port, request, ladder), '^--!').toBe('s', labels);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe('^ 22ms !');
-      expectSubscriptions(listTasks.subscriptions).toBe('23ms ^!');
-      expectSubscriptions(cancel.subscriptions).toBe('24ms ^-!');
+      expectTurn(turn(port, request, ladder), 's', [[stream, '^ 22ms !'], [listTasks, '23ms ^!'], [cancel, '24ms ^-!']], { unsub: '^--!' });
       return port.calls;
     });
     expect(calls.filter((c) => c.method === 'listTasks')).toEqual([

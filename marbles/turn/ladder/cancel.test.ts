@@ -71,15 +71,12 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   it('a first request that failed before the task was named leaves nothing to read on: no background wait for close()', () => {
     const tracked: unknown[] = [];
     const refused = new A2AError({ kind: 'auth', status: 401, message: 'the agent refused the credentials' });
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('--#', undefined, refused);
       const cancel = cold('  (x|)', canceled);
       const expected = '     s-#';
       const ladder = { ...options, onCancel: (s: unknown) => tracked.push(s) };
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, ladder)).toBe(expected, labels, refused);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe('^-!');
-      expectSubscriptions(cancel.subscriptions).toBe([]);
+      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, ladder), expected, [[stream, '^-!'], [cancel, []]], { error: refused });
     });
     expect(tracked).toEqual([]);
   });
@@ -100,32 +97,29 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
   });
 
   it('on the turn deadline: the stream is aborted, CancelTask is sent once, and the turn errors with a timeout', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a', working);
       const streamSubs = '   ^---- 95ms !';
       const cancel = cold('             -(x|)', canceled);
       const cancelSubs = '   ----- 95ms ^!';
       const expected = '     s(tw) 95ms #';
       const deadline = withPolicy({ turnTimeoutMs: 100, idleTimeoutMs: 500 });
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, deadline)).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'turn', retryable: false }));
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, deadline), expected, [
+        [stream, streamSubs],
+        [cancel, cancelSubs],
+      ], { error: a2aError({ kind: 'timeout', phase: 'turn', retryable: false }) });
     });
   });
 
   it('when the turn errors with the task unsettled: CancelTask once', () => {
     const malformed = new A2AError({ kind: 'protocol', message: 'malformed event: status.state' });
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('  -a---#', working, malformed);
       const streamSubs = '   ^----!';
       const cancel = cold('       (x|)', canceled);
       const cancelSubs = '   -----(^!)';
       const expected = '     s(tw)#';
-      expectObservable(turn(agent({ stream, cancel }))).toBe(expected, labels, malformed);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ stream, cancel })), expected, [[stream, streamSubs], [cancel, cancelSubs]], { error: malformed });
     });
   });
 

@@ -57,21 +57,19 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('without a task id, TaskNotFound is the error: nothing is sent twice', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-#', undefined, notFound);
       const streamSubs = '        ^!';
       const expected = '          s#';
       const port = agent({ stream });
-      expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, labels, notFound);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port, { text: 'hi', contextId: 'C' }), expected, [[stream, streamSubs]], { error: notFound });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
   });
 
   it('a gone task on the blocking rung, then an early answer: one polling note, one poller', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send1 = cold<never>('-#', undefined, notFound);
       const send1Subs = '        ^!';
       const send2 = cold('        -(r|)', { r: ev.task('T1', 'working') });
@@ -79,16 +77,16 @@ describe('follow-ups to an interrupted task', () => {
       const getTask = cold('                 -(t|)', { t: task('T1', 'completed', { message: 'ok' }) });
       const getTaskSubs = '      ------------^!';
       const expected = '         sg(TwP)------(ChE|)';
-      expectObservable(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp)).toBe(expected, { ...labels, T: 'task T1' });
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send1.subscriptions).toBe(send1Subs);
-      expectSubscriptions(send2.subscriptions).toBe(send2Subs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(agent({ card: blockingCard, send: [send1, send2], getTask }), followUp), expected, [
+        [send1, send1Subs],
+        [send2, send2Subs],
+        [getTask, getTaskSubs],
+      ], { card: blockingCard, values: { ...labels, T: 'task T1' } });
     });
   });
 
   it('a follow-up stream that opens with the task still input-required (the SDK 1.x shape) reads on to the answer', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('      -o----w-a-c|', {
         o: ev.task('T0', 'input-required', { message: 'Which city?' }),
         w: ev.status('T0', 'working'),
@@ -98,23 +96,19 @@ describe('follow-ups to an interrupted task', () => {
       const streamSubs = '     ^---------!';
       const expected = '        s(ti)-w-h-(cE|)';
       const port = agent({ stream });
-      expectObservable(turn(port, followUp)).toBe(expected, { ...labels, t: 'task T0' });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port, followUp), expected, [[stream, streamSubs]], { values: { ...labels, t: 'task T0' } });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
   });
 
   it('a stream that opens with an input-required snapshot and then closes ends input-required: no break, nothing resubscribed', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('      -o---|', { o: ev.task('T0', 'input-required', { message: 'Which city?' }) });
       const streamSubs = '     ^----!';
       const expected = '        s(ti)(qI|)';
       const port = agent({ stream });
-      expectObservable(turn(port, followUp)).toBe(expected, { ...labels, t: 'task T0' });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port, followUp), expected, [[stream, streamSubs]], { values: { ...labels, t: 'task T0' } });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
@@ -129,7 +123,7 @@ describe('follow-ups to an interrupted task', () => {
   });
 
   it('a later input-required event still ends the stream at once (the agent asks again)', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('      -o----w-i-', {
         o: ev.task('T0', 'input-required', { message: 'Which city?' }),
         w: ev.status('T0', 'working'),
@@ -137,9 +131,7 @@ describe('follow-ups to an interrupted task', () => {
       });
       const streamSubs = '     ^-------!';
       const expected = '        s(ti)-w-(iqI|)';
-      expectObservable(turn(agent({ stream }), followUp)).toBe(expected, { ...labels, t: 'task T0' });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream }), followUp), expected, [[stream, streamSubs]], { values: { ...labels, t: 'task T0' } });
     });
   });
 });

@@ -10,7 +10,7 @@ const historyReads = (calls: FakePortCall[]) => calls.filter((c) => c.method ===
 
 describe('a completed task whose answer is only in its history', () => {
   it('nothing shown at the end: one GetTask with history, and the agent\'s last message is the reply', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('      -t---c|', { t: ev.task('T', 'working'), c: ev.status('T', 'completed') });
       // The final status shows nothing: the stream is read to its end before the GetTask.
       const streamSubs = '     ^-----!';
@@ -18,25 +18,20 @@ describe('a completed task whose answer is only in its history', () => {
       const getTaskSubs = '     ------^!';
       const expected = '        s(tw)c-(hE|)';
       const port = agent({ stream, getTask });
-      expectObservable(turn(port)).toBe(expected, L);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [getTask, getTaskSubs]], { values: L });
       return port.calls;
     });
     expect(historyReads(calls)).toEqual([{ method: 'getTask', taskId: 'T', historyLength: 10 }]);
   });
 
   it('the blocking rung does the same', () => {
-    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('        -(r|)', { r: ev.task('T', 'completed') });
       const getTask = cold('       ----(g|)', { g: withHistory });
       const getTaskSubs = '     -^---!';
       const expected = '        s(tc)(hE|)';
       const port = agent({ card: blockingCard, send, getTask });
-      expectObservable(turn(port)).toBe(expected, L);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [[getTask, getTaskSubs]], { card: blockingCard, values: L });
       return port.calls;
     });
     expect(historyReads(calls)).toHaveLength(1);

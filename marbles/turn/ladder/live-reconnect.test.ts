@@ -11,17 +11,17 @@ const methods = (calls: FakePortCall[]) => calls.map((c) => c.method);
 describe('reconnect: resubscribe, never re-send', () => {
   it('resubscribes after a break with backoff, and the snapshot replaces the reply', () => {
     const snapshot = ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'Hello' }] }] });
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('    -a----b-#', { a: working, b: ev.artifact('T', 'A', 'Hel') }, drop);
       const streamSubs = '     ^-------!';
       const resubscribe = cold('                 -s-d|', { s: snapshot, d: completed });
       const resubscribeSubs = '------------------^--!';
       const expected = '       s(tw)-H-r----------O-(cF|)';
       const port = agent({ stream, resubscribe });
-      expectObservable(turn(port)).toBe(expected, { ...labels, H: 'text "Hel"', O: 'text "lo"', F: 'end completed "Hello"' });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(resubscribe.subscriptions).toBe(resubscribeSubs);
+      expectTurn(turn(port), expected, [
+        [stream, streamSubs],
+        [resubscribe, resubscribeSubs],
+      ], { values: { ...labels, H: 'text "Hel"', O: 'text "lo"', F: 'end completed "Hello"' } });
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe']);
@@ -40,27 +40,23 @@ describe('reconnect: resubscribe, never re-send', () => {
   });
 
   it('errors when the stream breaks before any task id, and never re-sends', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('--#', undefined, drop);
       const streamSubs = '        ^-!';
       const expected = '          s-#';
       const port = agent({ stream });
-      expectObservable(turn(port)).toBe(expected, labels, drop);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs]], { error: drop });
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream']);
   });
 
   it('errors when a clean close comes before any task id', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('--|');
       const streamSubs = '        ^-!';
       const expected = '          s-#';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels, a2aError({ kind: 'stream-closed' }));
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]], { error: a2aError({ kind: 'stream-closed' }) });
     });
   });
 

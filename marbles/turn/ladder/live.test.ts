@@ -74,22 +74,22 @@ describe('the streaming rung', () => {
 
 describe('events of another task', () => {
   it('are dropped: they neither change the reply nor end the turn', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const ours = { a: ev.task('T'), b: ev.artifact('T', 'A', 'Hello'), c: ev.artifact('T', 'A', ' world', { append: true, lastChunk: true }) };
       const theirs = { x: ev.artifact('OTHER', 'A', ' INJECTED', { append: true }), y: ev.status('OTHER', 'completed', 'INJECTED') };
       const stream = cold('  -a----b-x-y-c-d|', { ...ours, ...theirs, d: ev.status('T', 'completed') });
       const streamSubs = '   ^-------------!';
       const expected = '     s(tu)-H-----W-(cF|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, { ...labels, H: 'text "Hello"', W: 'text " world"', F: 'end completed "Hello world"' });
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(agent({ stream })), expected, [
+        [stream, streamSubs],
+      ], { values: { ...labels, H: 'text "Hello"', W: 'text " world"', F: 'end completed "Hello world"' } });
     });
   });
 });
 
 describe('a reply past maxReplyChars', () => {
   it('ends the turn with a protocol error and cancels the task', () => {
-    marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, agent, expectTurn }) => {
       const chunks = { b: ev.artifact('T', 'A', '12345'), c: ev.artifact('T', 'A', '67890', { append: true }) };
       const stream = cold('  -a----b-c', { a: ev.task('T', 'working'), ...chunks });
       const streamSubs = '   ^-------!';
@@ -97,10 +97,10 @@ describe('a reply past maxReplyChars', () => {
       const cancelSubs = '   --------(^!)';
       const expected = '     s(tw)-H-#';
       const tooLong = a2aError({ kind: 'protocol', message: "the agent's reply is longer than 8 characters" });
-      expectObservable(turn(agent({ stream, cancel }), { text: 'hi' }, withPolicy({ maxReplyChars: 8 }))).toBe(expected, { ...labels, H: 'text "12345"' }, tooLong);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, withPolicy({ maxReplyChars: 8 })), expected, [
+        [stream, streamSubs],
+        [cancel, cancelSubs],
+      ], { values: { ...labels, H: 'text "12345"' }, error: tooLong });
     });
   });
 });

@@ -8,7 +8,7 @@ const canceled = { x: task('T', 'canceled') };
 
 describe('the poll rung', () => {
   it('ends with a stale timeout when the polled task never changes, and cancels it', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold(' -(t|)', { t: task('T', 'working') });
@@ -27,16 +27,16 @@ describe('the poll rung', () => {
       const cancel = cold('  (x|)', canceled);
       const cancelSubs = '   112ms (^!)';
       const expected = '     s(twP) 106ms #';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'stale' }));
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ card: blockingCard, send, getTask, cancel })), expected, [
+        [send, sendSubs],
+        [getTask, getTaskSubs],
+        [cancel, cancelSubs],
+      ], { card: blockingCard, error: a2aError({ kind: 'timeout', phase: 'stale' }) });
     });
   });
 
   it('a task that keeps changing is not stale', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectSubscriptions, expectTurn }) => {
       // The polls answer "step 0" to "step 10" (labelled 0-9 and X), then done.
       const steps = [...'0123456789X'];
       const snapshots = [...steps.map((_, i) => task('T', 'working', { message: `step ${i}` })), task('T', 'completed', { message: 'ok' })];
@@ -59,16 +59,16 @@ describe('the poll rung', () => {
       ];
       const expected = '     s(twP)------0----------1----------2----------3----------4----------5----------6----------7----------8----------9----------X----------(ChE|)';
       const stepLabels = Object.fromEntries(steps.map((key, i) => [key, `status working "step ${i}"`]));
-      expectObservable(turn(agent({ card: blockingCard, send, getTask: polls }))).toBe(expected, { ...labels, ...stepLabels });
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(agent({ card: blockingCard, send, getTask: polls })), expected, [
+        [send, sendSubs],
+      ], { card: blockingCard, values: { ...labels, ...stepLabels } });
       polls.forEach((poll, i) => expectSubscriptions(poll.subscriptions).toBe(pollSubs[i]!));
     });
   });
 
   it('tries a failed GetTask again, and errors when the failures in a row exceed poll.maxErrors', () => {
     const down = new A2AError({ kind: 'network', message: 'fetch failed' });
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold<never>('-#', undefined, down);
@@ -79,16 +79,16 @@ describe('the poll rung', () => {
       const cancel = cold('  (x|)', canceled);
       const cancelSubs = '   23ms (^!)';
       const expected = '     s(twP) 17ms #';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, down);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ card: blockingCard, send, getTask, cancel })), expected, [
+        [send, sendSubs],
+        [getTask, getTaskSubs],
+        [cancel, cancelSubs],
+      ], { card: blockingCard, error: down });
     });
   });
 
   it('bounds each GetTask', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold<never>('-');
@@ -99,28 +99,28 @@ describe('the poll rung', () => {
       const cancel = cold('  (x|)', canceled);
       const cancelSubs = '   61ms (^!)';
       const expected = '     s(twP) 55ms #';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'poll-request' }));
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
-      expectSubscriptions(cancel.subscriptions).toBe(cancelSubs);
+      expectTurn(turn(agent({ card: blockingCard, send, getTask, cancel })), expected, [
+        [send, sendSubs],
+        [getTask, getTaskSubs],
+        [cancel, cancelSubs],
+      ], { card: blockingCard, error: a2aError({ kind: 'timeout', phase: 'poll-request' }) });
     });
   });
 
   it('does not try again after an error that is not retryable; a task the agent does not know is not cancelled', () => {
     const gone = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold('    -(r|)', working);
       const sendSubs = '     ^!';
       const getTask = cold<never>('     -#', undefined, gone);
       const getTaskSubs = '  -----------^!';
       const cancel = cold('              (x|)', canceled);
       const expected = '     s(twP)------#';
-      expectObservable(turn(agent({ card: blockingCard, send, getTask, cancel }))).toBe(expected, labels, gone);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
-      expectSubscriptions(cancel.subscriptions).toBe([]);
+      expectTurn(turn(agent({ card: blockingCard, send, getTask, cancel })), expected, [
+        [send, sendSubs],
+        [getTask, getTaskSubs],
+        [cancel, []],
+      ], { card: blockingCard, error: gone });
     });
   });
 });

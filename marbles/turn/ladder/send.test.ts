@@ -33,17 +33,14 @@ describe('the blocking rung', () => {
   });
 
   it('does not fall back twice: a refused blocking send after a refused stream is the error', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('#', undefined, refused);
       const streamSubs = '          (^!)';
       const send = cold<never>('  #', undefined, refused);
       const sendSubs = '            (^!)';
       const expected = '            (sf#)';
       const port = agent({ stream, send });
-      expectObservable(turn(port)).toBe(expected, labels, refused);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [send, sendSubs]], { error: refused });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'send']);
@@ -82,13 +79,13 @@ describe('the blocking rung', () => {
   });
 
   it('bounds the blocking send (an unanswered send is read on for cancelTimeoutMs, in case it names a task to cancel)', () => {
-    marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold<never>('-');
       const sendSubs = '          ^ 219ms !';
       const expected = '          s 199ms #';
-      expectObservable(turn(agent({ card: blockingCard, send }))).toBe(expected, labels, a2aError({ kind: 'timeout', phase: 'send' }));
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(agent({ card: blockingCard, send })), expected, [
+        [send, sendSubs],
+      ], { card: blockingCard, error: a2aError({ kind: 'timeout', phase: 'send' }) });
     });
   });
 
@@ -122,17 +119,14 @@ describe('a stream refused by a JSON-RPC error before any event (an agent that s
     ['-32004 unsupported operation', unsupported, 'f'],
   ] as const) {
     it(`${name}: one fallback note, the same message once by a blocking send, the whole reply`, () => {
-      const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+      const calls = marbles(({ cold, agent, expectTurn }) => {
         const stream = cold<never>('-#', undefined, error);
         const streamSubs = '          ^!';
         const send = cold('            --(r|)', { r: ev.task('T', 'completed', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }) });
         const sendSubs = '            -^-!';
         const expected = `            s${letter}-(thcE|)`;
         const port = agent({ stream, send });
-        expectObservable(turn(port, { text: 'hi', contextId: 'C' })).toBe(expected, R);
-        cardReadOnce();
-        expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-        expectSubscriptions(send.subscriptions).toBe(sendSubs);
+        expectTurn(turn(port, { text: 'hi', contextId: 'C' }), expected, [[stream, streamSubs], [send, sendSubs]], { values: R });
         return port.calls;
       });
       expect(sentMessages(calls)).toEqual(['stream {"text":"hi","contextId":"C"}', 'send {"text":"hi","contextId":"C"}']);
@@ -156,12 +150,11 @@ describe('a stream refused by a JSON-RPC error before any event (an agent that s
   });
 
   it('a follow-up keeps its task id on the blocking send', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('#', undefined, invalidParams);
       const send = cold('            (m|)', { m: ev.message('ok') });
       const port = agent({ stream, send });
-      expectObservable(turn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' })).toBe('(sFhE|)', R);
-      cardReadOnce();
+      expectTurn(turn(port, { text: 'Paris', contextId: 'C', taskId: 'T0' }), '(sFhE|)', [], { values: R });
       return port.calls;
     });
     expect(sentMessages(calls)).toEqual([
@@ -171,60 +164,50 @@ describe('a stream refused by a JSON-RPC error before any event (an agent that s
   });
 
   it('-32602 in answer to the blocking send after the fallback is the error: nothing sent a third time', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-#', undefined, invalidParams);
       const streamSubs = '          ^!';
       const send = cold<never>('     -#', undefined, invalidParams);
       const sendSubs = '            -^!';
       const expected = '            sF#';
       const port = agent({ stream, send });
-      expectObservable(turn(port)).toBe(expected, R, invalidParams);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [send, sendSubs]], { values: R, error: invalidParams });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'send']);
   });
 
   it('-32602 in answer to a blocking send the card chose is the error: no stream, no second send', () => {
-    const calls = marbles(({ cold, blockingCard, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
       const send = cold<never>('-#', undefined, invalidParams);
       const sendSubs = '        ^!';
       const port = agent({ card: blockingCard, send });
-      expectObservable(turn(port)).toBe('s#', R, invalidParams);
-      cardReadOnce(blockingCard);
-      expectSubscriptions(send.subscriptions).toBe(sendSubs);
+      expectTurn(turn(port), 's#', [[send, sendSubs]], { card: blockingCard, values: R, error: invalidParams });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'send']);
   });
 
   it('-32602 after an event is no refusal of the stream: the task is polled, the message never sent again', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('   -a---#', { a: ev.task('T', 'working') }, invalidParams);
       const streamSubs = '    ^----!';
       const getTask = cold('       -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
       const getTaskSubs = '   -----^!';
       const expected = '      s(tw)p(ChE|)';
       const port = agent({ stream, getTask });
-      expectObservable(turn(port)).toBe(expected, R);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-      expectSubscriptions(getTask.subscriptions).toBe(getTaskSubs);
+      expectTurn(turn(port), expected, [[stream, streamSubs], [getTask, getTaskSubs]], { values: R });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'getTask']);
   });
 
   it('-32600 (the request object itself refused, as the blocking send would be) is the error: no fallback', () => {
-    const calls = marbles(({ cold, agent, cardReadOnce, expectObservable, expectSubscriptions }) => {
+    const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold<never>('-#', undefined, invalidRequest);
       const streamSubs = '          ^!';
       const port = agent({ stream });
-      expectObservable(turn(port)).toBe('s#', R, invalidRequest);
-      cardReadOnce();
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      expectTurn(turn(port), 's#', [[stream, streamSubs]], { values: R, error: invalidRequest });
       return port.calls;
     });
     expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
