@@ -92,7 +92,12 @@ describe('reconnect: resubscribe, never re-send', () => {
     });
   });
 
-  it('polls when the resubscribe attempts are exhausted', () => {
+  // The same diagram whichever bound ends the resubscribing: two attempts, or 25 ms since the break.
+  const capped = withPolicy({ idleTimeoutMs: 20, reconnect: { ...options.policy?.reconnect, maxAttempts: 10, maxElapsedMs: 25 } });
+  it.each([
+    ['polls when the resubscribe attempts are exhausted', options],
+    ['stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', capped],
+  ])('%s', (_, ladder) => {
     const calls = marbles(({ cold, agent, expectTurn }) => {
       const stream = cold('-a----#', { a: working }, drop);
       const streamSubs = ' ^-----!';
@@ -105,7 +110,7 @@ describe('reconnect: resubscribe, never re-send', () => {
       const getTaskSubs = '38ms ^!';
       const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
       const port = agent({ stream, resubscribe, getTask });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
+      expectTurn(turn(port, { text: 'hi' }, ladder), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
       return port.calls;
     });
     expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
@@ -126,30 +131,6 @@ describe('reconnect: resubscribe, never re-send', () => {
         [resub2, resub2Subs],
       ]);
     });
-  });
-
-  it('stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', () => {
-    const capped = withPolicy({ idleTimeoutMs: 20, reconnect: { ...options.policy?.reconnect, maxAttempts: 10, maxElapsedMs: 25 } });
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('-a----#', { a: working }, drop);
-      const streamSubs = ' ^-----!';
-      const resubscribe = cold<never>('-#', undefined, drop);
-      const resubscribeSubs = [
-        '                  16ms ^!',
-        '                  37ms ^!',
-      ];
-      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '38ms ^!';
-      const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
-      const port = agent({ stream, resubscribe, getTask });
-      expectTurn(turn(port, { text: 'hi' }, capped), expected, [
-        [stream, streamSubs],
-        [resubscribe, resubscribeSubs],
-        [getTask, getTaskSubs],
-      ]);
-      return port.calls;
-    });
-    expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
   });
 
   it('a resubscribe with no first event within its bound is a failed attempt', () => {
