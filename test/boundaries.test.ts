@@ -201,6 +201,18 @@ describe('the layers of src/ and of src/sdk/, and no cycle', () => {
     expect(files.filter(({ file }) => /^turn\/[^/]+$/.test(file)).length).toBeLessThanOrEqual(12);
   });
 
+  it('the check sees a lookup that reaches a rung, and the base that reaches the entry', () => {
+    const crossing = [
+      { file: 'turn/thread/waiting.ts', to: 'turn/ladder/live.ts' },
+      { file: 'turn/context.ts', to: 'turn/turn.ts' },
+      { file: 'turn/ladder/live.ts', to: 'turn/policy.ts' },
+    ];
+    expect(upward(crossing, TURN_LAYERS, turnPart)).toEqual([
+      'turn/thread/waiting.ts (thread) imports turn/ladder/live.ts (ladder)',
+      'turn/context.ts (base) imports turn/turn.ts (turn.ts)',
+    ]);
+  });
+
   it('no module of src/ reaches itself through its imports (type imports count)', () => {
     expect(cycles(edges)).toEqual([]);
   });
