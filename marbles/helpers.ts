@@ -24,6 +24,21 @@ export interface AgentScript {
 
 type Cold<T> = Observable<T> & Pick<ReturnType<RunHelpers['cold']>, 'subscriptions'>;
 
+/** A scripted answer and the diagram of its subscriptions (one string, or one per subscription). */
+export type Subscribed = readonly [Cold<unknown>, string | string[]];
+
+/** What {@link Kit.expectTurn} asserts beyond its defaults. */
+export interface TurnAssertion {
+  /** When the turn is unsubscribed (a subscription diagram); by default never. */
+  unsub?: string;
+  /** The card read once; by default {@link Kit.card}. */
+  card?: Cold<CardSummary>;
+  /** The letters of `expected`; by default {@link labels}. */
+  values?: Record<string, string>;
+  /** The error at `#` in `expected`. */
+  error?: unknown;
+}
+
 export interface Kit extends RunHelpers {
   /** The default card, `(c|)`, streaming: its subscriptions are asserted like any other. */
   card: Cold<CardSummary>;
@@ -37,6 +52,12 @@ export interface Kit extends RunHelpers {
    * the card itself asserts its own diagram instead.
    */
   cardReadOnce(which?: Cold<CardSummary>): void;
+  /**
+   * What nearly every turn's test asserts, in one call: `turn$`'s events against `expected` (letters of
+   * {@link labels} unless `values` says; unsubscribed at `unsub` when given), the card read once
+   * ({@link Kit.cardReadOnce} of `card`), and each scripted answer's subscriptions against its diagram.
+   */
+  expectTurn(turn$: Observable<string>, expected: string, subscribed: readonly Subscribed[], how?: TurnAssertion): void;
 }
 
 function answer<T>(answers: Answers<T> | undefined): ((arg: unknown, call: number) => Observable<T>) | undefined {
@@ -63,7 +84,12 @@ export function marbles<T>(body: (kit: Kit) => T): T {
         listTasks: answer(script.listTasks),
       });
     const cardReadOnce = (which: Cold<CardSummary> = card): void => helpers.expectSubscriptions(which.subscriptions).toBe('(^!)');
-    return body({ ...helpers, card, blockingCard, agent, cardReadOnce });
+    const expectTurn: Kit['expectTurn'] = (turn$, expected, subscribed, how = {}) => {
+      helpers.expectObservable(turn$, how.unsub).toBe(expected, how.values ?? labels, how.error);
+      cardReadOnce(how.card);
+      for (const [answer, diagram] of subscribed) helpers.expectSubscriptions(answer.subscriptions).toBe(diagram);
+    };
+    return body({ ...helpers, card, blockingCard, agent, cardReadOnce, expectTurn });
   });
 }
 

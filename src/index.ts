@@ -83,8 +83,8 @@ export { afterDelivered, formatPosition, parsePosition, positionAfter } from './
 export type { ReplyPosition } from './render/position.js';
 export type { LadderOptions, ResumeRequest, TurnRequest } from './turn/turn.js';
 export { resumeThread } from './turn/resume.js';
-export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LIMIT, threadHistory } from './turn/thread-history.js';
-export type { ThreadHistoryOptions } from './turn/thread-history.js';
+export { DEFAULT_HISTORY_BYTES, DEFAULT_HISTORY_LIMIT, threadHistory } from './turn/thread/thread-history.js';
+export type { ThreadHistoryOptions } from './turn/thread/thread-history.js';
 export type { HistoryExchange, HistoryPage } from './port/history.js';
 export type { ThreadResumeBounds } from './turn/resume.js';
 export type {
@@ -118,7 +118,7 @@ export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
 export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';
 export { platformEdits, splitReply } from './render/platform.js';
 export type { PlatformEdit, PlatformLimits } from './render/platform.js';
-export { coalesceViews } from './render/coalesce.js';
+export { coalesceViews } from './rx/coalesce-views.js';
 export { protocolMessage, protocolSendResponse, protocolStreamResponse, protocolTask, WIRE_STATES } from './render/protocol.js';
 export type { ProtocolJson } from './render/protocol.js';
 export type { CoalesceOptions } from './render/coalesce.js';
@@ -128,11 +128,11 @@ export type { Transcript, TranscriptTurn } from './render/transcript.js';
 
 // What `a4h` does, a script can do: task verbs over a port, push-notification configs, the checks a
 // message goes through, the decorator base of a port, the card's path, OAuth's bounded requests.
-export { followTask } from './turn/follow-task.js';
-export type { FollowReconnect } from './turn/follow-task.js';
-export { waitForTask } from './turn/wait-task.js';
-export type { TaskWait } from './turn/wait-task.js';
-export { within } from './turn/watchdog.js';
+export { followTask } from './turn/task/follow-task.js';
+export type { FollowReconnect } from './turn/task/follow-task.js';
+export { waitForTask } from './turn/task/wait-task.js';
+export type { TaskWait } from './turn/task/wait-task.js';
+export { within } from './turn/within.js';
 export { listTasksOf } from './port/port.js';
 export { pushConfigsOf } from './port/push-configs.js';
 export type { NewPushConfig, PushAuthentication, PushConfig, PushConfigPage, PushConfigPort } from './port/push-configs.js';

@@ -113,8 +113,8 @@ const SRC_LAYERS = [
   ['client'],
   ['sdk', 'turn', 'testing', 'telemetry'],
   ['identity', 'render'],
-  ['port'],
-  ['errors.ts', 'logger.ts', 'network-cause.ts', 'validation.ts', 'rx.ts'],
+  ['port', 'rx'],
+  ['errors.ts', 'logger.ts', 'network-cause.ts', 'validation.ts'],
   ['card-signature.ts'],
 ];
 
@@ -139,6 +139,23 @@ const SDK_FOLDERS = [
   'mapping',
 ];
 
+/**
+ * The parts of src/turn/, top first: resume.ts (a thread's unfinished task, or the one carrying a
+ * message, found and followed as a turn); turn.ts (the entry: the rungs composed); ladder/ (the
+ * rungs); thread/ (the thread's lookups at the agent) and task/ (the stand-alone task verbs); the
+ * base, the other files at turn/'s root (the context, the policy, the request, the turn's task, the
+ * thread guard, not-now, within, LadderOptions).
+ */
+const TURN_LAYERS = [['resume.ts'], ['turn.ts'], ['ladder'], ['thread', 'task'], ['base']];
+
+/** The part of src/turn/ a path is in (see {@link TURN_LAYERS}); undefined outside src/turn/. */
+function turnPart(path: string): string | undefined {
+  if (!path.startsWith('turn/')) return undefined;
+  const rest = path.slice('turn/'.length);
+  if (rest.includes('/')) return rest.slice(0, rest.indexOf('/'));
+  return rest === 'resume.ts' || rest === 'turn.ts' ? rest : 'base';
+}
+
 describe('one client: the command line is a user of the package', () => {
   it('src/cli/ imports only the public entries (a4h-a2a, a4h-a2a/node), its own modules and packages', () => {
     const PUBLIC = new Set(['index.ts', 'node/index.ts']);
@@ -155,7 +172,7 @@ describe('one client: the command line is a user of the package', () => {
   });
 
   it('the check sees an internal import', () => {
-    expect(target('cli/task/get.ts', '../../turn/wait-task.js')).toBe('turn/wait-task.ts');
+    expect(target('cli/task/get.ts', '../../turn/task/wait-task.js')).toBe('turn/task/wait-task.ts');
     expect(target('cli/task/get.ts', '../../node/index.js')).toBe('node/index.ts');
   });
 });
@@ -175,6 +192,25 @@ describe('the layers of src/ and of src/sdk/, and no cycle', () => {
         sdkPart,
       ),
     ).toEqual([]);
+  });
+
+  it('the parts of src/turn/ are these, each imports only the parts below it, and its root holds at most 12 files', () => {
+    const present = new Set(files.flatMap(({ file }) => turnPart(file) ?? []));
+    expect([...present].sort()).toEqual(TURN_LAYERS.flat().sort());
+    expect(upward(edges, TURN_LAYERS, turnPart)).toEqual([]);
+    expect(files.filter(({ file }) => /^turn\/[^/]+$/.test(file)).length).toBeLessThanOrEqual(12);
+  });
+
+  it('the check sees a lookup that reaches a rung, and the base that reaches the entry', () => {
+    const crossing = [
+      { file: 'turn/thread/waiting.ts', to: 'turn/ladder/live.ts' },
+      { file: 'turn/context.ts', to: 'turn/turn.ts' },
+      { file: 'turn/ladder/live.ts', to: 'turn/policy.ts' },
+    ];
+    expect(upward(crossing, TURN_LAYERS, turnPart)).toEqual([
+      'turn/thread/waiting.ts (thread) imports turn/ladder/live.ts (ladder)',
+      'turn/context.ts (base) imports turn/turn.ts (turn.ts)',
+    ]);
   });
 
   it('no module of src/ reaches itself through its imports (type imports count)', () => {

@@ -2,7 +2,7 @@ import { defer, type Observable } from 'rxjs';
 import { Threads } from '../identity/threads.js';
 import type { PortFactory } from '../port/port.js';
 import type { Task } from '../port/types.js';
-import { cancelTask } from '../turn/cancel-task.js';
+import { cancelTask } from '../turn/task/cancel-task.js';
 import type { TurnPolicy } from '../turn/policy.js';
 import { checkCancelInput } from './input.js';
 import { portTurn } from './on-port.js';

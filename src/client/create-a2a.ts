@@ -7,7 +7,7 @@ import type { CardSummary } from '../port/card.js';
 import { agentReach, createSdkPorts, type GrpcSupport, type SdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';
-import { within } from '../turn/watchdog.js';
+import { within } from '../turn/within.js';
 import { CancelsInFlight } from './cancels.js';
 import { clientCancel } from './cancel.js';
 import { clientHistory } from './history.js';

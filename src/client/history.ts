@@ -3,7 +3,7 @@ import { Threads } from '../identity/threads.js';
 import type { HistoryPage } from '../port/history.js';
 import type { PortFactory } from '../port/port.js';
 import type { TurnPolicy } from '../turn/policy.js';
-import { threadHistory } from '../turn/thread-history.js';
+import { threadHistory } from '../turn/thread/thread-history.js';
 import { checkHistoryInput } from './input.js';
 import { portTurn } from './on-port.js';
 import type { HistoryInput } from './types.js';

@@ -4,13 +4,13 @@ import type { EndEvent, TurnEvent } from '../port/events.js';
 import type { A2APort } from '../port/port.js';
 import type { Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { carrying, type SentAt } from './delivered.js';
+import { carrying, type SentAt } from './thread/delivered.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { runResume, type LadderOptions } from './turn.js';
-import { newestUnfinished, type ThreadResumeBounds } from './waiting.js';
-import { within } from './watchdog.js';
+import { newestUnfinished, type ThreadResumeBounds } from './thread/waiting.js';
+import { within } from './within.js';
 
-export type { ThreadResumeBounds } from './waiting.js';
+export type { ThreadResumeBounds } from './thread/waiting.js';
 
 /**
  * Resumes a conversation's reply in flight: its recent tasks (`ListTasks` by `contextId`, page after

@@ -1,6 +1,7 @@
 import { asyncScheduler, catchError, concat, defer, EMPTY, of, switchMap, throwError, type Observable, type OperatorFunction } from 'rxjs';
 import { A2AError, isA2AError, naming, timeoutError } from '../errors.js';
-import { followedBy, spread } from '../rx.js';
+import { spread } from '../rx/spread.js';
+import { followedBy } from '../rx/followed-by.js';
 import { silentLogger } from '../logger.js';
 import { TurnRenderer } from '../render/renderer.js';
 import type { A2APort } from '../port/port.js';
@@ -8,20 +9,21 @@ import { checkInputModes, outgoingData, outgoingFiles } from '../port/outgoing.j
 import { checkCallerIds, checkRequest, type TurnRequest } from './request.js';
 import type { AgentEvent, OutgoingMessage } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { cancelWhenAbandoned } from './cancel.js';
+import { cancelWhenAbandoned } from './ladder/cancel.js';
 import { trackedPort, type LadderContext } from './context.js';
-import { HeardPort } from './heard.js';
+import { HeardPort } from './ladder/heard.js';
 import type { LadderNote, StartEvent, TurnEvent } from '../port/events.js';
-import { replyFromHistory } from './history.js';
-import { followTask, streamTurn } from './live.js';
-import { firstLookups, needsSettling, sendSettled, type Settling } from './first-send.js';
-import { headStart } from './head-start.js';
+import { replyFromHistory } from './ladder/history.js';
+import { followTask, streamTurn } from './ladder/live.js';
+import { firstLookups, needsSettling, sendSettled, type Settling } from './ladder/first-send.js';
+import { headStart } from './ladder/head-start.js';
 import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { notNowPort } from './not-now.js';
-import { pollUntilSettled } from './poll.js';
-import { sendBlocking } from './send.js';
+import { pollUntilSettled } from './ladder/poll.js';
+import { sendBlocking } from './ladder/send.js';
 import { TurnTask } from './task.js';
-import { watchdog, within } from './watchdog.js';
+import { watchdog } from '../rx/watchdog.js';
+import { within } from './within.js';
 
 export type { TurnRequest } from './request.js';
 export type { LadderOptions } from './ladder-options.js';
@@ -170,11 +172,7 @@ function runLadder<S = never>(
           (card, early$) => afterCard(card, 0, early$),
         );
   const agent$ = settled$.pipe(
-    watchdog(
-      policy.turnTimeoutMs,
-      () => 'keep',
-      () => timeoutError('turn', policy.turnTimeoutMs, 'turn'),
-    ),
+    watchdog({ first: policy.turnTimeoutMs, each: () => 'keep', expired: () => timeoutError('turn', policy.turnTimeoutMs, 'turn') }),
     // The deadline during an auth wait ends the wait, as `authWaitMs` running out would: outcome auth-required.
     catchError((error: unknown) => {
       if (isA2AError(error, 'timeout') && error.phase === 'turn' && task.state === 'auth-required') return EMPTY;

@@ -1,0 +1,186 @@
+import { asyncScheduler, map, take, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import { describe, expect, it } from 'vitest';
+import { A2AError } from '../../src/errors.js';
+import type { TurnErrorEvent, TurnEvent } from '../../src/port/events.js';
+import { threadTranscript, type Transcript } from '../../src/render/transcript.js';
+import { catchTurnError, turnState, type TurnView } from '../../src/render/view.js';
+import { marbles } from '../helpers.js';
+
+/** The window of these tests: 10 frames (10 virtual ms). */
+const WINDOW = 10;
+
+/** A turn's events by letter: start, chunks a…d, the end of the reply "abcd". */
+const events: Record<string, TurnEvent> = {
+  s: { type: 'start' },
+  a: { type: 'text', text: 'a', replace: false },
+  b: { type: 'text', text: 'b', replace: false },
+  c: { type: 'text', text: 'c', replace: false },
+  d: { type: 'text', text: 'd', replace: false },
+  E: { type: 'end', outcome: 'completed', text: 'abcd' },
+};
+
+/** One short line per view: its phase and reply. */
+const view = (v: TurnView): string => `${v.phase} "${v.reply}"`;
+const views: Record<string, string> = {
+  S: 'running ""',
+  A: 'running "a"',
+  B: 'running "ab"',
+  C: 'running "abc"',
+  D: 'running "abcd"',
+  F: 'ended "abcd"',
+  X: 'error "a"',
+};
+
+/**
+ * `scheduler`, counting the actions it holds that have neither run nor been cancelled: a timer left
+ * behind shows as one.
+ */
+function counted(scheduler: SchedulerLike): SchedulerLike & { readonly pending: number; readonly fired: number } {
+  const pending = new Set<object>();
+  let fired = 0;
+  return {
+    now: () => scheduler.now(),
+    schedule<S>(work: (this: SchedulerAction<S>, state?: S) => void, delay?: number, state?: S): Subscription {
+      const token = {};
+      pending.add(token);
+      const action = scheduler.schedule<S>(
+        function (this: SchedulerAction<S>, s?: S) {
+          pending.delete(token);
+          fired++;
+          work.call(this, s);
+        },
+        delay,
+        state,
+      );
+      action.add(() => pending.delete(token));
+      return action;
+    },
+    get pending() {
+      return pending.size;
+    },
+    get fired() {
+      return fired;
+    },
+  };
+}
+
+describe('turnState({ coalesceMs })', () => {
+  it('hands over the first view at once, then at most one per window: the latest, at its end; after a quiet window, at once again', () => {
+    marbles(({ cold, expectObservable }) => {
+      const turn = cold('  s-a-b-c---------d------------------ a', events);
+      const expected = '   S---------C---------D--------------A';
+      // The last chunk repeats 'a' only to show a lone event after a quiet window: the reply is then "abcda".
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, { ...views, A: 'running "abcda"' });
+    });
+  });
+
+  it('hands over the end at once, and the view pending in the window never comes after it', () => {
+    marbles(({ cold, expectObservable }) => {
+      // The source goes on after the end (as a thread's next turn would): a stale view at frame 10 would show.
+      const turn = cold('  s-a-b-E---------------', events);
+      const expected = '   S-----F---------------';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
+    });
+  });
+
+  it('hands over an error view at once, and the view pending in the window never comes after it', () => {
+    const failure = new A2AError({ kind: 'network', message: 'down' });
+    marbles(({ cold, expectObservable }) => {
+      // The error event (catchTurnError's), and the source still open: a stale view at frame 10 would show.
+      const turn = cold<TurnEvent | TurnErrorEvent>('s-a-x-----------', { ...events, x: { type: 'error', error: failure } });
+      const expected = '            S---X-----------';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
+    });
+  });
+
+  it("catchTurnError's error view ends the turn at once", () => {
+    const failure = new A2AError({ kind: 'network', message: 'down' });
+    marbles(({ cold, expectObservable }) => {
+      const turn = cold<TurnEvent>('s-a-#', events, failure);
+      const expected = '            S---(X|)';
+      expectObservable(turn.pipe(catchTurnError(), turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
+    });
+  });
+
+  it('on completion hands over the pending view at once, then completes', () => {
+    marbles(({ cold, expectObservable }) => {
+      const turn = cold('  s-a-b|', events);
+      const expected = '   S----(B|)';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
+    });
+  });
+
+  it('on an error (no catchTurnError) hands over the pending view, then the error', () => {
+    const failure = new A2AError({ kind: 'network', message: 'down' });
+    marbles(({ cold, expectObservable }) => {
+      const turn = cold<TurnEvent>('s-a-b#', events, failure);
+      const expected = '            S----(B#)';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views, failure);
+    });
+  });
+
+  it('leaves no timer behind when unsubscribed in a window, and unsubscribes the turn', () => {
+    let pendingAfter = -1;
+    const scheduler = marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      const clock = counted(asyncScheduler);
+      const turn = cold('  s-a-b-c---', events);
+      const turnSubs = '   ^---!';
+      const unsub = '      ^---!';
+      const expected = '   S----';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW, scheduler: clock }), map(view)), unsub).toBe(expected, views);
+      expectSubscriptions(turn.subscriptions).toBe(turnSubs);
+      asyncScheduler.schedule(() => (pendingAfter = clock.pending), 5);
+      return clock;
+    });
+    expect(pendingAfter).toBe(0);
+    expect(scheduler.fired).toBe(0);
+  });
+
+  it('leaves no timer behind when the subscriber leaves on the first view', () => {
+    const scheduler = marbles(({ cold, expectObservable }) => {
+      const clock = counted(asyncScheduler);
+      const turn = cold('  -s-a-b---', events);
+      const expected = '   -(S|)';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW, scheduler: clock }), take(1), map(view))).toBe(expected, views);
+      return clock;
+    });
+    expect(scheduler.pending).toBe(0);
+    expect(scheduler.fired).toBe(0);
+  });
+
+  it('leaves no timer behind when the turn ends', () => {
+    const scheduler = marbles(({ cold, expectObservable }) => {
+      const clock = counted(asyncScheduler);
+      const turn = cold('  s-a-(E|)', events);
+      const expected = '   S---(F|)';
+      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW, scheduler: clock }), map(view))).toBe(expected, views);
+      return clock;
+    });
+    expect(scheduler.pending).toBe(0);
+    expect(scheduler.fired).toBe(0);
+  });
+});
+
+describe('threadTranscript(run, { coalesceMs })', () => {
+  /** One short line per transcript: each exchange's phase and reply, and whether a turn runs. */
+  const transcript = (t: Transcript): string =>
+    `${t.turns.map((turn) => `${turn.user}: ${view(turn.view)}`).join(' / ')}${t.busy ? ' (busy)' : ''}`;
+
+  it('across two turns: each turn starts at once, is coalesced, and ends at once with nothing stale after', () => {
+    marbles(({ cold, expectObservable }) => {
+      const messages = cold('x-y|', { x: 'one', y: 'two' });
+      const first = cold('   s-a-b-c-------E|', events);
+      const second = cold('                 s-a-E|', { ...events, E: { type: 'end', outcome: 'completed', text: 'a' } as TurnEvent });
+      const expected = '     (eS) 6ms C 3ms FG 3ms H|';
+      const run = (text: string) => (text === 'one' ? first : second);
+      expectObservable(messages.pipe(threadTranscript(run, { coalesceMs: WINDOW }), map(transcript))).toBe(expected, {
+        e: '',
+        S: 'one: running "" (busy)',
+        C: 'one: running "abc" (busy)',
+        F: 'one: ended "abcd"',
+        G: 'one: ended "abcd" / two: running "" (busy)',
+        H: 'one: ended "abcd" / two: ended "a"',
+      });
+    });
+  });
+});
