@@ -98,7 +98,7 @@ function cycles(all: readonly Edge[]): string[] {
 /** The folder of src/ a path is in (or the file itself, at src/'s root). */
 const srcPart = (path: string): string => path.split('/')[0]!;
 
-/** The folder of src/sdk/ a path is in (`.` for its root); undefined outside src/sdk/. */
+/** The tier of src/sdk/ a path is in (`.` for its root); undefined outside src/sdk/. */
 function sdkPart(path: string): string | undefined {
   if (!path.startsWith('sdk/')) return undefined;
   const rest = path.slice('sdk/'.length);
@@ -119,25 +119,14 @@ const SRC_LAYERS = [
 ];
 
 /**
- * The folders of src/sdk/, top first: the factory and the port of one agent (the root); the card →
- * resolved agent pipeline; the transports; signed cards; the card's fetch, schema and cache; the
- * fetches under every call; the client's own stream reader; the classifier and the wire table; the
- * bindings and their registry; extensions; credentials; the SDK's shapes mapped to the port's.
+ * The tiers of src/sdk/, top first; a tier imports only the tiers below it (and itself): the factory
+ * and the port of one agent (the root); the agent (card → resolved agent: the card's fetch, schema and
+ * cache, signed cards, the binding chosen); the wire (the bindings and their one registry, the
+ * transports, the fetches under every call, the client's own reader, the classifier, the SDK's shapes
+ * mapped to the port's); HTTP (the one bounded body reader, SSE, Retry-After, what a request carries:
+ * credentials and extensions).
  */
-const SDK_FOLDERS = [
-  '.',
-  'agent',
-  'transports',
-  'trust',
-  'card',
-  'fetch',
-  'reader',
-  'classify',
-  'bindings',
-  'extensions',
-  'credentials',
-  'mapping',
-];
+const SDK_TIERS = ['.', 'agent', 'wire', 'http'];
 
 describe('one client: the command line is a user of the package', () => {
   it('src/cli/ imports only the public entries (a4h-a2a, a4h-a2a/node), its own modules and packages', () => {
@@ -165,13 +154,13 @@ describe('the layers of src/ and of src/sdk/, and no cycle', () => {
     expect(upward(edges, SRC_LAYERS, srcPart)).toEqual([]);
   });
 
-  it('the folders of src/sdk/ are these, and each imports only the folders below it', () => {
+  it('the tiers of src/sdk/ are these, and each imports only the tiers below it', () => {
     const present = new Set(files.flatMap(({ file }) => sdkPart(file) ?? []));
-    expect([...present].sort()).toEqual([...SDK_FOLDERS].sort());
+    expect([...present].sort()).toEqual([...SDK_TIERS].sort());
     expect(
       upward(
         edges,
-        SDK_FOLDERS.map((folder) => [folder]),
+        SDK_TIERS.map((tier) => [tier]),
         sdkPart,
       ),
     ).toEqual([]);
@@ -198,7 +187,7 @@ describe('the layers of src/ and of src/sdk/, and no cycle', () => {
 describe('import boundaries of src/', () => {
   it('finds the source files and their imports', () => {
     expect(files.length).toBeGreaterThan(30);
-    expect(files.find((f) => f.file === 'sdk/transports/sdk-client.ts')?.imports).toContain('@a2a-js/sdk');
+    expect(files.find((f) => f.file === 'sdk/wire/transports/sdk-client.ts')?.imports).toContain('@a2a-js/sdk');
   });
 
   it('only src/sdk/ imports @a2a-js/sdk', () => {
@@ -217,7 +206,7 @@ describe('import boundaries of src/', () => {
         (_, s) => s === 'jose' || s.startsWith('jose/'),
       ),
     ).toEqual([]);
-    expect(files.find((f) => f.file === 'sdk/trust/verify-card.ts')?.imports).toContain('jose');
+    expect(files.find((f) => f.file === 'sdk/agent/trust/verify-card.ts')?.imports).toContain('jose');
   });
 
   it('only src/sdk/ and src/node/ import undici', () => {
@@ -229,11 +218,11 @@ describe('import boundaries of src/', () => {
     ).toEqual([]);
   });
 
-  it("only src/sdk/bindings/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
+  it("only src/sdk/wire/bindings/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
     const grpc = (s: string) => s.startsWith('@grpc/') || s.startsWith('@bufbuild/') || /^@a2a-js\/sdk\/(.*\/)?grpc$/.test(s);
     expect(
       files.flatMap(({ file, imports }) =>
-        file === 'sdk/bindings/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`),
+        file === 'sdk/wire/bindings/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`),
       ),
     ).toEqual([]);
     expect(
@@ -241,7 +230,7 @@ describe('import boundaries of src/', () => {
         file === 'node/grpc.ts' ? [] : imports.filter((s) => s.endsWith('grpc/node.js')).map((s) => `${file} imports ${s}`),
       ),
     ).toEqual([]);
-    expect(files.find((f) => f.file === 'sdk/bindings/grpc/node.ts')?.imports).toEqual(
+    expect(files.find((f) => f.file === 'sdk/wire/bindings/grpc/node.ts')?.imports).toEqual(
       expect.arrayContaining(['@grpc/grpc-js', '@a2a-js/sdk/client/grpc']),
     );
   });
