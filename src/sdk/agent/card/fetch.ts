@@ -5,6 +5,7 @@ import { redactQuery } from '../../../port/card-url.js';
 import { cardError } from './schema.js';
 import { retryAfterOf } from '../../http/retry-after.js';
 import { wireMeaning } from '../../wire/classify/wire-errors.js';
+import { readBody } from '../../http/body.js';
 
 /** What a card fetch brought back: the parsed JSON, how long it may be cached, how to revalidate it. */
 export interface FetchedCard {
@@ -105,7 +106,7 @@ export async function fetchCard(
   }
   let text: string;
   try {
-    text = await readLimited(response, maxBytes, () => cardError(cardUrl, `the agent card is larger than ${maxBytes} bytes`));
+    text = await readBody(response, { maxBytes, tooLarge: () => cardError(cardUrl, `the agent card is larger than ${maxBytes} bytes`) });
   } catch (cause) {
     if (cause instanceof A2AError) throw cause;
     // The connection broke while the body arrived: the card could not be fetched, as above.
@@ -166,36 +167,6 @@ function validatorsOf(response: Response): CardValidators | undefined {
 }
 
 const NO_STORE = /(^|,)\s*no-store\s*(,|$)/i;
-
-/** The body as text, refused with `tooLarge()` past `maxBytes` (declared or read), without reading the rest. */
-export async function readLimited(response: Response, maxBytes: number, tooLarge: () => Error): Promise<string> {
-  const declared = Number(response.headers.get('content-length'));
-  if (declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw tooLarge();
-  }
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      throw tooLarge();
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return new TextDecoder().decode(bytes);
-}
 
 /** `max-age` of a Cache-Control header in ms; 0 when the response must not be reused. */
 export function maxAgeOf(header: string | null): number | undefined {

@@ -1,5 +1,6 @@
 import { redactQuery } from '../../../port/card-url.js';
-import { maxAgeOf, readLimited } from '../card/fetch.js';
+import { readBody } from '../../http/body.js';
+import { maxAgeOf } from '../card/fetch.js';
 import { readJwks, type TrustedKey } from './jwks.js';
 import { normaliseJwksUrl } from './options.js';
 
@@ -45,7 +46,7 @@ export async function fetchJwks(fetchImpl: typeof fetch, url: string, maxBytes: 
         await response.body?.cancel().catch(() => undefined);
         throw new Error(`HTTP ${response.status}`);
       }
-      const text = await readLimited(response, maxBytes, () => new Error(`it is larger than ${maxBytes} bytes`));
+      const text = await readBody(response, { maxBytes, tooLarge: () => new Error(`it is larger than ${maxBytes} bytes`) });
       let json: unknown;
       try {
         json = JSON.parse(text);

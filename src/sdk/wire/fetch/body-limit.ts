@@ -1,3 +1,4 @@
+import { limitBody } from '../../http/body.js';
 import { tooLarge } from '../reader/reply.js';
 
 /**
@@ -7,21 +8,6 @@ import { tooLarge } from '../reader/reply.js';
  */
 export function boundedResponse(response: Response, maxBytes: number): Response {
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
-  if (response.body === null || type.includes('text/event-stream')) return response;
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    void response.body.cancel().catch(() => undefined);
-    throw tooLarge(maxBytes);
-  }
-  let seen = 0;
-  const counted = response.body.pipeThrough(
-    new TransformStream<Uint8Array, Uint8Array>({
-      transform(chunk, controller) {
-        seen += chunk.byteLength;
-        if (seen > maxBytes) controller.error(tooLarge(maxBytes));
-        else controller.enqueue(chunk);
-      },
-    }),
-  );
-  return new Response(counted, { status: response.status, statusText: response.statusText, headers: response.headers });
+  if (type.includes('text/event-stream')) return response;
+  return limitBody(response, maxBytes, () => tooLarge(maxBytes));
 }

@@ -1,6 +1,7 @@
+import { readBody } from '../../http/body.js';
 import { errorEnvelopeIn, parseJson } from '../reader/envelope.js';
 import { rebuilt } from '../reader/replies.js';
-import { MAX_ERROR_BODY, readCapped } from '../reader/refusal.js';
+import { MAX_ERROR_BODY } from '../reader/refusal.js';
 
 /**
  * A JSON-RPC stream call refused with an SSE frame that the answer does not type as an event stream
@@ -13,7 +14,7 @@ export async function framedRefusal(init: RequestInit | undefined, response: Res
   const type = response.headers.get('content-type')?.toLowerCase() ?? '';
   if (type.startsWith('text/event-stream') || response.body === null || !isJsonRpcStreamCall(init)) return response;
   // A copy is read, no further than a refusal goes: the answer itself stays whole for whoever reads it.
-  const text = await readCapped(response.clone(), MAX_ERROR_BODY);
+  const text = await readBody(response.clone(), { maxBytes: MAX_ERROR_BODY });
   // JSON is read as JSON (json-as-stream.ts).
   const envelope = parseJson(text) === undefined ? errorEnvelopeIn(text) : undefined;
   if (envelope === undefined) return response;

@@ -1,5 +1,6 @@
 import { A2AError } from '../../../errors.js';
 import { wireMeaning } from '../classify/wire-errors.js';
+import { readBody } from '../../http/body.js';
 import { retryAfterOf } from '../../http/retry-after.js';
 import { isError, parseJson, rpcError } from './envelope.js';
 
@@ -32,7 +33,7 @@ export async function refusal(response: Response): Promise<Refusal> {
 }
 
 async function refusalOf(response: Response): Promise<Refusal> {
-  const envelope = parseJson(await readCapped(response, MAX_ERROR_BODY));
+  const envelope = parseJson(await readBody(response, { maxBytes: MAX_ERROR_BODY }));
   const error = envelope !== undefined && envelope !== null && isError(envelope) ? rpcError(envelope.error) : undefined;
   if (error !== undefined && (error.kind !== 'protocol' || response.ok)) return { error, status: response.status };
   if (!response.ok) return { error: httpError(response.status, error), status: response.status };
@@ -42,27 +43,6 @@ async function refusalOf(response: Response): Promise<Refusal> {
 
 /** The most of a refused answer's body that is read: enough for any JSON-RPC error. */
 export const MAX_ERROR_BODY = 64 * 1024;
-
-/** The body's text, read no further than `max` bytes (the rest is cancelled). */
-export async function readCapped(response: Response, max: number): Promise<string> {
-  if (response.body === null) return '';
-  const reader = response.body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  try {
-    for (let read = 0; read < max;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      read += value.byteLength;
-      text += decoder.decode(value, { stream: true });
-    }
-  } catch {
-    return text;
-  } finally {
-    void reader.cancel().catch(() => undefined);
-  }
-  return text;
-}
 
 /**
  * A refused answer as the SDK's path reads it: by its HTTP status (404/405/501 unsupported, 408/429/5xx

@@ -1,5 +1,6 @@
 import { Observable } from 'rxjs';
 import { A2AError } from '../../../errors.js';
+import { readBody } from '../../http/body.js';
 import { classifySdkError, type CallContext } from '../classify/sdk-errors.js';
 import { callFor } from '../../http/credentials/callers.js';
 import { isError, isOwnAnswer, parseJson, rpcError } from './envelope.js';
@@ -52,7 +53,10 @@ export function readReply<T>(options: ReplyOptions, request: ReplyRequest, site:
         ({ status, retryAfterMs } = refused);
         throw refused.error;
       }
-      return map(resultOf(await readBounded(response, options.maxBytes), request.method, id));
+      // No body is no answer (read as such below), whatever its Content-Length says.
+      const text =
+        response.body === null ? '' : await readBody(response, { maxBytes: options.maxBytes, tooLarge: () => tooLarge(options.maxBytes) });
+      return map(resultOf(text, request.method, id));
     };
     call().then(
       (value) => {
@@ -96,30 +100,6 @@ function resultOf(text: string, method: string, id: number): unknown {
     });
   }
   return (envelope as { result?: unknown }).result;
-}
-
-/** The body's text; past `maxBytes` (declared, or counted as it comes) the answer is refused and the rest not read. */
-async function readBounded(response: Response, maxBytes: number): Promise<string> {
-  const body = response.body;
-  if (body === null) return '';
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    void body.cancel().catch(() => undefined);
-    throw tooLarge(maxBytes);
-  }
-  const reader = body.getReader();
-  const decoder = new TextDecoder();
-  let text = '';
-  for (let read = 0; ;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    read += value.byteLength;
-    if (read > maxBytes) {
-      void reader.cancel().catch(() => undefined);
-      throw tooLarge(maxBytes);
-    }
-    text += decoder.decode(value, { stream: true });
-  }
 }
 
 /** The error of an answer read whole that is past the bound (`maxResponseBytes`). */

@@ -1,4 +1,5 @@
 import { A2AError } from '../../../../errors.js';
+import { readBody } from '../../body.js';
 
 /** What an OAuth endpoint answered: its HTTP status and its body as JSON (undefined when the body is none or not JSON). */
 export interface EndpointAnswer {
@@ -53,57 +54,19 @@ export async function postToEndpoint(post: EndpointPost): Promise<EndpointAnswer
     await response.body?.cancel().catch(() => undefined);
     throw endpointError(post.name, `answered with a redirect (HTTP ${response.status}); not followed with the client's secret`);
   }
-  const declared = Number(response.headers.get('content-length') ?? undefined);
-  if (Number.isFinite(declared) && declared > post.maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    throw endpointError(post.name, `answered more than ${post.maxBytes} bytes`);
-  }
-  const bytes = await readBounded(response, post);
-  if (bytes === undefined) return { status: response.status, json: undefined };
+  const text = await readBody(response, {
+    maxBytes: post.maxBytes,
+    tooLarge: () => endpointError(post.name, `answered more than ${post.maxBytes} bytes`),
+    ...(post.signal ? { signal: post.signal } : {}),
+    failed: (cause) =>
+      post.signal?.aborted ? abortError(post, cause) : new A2AError({ kind: 'network', message: `${post.name}'s answer broke off`, cause }),
+  });
   try {
-    return { status: response.status, json: JSON.parse(new TextDecoder().decode(bytes)) as unknown };
+    return { status: response.status, json: JSON.parse(text) as unknown };
   } catch {
+    // No body, or one that is not JSON.
     return { status: response.status, json: undefined };
   }
-}
-
-/** The body, chunk by chunk, until its end, `maxBytes`, or the signal. */
-async function readBounded(response: Response, post: EndpointPost): Promise<Uint8Array | undefined> {
-  if (response.body === null) return undefined;
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  // The fetch's own signal ends a body read in Node; a fetch that ignores it after the headers is ended here.
-  const stop = (): void => void reader.cancel().catch(() => undefined);
-  post.signal?.addEventListener('abort', stop, { once: true });
-  try {
-    for (;;) {
-      let step: ReadableStreamReadResult<Uint8Array>;
-      try {
-        step = await reader.read();
-      } catch (cause) {
-        if (post.signal?.aborted) throw abortError(post, cause);
-        throw new A2AError({ kind: 'network', message: `${post.name}'s answer broke off`, cause });
-      }
-      if (post.signal?.aborted) throw abortError(post, post.signal.reason);
-      if (step.done) break;
-      size += step.value.byteLength;
-      if (size > post.maxBytes) {
-        await reader.cancel().catch(() => undefined);
-        throw endpointError(post.name, `answered more than ${post.maxBytes} bytes`);
-      }
-      chunks.push(step.value);
-    }
-  } finally {
-    post.signal?.removeEventListener('abort', stop);
-  }
-  const out = new Uint8Array(size);
-  let at = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, at);
-    at += chunk.byteLength;
-  }
-  return out;
 }
 
 /** The signal ended the request: its timeout (`timeout`, retryable) or a caller that left (`aborted`). */
