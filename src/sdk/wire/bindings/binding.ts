@@ -64,13 +64,21 @@ export interface OpenBinding {
   close(): Promise<void>;
 }
 
+/**
+ * How a binding's streams are read, unless the `reader` option is `sdk` (then by the SDK's client):
+ * `own-reader`, by the client's own reader; `direct`, a v1.0 stream's messages handed from the call
+ * straight to the turn, not through the SDK's async iterators (gRPC: `grpc/direct.ts`; a v0.3 one's
+ * through the SDK's client); `sdk`, by the SDK's client.
+ */
+export type StreamWay = 'own-reader' | 'direct' | 'sdk';
+
 /** The SDK's transport factory of a binding over HTTP, on a fetch. */
 export type HttpTransport = (options: { fetchImpl: typeof globalThis.fetch; legacyCompat: { enabled: boolean } }) => TransportFactory;
 
 /**
  * One protocol binding, all of it: its name, its place in the client's preference, how its
  * interfaces' addresses are read, what it needs to be available, how its calls are made, and its
- * rows of the wire table. The registry (`registry.ts`) lists them; the card schema, the interface
+ * rows of the wire table. The registry (`registry.ts`) lists them, once; the card schema, the interface
  * choice, agent loading and transport choice iterate it.
  */
 export interface Binding<N extends ProtocolBinding = ProtocolBinding> {
@@ -84,13 +92,8 @@ export interface Binding<N extends ProtocolBinding = ProtocolBinding> {
    * another binding's address is read when an interface is chosen, and one it cannot read is skipped.
    */
   readonly http?: HttpTransport;
-  /** Its streams are read by the client's own reader (unless the `reader` option is `sdk`). */
-  readonly ownReader: boolean;
-  /**
-   * Its v1.0 streams' messages are handed from the call straight to the turn, not through the SDK's
-   * async iterators (gRPC: `grpc/direct.ts`), unless the `reader` option is `sdk`.
-   */
-  readonly directStreams?: boolean;
+  /** How its streams are read, which names its transport (`transports/choose.ts`). */
+  readonly streams: StreamWay;
   /** Reads an interface's address; undefined when it is none of this binding's forms. */
   address(url: string): BindingAddress | undefined;
   /** Why `url` is no address of this binding, for the card error that names it. */

@@ -21,8 +21,7 @@ const NAME = 'GRPC';
 export const grpc: Binding<typeof NAME> = {
   name: NAME,
   preference: 3,
-  ownReader: false,
-  directStreams: true,
+  streams: 'direct',
   address: (url) => {
     const address = parseGrpcAddress(url);
     return address && { shown: address.url, scope: address.origin, target: address.target };

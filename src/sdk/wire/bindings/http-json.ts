@@ -6,5 +6,5 @@ export const httpJson = httpBinding({
   name: 'HTTP+JSON',
   preference: 2,
   transport: (options) => new RestTransportFactory(options),
-  ownReader: false,
+  streams: 'sdk',
 });

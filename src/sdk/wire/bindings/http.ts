@@ -1,4 +1,4 @@
-import type { Binding, BindingAddress, HttpTransport } from './binding.js';
+import type { Binding, BindingAddress, HttpTransport, StreamWay } from './binding.js';
 import type { ProtocolBinding } from './options.js';
 
 /** What makes one binding over HTTP (JSON-RPC, HTTP+JSON) different from the other. */
@@ -6,7 +6,7 @@ interface HttpBindingParts<N extends ProtocolBinding> {
   name: N;
   preference: number;
   transport: HttpTransport;
-  ownReader: boolean;
+  streams: StreamWay;
 }
 
 /**
@@ -19,7 +19,7 @@ export function httpBinding<N extends ProtocolBinding>(parts: HttpBindingParts<N
     name: parts.name,
     preference: parts.preference,
     http: parts.transport,
-    ownReader: parts.ownReader,
+    streams: parts.streams,
     address: httpAddress,
     unreadable: (url) => `its ${parts.name} address ${JSON.stringify(url)} is not an http(s) URL`,
     onHost: (url, host) => {

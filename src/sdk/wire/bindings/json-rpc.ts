@@ -6,5 +6,5 @@ export const jsonRpc = httpBinding({
   name: 'JSONRPC',
   preference: 1,
   transport: (options) => new JsonRpcTransportFactory(options),
-  ownReader: true,
+  streams: 'own-reader',
 });
