@@ -37,17 +37,8 @@ export interface OAuthClientCredentials {
   clientAuthentication?: 'client_secret_basic' | 'client_secret_post';
 }
 
-/** One entry's OAuth client, checked. */
-export interface OAuthEntry {
-  clientId: string;
-  clientSecret: string | (() => string | Promise<string>);
-  scopes?: readonly string[];
-  cardScopes?: boolean;
-  tokenUrl?: string;
-  /** Origins, as `URL.origin` spells them. */
-  trustedTokenOrigins?: readonly string[];
-  clientAuthentication?: 'client_secret_basic' | 'client_secret_post';
-}
+/** One entry's OAuth client, checked: the option's fields, its `trustedTokenOrigins` as `URL.origin` spells them. */
+export type OAuthEntry = OAuthClientCredentials;
 
 /** A value that cannot break a header or form line. */
 const SAFE = /^[^\r\n\0]+$/;
