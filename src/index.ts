@@ -38,12 +38,12 @@ export type {
   CredentialsCall,
   CredentialsFunction,
   CredentialsOption,
-} from './sdk/credentials/options.js';
-export type { OAuthClientCredentials } from './sdk/credentials/oauth/options.js';
-export type { TrustOption } from './sdk/trust/options.js';
-export type { Jwk, Jwks } from './sdk/trust/jwks.js';
+} from './sdk/http/credentials/options.js';
+export type { OAuthClientCredentials } from './sdk/http/credentials/oauth/options.js';
+export type { TrustOption } from './sdk/agent/trust/options.js';
+export type { Jwk, Jwks } from './sdk/agent/trust/jwks.js';
 export type { ExtensionsOption } from './port/extensions.js';
-export { missingExtensions } from './sdk/extensions/required.js';
+export { missingExtensions } from './sdk/http/extensions/required.js';
 export { cardUrlOf } from './port/card-url.js';
 export { isInterrupted, isSettled, isTerminal } from './port/types.js';
 export type { CardExtension, CardInterface, CardSignature, CardSummary, SecuritySchemeInfo, SignatureProblem } from './port/card.js';
@@ -141,12 +141,12 @@ export { checkRequest } from './turn/request.js';
 export { checkInputModes, outgoingData, outgoingFiles } from './port/outgoing.js';
 export { checkExtensionUris } from './port/extensions.js';
 export { CARD_PATH, redactQuery } from './port/card-url.js';
-export { describeScheme } from './sdk/credentials/security.js';
+export { describeScheme } from './sdk/http/credentials/security.js';
 export { networkCause } from './network-cause.js';
 export { MAX_TIMER_MS } from './turn/policy.js';
 export { checkIdentitySecret } from './identity/context-id.js';
 export { CancelsInFlight } from './client/cancels.js';
-export { requestToken, tokenUrlProblem } from './sdk/credentials/oauth/token-request.js';
-export type { AccessToken, TokenRequest } from './sdk/credentials/oauth/token-request.js';
-export { postToEndpoint } from './sdk/credentials/oauth/endpoint-post.js';
-export type { EndpointAnswer, EndpointPost } from './sdk/credentials/oauth/endpoint-post.js';
+export { requestToken, tokenUrlProblem } from './sdk/http/credentials/oauth/token-request.js';
+export type { AccessToken, TokenRequest } from './sdk/http/credentials/oauth/token-request.js';
+export { postToEndpoint } from './sdk/http/credentials/oauth/endpoint-post.js';
+export type { EndpointAnswer, EndpointPost } from './sdk/http/credentials/oauth/endpoint-post.js';

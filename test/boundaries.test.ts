@@ -98,7 +98,7 @@ function cycles(all: readonly Edge[]): string[] {
 /** The folder of src/ a path is in (or the file itself, at src/'s root). */
 const srcPart = (path: string): string => path.split('/')[0]!;
 
-/** The folder of src/sdk/ a path is in (`.` for its root); undefined outside src/sdk/. */
+/** The tier of src/sdk/ a path is in (`.` for its root); undefined outside src/sdk/. */
 function sdkPart(path: string): string | undefined {
   if (!path.startsWith('sdk/')) return undefined;
   const rest = path.slice('sdk/'.length);
@@ -119,25 +119,14 @@ const SRC_LAYERS = [
 ];
 
 /**
- * The folders of src/sdk/, top first: the factory and the port of one agent (the root); the card →
- * resolved agent pipeline; the transports; signed cards; the card's fetch, schema and cache; the
- * fetches under every call; the client's own stream reader; the classifier and the wire table; the
- * bindings and their registry; extensions; credentials; the SDK's shapes mapped to the port's.
+ * The tiers of src/sdk/, top first; a tier imports only the tiers below it (and itself): the factory
+ * and the port of one agent (the root); the agent (card → resolved agent: the card's fetch, schema and
+ * cache, signed cards, the binding chosen); the wire (the bindings and their one registry, the
+ * transports, the fetches under every call, the client's own reader, the classifier, the SDK's shapes
+ * mapped to the port's); HTTP (the one bounded body reader, SSE, Retry-After, what a request carries:
+ * credentials and extensions).
  */
-const SDK_FOLDERS = [
-  '.',
-  'agent',
-  'transports',
-  'trust',
-  'card',
-  'fetch',
-  'reader',
-  'classify',
-  'bindings',
-  'extensions',
-  'credentials',
-  'mapping',
-];
+const SDK_TIERS = ['.', 'agent', 'wire', 'http'];
 
 /**
  * The parts of src/turn/, top first: resume.ts (a thread's unfinished task, or the one carrying a
@@ -182,13 +171,13 @@ describe('the layers of src/ and of src/sdk/, and no cycle', () => {
     expect(upward(edges, SRC_LAYERS, srcPart)).toEqual([]);
   });
 
-  it('the folders of src/sdk/ are these, and each imports only the folders below it', () => {
+  it('the tiers of src/sdk/ are these, and each imports only the tiers below it', () => {
     const present = new Set(files.flatMap(({ file }) => sdkPart(file) ?? []));
-    expect([...present].sort()).toEqual([...SDK_FOLDERS].sort());
+    expect([...present].sort()).toEqual([...SDK_TIERS].sort());
     expect(
       upward(
         edges,
-        SDK_FOLDERS.map((folder) => [folder]),
+        SDK_TIERS.map((tier) => [tier]),
         sdkPart,
       ),
     ).toEqual([]);
@@ -234,7 +223,7 @@ describe('the layers of src/ and of src/sdk/, and no cycle', () => {
 describe('import boundaries of src/', () => {
   it('finds the source files and their imports', () => {
     expect(files.length).toBeGreaterThan(30);
-    expect(files.find((f) => f.file === 'sdk/transports/sdk-client.ts')?.imports).toContain('@a2a-js/sdk');
+    expect(files.find((f) => f.file === 'sdk/wire/transports/sdk-client.ts')?.imports).toContain('@a2a-js/sdk');
   });
 
   it('only src/sdk/ imports @a2a-js/sdk', () => {
@@ -253,7 +242,7 @@ describe('import boundaries of src/', () => {
         (_, s) => s === 'jose' || s.startsWith('jose/'),
       ),
     ).toEqual([]);
-    expect(files.find((f) => f.file === 'sdk/trust/verify-card.ts')?.imports).toContain('jose');
+    expect(files.find((f) => f.file === 'sdk/agent/trust/verify-card.ts')?.imports).toContain('jose');
   });
 
   it('only src/sdk/ and src/node/ import undici', () => {
@@ -265,11 +254,11 @@ describe('import boundaries of src/', () => {
     ).toEqual([]);
   });
 
-  it("only src/sdk/bindings/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
+  it("only src/sdk/wire/bindings/grpc/node.ts loads gRPC (@grpc/grpc-js, the SDK's gRPC client), and only the Node entry reaches it", () => {
     const grpc = (s: string) => s.startsWith('@grpc/') || s.startsWith('@bufbuild/') || /^@a2a-js\/sdk\/(.*\/)?grpc$/.test(s);
     expect(
       files.flatMap(({ file, imports }) =>
-        file === 'sdk/bindings/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`),
+        file === 'sdk/wire/bindings/grpc/node.ts' ? [] : imports.filter(grpc).map((s) => `${file} imports ${s}`),
       ),
     ).toEqual([]);
     expect(
@@ -277,7 +266,7 @@ describe('import boundaries of src/', () => {
         file === 'node/grpc.ts' ? [] : imports.filter((s) => s.endsWith('grpc/node.js')).map((s) => `${file} imports ${s}`),
       ),
     ).toEqual([]);
-    expect(files.find((f) => f.file === 'sdk/bindings/grpc/node.ts')?.imports).toEqual(
+    expect(files.find((f) => f.file === 'sdk/wire/bindings/grpc/node.ts')?.imports).toEqual(
       expect.arrayContaining(['@grpc/grpc-js', '@a2a-js/sdk/client/grpc']),
     );
   });

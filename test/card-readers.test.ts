@@ -1,5 +1,5 @@
 /**
- * The card and JWKS readers (`validation.ts`'s, in `sdk/card/schema.ts` and `sdk/trust/jwks.ts`)
+ * The card and JWKS readers (`validation.ts`'s, in `sdk/agent/card/schema.ts` and `sdk/agent/trust/jwks.ts`)
  * against the zod schemas they replaced, kept below as the reference: over generated cards (v1.0 and
  * v0.3) and JWKS, valid and with fields changed, both accept or both refuse; accepting, they give the
  * same card and keys (defaults filled, unknown members kept alike); refusing, the same message.
@@ -8,10 +8,10 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod/mini';
 import { describeIssue } from '../src/cli/output/zod-issue.js';
-import { bindingNamed } from '../src/sdk/bindings/registry.js';
+import { bindingNamed } from '../src/sdk/wire/bindings/registry.js';
 import { redactQuery } from '../src/port/card-url.js';
-import { cardError, checkCard } from '../src/sdk/card/schema.js';
-import { readJwks } from '../src/sdk/trust/jwks.js';
+import { cardError, checkCard } from '../src/sdk/agent/card/schema.js';
+import { readJwks } from '../src/sdk/agent/trust/jwks.js';
 import { agree, changed, changes, outcome } from './readers-changes.js';
 
 // The reference: the zod schemas before the readers (the card's and the JWKS's), trimmed to what is compared.

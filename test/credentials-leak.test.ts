@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../fixtures/agent-auth.js';
 import type { Logger } from '../src/logger.js';
 import { createA2A } from '../src/node/create-a2a.js';
-import type { CredentialsOption } from '../src/sdk/credentials/options.js';
+import type { CredentialsOption } from '../src/sdk/http/credentials/options.js';
 import { runCli } from './cli/run-cli.js';
 import { eventually } from './eventually.js';
 import { sendJson, startRawAgent } from './sdk/raw-agent.js';

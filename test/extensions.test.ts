@@ -4,7 +4,7 @@ import { createA2A } from '../src/client/create-a2a.js';
 import { A2AError } from '../src/errors.js';
 import { checkExtensionUris, mergeExtensions } from '../src/port/extensions.js';
 import type { PortTurn } from '../src/port/port.js';
-import { AgentExtensions } from '../src/sdk/extensions/options.js';
+import { AgentExtensions } from '../src/sdk/http/extensions/options.js';
 import { createSdkPorts } from '../src/sdk/ports.js';
 
 const A = 'https://extensions.example/a/v1';

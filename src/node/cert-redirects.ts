@@ -1,5 +1,5 @@
 import { A2AError } from '../errors.js';
-import { urlOf } from '../sdk/fetch/agent-fetch.js';
+import { urlOf } from '../sdk/wire/fetch/agent-fetch.js';
 
 /** Same-origin 307/308 redirects followed for a request sent with a client certificate, at most. */
 const MAX_REDIRECTS = 3;

@@ -1,8 +1,8 @@
 import { createPrivateKey } from 'node:crypto';
-import { loadGrpcWith, type GrpcChannelTls } from '../sdk/bindings/grpc/node.js';
-import type { GrpcSupport } from '../sdk/bindings/grpc/support.js';
-import type { GrpcWireWatch } from '../sdk/bindings/grpc/wire.js';
-import { longestMatch } from '../sdk/credentials/url-scope.js';
+import { loadGrpcWith, type GrpcChannelTls } from '../sdk/wire/bindings/grpc/node.js';
+import type { GrpcSupport } from '../sdk/wire/bindings/grpc/support.js';
+import type { GrpcWireWatch } from '../sdk/wire/bindings/grpc/wire.js';
+import { longestMatch } from '../sdk/http/credentials/url-scope.js';
 import { tlsEntries, type ClientTls, type ClientTlsOption, type Pem } from './tls.js';
 
 /** Options of {@link grpcSupport}. */

@@ -12,6 +12,6 @@ export { createA2A, IDENTITY_SECRET_ENV, PREVIOUS_IDENTITY_SECRETS_ENV, previous
 export { readJwksFile } from './jwks-file.js';
 export { grpcSupport } from './grpc.js';
 export type { GrpcSupportOptions } from './grpc.js';
-export type { GrpcWireEvent, GrpcWireWatch } from '../sdk/bindings/grpc/wire.js';
+export type { GrpcWireEvent, GrpcWireWatch } from '../sdk/wire/bindings/grpc/wire.js';
 export type { ClientTls, ClientTlsOption, Pem } from './tls.js';
 export type { NodeA2AOptions } from './create-a2a.js';

@@ -1,6 +1,6 @@
 import { open } from 'node:fs/promises';
 import { A2AError } from '../errors.js';
-import { readJwks, type Jwks } from '../sdk/trust/jwks.js';
+import { readJwks, type Jwks } from '../sdk/agent/trust/jwks.js';
 
 /** The largest JWKS file read. */
 const MAX_BYTES = 1024 * 1024;

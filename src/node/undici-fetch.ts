@@ -1,5 +1,5 @@
 import { fetch as undiciFetch, type Dispatcher } from 'undici';
-import { urlOf } from '../sdk/fetch/agent-fetch.js';
+import { urlOf } from '../sdk/wire/fetch/agent-fetch.js';
 import { directRequest, sendDirect } from './direct-fetch.js';
 
 type Input = Parameters<typeof fetch>[0];

@@ -1,7 +1,7 @@
 /**
  * The JSON-RPC error codes the client gives a meaning to, named once: A2A's own and JSON-RPC's. The
  * ladder reads some of them on an error's `code` (an agent that says a task is gone); what each means
- * as an error kind is the wire table's (`src/sdk/classify/wire-errors.ts`).
+ * as an error kind is the wire table's (`src/sdk/wire/classify/wire-errors.ts`).
  */
 
 /** JSON-RPC's "method not found": for the ladder, an operation the agent lacks (or the other generation's method names). */

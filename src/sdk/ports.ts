@@ -1,23 +1,23 @@
 import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
-import { AgentExtensions } from './extensions/options.js';
-import { ResponseWatch } from './fetch/response-watch.js';
-import { CardCache } from './card/cache.js';
-import type { CardValidators } from './card/fetch.js';
+import { AgentExtensions } from './http/extensions/options.js';
+import { ResponseWatch } from './wire/fetch/response-watch.js';
+import { CardCache } from './agent/card/cache.js';
+import type { CardValidators } from './agent/card/fetch.js';
 import { cardUrlOf } from '../port/card-url.js';
-import { Credentials } from './credentials/scope.js';
+import { Credentials } from './http/credentials/scope.js';
 import { silentLogger, type Logger } from '../logger.js';
 import type { PortFactory } from '../port/port.js';
-import { Bindings } from './bindings/forced.js';
-import { OpenBindings } from './bindings/open.js';
-import { sdkFactory } from './bindings/registry.js';
+import { Bindings } from './wire/bindings/forced.js';
+import { OpenBindings } from './wire/bindings/open.js';
+import { sdkFactory } from './wire/bindings/registry.js';
 import type { AgentReachOptions } from './reach-options.js';
-import type { InterfaceOrder } from './bindings/options.js';
-import type { GrpcSupport } from './bindings/grpc/support.js';
+import type { InterfaceOrder } from './wire/bindings/options.js';
+import type { GrpcSupport } from './wire/bindings/grpc/support.js';
 import type { ResolvedAgent } from './agent/resolve.js';
 import type { AgentLoader } from './agent/load.js';
 import { SdkPort, type PortShared } from './sdk-port.js';
-import { CardTrust } from './trust/trust.js';
+import { CardTrust } from './agent/trust/trust.js';
 
 /** How the SDK-backed ports reach agents: the {@link AgentReachOptions} `createA2A` passes, and these. */
 export interface SdkPortOptions extends AgentReachOptions {
@@ -59,9 +59,9 @@ export interface SdkPortOptions extends AgentReachOptions {
   interfaceOrder?: InterfaceOrder;
 }
 
-export type { BindingsOption, InterfaceOrder, ProtocolBinding } from './bindings/options.js';
+export type { BindingsOption, InterfaceOrder, ProtocolBinding } from './wire/bindings/options.js';
 export { agentReach, type AgentReachOptions } from './reach-options.js';
-export type { GrpcSupport } from './bindings/grpc/support.js';
+export type { GrpcSupport } from './wire/bindings/grpc/support.js';
 
 /** SDK-backed ports: a {@link PortFactory}, and `close()` for the gRPC channels they opened. */
 export interface SdkPorts extends PortFactory {

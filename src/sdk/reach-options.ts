@@ -1,7 +1,7 @@
 import type { ExtensionsOption } from '../port/extensions.js';
-import type { BindingsOption } from './bindings/options.js';
-import type { CredentialsOption } from './credentials/options.js';
-import type { TrustOption } from './trust/options.js';
+import type { BindingsOption } from './wire/bindings/options.js';
+import type { CredentialsOption } from './http/credentials/options.js';
+import type { TrustOption } from './agent/trust/options.js';
 
 /**
  * How agents are reached: the options `createA2A` and `createSdkPorts` share, described once. Each

@@ -18,17 +18,17 @@ import type { A2APort, Caller, ListTasksOptions, TaskPage } from '../port/port.j
 import type { NewPushConfig, PushConfig, PushConfigPage, PushConfigPort } from '../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
-import { unaryCall } from './transports/calls.js';
-import type { CardCache } from './card/cache.js';
-import type { CardValidators } from './card/fetch.js';
+import { unaryCall } from './wire/transports/calls.js';
+import type { CardCache } from './agent/card/cache.js';
+import type { CardValidators } from './agent/card/fetch.js';
 import { loadAgent, type AgentLoader } from './agent/load.js';
-import { BINDINGS } from './bindings/registry.js';
+import { BINDINGS } from './wire/bindings/registry.js';
 import type { ResolvedAgent } from './agent/resolve.js';
-import { extensionHeaders } from './extensions/headers.js';
-import { missingExtensions } from './extensions/required.js';
+import { extensionHeaders } from './http/extensions/headers.js';
+import { missingExtensions } from './http/extensions/required.js';
 import { capabilityMissing } from './agent/capabilities.js';
 import { firstDraftRefusal } from './agent/first-draft.js';
-import type { TurnCall } from './transports/transport.js';
+import type { TurnCall } from './wire/transports/transport.js';
 
 /** What every port of one factory shares: the card cache and how agents are loaded (and so called). */
 export interface PortShared {

@@ -2,7 +2,7 @@
  * `@reactive-agents/a2a` 0.9.0 (fixtures/agent-reactive.ts) through the library, with our reader and
  * the SDK's: its reply after its final status, `"id": null` on every unary answer, `"id": 1` on every
  * stream frame, a new contextId per message, a failure's status message as a plain string (the SDK's reader
- * is handed the stream's frames mended in the fetch: `src/sdk/fetch/stream-frames.ts`).
+ * is handed the stream's frames mended in the fetch: `src/sdk/wire/fetch/stream-frames.ts`).
  */
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';

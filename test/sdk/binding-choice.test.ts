@@ -5,10 +5,10 @@
  */
 import type { AgentInterface } from '@a2a-js/sdk';
 import { describe, expect, it } from 'vitest';
-import { Bindings } from '../../src/sdk/bindings/forced.js';
-import { OpenBindings } from '../../src/sdk/bindings/open.js';
+import { Bindings } from '../../src/sdk/wire/bindings/forced.js';
+import { OpenBindings } from '../../src/sdk/wire/bindings/open.js';
 import { chooseInterface, type InterfaceChoice } from '../../src/sdk/agent/choose-interface.js';
-import { parseGrpcAddress } from '../../src/sdk/bindings/grpc/address.js';
+import { parseGrpcAddress } from '../../src/sdk/wire/bindings/grpc/address.js';
 
 const CARD = 'https://agent.example/.well-known/agent-card.json';
 const iface = (protocolBinding: string, protocolVersion: string, url = `https://agent.example/${protocolBinding}/${protocolVersion}`) =>

@@ -4,7 +4,7 @@
  * for as at first. Over a fetch that answers from a table and records each request.
  */
 import { describe, expect, it } from 'vitest';
-import { fetchCardOrOld } from '../../src/sdk/card/old-path.js';
+import { fetchCardOrOld } from '../../src/sdk/agent/card/old-path.js';
 
 const BASE = 'http://agent.test';
 const CURRENT = `${BASE}/.well-known/agent-card.json`;

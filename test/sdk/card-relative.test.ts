@@ -3,7 +3,7 @@
  * card came from, and a bad address named in the error (never one carrying credentials).
  */
 import { describe, expect, it } from 'vitest';
-import { checkCard } from '../../src/sdk/card/schema.js';
+import { checkCard } from '../../src/sdk/agent/card/schema.js';
 
 const CARD_URL = 'http://127.0.0.1:4111/.well-known/zoo-mastra2/agent.json?key=K';
 const v03 = (fields: Record<string, unknown>): Record<string, unknown> => ({ name: 'a', ...fields });

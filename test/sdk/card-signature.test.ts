@@ -7,10 +7,10 @@ import { cardSigner, jwksOf, makeSigningKey, type SigningKey } from '../../fixtu
 import { isA2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import type { CardSignature } from '../../src/port/card.js';
-import { jcs, signedForm, unsignedFields } from '../../src/sdk/trust/canonical.js';
-import { readJwks } from '../../src/sdk/trust/jwks.js';
-import { checkTrust, type TrustOption } from '../../src/sdk/trust/options.js';
-import { CardTrust } from '../../src/sdk/trust/trust.js';
+import { jcs, signedForm, unsignedFields } from '../../src/sdk/agent/trust/canonical.js';
+import { readJwks } from '../../src/sdk/agent/trust/jwks.js';
+import { checkTrust, type TrustOption } from '../../src/sdk/agent/trust/options.js';
+import { CardTrust } from '../../src/sdk/agent/trust/trust.js';
 
 // The verdict on a card's signatures, on cards signed by the SDK's own signer, without a server (the
 // whole path, over loopback, is in signed-cards.test.ts).

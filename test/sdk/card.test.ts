@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../fixtures/index.js';
 import { A2AError } from '../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import { CardCache } from '../../src/sdk/card/cache.js';
+import { CardCache } from '../../src/sdk/agent/card/cache.js';
 import { cardUrlOf } from '../../src/port/card-url.js';
 import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
 import { eventually } from '../eventually.js';

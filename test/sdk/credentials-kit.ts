@@ -6,7 +6,7 @@ import { A2AError } from '../../src/errors.js';
 import type { Logger } from '../../src/logger.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import type { TurnEvent } from '../../src/port/events.js';
-import type { CredentialsOption } from '../../src/sdk/credentials/options.js';
+import type { CredentialsOption } from '../../src/sdk/http/credentials/options.js';
 import { FAST, endOf } from './harness.js';
 
 /** What the credentials tests share: a client, a turn as events or its error, the requests a mount saw. */

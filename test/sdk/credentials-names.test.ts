@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { apiKeyNameProblem } from '../../src/sdk/credentials/names.js';
-import type { AgentCredentials } from '../../src/sdk/credentials/options.js';
+import { apiKeyNameProblem } from '../../src/sdk/http/credentials/names.js';
+import type { AgentCredentials } from '../../src/sdk/http/credentials/options.js';
 import { client, completed, failed, turn } from './credentials-kit.js';
 import { sendJson, startRawAgent, type RawAgent } from './raw-agent.js';
 

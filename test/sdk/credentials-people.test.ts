@@ -4,7 +4,7 @@ import { OAUTH_MOUNTS, PERSON_TOKENS, startOAuthAgents, type OAuthAgents } from 
 import { REPLY, type ReceivedRequest } from '../../fixtures/index.js';
 import { startOAuthServer, type OAuthServer } from '../../fixtures/oauth-provider.js';
 import type { A2AError } from '../../src/errors.js';
-import type { CredentialsCall } from '../../src/sdk/credentials/options.js';
+import type { CredentialsCall } from '../../src/sdk/http/credentials/options.js';
 import { client, completed, failed } from './credentials-kit.js';
 import { endOf, FAST } from './harness.js';
 import { createA2A } from '../../src/node/create-a2a.js';

@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../../fixtures/agent-auth.js';
 import { REPLY } from '../../fixtures/index.js';
 import { isA2AError } from '../../src/errors.js';
-import { agentFetch } from '../../src/sdk/fetch/agent-fetch.js';
-import { checkCredentials, type CredentialsOption } from '../../src/sdk/credentials/options.js';
-import { planFor } from '../../src/sdk/credentials/plan.js';
-import { TokenCache } from '../../src/sdk/credentials/oauth/token-cache.js';
+import { agentFetch } from '../../src/sdk/wire/fetch/agent-fetch.js';
+import { checkCredentials, type CredentialsOption } from '../../src/sdk/http/credentials/options.js';
+import { planFor } from '../../src/sdk/http/credentials/plan.js';
+import { TokenCache } from '../../src/sdk/http/credentials/oauth/token-cache.js';
 import { BEARER, client, completed, failed, recordingLogger, requests, turn } from './credentials-kit.js';
 import { sendJson, startRawAgent } from './raw-agent.js';
 

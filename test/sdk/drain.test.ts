@@ -2,7 +2,7 @@ import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../src/node/fetch.js';
 import type { TurnEvent } from '../../src/port/events.js';
-import { DRAIN_MS } from '../../src/sdk/reader/json-rpc.js';
+import { DRAIN_MS } from '../../src/sdk/wire/reader/json-rpc.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { sendJson, sseFrame, startRawAgent, type RawAgent } from './raw-agent.js';

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
-import { fastEvent } from '../../src/sdk/reader/fast.js';
-import { toStreamResponse, type StreamIds } from '../../src/sdk/reader/results.js';
+import { fromSdkEvent } from '../../src/sdk/wire/mapping/from-sdk.js';
+import { fastEvent } from '../../src/sdk/wire/reader/fast.js';
+import { toStreamResponse, type StreamIds } from '../../src/sdk/wire/reader/results.js';
 
 /** The general path of our reader: the SDK's codec, then our mapping (or the error it reports). */
 function general(result: unknown, ids: StreamIds): unknown {

@@ -7,7 +7,7 @@ import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startGrpcAgent, type GrpcFixtureAgent } from '../../fixtures/agent-grpc.js';
 import { grpcSupport } from '../../src/node/grpc.js';
-import type { CredentialsCall, CredentialsOption } from '../../src/sdk/credentials/options.js';
+import type { CredentialsCall, CredentialsOption } from '../../src/sdk/http/credentials/options.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 
 const UNAUTHENTICATED = 16;

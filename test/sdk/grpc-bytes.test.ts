@@ -1,5 +1,5 @@
 /**
- * A v1.0 stream's messages as bytes (`bindings/grpc/bytes.ts`) under the direct delivery interceptor
+ * A v1.0 stream's messages as bytes (`wire/bindings/grpc/bytes.ts`) under the direct delivery interceptor
  * (`node.ts`): the client's stream methods keep the bytes (its other methods do not); for a call with an
  * open sink a text chunk goes to it read (`scan.ts`) and any other message decoded by the SDK's decoder;
  * without a sink the SDK gets every message decoded; a message that cannot be decoded ends the call with
@@ -10,9 +10,9 @@ import { GrpcTransportFactory } from '@a2a-js/sdk/client/grpc';
 import { A2AService } from '@a2a-js/sdk/server/grpc';
 import * as grpcJs from '@grpc/grpc-js';
 import { afterAll, describe, expect, it } from 'vitest';
-import { keepStreamBytes, keptDecode } from '../../src/sdk/bindings/grpc/bytes.js';
-import { DIRECT_KEY, openDelivery } from '../../src/sdk/bindings/grpc/direct.js';
-import { directInterceptor } from '../../src/sdk/bindings/grpc/node.js';
+import { keepStreamBytes, keptDecode } from '../../src/sdk/wire/bindings/grpc/bytes.js';
+import { DIRECT_KEY, openDelivery } from '../../src/sdk/wire/bindings/grpc/direct.js';
+import { directInterceptor } from '../../src/sdk/wire/bindings/grpc/node.js';
 
 type Client = Record<string, unknown>;
 const card = { supportedInterfaces: [{ url: '127.0.0.1:9', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }] } as AgentCard;

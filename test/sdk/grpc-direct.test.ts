@@ -1,5 +1,5 @@
 /**
- * A v1.0 gRPC stream's messages handed straight to the turn (`bindings/grpc/direct.ts`): the channel
+ * A v1.0 gRPC stream's messages handed straight to the turn (`wire/bindings/grpc/direct.ts`): the channel
  * interceptor, on a stand-in for the call under it (the key taken off, each message to its sink and the
  * next one asked for, the rest passed on), and on a real agent (the whole reply, the key never on the
  * wire, no sink left open after a turn however it ends). The shared cells run on both deliveries
@@ -11,8 +11,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startGrpcAgent, type GrpcFixtureAgent } from '../../fixtures/agent-grpc.js';
 import { REPLY } from '../../fixtures/index.js';
 import { grpcSupport } from '../../src/node/grpc.js';
-import { DIRECT_KEY, openDeliveries, openDelivery } from '../../src/sdk/bindings/grpc/direct.js';
-import { directInterceptor } from '../../src/sdk/bindings/grpc/node.js';
+import { DIRECT_KEY, openDeliveries, openDelivery } from '../../src/sdk/wire/bindings/grpc/direct.js';
+import { directInterceptor } from '../../src/sdk/wire/bindings/grpc/node.js';
 import { createSdkPorts, type SdkPortOptions } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { eventually } from '../eventually.js';

@@ -1,5 +1,5 @@
 /**
- * gRPC's parse-less path (`bindings/grpc/scan.ts`) against the full path of a stream message (the SDK
+ * gRPC's parse-less path (`wire/bindings/grpc/scan.ts`) against the full path of a stream message (the SDK
  * client's own decoder, then `fromSdkEvent`): wherever the scan answers, it gives the same event and
  * remembers the same ids; where it declines, it remembers nothing. Over the text chunks the SDK's codec
  * writes (any text, any ids, `append` and `lastChunk` either way), with ids told before or not; other
@@ -12,9 +12,9 @@ import { A2AService } from '@a2a-js/sdk/server/grpc';
 import * as grpcJs from '@grpc/grpc-js';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { scanGrpcTextChunk, type ScanIds } from '../../src/sdk/bindings/grpc/scan.js';
-import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
-import { remember, type StreamIds } from '../../src/sdk/mapping/stream-ids.js';
+import { scanGrpcTextChunk, type ScanIds } from '../../src/sdk/wire/bindings/grpc/scan.js';
+import { fromSdkEvent } from '../../src/sdk/wire/mapping/from-sdk.js';
+import { remember, type StreamIds } from '../../src/sdk/wire/mapping/stream-ids.js';
 
 const card = { supportedInterfaces: [{ url: '127.0.0.1:9', protocolBinding: 'GRPC', protocolVersion: '1.0', tenant: '' }] } as AgentCard;
 const transport = (await new GrpcTransportFactory().create('127.0.0.1:9', card)) as unknown as {

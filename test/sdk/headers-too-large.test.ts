@@ -2,7 +2,7 @@ import { firstValueFrom, lastValueFrom } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import { createA2A } from '../../src/node/create-a2a.js';
-import { headersTooLarge } from '../../src/sdk/fetch/headers-too-large.js';
+import { headersTooLarge } from '../../src/sdk/wire/fetch/headers-too-large.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { failed, turn } from './credentials-kit.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
-import { toStreamResponse } from '../../src/sdk/reader/results.js';
+import { fromSdkEvent } from '../../src/sdk/wire/mapping/from-sdk.js';
+import { toStreamResponse } from '../../src/sdk/wire/reader/results.js';
 
 /** File and data parts as each generation writes them, mapped into the domain (bytes decoded once, as a Uint8Array). */
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 255]);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { APPEND_MARK } from '../../src/sdk/mapping/append-mark.js';
-import { markAppends } from '../../src/sdk/fetch/rest-append.js';
+import { APPEND_MARK } from '../../src/sdk/wire/mapping/append-mark.js';
+import { markAppends } from '../../src/sdk/wire/fetch/rest-append.js';
 
 const sse = (chunks: string[]) =>
   new Response(

@@ -1,8 +1,8 @@
 import { fromRestErrorBody } from '@a2a-js/sdk/errors';
 import { describe, expect, it } from 'vitest';
 import { A2AError, naming } from '../../src/errors.js';
-import { parseRetryAfter, retryAfterOf } from '../../src/sdk/classify/retry-after.js';
-import { classifySdkError } from '../../src/sdk/classify/sdk-errors.js';
+import { parseRetryAfter, retryAfterOf } from '../../src/sdk/http/retry-after.js';
+import { classifySdkError } from '../../src/sdk/wire/classify/sdk-errors.js';
 
 const NOW = Date.parse('Tue, 01 Dec 2026 12:00:00 GMT');
 

@@ -4,11 +4,11 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/port/types.js';
-import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
-import { isOwnAnswer } from '../../src/sdk/reader/envelope.js';
-import { fastEvent } from '../../src/sdk/reader/fast.js';
-import { frameValue, type FrameCall, type StreamMapping } from '../../src/sdk/reader/frame.js';
-import { tolerantReply } from '../../src/sdk/reader/replies.js';
+import { fromSdkEvent } from '../../src/sdk/wire/mapping/from-sdk.js';
+import { isOwnAnswer } from '../../src/sdk/wire/reader/envelope.js';
+import { fastEvent } from '../../src/sdk/wire/reader/fast.js';
+import { frameValue, type FrameCall, type StreamMapping } from '../../src/sdk/wire/reader/frame.js';
+import { tolerantReply } from '../../src/sdk/wire/reader/replies.js';
 
 const MAPPING: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent };
 const working = { kind: 'status-update', taskId: 'T', contextId: 'C', status: { state: 'working' }, final: false };

@@ -1,5 +1,5 @@
 /**
- * The parse-less path (`reader/scan.ts`) against the full parse of a frame (`reader/frame.ts`: the
+ * The parse-less path (`wire/reader/scan.ts`) against the full parse of a frame (`wire/reader/frame.ts`: the
  * envelope parsed and checked, then the fast path or the SDK's codec and our mapping): wherever the scan
  * answers, it gives the same event and remembers the same ids; where it declines, it remembers nothing.
  * Over the frames SDK servers write (any text, any ids, escapes and all), the same frames written
@@ -14,11 +14,11 @@ import { describe, expect, it } from 'vitest';
 import { buildFrame } from '../../fixtures/faults/frames.js';
 import type { InjectedFrame } from '../../fixtures/faults/types.js';
 import type { AgentEvent } from '../../src/port/types.js';
-import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
-import { fastEvent } from '../../src/sdk/reader/fast.js';
-import { frameValue, type StreamMapping } from '../../src/sdk/reader/frame.js';
-import type { StreamIds } from '../../src/sdk/reader/results.js';
-import { scanTextChunk } from '../../src/sdk/reader/scan.js';
+import { fromSdkEvent } from '../../src/sdk/wire/mapping/from-sdk.js';
+import { fastEvent } from '../../src/sdk/wire/reader/fast.js';
+import { frameValue, type StreamMapping } from '../../src/sdk/wire/reader/frame.js';
+import type { StreamIds } from '../../src/sdk/wire/reader/results.js';
+import { scanTextChunk } from '../../src/sdk/wire/reader/scan.js';
 
 const FULL: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent };
 const ID = 7;

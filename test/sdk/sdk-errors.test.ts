@@ -11,7 +11,7 @@ import {
 } from '@a2a-js/sdk/errors';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
-import { classifySdkError, type CallContext } from '../../src/sdk/classify/sdk-errors.js';
+import { classifySdkError, type CallContext } from '../../src/sdk/wire/classify/sdk-errors.js';
 
 const AGENT = 'http://127.0.0.1:9/a2a/jsonrpc';
 const ctx = (status?: number): CallContext => ({ operation: 'send', agent: AGENT, ...(status === undefined ? {} : { status }) });

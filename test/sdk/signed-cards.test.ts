@@ -7,7 +7,7 @@ import type { Logger } from '../../src/logger.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
-import type { TrustOption } from '../../src/sdk/trust/options.js';
+import type { TrustOption } from '../../src/sdk/agent/trust/options.js';
 import { recordingLogger, requests } from './credentials-kit.js';
 import { FAST, endOf } from './harness.js';
 

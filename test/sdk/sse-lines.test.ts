@@ -1,7 +1,7 @@
 import { createParser } from 'eventsource-parser';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SseLines } from '../../src/sdk/reader/sse-lines.js';
+import { SseLines } from '../../src/sdk/http/sse-lines.js';
 
 type Seen = ['event', string] | ['comment'] | ['too-large'];
 

@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent } from '../../src/port/types.js';
-import { fromSdkEvent } from '../../src/sdk/mapping/from-sdk.js';
-import { fastEvent } from '../../src/sdk/reader/fast.js';
-import { frameValue, type StreamMapping } from '../../src/sdk/reader/frame.js';
+import { fromSdkEvent } from '../../src/sdk/wire/mapping/from-sdk.js';
+import { fastEvent } from '../../src/sdk/wire/reader/fast.js';
+import { frameValue, type StreamMapping } from '../../src/sdk/wire/reader/frame.js';
 
 const MAPPING: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent };
 const WORDS = 'the model provider refused the request';

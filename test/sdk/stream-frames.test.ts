@@ -1,10 +1,10 @@
 /**
- * A JSON-RPC stream's frames mended in the fetch for the SDK's reader (src/sdk/fetch/stream-frames.ts):
+ * A JSON-RPC stream's frames mended in the fetch for the SDK's reader (src/sdk/wire/fetch/stream-frames.ts):
  * one id other than the request's on every frame, `null` or no id, and a string status message, as our
  * reader reads them; a stream that speaks correctly passes byte for byte.
  */
 import { describe, expect, it } from 'vitest';
-import { MAX_HELD_BYTES, mendedStream } from '../../src/sdk/fetch/stream-frames.js';
+import { MAX_HELD_BYTES, mendedStream } from '../../src/sdk/wire/fetch/stream-frames.js';
 
 const ID = 7;
 const init = (id: unknown = ID): RequestInit => ({

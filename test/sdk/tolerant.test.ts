@@ -105,7 +105,7 @@ const SDK_READER: Record<Quirk, 'reads' | 'fails'> = {
   cr: 'fails',
   'media-type-case': 'fails',
   'media-type-params': 'reads',
-  'string-id': 'reads', // the SDK's reader is handed the frames with the request's id (fetch/stream-frames.ts)
+  'string-id': 'reads', // the SDK's reader is handed the frames with the request's id (wire/fetch/stream-frames.ts)
   'no-kind': 'fails',
   'no-task-id': 'reads', // our mapping takes an update without a task id as the turn's, on either reader
 };
@@ -164,7 +164,7 @@ describe('reading tolerantly: bytes that carry a clear event', () => {
 
 /** The error our reader gives for a stream whose only bytes are `body`. */
 async function readerError(http: NodeFetch, body: string): Promise<A2AError> {
-  const { readStream } = await import('../../src/sdk/reader/json-rpc.js');
+  const { readStream } = await import('../../src/sdk/wire/reader/json-rpc.js');
   const server = await startRawAgent((_req, res) => {
     res.writeHead(200, { 'content-type': 'text/event-stream' });
     res.end(body);

@@ -4,10 +4,10 @@ import { Metadata, type ServiceError } from '@grpc/grpc-js';
 import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
-import { classifySdkError, type CallContext } from '../../src/sdk/classify/sdk-errors.js';
-import { readStream } from '../../src/sdk/reader/json-rpc.js';
-import type { Wire } from '../../src/sdk/bindings/binding.js';
-import { WIRE_ERRORS, wireMeaning } from '../../src/sdk/classify/wire-errors.js';
+import { classifySdkError, type CallContext } from '../../src/sdk/wire/classify/sdk-errors.js';
+import { readStream } from '../../src/sdk/wire/reader/json-rpc.js';
+import type { Wire } from '../../src/sdk/wire/bindings/binding.js';
+import { WIRE_ERRORS, wireMeaning } from '../../src/sdk/wire/classify/wire-errors.js';
 
 const AGENT = 'http://127.0.0.1:9/a2a/jsonrpc';
 const ctx = (status?: number): CallContext => ({ operation: 'stream', agent: AGENT, ...(status === undefined ? {} : { status }) });

@@ -1,10 +1,10 @@
 import type { AgentInterface } from '@a2a-js/sdk';
-import type { Binding } from '../bindings/binding.js';
+import type { Binding } from '../wire/bindings/binding.js';
 import { A2AError } from '../../errors.js';
 import { VERSION_NOT_SUPPORTED } from '../../port/codes.js';
-import type { InterfaceOrder, ProtocolBinding } from '../bindings/options.js';
-import { BINDINGS, bindingNamed } from '../bindings/registry.js';
-import { cardError } from '../card/schema.js';
+import type { InterfaceOrder, ProtocolBinding } from '../wire/bindings/options.js';
+import { BINDINGS, bindingNamed } from '../wire/bindings/registry.js';
+import { cardError } from './card/schema.js';
 
 /** What the choice of an interface depends on besides the card. */
 export interface InterfaceChoice {

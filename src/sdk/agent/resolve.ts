@@ -1,16 +1,16 @@
 import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { ClientFactory, Client } from '@a2a-js/sdk/client';
-import type { Binding, BindingAddress, ClientMaker } from '../bindings/binding.js';
-import type { OpenBindings } from '../bindings/open.js';
-import type { InterfaceOrder, ProtocolBinding } from '../bindings/options.js';
-import { bindingNamed } from '../bindings/registry.js';
-import { cardError, type CheckedCard } from '../card/schema.js';
-import type { CredentialPlan } from '../credentials/plan.js';
+import type { Binding, BindingAddress, ClientMaker } from '../wire/bindings/binding.js';
+import type { OpenBindings } from '../wire/bindings/open.js';
+import type { InterfaceOrder, ProtocolBinding } from '../wire/bindings/options.js';
+import { bindingNamed } from '../wire/bindings/registry.js';
+import { cardError, type CheckedCard } from './card/schema.js';
+import type { CredentialPlan } from '../http/credentials/plan.js';
 import { chooseInterface, generationRank, rank, versionNotSupported, type InterfaceChoice } from './choose-interface.js';
 import type { AuthDetails } from '../../errors.js';
 import type { CardSignature, CardSummary } from '../../port/card.js';
 import { cardSummary } from './summary.js';
-import type { AgentWire, SdkClientOf, Transport } from '../transports/transport.js';
+import type { AgentWire, SdkClientOf, Transport } from '../wire/transports/transport.js';
 import { hostOfCard } from './unspecified-host.js';
 
 /** An agent ready for calls: its card summary and the transport of its calls, chosen once. Never changed once made. */

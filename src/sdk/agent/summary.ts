@@ -1,8 +1,8 @@
 import type { AgentCard as SdkAgentCard, AgentInterface } from '@a2a-js/sdk';
 import type { CardExtension, CardSummary } from '../../port/card.js';
-import type { BindingAddress } from '../bindings/binding.js';
-import type { CheckedCard } from '../card/schema.js';
-import { securitySchemesOf } from '../credentials/security.js';
+import type { BindingAddress } from '../wire/bindings/binding.js';
+import type { CheckedCard } from './card/schema.js';
+import { securitySchemesOf } from '../http/credentials/security.js';
 
 /** What the ladder and the CLI read of a card, on its chosen interface. */
 export function cardSummary(

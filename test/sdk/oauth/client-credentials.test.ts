@@ -6,7 +6,7 @@ import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../../fixt
 import { createA2A } from '../../../src/index.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
 import type { A2AError } from '../../../src/errors.js';
-import type { CredentialsOption } from '../../../src/sdk/credentials/options.js';
+import type { CredentialsOption } from '../../../src/sdk/http/credentials/options.js';
 import { client, completed, failed, turn } from '../credentials-kit.js';
 
 // OAuth 2.0 client credentials against a real authorization server (oidc-provider on loopback) and real

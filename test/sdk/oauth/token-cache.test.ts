@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { TokenCache, type TokenSpec } from '../../../src/sdk/credentials/oauth/token-cache.js';
+import { TokenCache, type TokenSpec } from '../../../src/sdk/http/credentials/oauth/token-cache.js';
 
 // The token cache's rules on a clock of its own, over a token endpoint answered in process (the real
 // server's behaviour is in client-credentials.test.ts).

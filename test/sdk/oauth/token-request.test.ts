@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../../fixtures/oauth-provider.js';
 import { A2AError } from '../../../src/errors.js';
-import { requestToken, tokenUrlProblem } from '../../../src/sdk/credentials/oauth/token-request.js';
+import { requestToken, tokenUrlProblem } from '../../../src/sdk/http/credentials/oauth/token-request.js';
 
 // The client-credentials token request against a real authorization server (oidc-provider on loopback).
 

@@ -1,0 +1,30 @@
+import { SendMessageRequest, SubscribeToTaskRequest } from '@a2a-js/sdk';
+import type { OutgoingMessage } from '../../../port/types.js';
+import { legacyParts } from '../mapping/parts-out.js';
+import type { StreamRequest } from '../reader/json-rpc.js';
+import type { AgentWire } from './transport.js';
+
+/**
+ * The streaming send as the agent's generation writes it, byte for byte what the SDK's transports
+ * send: v1.0 `SendStreamingMessage` through the SDK's codec, v0.3 `message/stream` with `kind`s.
+ */
+export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: OutgoingMessage, messageId: string): StreamRequest {
+  if (!wire.legacy) {
+    const params = SendMessageRequest.toJSON({ ...v1, tenant: wire.tenant ?? '' });
+    return { endpoint: wire.endpoint, method: 'SendStreamingMessage', params, version: '1.0' };
+  }
+  const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
+  if (message.contextId !== undefined) sent['contextId'] = message.contextId;
+  if (message.taskId !== undefined) sent['taskId'] = message.taskId;
+  const configuration = { blocking: true, acceptedOutputModes: v1.configuration?.acceptedOutputModes ?? [], historyLength: 1 };
+  return { endpoint: wire.endpoint, method: 'message/stream', params: { message: sent, configuration }, version: '0.3' };
+}
+
+/** The resubscribe: v1.0 `SubscribeToTask`, v0.3 `tasks/resubscribe`. */
+export function resubscribeRequest(wire: AgentWire, taskId: string): StreamRequest {
+  if (!wire.legacy) {
+    const params = SubscribeToTaskRequest.toJSON({ tenant: wire.tenant ?? '', id: taskId });
+    return { endpoint: wire.endpoint, method: 'SubscribeToTask', params, version: '1.0', taskId };
+  }
+  return { endpoint: wire.endpoint, method: 'tasks/resubscribe', params: { id: taskId }, version: '0.3', taskId };
+}
