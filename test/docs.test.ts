@@ -167,21 +167,27 @@ describe('docs/design.md counts what the code has', () => {
     expect(methodsOf(code('src/port/forwarding.ts'), 'export class ForwardingPort').sort()).toEqual([...portMethods].sort());
   });
 
-  it('names in code only files that are there (under the checkout, src/, src/sdk/ or its bindings/)', () => {
+  it('names in code only files that are there (under the checkout, src/, src/sdk/ or its wire/bindings/)', () => {
     const named = [...read(join(DOCS, 'design.md')).matchAll(/`([\w./-]+\.(?:ts|json|mjs))`/g)].map((m) => m[1]!);
     expect(named.length).toBeGreaterThan(5);
-    const gone = named.filter((name) => !['', 'src', 'src/sdk', 'src/sdk/bindings'].some((base) => existsSync(join(ROOT, base, name))));
+    const gone = named.filter(
+      (name) => !['', 'src', 'src/sdk', 'src/sdk/wire/bindings'].some((base) => existsSync(join(ROOT, base, name))),
+    );
     expect(gone).toEqual([]);
   });
 
-  it("names each folder of src/sdk/ in sdk/'s layers, and no other", () => {
+  it("names each tier of src/sdk/ in sdk/'s tiers, and no folder that is not there", () => {
     const design = read(join(DOCS, 'design.md'));
-    const layers = /\*\*sdk\/'s folders are layers\.\*\*([\s\S]*?)\n- \*\*/.exec(design)?.[1] ?? '';
-    const named = [...layers.matchAll(/`(\w+)\/`/g)].map((m) => m[1]!);
-    const folders = readdirSync(join(ROOT, 'src', 'sdk'), { withFileTypes: true })
+    const tiers = /\*\*sdk\/ is three tiers under its root, named in the order they stand\.\*\*([\s\S]*?)\n- \*\*/.exec(design)?.[1] ?? '';
+    const named = [...tiers.matchAll(/`(\w+)\/`/g)].map((m) => m[1]!);
+    const under = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true })
+        .filter((entry) => entry.isDirectory())
+        .flatMap((entry) => [entry.name, ...under(join(dir, entry.name))]);
+    const top = readdirSync(join(ROOT, 'src', 'sdk'), { withFileTypes: true })
       .filter((entry) => entry.isDirectory())
       .map((entry) => entry.name);
-    expect(named.length).toBeGreaterThan(0);
-    expect([...new Set(named)].sort()).toEqual(folders.sort());
+    expect(top.filter((tier) => !named.includes(tier))).toEqual([]);
+    expect(named.filter((folder) => !under(join(ROOT, 'src', 'sdk')).includes(folder))).toEqual([]);
   });
 });
