@@ -1,15 +1,16 @@
 import { Console } from 'node:console';
 import { Writable } from 'node:stream';
 import { lastValueFrom, of, Subject, throwError, toArray } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
 import { bookedReply, echoReply, INPUT_QUESTION, NEW_CONTEXT_PREFIX, REPLY, startV1Agent, type FixtureAgent } from '../fixtures/index.js';
 import { createA2A, createClient } from '../src/client/create-a2a.js';
 import { deriveContextId } from '../src/identity/context-id.js';
 import { createA2A as createNodeA2A } from '../src/node/create-a2a.js';
-import { createNodeFetch, type NodeFetch } from '../src/node/fetch.js';
+import { type NodeFetch } from '../src/node/fetch.js';
 import { createFakePort, ev, task, testCard } from '../src/testing/index.js';
 import type { AgentEvent, Task } from '../src/port/types.js';
 import type { TurnEvent } from '../src/port/events.js';
+import { useAgentRig } from './agent-rig.js';
 
 const SECRET = 'correct horse battery staple 0123456789';
 type LogFn = (fields: Record<string, unknown>, message: string) => void;
@@ -181,14 +182,7 @@ describe('bad input is refused before any I/O', () => {
 describe('threads over a real agent', () => {
   let agent: FixtureAgent;
   let http: NodeFetch;
-  beforeEach(async () => {
-    agent = await startV1Agent();
-    http = createNodeFetch();
-  });
-  afterEach(async () => {
-    await http.close();
-    await agent.close();
-  });
+  useAgentRig(startV1Agent, (a, h) => ([agent, http] = [a, h]), { each: true });
 
   it('sends the derived contextId, and the agent sees it', async () => {
     const client = createA2A({ identitySecret: SECRET, fetch: http.fetch });

@@ -5,23 +5,19 @@
  * calls go and the agent's store answers.
  */
 import { firstValueFrom, type Observable } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { startTaskAgent, TASK_MOUNTS } from '../../../fixtures/agent-tasks.js';
 import type { FixtureAgent } from '../../../fixtures/index.js';
 import { isA2AError } from '../../../src/errors.js';
-import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
+import { type NodeFetch } from '../../../src/node/fetch.js';
 import type { A2APort } from '../../../src/port/port.js';
 import type { PushConfigPort } from '../../../src/port/push-configs.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
+import { useAgentRig } from '../../agent-rig.js';
 
 let agent: FixtureAgent;
 let http: NodeFetch;
-beforeAll(async () => {
-  [agent, http] = [await startTaskAgent(), createNodeFetch()];
-});
-afterAll(async () => {
-  await Promise.all([agent.close(), http.close()]);
-});
+useAgentRig(startTaskAgent, (a, h) => ([agent, http] = [a, h]));
 
 const portOf = (mount: string) => createSdkPorts({ fetch: http.fetch })(agent.url(mount)) as A2APort & PushConfigPort;
 

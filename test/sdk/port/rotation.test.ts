@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INPUT_QUESTION, startV1Agent, type FixtureAgent } from '../../../fixtures/index.js';
 import { createA2A } from '../../../src/client/create-a2a.js';
 import { deriveContextId } from '../../../src/identity/context-id.js';
-import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
+import { type NodeFetch } from '../../../src/node/fetch.js';
 import { sentTo, settle } from '../doors-kit.js';
+import { useAgentRig } from '../../agent-rig.js';
 
 // The secret a gateway ran with, and the one that replaced it.
 const OLD = 'the identity secret before rotation';
@@ -11,13 +12,7 @@ const NEW = 'the identity secret after the rotation';
 
 let agent: FixtureAgent;
 let http: NodeFetch;
-beforeAll(async () => {
-  agent = await startV1Agent();
-  http = createNodeFetch();
-});
-afterAll(async () => {
-  await Promise.all([agent.close(), http.close()]);
-});
+useAgentRig(startV1Agent, (a, h) => ([agent, http] = [a, h]));
 
 const before = () => createA2A({ identitySecret: OLD, fetch: http.fetch });
 const after = () => createA2A({ identitySecret: NEW, previousIdentitySecrets: [OLD], fetch: http.fetch });

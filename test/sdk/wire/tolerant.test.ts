@@ -1,11 +1,12 @@
 import { filter, firstValueFrom, lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
 import type { A2AError } from '../../../src/errors.js';
 import type { TurnEvent } from '../../../src/port/events.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
 import { runTurn } from '../../../src/turn/turn.js';
 import { sendJson, sseFrame, startRawAgent } from '../raw-agent.js';
+import { useAgentRig } from '../../agent-rig.js';
 
 /**
  * Bytes real servers send that carry a perfectly clear event, and that the SDK's strict reader
@@ -113,14 +114,7 @@ const SDK_READER: Record<Quirk, 'reads' | 'fails'> = {
 describe('reading tolerantly: bytes that carry a clear event', () => {
   let agent: Awaited<ReturnType<typeof quirkyAgent>>;
   let http: NodeFetch;
-  beforeAll(async () => {
-    agent = await quirkyAgent();
-    http = createNodeFetch();
-  });
-  afterAll(async () => {
-    await http.close();
-    await agent.close();
-  });
+  useAgentRig(quirkyAgent, (a, h) => ([agent, http] = [a, h]));
 
   const turn = (reader: 'a4h' | 'sdk', generation: Generation, quirk: Quirk) =>
     lastValueFrom(runTurn(createSdkPorts({ fetch: http.fetch, reader })(agent.url(generation, quirk)), { text: 'hi' }).pipe(toArray()));

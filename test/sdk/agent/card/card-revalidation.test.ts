@@ -1,10 +1,11 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { lastValueFrom } from 'rxjs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startV1Agent, type FixtureAgent } from '../../../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../../../src/node/fetch.js';
 import { createSdkPorts, type SdkPortOptions } from '../../../../src/sdk/ports.js';
+import { useAgentRig } from '../../../agent-rig.js';
 
 const CARD = '/.well-known/agent-card.json';
 
@@ -208,14 +209,7 @@ describe('card revalidation: ETag and Last-Modified after max-age', () => {
 describe("card revalidation against the SDK's card handler (ETag, max-age=3600)", () => {
   let agent: FixtureAgent;
   let http: NodeFetch;
-  beforeAll(async () => {
-    agent = await startV1Agent();
-    http = createNodeFetch();
-  });
-  afterAll(async () => {
-    await http.close();
-    await agent.close();
-  });
+  useAgentRig(startV1Agent, (a, h) => ([agent, http] = [a, h]));
 
   it('after an hour the card is revalidated: one 200, then 304s, and turns go on with the card held', async () => {
     const clock = fakeClock();

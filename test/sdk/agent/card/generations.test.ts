@@ -1,10 +1,11 @@
 import { lastValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { bookedReply, INPUT_QUESTION, REPLY, startV03Agent, V03_MOUNTS, type FixtureAgent } from '../../../../fixtures/index.js';
-import { createNodeFetch, type NodeFetch } from '../../../../src/node/fetch.js';
+import { type NodeFetch } from '../../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../../src/sdk/ports.js';
 import { runTurn } from '../../../../src/turn/turn.js';
 import { collect, endOf, FAST, folded } from '../../harness.js';
+import { useAgentRig } from '../../../agent-rig.js';
 
 const CARD = '/.well-known/agent-card.json';
 
@@ -12,14 +13,7 @@ const CARD = '/.well-known/agent-card.json';
 describe('cards of other protocol generations', () => {
   let agent: FixtureAgent;
   let http: NodeFetch;
-  beforeAll(async () => {
-    agent = await startV03Agent();
-    http = createNodeFetch();
-  });
-  afterAll(async () => {
-    await http.close();
-    await agent.close();
-  });
+  useAgentRig(startV03Agent, (a, h) => ([agent, http] = [a, h]));
 
   for (const [mount, version] of [
     [V03_MOUNTS.v02, '0.2.5'],

@@ -1,0 +1,43 @@
+/**
+ * The rig most tests against an agent stand on: the agent and a Node fetch, started before the tests of the
+ * calling `describe` (or file) and closed after them (the fetch first).
+ */
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { createNodeFetch, type NodeFetch, type NodeFetchOptions } from '../src/node/fetch.js';
+
+/** Anything a rig can close: a fixture agent, a raw agent, a hostile one. */
+export interface Closable {
+  close(): Promise<void>;
+}
+
+/** How the rig is made. */
+export interface AgentRigOptions {
+  /** A fresh agent and fetch for each test (`beforeEach`); default: one for all (`beforeAll`). */
+  each?: boolean;
+  /** The Node fetch's options. */
+  fetch?: NodeFetchOptions;
+}
+
+/**
+ * Starts the agent `start` gives and a Node fetch before the tests, tells `use` both, and closes them after the
+ * tests (the fetch, then the agent).
+ */
+export function useAgentRig<A extends Closable>(
+  start: () => Promise<A>,
+  use: (agent: A, http: NodeFetch) => void,
+  options: AgentRigOptions = {},
+): void {
+  let agent: A | undefined;
+  let http: NodeFetch | undefined;
+  const before = options.each === true ? beforeEach : beforeAll;
+  const after = options.each === true ? afterEach : afterAll;
+  before(async () => {
+    agent = await start();
+    http = options.fetch === undefined ? createNodeFetch() : createNodeFetch(options.fetch);
+    use(agent, http);
+  });
+  after(async () => {
+    await http?.close();
+    await agent?.close();
+  });
+}
