@@ -5,10 +5,10 @@
  */
 import { defer, of, Subject } from 'rxjs';
 import { expect, it } from 'vitest';
-import { createA2A } from '../src/client/create-a2a.js';
-import type { AgentEvent, AgentMessage, Task } from '../src/port/types.js';
-import { createFakePort, task, testCard } from '../src/testing/index.js';
-import { eventually } from './eventually.js';
+import { createA2A } from '../../src/client/create-a2a.js';
+import type { AgentEvent, AgentMessage, Task } from '../../src/port/types.js';
+import { createFakePort, task, testCard } from '../../src/testing/index.js';
+import { eventually } from '../eventually.js';
 
 const SECRET = 'correct horse battery staple 0123456789';
 
