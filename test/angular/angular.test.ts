@@ -1,11 +1,11 @@
 /** a4h-a2a/angular with `@angular/core` alone (no platform, no compiler): provideA2A in an environment injector,
  * injectA2A, and a2aConversation over the fake port, in an injection context (the kit: angular-kit.ts). */
-import { createEnvironmentInjector, Injector, PLATFORM_ID, runInInjectionContext, type EnvironmentInjector } from '@angular/core';
+import { createEnvironmentInjector, Injector, runInInjectionContext, type EnvironmentInjector } from '@angular/core';
 import { defer, of, Subject, throwError, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { a2aConversation, injectA2A, provideA2A } from '../../src/angular/index.js';
+import { injectA2A, provideA2A } from '../../src/angular/index.js';
 import type { AgentEvent } from '../../src/port/types.js';
-import { ev, task } from '../../src/testing/index.js';
+import { ev } from '../../src/testing/index.js';
 import {
   SECRET,
   flush,

@@ -1,8 +1,7 @@
 /** a2aConversation's history and loadEarlier() over the fake port (the kit: angular-kit.ts). */
-import { PLATFORM_ID } from '@angular/core';
 import { delay, map, of, Subject, throwError } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { a2aConversation, type A2AConversation } from '../../src/angular/index.js';
+import { type A2AConversation } from '../../src/angular/index.js';
 import type { AgentEvent, AgentMessage, Task } from '../../src/port/types.js';
 import { createFakePort, ev, task, testCard, type FakePort } from '../../src/testing/index.js';
 import { flush, conversation, methods, useInjectorCleanup } from './angular-kit.js';

@@ -1,8 +1,6 @@
 /** a2aConversation resume() over the fake port (the kit: angular-kit.ts). */
-import { PLATFORM_ID } from '@angular/core';
 import { map, of, Subject, throwError, VirtualTimeScheduler } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
-import { a2aConversation } from '../../src/angular/index.js';
 import type { AgentEvent, Task } from '../../src/port/types.js';
 import { createFakePort, ev, task, testCard, type FakePort } from '../../src/testing/index.js';
 import { flush, conversation, methods, streaming, useInjectorCleanup } from './angular-kit.js';

@@ -65,8 +65,11 @@ export function sendJson(res: ServerResponse, body: unknown, headers: Record<str
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-/** The card of a raw v1.0 agent: one streaming JSON-RPC interface at `<base>rpc`, text in and out, no skills. */
-export function rawCard(base: string, name: string, description: string): Record<string, unknown> {
+/**
+ * The card of a raw v1.0 agent: one streaming JSON-RPC interface at `<base>rpc`, text in and out, no skills; `more`
+ * replaces or adds fields (a description left undefined is left out of the JSON).
+ */
+export function rawCard(base: string, name: string, description?: string, more: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name,
     description,
@@ -76,5 +79,6 @@ export function rawCard(base: string, name: string, description: string): Record
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [],
+    ...more,
   };
 }

@@ -1,10 +1,10 @@
 /** Telemetry: the turn metrics and the first-event clock (the kit: telemetry-kit.ts). */
-import { lastValueFrom, Observable, of, toArray } from 'rxjs';
+import { lastValueFrom, Observable, toArray } from 'rxjs';
 import { describe, expect, it, vi } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { TurnTelemetry } from '../../src/telemetry/turn.js';
-import { agent, proxy, http, metricExporter, a2a, client, turn, points, useTelemetryRig } from './telemetry-kit.js';
+import { proxy, metricExporter, turn, points, useTelemetryRig } from './telemetry-kit.js';
 
 useTelemetryRig();
 

@@ -19,7 +19,6 @@ import {
   proxy,
   http,
   tracerProvider,
-  reader,
   meterProvider,
   a2a,
   client,

@@ -10,7 +10,7 @@ import {
   type ResourceMetrics,
 } from '@opentelemetry/sdk-metrics';
 import { InMemorySpanExporter, SimpleSpanProcessor, TracerProvider, type ReadableSpan } from '@opentelemetry/sdk-trace';
-import { lastValueFrom, of, toArray } from 'rxjs';
+import { lastValueFrom, toArray } from 'rxjs';
 import { afterEach, beforeEach } from 'vitest';
 import { startFaultProxy, type FaultProxy } from '../../fixtures/fault-proxy.js';
 import { startV1Agent, type FixtureAgent } from '../../fixtures/index.js';

@@ -7,7 +7,7 @@ import { otelTelemetry } from '../../src/telemetry/index.js';
 import { traceparentOf } from '../../src/telemetry/traceparent.js';
 import { agentAttribute } from '../../src/telemetry/turn.js';
 import { createFakePort, ev, testCard } from '../../src/testing/index.js';
-import { SECRET, TOKEN, agent, proxy, http, spans, a2a, client, turn, finished, points, useTelemetryRig } from './telemetry-kit.js';
+import { SECRET, TOKEN, agent, proxy, http, client, turn, finished, points, useTelemetryRig } from './telemetry-kit.js';
 
 useTelemetryRig();
 

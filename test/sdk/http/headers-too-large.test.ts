@@ -7,7 +7,7 @@ import { createSdkPorts } from '../../../src/sdk/ports.js';
 import { runTurn } from '../../../src/turn/turn.js';
 import { failed, turn } from '../credentials-kit.js';
 import { FAST } from '../harness.js';
-import { sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { rawCard, sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
 
 // HTTP 431 (Request Header Fields Too Large): an error saying the request's headers were too large and
 // which of what this client sent made them so, not "no agent card" nor a bare status. The agents are
@@ -28,15 +28,7 @@ async function smallHeaderAgent(maxHeaderSize = 4_096, streaming = true): Promis
   const agent = await startRawAgent(
     (_req, res, { base, rpc }) => {
       if (rpc === undefined) {
-        return sendJson(res, {
-          name: 'small headers',
-          version: '1',
-          capabilities: { streaming },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          defaultInputModes: ['text/plain'],
-          defaultOutputModes: ['text/plain'],
-          skills: [],
-        });
+        return sendJson(res, rawCard(base, 'small headers', undefined, { capabilities: { streaming } }));
       }
       calls.push(rpc.method);
       sendJson(res, { jsonrpc: '2.0', id: rpc.id, error: { code: -32603, message: 'not this test' } });

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeFetch } from '../../../src/node/fetch.js';
 import { runTurn } from '../../../src/turn/turn.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
-import { sendJson, sseFrame, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { rawCard, sendJson, sseFrame, startRawAgent, type RawAgent } from '../raw-agent.js';
 
 /**
  * A hostile A2A v1.0 agent on 127.0.0.1: its card is honest, its stream is not. `endless` streams
@@ -16,16 +16,7 @@ async function hostileAgent(
   let cancels = 0;
   const agent = await startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'hostile',
-        description: 'streams too much',
-        version: '1',
-        capabilities: { streaming: mode !== 'huge-unary' },
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-      });
+      return sendJson(res, rawCard(base, 'hostile', 'streams too much', { capabilities: { streaming: mode !== 'huge-unary' } }));
     }
     if (rpc.method === 'CancelTask') {
       cancels++;

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { gzipSync, brotliCompressSync, deflateSync } from 'node:zlib';
 import { Agent, fetch as undiciFetch, Headers as UndiciHeaders } from 'undici';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBodyServer } from '../../body-server.js';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
 
 /** What the server was asked, per request: method, path, headers and body. */
@@ -71,17 +72,10 @@ describe("the Node client's fetch on undici's dispatcher answers as undici's fet
   });
 
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (body += chunk));
-      req.on('end', () => {
-        const path = (req.url ?? '').split('?')[0]!;
-        routes[path]?.(res, { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await startBodyServer((req, res, body) => {
+      const path = (req.url ?? '').split('?')[0]!;
+      routes[path]?.(res, { method: req.method ?? '', path: req.url ?? '', headers: req.headers, body });
+    }));
     http = createNodeFetch();
   });
   afterAll(async () => {

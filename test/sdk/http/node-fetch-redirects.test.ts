@@ -1,7 +1,7 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type Server } from 'node:http';
 import { Request as UndiciRequest } from 'undici';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startBodyServer } from '../../body-server.js';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
 
 /** What the server was asked: method, path and body, in order. */
@@ -17,23 +17,16 @@ describe("the Node client's fetch: no copy of the body for redirects, redirects 
   let http: NodeFetch;
   const asked: Asked[] = [];
   beforeAll(async () => {
-    server = createServer((req, res) => {
-      let body = '';
-      req.setEncoding('utf8');
-      req.on('data', (chunk: string) => (body += chunk));
-      req.on('end', () => {
-        asked.push({ method: req.method ?? '', path: req.url ?? '', body });
-        if (req.url === '/moved') {
-          res.writeHead(307, { location: '/here' }).end();
-        } else if (req.url === '/gone-away') {
-          res.writeHead(302, { location: '/here' }).end();
-        } else {
-          res.writeHead(200, { 'content-type': 'text/plain' }).end(`${req.method} ${req.url} ${body}`);
-        }
-      });
-    });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    ({ server, base } = await startBodyServer((req, res, body) => {
+      asked.push({ method: req.method ?? '', path: req.url ?? '', body });
+      if (req.url === '/moved') {
+        res.writeHead(307, { location: '/here' }).end();
+      } else if (req.url === '/gone-away') {
+        res.writeHead(302, { location: '/here' }).end();
+      } else {
+        res.writeHead(200, { 'content-type': 'text/plain' }).end(`${req.method} ${req.url} ${body}`);
+      }
+    }));
     http = createNodeFetch();
   });
   afterAll(async () => {

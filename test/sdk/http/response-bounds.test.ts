@@ -6,7 +6,7 @@ import { createNodeFetch } from '../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
 import { completed, failed, turn } from '../credentials-kit.js';
 import { FAST } from '../harness.js';
-import { sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { rawCard, sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
 
 // The bound on answers read whole (maxResponseBytes): 64 MiB when no option is given, and the option
 // passed through by both createA2A's. The agent writes its answer lazily, a mebibyte at a time as the
@@ -49,15 +49,7 @@ async function answering(answer: Answer): Promise<RawAgent & { sent: { bytes: nu
   const sent = { bytes: 0 };
   const agent = await startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'large answers',
-        version: '1',
-        capabilities: { streaming: false },
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-      });
+      return sendJson(res, rawCard(base, 'large answers', undefined, { capabilities: { streaming: false } }));
     }
     if (rpc.method !== 'SendMessage') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: { tasks: [] } });
     writeAnswer(res, rpc.id, answer, sent);

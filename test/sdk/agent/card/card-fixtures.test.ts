@@ -1,5 +1,5 @@
 /** The card of the fixture agents (the kit: card-kit.ts). */
-import { lastValueFrom, of } from 'rxjs';
+import { lastValueFrom } from 'rxjs';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../../../src/node/fetch.js';

@@ -1,5 +1,5 @@
 /** The card fetch bounded: its size and HTTP errors (the kit: card-kit.ts). */
-import { lastValueFrom, of } from 'rxjs';
+import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { eventually } from '../../../eventually.js';
 import { failure, reply, sleep, useCardServer, v1Card, type CardServer } from './card-kit.js';

@@ -4,7 +4,7 @@ import { createNodeFetch } from '../../../../src/node/fetch.js';
 import type { TurnEvent } from '../../../../src/port/events.js';
 import { createSdkPorts } from '../../../../src/sdk/ports.js';
 import { runTurn } from '../../../../src/turn/turn.js';
-import { sendJson, sseFrame, startRawAgent } from '../../raw-agent.js';
+import { rawCard, sendJson, sseFrame, startRawAgent } from '../../raw-agent.js';
 
 const CARD = '/.well-known/agent-card.json';
 
@@ -20,16 +20,7 @@ async function noCacheAgent() {
     if (rpc === undefined) {
       calls.push('card');
       if (cardFails) return void res.writeHead(500).end();
-      const card = {
-        name: 'no-cache',
-        description: 'a card never to be cached',
-        version: '1',
-        capabilities: { streaming: true },
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-        defaultInputModes: ['text/plain'],
-        defaultOutputModes: ['text/plain'],
-        skills: [],
-      };
+      const card = rawCard(base, 'no-cache', 'a card never to be cached');
       return sendJson(res, card, { 'cache-control': 'no-cache' });
     }
     calls.push(rpc.method);

@@ -1,5 +1,5 @@
 /** The card checked: v0.3 shapes and validation (the kit: card-kit.ts). */
-import { lastValueFrom, of } from 'rxjs';
+import { lastValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { CARD, failure, reply, useCardServer, v1Card, type CardServer } from './card-kit.js';
 
