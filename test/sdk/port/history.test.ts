@@ -15,7 +15,7 @@ import { createA2A } from '../../../src/client/create-a2a.js';
 import { deriveContextId } from '../../../src/identity/context-id.js';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
 import type { HistoryPage } from '../../../src/port/history.js';
-import { running, SECRET, settle } from '../doors-kit.js';
+import { running, SECRET, settle, editLists, onePerPage } from '../doors-kit.js';
 
 // A `slow` reply of 10 ticks over a second: long enough to resume it while it runs.
 const TIMING = { tickMs: 100, slowTotalMs: 1_000 };
@@ -43,9 +43,6 @@ const on = (handle: string, thread: string, agent = proxy.url('/')) => ({ agent,
 const endOf = async (turn: ReturnType<typeof settle>) => (await turn).events.at(-1) as { outcome?: string; taskId?: string };
 /** A page as a chat shows it: the person's first text, the reply, the outcome. */
 const shown = (page: HistoryPage) => page.exchanges.map((e) => [e.user[0]?.text ?? null, e.reply, e.outcome ?? e.state]);
-
-/** A v1.0 JSON-RPC ListTasks answer, as the proxy edits it. */
-type Listed = { result?: { tasks: Record<string, unknown>[]; nextPageToken?: string } };
 
 describe("v1.0: a thread's history, from the agent, after the process that talked is gone", () => {
   it('three exchanges (a file each way, a question last): all three in order, with the replies and outcomes the turns ended with', async () => {
@@ -85,22 +82,7 @@ describe("v1.0: a thread's history, from the agent, after the process that talke
     const thread = on('bob', 'pages');
     for (const text of ['one', 'two', 'three']) await settle(talking.turn({ ...thread, text }));
     await talking.close();
-    proxy.plan({
-      on: 'list',
-      times: Infinity,
-      fault: {
-        type: 'edit-json',
-        edit: (json) => {
-          const result = (json as Listed).result!;
-          if (result.tasks.length > 1) {
-            const kept = result.tasks[0] as { id: string; status: { timestamp?: string } };
-            result.tasks = [kept];
-            result.nextPageToken = Buffer.from(`${kept.status.timestamp ?? ''}|${kept.id}`).toString('base64');
-          }
-          return json;
-        },
-      },
-    });
+    editLists(proxy, onePerPage, Infinity);
     const reader = gateway();
     const listed = proxy.count('list');
     const newest = await lastValueFrom(reader.history({ ...thread, limit: 2 }));
@@ -120,22 +102,17 @@ describe("v1.0: a thread's history, from the agent, after the process that talke
     const alice = await endOf(settle(talking.turn({ ...on('alice', 'inbox'), text: 'my secret plan' })));
     await settle(talking.turn({ ...on('mallory', 'inbox'), text: 'hello' }));
     const aliceContext = await deriveContextId(SECRET, 'alice', 'inbox');
-    proxy.plan({
-      on: 'list',
-      times: Infinity,
-      fault: {
-        type: 'edit-json',
-        edit: (json) => {
-          (json as Listed).result?.tasks.unshift({
-            id: alice.taskId,
-            contextId: aliceContext,
-            status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
-            artifacts: [{ artifactId: 'a', parts: [{ text: 'echo: my secret plan' }] }],
-          });
-          return json;
-        },
-      },
-    });
+    editLists(
+      proxy,
+      (listed) =>
+        listed.result?.tasks.unshift({
+          id: alice.taskId,
+          contextId: aliceContext,
+          status: { state: 'TASK_STATE_COMPLETED', timestamp: new Date().toISOString() },
+          artifacts: [{ artifactId: 'a', parts: [{ text: 'echo: my secret plan' }] }],
+        }),
+      Infinity,
+    );
     const page = await lastValueFrom(talking.history(on('mallory', 'inbox')));
     expect(shown(page)).toEqual([['hello', echoReply('hello'), 'completed']]);
     expect(JSON.stringify(page)).not.toContain('secret');
@@ -145,15 +122,8 @@ describe("v1.0: a thread's history, from the agent, after the process that talke
   it('an agent that keeps no history of its tasks: each exchange has its reply, and no message of the person', async () => {
     const talking = gateway();
     await settle(talking.turn({ ...on('carol', 'forgetful'), text: 'artifacts' }));
-    proxy.plan({
-      on: 'list',
-      fault: {
-        type: 'edit-json',
-        edit: (json) => {
-          for (const task of (json as Listed).result?.tasks ?? []) delete task['history'];
-          return json;
-        },
-      },
+    editLists(proxy, (listed) => {
+      for (const task of listed.result?.tasks ?? []) delete task['history'];
     });
     const page = await lastValueFrom(talking.history(on('carol', 'forgetful')));
     expect(shown(page)).toEqual([[null, REPLY.artifacts, 'completed']]);

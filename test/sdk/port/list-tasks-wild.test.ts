@@ -5,7 +5,7 @@ import { createA2A } from '../../../src/client/create-a2a.js';
 import type { TurnPolicyInput } from '../../../src/turn/policy.js';
 import { deriveContextId } from '../../../src/identity/context-id.js';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
-import { cancelsOf, running, SECRET, sentTo, settle } from '../doors-kit.js';
+import { cancelsOf, running, SECRET, sentTo, settle, editLists, onePerPage } from '../doors-kit.js';
 
 const TIMING = { tickMs: 100, slowTotalMs: 1_200, authResumeMs: 5_000 };
 const SLOW_REPLY = Array.from({ length: 12 }, (_, i) => tickText(i + 1)).join('');
@@ -30,11 +30,6 @@ const replica = (policy: TurnPolicyInput = {}) =>
 const on = (handle: string, thread: string) => ({ agent: proxy.url('/'), handle, thread });
 const endOf = async (turn: ReturnType<typeof settle>) => (await turn).events.at(-1) as { outcome?: string; text?: string; taskId?: string };
 
-/** A v1.0 JSON-RPC ListTasks answer, edited. */
-type Listed = {
-  result?: { tasks: { id: string; contextId: string; status: { state: string; timestamp?: string } }[]; nextPageToken?: string };
-};
-
 describe('ListTasks as agents in the wild answer it', () => {
   it("an agent that ignores the contextId filter: another thread's running task is never shown, subscribed or adopted", async () => {
     const client = replica();
@@ -42,22 +37,16 @@ describe('ListTasks as agents in the wild answer it', () => {
     const taskId = await hers.named;
     const aliceContext = await deriveContextId(SECRET, 'alice', 'inbox');
     // The agent answers every ListTasks with Alice's running task first, whatever the filter.
-    proxy.plan({
-      on: 'list',
-      times: Infinity,
-      fault: {
-        type: 'edit-json',
-        edit: (json) => {
-          const listed = json as Listed;
-          listed.result?.tasks.unshift({
-            id: taskId,
-            contextId: aliceContext,
-            status: { state: 'TASK_STATE_WORKING', timestamp: new Date().toISOString() },
-          });
-          return listed;
-        },
-      },
-    });
+    editLists(
+      proxy,
+      (listed) =>
+        listed.result?.tasks.unshift({
+          id: taskId,
+          contextId: aliceContext,
+          status: { state: 'TASK_STATE_WORKING', timestamp: new Date().toISOString() },
+        }),
+      Infinity,
+    );
     const { events, error } = await settle(client.resume(on('mallory', 'inbox')));
     expect(error).toBeUndefined();
     expect(events.map((e) => e.type)).toEqual(['start', 'end']);
@@ -75,17 +64,9 @@ describe('ListTasks as agents in the wild answer it', () => {
     const asked = await endOf(settle(client.turn({ ...on('alice', 'desk'), text: 'input' })));
     expect(asked).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION });
     const aliceContext = await deriveContextId(SECRET, 'alice', 'desk');
-    proxy.plan({
-      on: 'list',
-      fault: {
-        type: 'edit-json',
-        edit: (json) => {
-          const listed = json as Listed;
-          listed.result?.tasks.unshift({ id: asked.taskId!, contextId: aliceContext, status: { state: 'TASK_STATE_INPUT_REQUIRED' } });
-          return listed;
-        },
-      },
-    });
+    editLists(proxy, (listed) =>
+      listed.result?.tasks.unshift({ id: asked.taskId!, contextId: aliceContext, status: { state: 'TASK_STATE_INPUT_REQUIRED' } }),
+    );
     const fresh = replica();
     const before = sentTo(agent).length;
     const reply = await endOf(settle(fresh.turn({ ...on('mallory', 'desk'), text: 'Atlantis' })));
@@ -110,22 +91,7 @@ describe('ListTasks as agents in the wild answer it', () => {
     await mine.named;
     for (const word of ['one', 'two', 'three']) await settle(client.turn({ ...on('bob', 'pages'), text: word }));
     // One task per page, with the SDK's own cursor as the next page's token.
-    proxy.plan({
-      on: 'list',
-      times: Infinity,
-      fault: {
-        type: 'edit-json',
-        edit: (json) => {
-          const result = (json as Listed).result!;
-          if (result.tasks.length > 1) {
-            const kept = result.tasks[0]!;
-            result.tasks = [kept];
-            result.nextPageToken = Buffer.from(`${kept.status.timestamp ?? ''}|${kept.id}`).toString('base64');
-          }
-          return json;
-        },
-      },
-    });
+    editLists(proxy, onePerPage, Infinity);
     const other = replica();
     const { events, error } = await settle(other.resume(on('bob', 'pages')));
     expect(error).toBeUndefined();
