@@ -1,11 +1,9 @@
 /** What `a4h chat` shows of a thread's past when it starts (`--history N`): dimmed, on stderr. */
-import { PassThrough } from 'node:stream';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { terminalIo } from '../terminal-io.js';
 import { bookedReply, echoReply, INPUT_QUESTION, REPLY, startV03Agent, startV1Agent, type FixtureAgent } from '../../../fixtures/index.js';
 import { HeldHistory } from '../../../src/cli/commands/chat/history.js';
-import type { Io } from '../../../src/cli/core/io.js';
-import { styleFor } from '../../../src/cli/core/style.js';
 import { createA2A } from '../../../src/client/create-a2a.js';
 import type { HistoryExchange } from '../../../src/port/history.js';
 import { runCli, SECRET } from '../run-cli.js';
@@ -74,14 +72,7 @@ describe('a4h chat shows the last exchanges when it starts', () => {
 });
 
 describe('dimmed on a terminal', () => {
-  /** An Io whose stderr is a terminal without NO_COLOR: its style dims; what it writes to stderr, collected. */
-  const terminal = () => {
-    const err = new PassThrough();
-    let written = '';
-    err.on('data', (chunk: Buffer) => (written += chunk.toString()));
-    const io: Io = { out: new PassThrough(), err, style: styleFor({ isTTY: true }, {}), live: false, env: {} };
-    return { io, written: () => written };
-  };
+  const terminal = terminalIo;
   const exchange = (taskId: string, text: string): HistoryExchange => ({
     taskId,
     user: [{ text }],

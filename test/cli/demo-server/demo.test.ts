@@ -3,13 +3,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../../demo/agent.js';
-import { shortId } from '../../../demo/behaviour.js';
 import { answeredReply, askQuestion } from '../../../demo/reply.js';
-import { createA2A } from '../../../src/node/create-a2a.js';
-import { blocksOf, jsonLines, runCli, SECRET, startCli } from '../run-cli.js';
+import { childOutput } from '../../child-output.js';
+import { jsonLines, runCli, SECRET, startCli } from '../run-cli.js';
 
 // Each a4h run is a process, slow to start on a busy machine: each test gets room.
 vi.setConfig({ testTimeout: 60_000 });
@@ -85,24 +83,16 @@ describe('continuity across processes, with the demo agent', () => {
 describe('npm start', () => {
   it('starts the demo agent and answers piped lines, then remembers them on the next start, and the question it asked', async () => {
     const memory = join(dir, 'npm-start.json');
-    const start = (line: string) =>
-      new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-        const child = spawn('npm', ['start', '--silent'], {
-          cwd: ROOT,
-          env: { ...process.env, NO_COLOR: '1', A4H_DEMO_MEMORY: memory, A4H_IDENTITY_SECRET: '' },
-          stdio: ['pipe', 'pipe', 'pipe'],
-        });
-        let stdout = '';
-        let stderr = '';
-        child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-        child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-        child.on('close', (code) => {
-          clearTimeout(timer);
-          resolve({ code, stdout, stderr });
-        });
-        child.stdin.end(`${line}\n`);
+    const start = (line: string) => {
+      const child = spawn('npm', ['start', '--silent'], {
+        cwd: ROOT,
+        env: { ...process.env, NO_COLOR: '1', A4H_DEMO_MEMORY: memory, A4H_IDENTITY_SECRET: '' },
+        stdio: ['pipe', 'pipe', 'pipe'],
       });
+      const output = childOutput(child);
+      child.stdin.end(`${line}\n`);
+      return output;
+    };
     const asked = 'ask my favourite colour';
     const first = await start(`hello from the first run\n${asked}`);
     expect(first.code).toBe(0);

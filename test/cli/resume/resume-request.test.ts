@@ -1,11 +1,9 @@
 /** What `a4h resume` shows of what a resumed reply answers (`you: …`): dimmed, on stderr. */
-import { PassThrough } from 'node:stream';
 import { lastValueFrom } from 'rxjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { terminalIo } from '../terminal-io.js';
 import { INPUT_QUESTION, startV1Agent, type FixtureAgent } from '../../../fixtures/index.js';
-import type { Io } from '../../../src/cli/core/io.js';
 import { TurnPrinter } from '../../../src/cli/turns/printer.js';
-import { styleFor } from '../../../src/cli/core/style.js';
 import { createA2A } from '../../../src/client/create-a2a.js';
 import { runCli, SECRET } from '../run-cli.js';
 
@@ -30,14 +28,7 @@ describe('a4h resume shows what the reply answers', () => {
 });
 
 describe('dimmed on a terminal', () => {
-  /** An Io whose stderr is a terminal without NO_COLOR: its style dims; what it writes to stderr, collected. */
-  const terminal = () => {
-    const err = new PassThrough();
-    let written = '';
-    err.on('data', (chunk: Buffer) => (written += chunk.toString()));
-    const io: Io = { out: new PassThrough(), err, style: styleFor({ isTTY: true }, {}), live: false, env: {} };
-    return { io, written: () => written };
-  };
+  const terminal = terminalIo;
 
   it("the request of a resumed reply, under the printer's hand", () => {
     const { io, written } = terminal();
