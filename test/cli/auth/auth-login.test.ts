@@ -34,6 +34,13 @@ beforeEach(() => {
 });
 
 const env = (extra: Record<string, string> = {}) => ({ HOME: join(root, 'home'), XDG_CONFIG_HOME: join(root, 'xdg'), ...extra });
+/** A tokens-file entry for the bearer agent, as a4h auth login stores it (its expiry left to the test). */
+const STORED = {
+  accessToken: AUTH_SECRETS.bearer,
+  tokenType: 'Bearer',
+  flow: 'client_credentials',
+  tokenUrl: 'http://127.0.0.1:9/token',
+};
 const tokensPath = () => join(root, 'xdg', 'a4h', 'tokens.json');
 const stored = () =>
   JSON.parse(readFileSync(tokensPath(), 'utf8')) as Record<string, { accessToken: string; expiresAt?: number; flow: string }>;
@@ -107,12 +114,7 @@ describe('a4h auth login: client credentials', { timeout: 90_000 }, () => {
   it('an expired stored token is not sent: a warning says to log in again', async () => {
     const url = agents.v1.url(AUTH_MOUNTS.bearer);
     mkdirSync(join(root, 'xdg', 'a4h'), { recursive: true, mode: 0o700 });
-    const entry = {
-      accessToken: AUTH_SECRETS.bearer,
-      tokenType: 'Bearer',
-      flow: 'client_credentials',
-      tokenUrl: 'http://127.0.0.1:9/token',
-    };
+    const entry = STORED;
     writeFileSync(tokensPath(), JSON.stringify({ [new URL(url).origin]: { ...entry, expiresAt: Date.now() - 1000 } }), { mode: 0o600 });
     const expired = await runCli(['send', url, 'artifacts'], { env: env() });
     expect(expired.code).not.toBe(0);
@@ -126,12 +128,7 @@ describe('a4h auth login: client credentials', { timeout: 90_000 }, () => {
     async () => {
       const url = agents.v1.url(AUTH_MOUNTS.bearer);
       mkdirSync(join(root, 'xdg', 'a4h'), { recursive: true, mode: 0o700 });
-      const entry = {
-        accessToken: AUTH_SECRETS.bearer,
-        tokenType: 'Bearer',
-        flow: 'client_credentials',
-        tokenUrl: 'http://127.0.0.1:9/token',
-      };
+      const entry = STORED;
       writeFileSync(tokensPath(), JSON.stringify({ [new URL(url).origin]: entry }), { mode: 0o600 });
       chownSync(tokensPath(), 65534, 65534);
       const theirs = await runCli(['send', url, 'artifacts'], { env: env() });

@@ -69,43 +69,23 @@ describe('a4h task list', () => {
     const contextId = `ctx-list-${Math.random()}`;
     const done = [await startTask('artifacts', { wait: true, contextId }), await startTask('artifacts', { wait: true, contextId })];
     const waiting = await startTask('input', { wait: true, contextId });
-    const all = await runCli(['task', 'list', '-a', agent.url('/'), '--context-id', contextId]);
+    /** `a4h task list` of the context, with `more` flags. */
+    const list = (...more: string[]) => runCli(['task', 'list', '-a', agent.url('/'), '--context-id', contextId, ...more]);
+    const all = await list();
     expect(all.code).toBe(0);
     expect(new Set(fields(all.stdout, 'Task ID'))).toEqual(new Set([...done.map((t) => t.id), waiting.id]));
     expect(new Set(fields(all.stdout, 'Context ID'))).toEqual(new Set([contextId]));
 
-    const completed = await runCli([
-      'task',
-      'list',
-      '-a',
-      agent.url('/'),
-      '--context-id',
-      contextId,
-      '--status',
-      'completed',
-      '-o',
-      'json',
-    ]);
+    const completed = await list('--status', 'completed', '-o', 'json');
     const page = JSON.parse(completed.stdout) as { tasks: { id: string; status: { state: string } }[] };
     expect(new Set(page.tasks.map((t) => t.id))).toEqual(new Set(done.map((t) => t.id)));
     expect(page.tasks.every((t) => t.status.state === 'TASK_STATE_COMPLETED')).toBe(true);
 
-    const first = await runCli(['task', 'list', '-a', agent.url('/'), '--context-id', contextId, '--page-size', '2']);
+    const first = await list('--page-size', '2');
     const token = field(first.stdout, 'Next Page Token');
     expect(fields(first.stdout, 'Task ID')).toHaveLength(2);
     expect(token).toBeDefined();
-    const second = await runCli([
-      'task',
-      'list',
-      '-a',
-      agent.url('/'),
-      '--context-id',
-      contextId,
-      '--page-size',
-      '2',
-      '--page-token',
-      token!,
-    ]);
+    const second = await list('--page-size', '2', '--page-token', token!);
     expect(fields(second.stdout, 'Task ID')).toHaveLength(1);
     expect(new Set([...fields(first.stdout, 'Task ID'), ...fields(second.stdout, 'Task ID')]).size).toBe(3);
   }, 90_000);
