@@ -3,6 +3,8 @@
  * calling `describe` (or file) and closed after them (the fetch first).
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { startOAuthAgents, type OAuthAgents } from '../fixtures/agent-oauth.js';
+import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-provider.js';
 import { createNodeFetch, type NodeFetch, type NodeFetchOptions } from '../src/node/fetch.js';
 
 /** Anything a rig can close: a fixture agent, a raw agent, a hostile one. */
@@ -39,5 +41,23 @@ export function useAgentRig<A extends Closable>(
   after(async () => {
     await http?.close();
     await agent?.close();
+  });
+}
+
+/**
+ * The OAuth provider and the agents that introspect every token at it, started before the calling file's (or
+ * describe's) tests and told to `use`; closed after them (the agents, then the provider).
+ */
+export function useOAuthAgents(use: (server: OAuthServer, agents: OAuthAgents) => void): void {
+  let server: OAuthServer | undefined;
+  let agents: OAuthAgents | undefined;
+  beforeAll(async () => {
+    server = await startOAuthServer();
+    agents = await startOAuthAgents(server);
+    use(server, agents);
+  });
+  afterAll(async () => {
+    await agents?.close();
+    await server?.close();
   });
 }

@@ -1,22 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAUTH_MOUNTS, startOAuthAgents, type OAuthAgents } from '../../../fixtures/agent-oauth.js';
+import { describe, expect, it } from 'vitest';
+import { OAUTH_MOUNTS, type OAuthAgents } from '../../../fixtures/agent-oauth.js';
 import { REPLY } from '../../../fixtures/index.js';
-import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../../fixtures/oauth-provider.js';
+import { OAUTH_CLIENTS, type OAuthServer } from '../../../fixtures/oauth-provider.js';
 import { blocksOf, runCli } from '../run-cli.js';
+import { useOAuthAgents } from '../../agent-rig.js';
 
 // The command's OAuth client-credentials flags against a real authorization server (oidc-provider) and SDK
 // agents that introspect every token at it.
 
 let server: OAuthServer;
 let agents: OAuthAgents;
-beforeAll(async () => {
-  server = await startOAuthServer();
-  agents = await startOAuthAgents(server);
-});
-afterAll(async () => {
-  await agents?.close();
-  await server?.close();
-});
+useOAuthAgents((s, a) => ([server, agents] = [s, a]));
 
 const { id, secret } = OAUTH_CLIENTS.gateway;
 const ENV = { A4H_OAUTH_SECRET: secret };

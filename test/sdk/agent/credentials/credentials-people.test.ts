@@ -1,27 +1,21 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { OAUTH_MOUNTS, PERSON_TOKENS, startOAuthAgents, type OAuthAgents } from '../../../../fixtures/agent-oauth.js';
+import { describe, expect, it } from 'vitest';
+import { OAUTH_MOUNTS, PERSON_TOKENS, type OAuthAgents } from '../../../../fixtures/agent-oauth.js';
 import { REPLY, type ReceivedRequest } from '../../../../fixtures/index.js';
-import { startOAuthServer, type OAuthServer } from '../../../../fixtures/oauth-provider.js';
+import { type OAuthServer } from '../../../../fixtures/oauth-provider.js';
 import type { A2AError } from '../../../../src/errors.js';
 import type { CredentialsCall } from '../../../../src/sdk/credentials/options.js';
 import { client, completed, failed } from '../../credentials-kit.js';
 import { endOf, FAST } from '../../harness.js';
 import { createA2A } from '../../../../src/node/create-a2a.js';
+import { useOAuthAgents } from '../../../agent-rig.js';
 
 // Per-person credentials, tried as an attacker would: two people on one agent, each call of each turn must
 // carry its own person's token and no one else's; a person the gateway cannot sign in fails alone.
 
 let server: OAuthServer;
 let agents: OAuthAgents;
-beforeAll(async () => {
-  server = await startOAuthServer();
-  agents = await startOAuthAgents(server);
-});
-afterAll(async () => {
-  await agents?.close();
-  await server?.close();
-});
+useOAuthAgents((s, a) => ([server, agents] = [s, a]));
 
 /** The gateway's side: a thread `person:chat` is that person's; their token from its store; mallory has none. */
 function gatewayCredentials(calls: CredentialsCall[]) {
