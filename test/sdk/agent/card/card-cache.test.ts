@@ -86,43 +86,33 @@ describe('card resolution against a tiny server', () => {
       });
     }
 
-    it('Cache-Control: max-age=1 → cached for 1 s (not the cardTtlMs), then fetched again', async () => {
-      serveCard({ 'cache-control': 'public, max-age=1' });
-      const clock = fakeClock();
-      const port = ports({ cardTtlMs: 60_000, clock: clock.now })(server.base);
+    /** Loads the card, and again `ms` - 1 later: one fetch; 1 ms more and it is fetched again. */
+    const expectCachedFor = async (port: ReturnType<ReturnType<typeof ports>>, clock: ReturnType<typeof fakeClock>, ms: number) => {
       await lastValueFrom(port.card());
-      clock.advance(999);
+      clock.advance(ms - 1);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(1);
       clock.advance(1);
       await lastValueFrom(port.card());
       expect(server.cardRequests()).toHaveLength(2);
+    };
+
+    it('Cache-Control: max-age=1 → cached for 1 s (not the cardTtlMs), then fetched again', async () => {
+      serveCard({ 'cache-control': 'public, max-age=1' });
+      const clock = fakeClock();
+      await expectCachedFor(ports({ cardTtlMs: 60_000, clock: clock.now })(server.base), clock, 1_000);
     });
 
     it('without Cache-Control the cardTtlMs option applies', async () => {
       serveCard();
       const clock = fakeClock();
-      const port = ports({ cardTtlMs: 300, clock: clock.now })(server.base);
-      await lastValueFrom(port.card());
-      clock.advance(299);
-      await lastValueFrom(port.card());
-      expect(server.cardRequests()).toHaveLength(1);
-      clock.advance(1);
-      await lastValueFrom(port.card());
-      expect(server.cardRequests()).toHaveLength(2);
+      await expectCachedFor(ports({ cardTtlMs: 300, clock: clock.now })(server.base), clock, 300);
     });
 
     it('cardMaxTtlMs caps a huge max-age', async () => {
       serveCard({ 'cache-control': 'max-age=31536000' });
       const clock = fakeClock();
-      const port = ports({ cardMaxTtlMs: 300, clock: clock.now })(server.base);
-      await lastValueFrom(port.card());
-      clock.advance(299);
-      await lastValueFrom(port.card());
-      expect(server.cardRequests()).toHaveLength(1);
-      clock.advance(1);
-      await lastValueFrom(port.card());
-      expect(server.cardRequests()).toHaveLength(2);
+      await expectCachedFor(ports({ cardMaxTtlMs: 300, clock: clock.now })(server.base), clock, 300);
     });
 
     it('the defaults: 5 minutes without Cache-Control, at most 1 hour with it', async () => {
