@@ -82,3 +82,15 @@ export function rawCard(base: string, name: string, description?: string, more: 
     ...more,
   };
 }
+
+/** A raw v1.0 agent's card of the required fields only: one blocking JSON-RPC interface at `<base>rpc`; `more` on top. */
+export function bareCard(base: string, name: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    version: '1',
+    capabilities: { streaming: false },
+    supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    skills: [],
+    ...more,
+  };
+}

@@ -8,7 +8,7 @@ import { checkCredentials, type CredentialsOption } from '../../../../src/sdk/cr
 import { planFor } from '../../../../src/sdk/credentials/plan.js';
 import { TokenCache } from '../../../../src/sdk/credentials/oauth/token-cache.js';
 import { BEARER, client, completed, failed, recordingLogger, requests, turn } from '../../credentials-kit.js';
-import { sendJson, startRawAgent } from '../../raw-agent.js';
+import { bareCard, sendJson, startRawAgent } from '../../raw-agent.js';
 
 // Where credentials may go (the agent's own origin, a prefix's agents, no redirect elsewhere), the auth
 // errors of a refusal, and the option's own checks.
@@ -92,13 +92,7 @@ describe('only to the agent’s own origin', () => {
     const seen: (string | undefined)[] = [];
     const redirecting = await startRawAgent((req, res, { base, rpc }) => {
       if (rpc === undefined) {
-        return sendJson(res, {
-          name: 'redirecting',
-          version: '1',
-          capabilities: { streaming: false },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          skills: [],
-        });
+        return sendJson(res, bareCard(base, 'redirecting'));
       }
       seen.push(req.headers['authorization']);
       res.writeHead(307, { location: `${elsewhere.url}rpc` }).end();
@@ -157,13 +151,7 @@ describe('a same-origin 307', () => {
     const seen: [string, string | undefined][] = [];
     const moving = await startRawAgent((req, res, { base, rpc }) => {
       if (rpc === undefined) {
-        return sendJson(res, {
-          name: 'moving',
-          version: '1',
-          capabilities: { streaming: false },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          skills: [],
-        });
+        return sendJson(res, bareCard(base, 'moving'));
       }
       seen.push([req.url ?? '', req.headers['authorization']]);
       if (req.url === '/rpc') return void res.writeHead(307, { location: `${base}rpc2` }).end();
@@ -240,14 +228,13 @@ describe('refusals are auth errors', () => {
     it(`the JSON-RPC error ${code} (a2a-go) is an auth error too, on a stream and a blocking send`, async () => {
       const agent = await startRawAgent((_req, res, { base, rpc }) => {
         if (rpc === undefined) {
-          return sendJson(res, {
-            name: 'coded',
-            version: '1',
-            capabilities: { streaming: true },
-            supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-            securitySchemes: { key: { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } } },
-            skills: [],
-          });
+          return sendJson(
+            res,
+            bareCard(base, 'coded', {
+              capabilities: { streaming: true },
+              securitySchemes: { key: { apiKeySecurityScheme: { location: 'header', name: 'X-Key' } } },
+            }),
+          );
         }
         sendJson(res, { jsonrpc: '2.0', id: rpc.id, error: { code, message: 'unauthenticated' } });
       });
