@@ -61,3 +61,15 @@ export function useOAuthAgents(use: (server: OAuthServer, agents: OAuthAgents) =
     await server?.close();
   });
 }
+
+/** The agent `start` gives, started before the calling file's (or describe's) tests, told to `use`, closed after them. */
+export function useAgent<A extends Closable>(start: () => Promise<A>, use: (agent: A) => void): void {
+  let agent: A | undefined;
+  beforeAll(async () => {
+    agent = await start();
+    use(agent);
+  });
+  afterAll(async () => {
+    await agent?.close();
+  });
+}

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -104,4 +105,23 @@ export function blocksOf(stdout: string): string {
     } else if (/^(Artifact|Message|Status Message):/.test(line)) body = [];
   }
   return bodies.join('\n');
+}
+
+/** `runCli` whose runs are given `timeoutMs` unless a call says otherwise (for machines busy with other suites). */
+export function runCliWithin(timeoutMs: number): typeof runCli {
+  return (args, options = {}) => runCli(args, { timeoutMs, ...options });
+}
+
+/** The card at `cardUrl` as its agent serves it, written to `dir/name`; `change` edits it first. Resolves with the path. */
+export async function writeCardFile(
+  cardUrl: string,
+  dir: string,
+  name: string,
+  change: (card: Record<string, unknown>) => void = () => undefined,
+): Promise<string> {
+  const card = (await (await fetch(cardUrl)).json()) as Record<string, unknown>;
+  change(card);
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(card));
+  return path;
 }

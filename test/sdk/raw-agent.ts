@@ -94,3 +94,12 @@ export function bareCard(base: string, name: string, more: Record<string, unknow
     ...more,
   };
 }
+
+/** The least card a raw agent serves: its name, one streaming JSON-RPC interface at `<base>rpc` of `version`. */
+export function leastCard(base: string, name: string, version: '1.0' | '0.3'): Record<string, unknown> {
+  return {
+    name,
+    supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: version }],
+    capabilities: { streaming: true },
+  };
+}

@@ -1,36 +1,29 @@
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import { startV03Agent, startV1Agent, V1_MOUNTS, type FixtureAgent } from '../../../fixtures/index.js';
-import { runCli as runCliOnce } from '../run-cli.js';
+import { runCliWithin, writeCardFile } from '../run-cli.js';
+import { useAgent } from '../../agent-rig.js';
 
 // Processes start slowly on a machine busy with other suites: each run and each test get room.
 vi.setConfig({ testTimeout: 120_000 });
-const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 60_000, ...options });
+const runCli = runCliWithin(60_000);
 
 let agent: FixtureAgent;
 let dir: string;
+useAgent(startV1Agent, (a) => (agent = a));
 beforeAll(async () => {
-  agent = await startV1Agent();
   dir = await mkdtemp(join(tmpdir(), 'a4h-card-'));
-});
-afterAll(async () => {
-  await agent.close();
 });
 
 const field = (stdout: string, label: string): string | undefined => new RegExp(`^${label}: (.*)$`, 'm').exec(stdout)?.[1];
 const cardUrl = (mount: string): string => `${agent.url(mount)}.well-known/agent-card.json`;
 
 /** The agent's card as it serves it, written to a file; `change` edits it first. */
-async function cardFile(name: string, change: (card: Record<string, unknown>) => void = () => undefined): Promise<string> {
-  const card = (await (await fetch(cardUrl('/'))).json()) as Record<string, unknown>;
-  change(card);
-  const path = join(dir, name);
-  await writeFile(path, JSON.stringify(card));
-  return path;
-}
+const cardFile = (name: string, change?: (card: Record<string, unknown>) => void): Promise<string> =>
+  writeCardFile(cardUrl('/'), dir, name, change);
 
 describe('a4h card get', () => {
   it("a v0.3 agent's card too; --a2a-version 1.0 asks for a v1.0 interface (VersionNotSupportedError)", async () => {

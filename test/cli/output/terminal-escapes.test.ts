@@ -13,10 +13,10 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ESCAPES, ESCAPES_SHOWN, REMOTE_FILE, startEscapesAgent } from '../../../fixtures/agent-escapes.js';
 import type { FixtureAgent } from '../../../fixtures/index.js';
 import { createA2A } from '../../../src/client/create-a2a.js';
-import { runCli as runCliOnce, SECRET, type CliResult } from '../run-cli.js';
+import { runCliWithin, SECRET, type CliResult } from '../run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000 });
-const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 45_000, ...options });
+const runCli = runCliWithin(45_000);
 
 let agent: FixtureAgent;
 /** The task of the thread `escapes-said`'s one exchange (its artifact carries the files). */

@@ -6,18 +6,16 @@
 import { mkdtemp, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { FAIL_MESSAGE, INPUT_QUESTION, REPLY, bookedReply, startV1Agent, type FixtureAgent } from '../../../fixtures/index.js';
 import { runCli } from '../run-cli.js';
+import { useAgent } from '../../agent-rig.js';
 
 let v1: FixtureAgent;
 let dir: string;
+useAgent(startV1Agent, (a) => (v1 = a));
 beforeAll(async () => {
-  v1 = await startV1Agent();
   dir = await mkdtemp(join(tmpdir(), 'a4h-send-spec-'));
-});
-afterAll(async () => {
-  await v1.close();
 });
 
 type Params = { message: { contextId?: string; taskId?: string; parts: Record<string, unknown>[] }; tenant?: string };

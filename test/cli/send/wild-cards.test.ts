@@ -4,17 +4,17 @@
  * first A2A draft behind it), with its card saying it streams and saying it does not; and cards that
  * pass the schema but that the client cannot use. `--validate` gives one verdict, and its exit status.
  */
-import { mkdtemp, writeFile } from 'node:fs/promises';
+import { mkdtemp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startMastraAgent, type MastraAgent } from '../../../fixtures/agent-mastra.js';
 import { startV03Agent, type FixtureAgent } from '../../../fixtures/index.js';
-import { runCli as runCliOnce } from '../run-cli.js';
+import { runCliWithin, writeCardFile } from '../run-cli.js';
 
 // Processes start slowly on a machine busy with other suites: each run and each test get room.
 vi.setConfig({ testTimeout: 120_000 });
-const runCli = (args: string[]) => runCliOnce(args, { timeoutMs: 60_000 });
+const runCli = runCliWithin(60_000);
 
 const FIRST_DRAFT = 'this agent speaks the pre-0.2 A2A draft, which a4h-a2a does not speak';
 
@@ -31,13 +31,8 @@ afterAll(async () => {
 });
 
 /** The v0.3 agent's card as it serves it, edited by `change`, written to a file. */
-async function cardFile(name: string, change: (card: Record<string, unknown>) => void): Promise<string> {
-  const card = (await (await fetch(`${v03.url('/')}.well-known/agent-card.json`)).json()) as Record<string, unknown>;
-  change(card);
-  const path = join(dir, name);
-  await writeFile(path, JSON.stringify(card));
-  return path;
-}
+const cardFile = (name: string, change: (card: Record<string, unknown>) => void): Promise<string> =>
+  writeCardFile(`${v03.url('/')}.well-known/agent-card.json`, dir, name, change);
 
 describe('a4h send to @mastra/server 2.0.4 (the first A2A draft)', () => {
   it('its card says it streams: the refused message/stream is said as what it is, exit 1', async () => {

@@ -14,10 +14,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { runCli as runCliOnce } from '../run-cli.js';
+import { runCliWithin } from '../run-cli.js';
 
 vi.setConfig({ testTimeout: 60_000 });
-const runCli = (args: string[]) => runCliOnce(args, { timeoutMs: 45_000 });
+const runCli = runCliWithin(45_000);
 
 /** Task ids with shell syntax and no control character (those are the reader's protocol errors). */
 const IDS = ['t1;touch PWNED', '$(touch PWNED2)', 't3`touch PWNED3`', "t4';touch PWNED4;'"];

@@ -2,26 +2,25 @@ import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { EVIL_FILE, startTaskAgent, TASK_MOUNTS } from '../../../fixtures/agent-tasks.js';
 import { REPLY_FILE } from '../../../fixtures/texts.js';
 import type { FixtureAgent } from '../../../fixtures/index.js';
 import { connect, userRequest } from '../../../fixtures/sdk-client.js';
-import { runCli as runCliOnce } from '../run-cli.js';
+import { runCliWithin } from '../run-cli.js';
+import { useAgent } from '../../agent-rig.js';
 
 // Processes start slowly on a machine busy with other suites: each run and each test get room.
 vi.setConfig({ testTimeout: 120_000 });
-const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 60_000, ...options });
+const runCli = runCliWithin(60_000);
 
 let agent: FixtureAgent;
 const clients = new Map<string, Client>();
-beforeAll(async () => {
-  // Slow tasks tick for 15 s: they are still working when a command started after them reaches them.
-  agent = await startTaskAgent({ timing: { slowTotalMs: 15_000, tickMs: 500 } });
-});
-afterAll(async () => {
-  await agent.close();
-});
+// Slow tasks tick for 15 s: they are still working when a command started after them reaches them.
+useAgent(
+  () => startTaskAgent({ timing: { slowTotalMs: 15_000, tickMs: 500 } }),
+  (a) => (agent = a),
+);
 
 /** Starts a task with the raw SDK client (waiting for it to settle when `wait`): its id and contextId. */
 async function startTask(

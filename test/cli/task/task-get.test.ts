@@ -1,22 +1,21 @@
 import type { Client } from '@a2a-js/sdk/client';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { INPUT_QUESTION, REPLY, startV1Agent, V1_MOUNTS, type FixtureAgent } from '../../../fixtures/index.js';
 import { connect, userRequest } from '../../../fixtures/sdk-client.js';
-import { runCli as runCliOnce, startCli } from '../run-cli.js';
+import { runCliWithin, startCli } from '../run-cli.js';
+import { useAgent } from '../../agent-rig.js';
 
 // Processes start slowly on a machine busy with other suites: each run and each test get room.
 vi.setConfig({ testTimeout: 120_000 });
-const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 60_000, ...options });
+const runCli = runCliWithin(60_000);
 
 // Slow tasks tick for 10 s: longer than a CLI process takes to start on a busy machine, short enough for a test.
 let agent: FixtureAgent;
 const clients = new Map<string, Client>();
-beforeAll(async () => {
-  agent = await startV1Agent({ timing: { slowTotalMs: 10_000, tickMs: 500 } });
-});
-afterAll(async () => {
-  await agent.close();
-});
+useAgent(
+  () => startV1Agent({ timing: { slowTotalMs: 10_000, tickMs: 500 } }),
+  (a) => (agent = a),
+);
 
 /** Starts a task on a mount with the raw SDK client (not waiting for it) and returns its id and contextId. */
 async function startTask(text: string, mount: string = V1_MOUNTS.main, wait = false): Promise<{ id: string; contextId: string }> {

@@ -1,17 +1,14 @@
 import { lastValueFrom, tap } from 'rxjs';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runTurn } from '../../../src/turn/turn.js';
 import type { Task } from '../../../src/port/types.js';
 import { eventually } from '../../eventually.js';
-import { calls, FAST, rig, TARGETS, type Rig } from '../harness.js';
+import { calls, FAST, useTargetRig, TARGETS, type Rig } from '../harness.js';
 
 for (const target of TARGETS) {
   describe(`${target.name}: cancel`, () => {
     let r: Rig;
-    beforeEach(async () => {
-      r = await rig(target);
-    });
-    afterEach(() => r.close());
+    useTargetRig(target, (x) => (r = x));
 
     const finalState = async (taskId: string): Promise<Task['status']['state']> =>
       (await lastValueFrom(r.ports(r.agent.url(target.main)).getTask(taskId))).status.state;

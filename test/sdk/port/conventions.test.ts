@@ -1,7 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { CONVENTION_REPLY, PROGRESS_STRINGS } from '../../../fixtures/index.js';
 import { runTurn } from '../../../src/turn/turn.js';
-import { calls, collect, endOf, FAST, folded, rig, TARGETS, type Rig } from '../harness.js';
+import { calls, collect, endOf, FAST, folded, useTargetRig, TARGETS, type Rig } from '../harness.js';
 
 // The four status-message conventions of real frameworks (fixtures/conventions.ts): in each the end
 // text is the whole answer once, the streamed text events fold to it, and nothing is cancelled.
@@ -17,10 +17,7 @@ const CASES = [
 for (const target of TARGETS) {
   describe(`${target.name}: status-message conventions`, () => {
     let r: Rig;
-    beforeEach(async () => {
-      r = await rig(target);
-    });
-    afterEach(() => r.close());
+    useTargetRig(target, (x) => (r = x));
 
     for (const [word, what, outcome] of CASES) {
       // A v1.0 server refuses a second Task in a stream: Task snapshots are a v0.3 convention.

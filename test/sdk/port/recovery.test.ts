@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { REPLY } from '../../../fixtures/index.js';
 import { runTurn } from '../../../src/turn/turn.js';
-import { calls, collect, endOf, FAST, folded, rig, TARGETS, type Rig } from '../harness.js';
+import { calls, collect, endOf, FAST, folded, useTargetRig, TARGETS, type Rig } from '../harness.js';
 
 for (const target of TARGETS) {
   describe(`${target.name}: recovery`, () => {
     let r: Rig;
-    beforeEach(async () => {
-      r = await rig(target);
-    });
-    afterEach(() => r.close());
+    useTargetRig(target, (x) => (r = x));
 
     for (const [text, reply] of [
       ['drop', REPLY.drop],

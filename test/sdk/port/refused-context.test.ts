@@ -4,7 +4,7 @@ import { createA2A } from '../../../src/client/create-a2a.js';
 import type { TurnEvent } from '../../../src/port/events.js';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
-import { sendJson, sseFrame, startRawAgent, type RawAgent, type RawRequest } from '../raw-agent.js';
+import { leastCard, sendJson, sseFrame, startRawAgent, type RawAgent, type RawRequest } from '../raw-agent.js';
 
 const SECRET = 'a test secret of thirty-two bytes';
 
@@ -25,11 +25,7 @@ async function issuingAgent(refusal: 'json' | 'sse' | 'always', seen: Seen, vers
   let next = 1;
   return startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'issues its own contexts',
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: version }],
-        capabilities: { streaming: true },
-      });
+      return sendJson(res, leastCard(base, 'issues its own contexts', version));
     }
     seen.methods.push(rpc.method);
     if (rpc.method !== 'SendStreamingMessage' && rpc.method !== 'message/stream') {

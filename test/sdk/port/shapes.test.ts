@@ -1,15 +1,12 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_PROMPT, bookedReply, FAIL_MESSAGE, INPUT_QUESTION, REPLY } from '../../../fixtures/index.js';
 import { runTurn } from '../../../src/turn/turn.js';
-import { calls, collect, endOf, FAST, folded, rig, TARGETS, type Rig } from '../harness.js';
+import { calls, collect, endOf, FAST, folded, useTargetRig, TARGETS, type Rig } from '../harness.js';
 
 for (const target of TARGETS) {
   describe(`${target.name}: every shape renders its reply once`, () => {
     let r: Rig;
-    beforeEach(async () => {
-      r = await rig(target);
-    });
-    afterEach(() => r.close());
+    useTargetRig(target, (x) => (r = x));
 
     const port = () => r.ports(r.agent.url(target.main));
 

@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { A2AError } from '../../../src/errors.js';
 import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
-import { sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { leastCard, sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
 
 const errorInfo = (reason: string, domain = 'a2a-protocol.org') => [
   { '@type': 'type.googleapis.com/google.rpc.ErrorInfo', reason, domain, metadata: {} },
@@ -35,11 +35,7 @@ const METHODS: Record<string, string> = {
 function agentFor(version: '1.0' | '0.3'): Promise<RawAgent> {
   return startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'names its errors in their data',
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: version }],
-        capabilities: { streaming: true },
-      });
+      return sendJson(res, leastCard(base, 'names its errors in their data', version));
     }
     const error = ANSWERS[METHODS[rpc.method] ?? ''] ?? { code: -32601, message: 'Method not found', data: undefined };
     const body = { jsonrpc: '2.0', id: rpc.id, error };

@@ -4,7 +4,7 @@ import type { TurnEvent } from '../../../src/port/events.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
 import { runTurn } from '../../../src/turn/turn.js';
 import { FAST, folded } from '../harness.js';
-import { sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { leastCard, sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
 
 const REPLY = 'Sent, not streamed.';
 const STREAMS = new Set(['SendStreamingMessage', 'message/stream']);
@@ -45,11 +45,7 @@ function refuse(res: Parameters<Parameters<typeof startRawAgent>[0]>[1], shape: 
 async function refusingAgent(version: '1.0' | '0.3', script: () => Script, record: AgentRecord): Promise<RawAgent> {
   return startRawAgent((_req, res, { base, rpc }) => {
     if (rpc === undefined) {
-      return sendJson(res, {
-        name: 'streams nothing',
-        supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: version }],
-        capabilities: { streaming: true },
-      });
+      return sendJson(res, leastCard(base, 'streams nothing', version));
     }
     const { shape, code, sendCode } = script();
     record.methods.push(rpc.method);
