@@ -4,6 +4,8 @@
  */
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import { startOAuthAgents, type OAuthAgents } from '../fixtures/agent-oauth.js';
+import { startFaultProxy, type FaultProxy } from '../fixtures/fault-proxy.js';
+import { startV03Agent, startV1Agent, type FixtureAgent, type FixtureTiming } from '../fixtures/index.js';
 import { startOAuthServer, type OAuthServer } from '../fixtures/oauth-provider.js';
 import { createNodeFetch, type NodeFetch, type NodeFetchOptions } from '../src/node/fetch.js';
 
@@ -72,4 +74,37 @@ export function useAgent<A extends Closable>(start: () => Promise<A>, use: (agen
   afterAll(async () => {
     await agent?.close();
   });
+}
+
+/** Both generations' fixture agents (`options` for each), started before the calling file's (or describe's) tests, closed after them. */
+export function useBothAgents(use: (v1: FixtureAgent, v03: FixtureAgent) => void, options: Parameters<typeof startV1Agent>[0] = {}): void {
+  let agents: [FixtureAgent, FixtureAgent] | undefined;
+  beforeAll(async () => {
+    agents = await Promise.all([startV1Agent(options), startV03Agent(options)]);
+    use(...agents);
+  });
+  afterAll(async () => {
+    await Promise.all((agents ?? []).map((agent) => agent.close()));
+  });
+}
+
+/**
+ * Both generations' agents with `timing`, the fault proxy in front of the v1.0 one and a Node fetch, started before
+ * the file's tests (the proxy's plans cleared before each), closed after them.
+ */
+export function useProxiedAgents(
+  timing: Partial<FixtureTiming>,
+  use: (rig: { v1: FixtureAgent; v03: FixtureAgent; proxy: FaultProxy; http: NodeFetch }) => void,
+): void {
+  let rig: { v1: FixtureAgent; v03: FixtureAgent; proxy: FaultProxy; http: NodeFetch } | undefined;
+  beforeAll(async () => {
+    const [v1, v03] = await Promise.all([startV1Agent({ timing }), startV03Agent({ timing })]);
+    rig = { v1, v03, proxy: await startFaultProxy(v1.baseUrl), http: createNodeFetch() };
+    use(rig);
+  });
+  afterAll(async () => {
+    await Promise.all([rig?.proxy.close(), rig?.http.close()]);
+    await Promise.all([rig?.v1.close(), rig?.v03.close()]);
+  });
+  beforeEach(() => rig?.proxy.clear());
 }

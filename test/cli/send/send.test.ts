@@ -1,24 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  FAIL_MESSAGE,
-  INPUT_QUESTION,
-  REPLY,
-  startV03Agent,
-  startV1Agent,
-  AUTH_PROMPT,
-  type FixtureAgent,
-} from '../../../fixtures/index.js';
+import { describe, expect, it } from 'vitest';
+import { FAIL_MESSAGE, INPUT_QUESTION, REPLY, AUTH_PROMPT, type FixtureAgent } from '../../../fixtures/index.js';
 import { deriveContextId } from '../../../src/identity/context-id.js';
 import { jsonLines, runCli, SECRET, startCli } from '../run-cli.js';
+import { useBothAgents } from '../../agent-rig.js';
 
 let v1: FixtureAgent;
 let v03: FixtureAgent;
-beforeAll(async () => {
-  [v1, v03] = await Promise.all([startV1Agent(), startV03Agent()]);
-});
-afterAll(async () => {
-  await Promise.all([v1.close(), v03.close()]);
-});
+useBothAgents((a, b) => ([v1, v03] = [a, b]));
 
 describe('a4h send --json', () => {
   for (const [text, reply] of [

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { echoReply, startV03Agent, startV1Agent, tickText, type FixtureAgent } from '../../../fixtures/index.js';
-import { startFaultProxy, type FaultProxy } from '../../../fixtures/fault-proxy.js';
+import { describe, expect, it } from 'vitest';
+import { echoReply, tickText, type FixtureAgent } from '../../../fixtures/index.js';
+import { type FaultProxy } from '../../../fixtures/fault-proxy.js';
 import { createA2A } from '../../../src/client/create-a2a.js';
-import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
+import { type NodeFetch } from '../../../src/node/fetch.js';
 import { cancelsOf, running, SECRET, sentTo, settle } from '../doors-kit.js';
+import { useProxiedAgents } from '../../agent-rig.js';
 
 const TIMING = { tickMs: 100, slowTotalMs: 1_000 };
 const SLOW_REPLY = Array.from({ length: 10 }, (_, i) => tickText(i + 1)).join('');
@@ -12,16 +13,7 @@ let agent: FixtureAgent;
 let v03: FixtureAgent;
 let proxy: FaultProxy;
 let http: NodeFetch;
-beforeAll(async () => {
-  [agent, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
-  proxy = await startFaultProxy(agent.baseUrl);
-  http = createNodeFetch();
-});
-afterAll(async () => {
-  await Promise.all([proxy.close(), http.close()]);
-  await Promise.all([agent.close(), v03.close()]);
-});
-beforeEach(() => proxy.clear());
+useProxiedAgents(TIMING, (rig) => ({ v1: agent, v03, proxy, http } = rig));
 
 /** A gateway process: a client of its own; the agent reached through the proxy. */
 const GRACE_MS = 1_000;

@@ -1,21 +1,13 @@
 import { lastValueFrom } from 'rxjs';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import {
-  echoReply,
-  INPUT_QUESTION,
-  REPLY,
-  REPLY_FILE,
-  startV03Agent,
-  startV1Agent,
-  tickText,
-  type FixtureAgent,
-} from '../../../fixtures/index.js';
-import { startFaultProxy, type FaultProxy } from '../../../fixtures/fault-proxy.js';
+import { describe, expect, it } from 'vitest';
+import { echoReply, INPUT_QUESTION, REPLY, REPLY_FILE, tickText, type FixtureAgent } from '../../../fixtures/index.js';
+import { type FaultProxy } from '../../../fixtures/fault-proxy.js';
 import { createA2A } from '../../../src/client/create-a2a.js';
 import { deriveContextId } from '../../../src/identity/context-id.js';
-import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
+import { type NodeFetch } from '../../../src/node/fetch.js';
 import type { HistoryPage } from '../../../src/port/history.js';
 import { running, SECRET, settle, editLists, onePerPage } from '../doors-kit.js';
+import { useProxiedAgents } from '../../agent-rig.js';
 
 // A `slow` reply of 10 ticks over a second: long enough to resume it while it runs.
 const TIMING = { tickMs: 100, slowTotalMs: 1_000 };
@@ -25,16 +17,7 @@ let v1: FixtureAgent;
 let v03: FixtureAgent;
 let proxy: FaultProxy;
 let http: NodeFetch;
-beforeAll(async () => {
-  [v1, v03] = await Promise.all([startV1Agent({ timing: TIMING }), startV03Agent({ timing: TIMING })]);
-  proxy = await startFaultProxy(v1.baseUrl);
-  http = createNodeFetch();
-});
-afterAll(async () => {
-  await Promise.all([proxy.close(), http.close()]);
-  await Promise.all([v1.close(), v03.close()]);
-});
-beforeEach(() => proxy.clear());
+useProxiedAgents(TIMING, (rig) => ({ v1, v03, proxy, http } = rig));
 
 /** A process of a gateway: a client of its own, the agent through the proxy. */
 const gateway = () =>

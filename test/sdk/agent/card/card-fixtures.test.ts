@@ -1,21 +1,17 @@
 /** The card of the fixture agents (the kit: card-kit.ts). */
 import { lastValueFrom } from 'rxjs';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startV03Agent, startV1Agent, V1_TENANT, type FixtureAgent } from '../../../../fixtures/index.js';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { V1_TENANT, type FixtureAgent } from '../../../../fixtures/index.js';
 import { createNodeFetch, type NodeFetch } from '../../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../../src/sdk/ports.js';
 import { CARD } from './card-kit.js';
+import { useBothAgents } from '../../../agent-rig.js';
 
 describe('card resolution against the fixture agents', () => {
   let v1: FixtureAgent;
   let v03: FixtureAgent;
   let http: NodeFetch;
-  beforeAll(async () => {
-    [v1, v03] = await Promise.all([startV1Agent(), startV03Agent()]);
-  });
-  afterAll(async () => {
-    await Promise.all([v1.close(), v03.close()]);
-  });
+  useBothAgents((a, b) => ([v1, v03] = [a, b]));
   beforeEach(() => {
     http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
     v1.received.length = 0;
