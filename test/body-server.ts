@@ -19,3 +19,15 @@ export async function startBodyServer(handle: (req: IncomingMessage, res: Server
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return { server, base: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
+
+/**
+ * Answers 200 with a JSON body that never ends: `{`, then a space every second until the response closes
+ * (each interval kept in `timers`, for the caller to clear when it closes its server).
+ */
+export function answerTrickle(res: ServerResponse, timers: Set<NodeJS.Timeout>): void {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{');
+  const timer = setInterval(() => res.write(' '), 1000);
+  timers.add(timer);
+  res.on('close', () => clearInterval(timer));
+}

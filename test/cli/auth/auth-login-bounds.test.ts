@@ -12,6 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../run-cli.js';
+import { answerTrickle } from '../../body-server.js';
 
 /** The endpoints' behaviours, by path. */
 type Behaviour = 'silent' | 'trickle' | 'huge' | 'device';
@@ -58,11 +59,7 @@ beforeAll(async () => {
       res.end(JSON.stringify({ device_code: 'dc-1', user_code: 'ABCD-EFGH', verification_uri: 'https://idp.example/device', interval: 1 }));
       return;
     }
-    res.writeHead(200, { 'content-type': 'application/json' });
-    res.write('{');
-    const timer = setInterval(() => res.write(' '), 1000);
-    timers.add(timer);
-    res.on('close', () => clearInterval(timer));
+    answerTrickle(res, timers);
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;

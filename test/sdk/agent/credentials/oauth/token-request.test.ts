@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../../../../fixtures/oauth-provider.js';
 import { A2AError } from '../../../../../src/errors.js';
 import { requestToken, tokenUrlProblem } from '../../../../../src/sdk/credentials/oauth/token-request.js';
+import { answerTrickle } from '../../../../body-server.js';
 
 // The client-credentials token request against a real authorization server (oidc-provider on loopback).
 
@@ -98,11 +99,7 @@ describe('requestToken within its signal', () => {
     const server: Server = createServer((req, res) => {
       req.resume();
       if (kind === 'silent') return;
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.write('{');
-      const timer = setInterval(() => res.write(' '), 1000);
-      timers.add(timer);
-      res.on('close', () => clearInterval(timer));
+      answerTrickle(res, timers);
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     return {
