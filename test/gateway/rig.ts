@@ -11,7 +11,8 @@ import { afterAll, beforeAll } from 'vitest';
 import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from '../../demo/agent.js';
 import { startCluster, type Cluster, type ClusterOptions } from '../../examples/gateway/cluster.mjs';
 import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
+import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { devIssuer, type DevIssuer } from '../../examples/gateway/token.mjs';
 import { startFarAgent, type FarAgent } from './far-agent.js';
 
 /** The gateway's auth settings for a development issuer. */
@@ -129,6 +130,46 @@ export function useGatewayRig(options: RigOptions, timeoutMs = 30_000): StartedR
       const { cluster } = started();
       if (cluster === undefined) throw new Error('this rig has no cluster');
       return cluster;
+    },
+  };
+}
+
+/** One gateway replica named `solo` in front of the demo agent, trusting a development issuer. */
+export interface SoloGateway {
+  dir: string;
+  issuer: DevIssuer;
+  agent: DemoAgent;
+  gateway: Gateway;
+  /** Closes the gateway and the agent; removes the folder. */
+  close(): Promise<void>;
+}
+
+/** Starts a solo gateway: a folder named by `prefix`, its issuer, the demo agent with `agent`, the replica with `log`. */
+export async function startSoloGateway(options: {
+  prefix: string;
+  secret: string;
+  agent?: Omit<DemoAgentOptions, 'port' | 'memoryFile'>;
+  log?: (line: string) => void;
+}): Promise<SoloGateway> {
+  const dir = await mkdtemp(join(tmpdir(), options.prefix));
+  const issuer = await devIssuer(join(dir, 'issuer'));
+  const agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), ...options.agent });
+  const gateway = await startGateway({
+    agent: agent.url,
+    secret: options.secret,
+    name: 'solo',
+    auth: { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience },
+    ...(options.log ? { log: options.log } : {}),
+  });
+  return {
+    dir,
+    issuer,
+    agent,
+    gateway,
+    async close() {
+      await gateway.close();
+      await agent.close();
+      await rm(dir, { recursive: true, force: true });
     },
   };
 }
