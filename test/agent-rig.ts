@@ -64,7 +64,7 @@ export function useOAuthAgents(use: (server: OAuthServer, agents: OAuthAgents) =
   });
 }
 
-/** The agent `start` gives, started before the calling file's (or describe's) tests, told to `use`, closed after them. */
+/** The agent (or any server) `start` gives, started before the calling file's (or describe's) tests, told to `use`, closed after them. */
 export function useAgent<A extends Closable>(start: () => Promise<A>, use: (agent: A) => void): void {
   let agent: A | undefined;
   beforeAll(async () => {

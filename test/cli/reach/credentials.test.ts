@@ -1,15 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, MEMBERS_SKILL, startAuthAgents, type AuthAgents } from '../../../fixtures/agent-auth.js';
 import { REPLY } from '../../../fixtures/index.js';
 import { blocksOf, jsonLines, runCli } from '../run-cli.js';
+import { useAgent } from '../../agent-rig.js';
 
 let agents: AuthAgents;
-beforeAll(async () => {
-  agents = await startAuthAgents();
-});
-afterAll(async () => {
-  await agents.close();
-});
+useAgent(startAuthAgents, (a) => (agents = a));
 
 const TOKEN_ENV = { A4H_TEST_TOKEN: AUTH_SECRETS.bearer };
 

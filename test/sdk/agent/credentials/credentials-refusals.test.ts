@@ -1,5 +1,5 @@
 import { firstValueFrom } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../../../../fixtures/agent-auth.js';
 import { REPLY } from '../../../../fixtures/index.js';
 import { isA2AError } from '../../../../src/errors.js';
@@ -9,17 +9,13 @@ import { planFor } from '../../../../src/sdk/credentials/plan.js';
 import { TokenCache } from '../../../../src/sdk/credentials/oauth/token-cache.js';
 import { BEARER, client, completed, failed, recordingLogger, requests, turn } from '../../credentials-kit.js';
 import { bareCard, sendJson, startRawAgent } from '../../raw-agent.js';
+import { useAgent } from '../../../agent-rig.js';
 
 // Where credentials may go (the agent's own origin, a prefix's agents, no redirect elsewhere), the auth
 // errors of a refusal, and the option's own checks.
 
 let agents: AuthAgents;
-beforeAll(async () => {
-  agents = await startAuthAgents();
-});
-afterAll(async () => {
-  await agents.close();
-});
+useAgent(startAuthAgents, (a) => (agents = a));
 
 describe('only to the agent’s own origin', () => {
   /** An agent whose card (on its own origin) points its interface at the bearer agent, on another origin. */

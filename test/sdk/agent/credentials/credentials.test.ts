@@ -1,22 +1,18 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, MEMBERS_SKILL, startAuthAgents, type AuthAgents } from '../../../../fixtures/agent-auth.js';
 import { REPLY } from '../../../../fixtures/index.js';
 import { BEARER, client, completed, failed, requests, turn } from '../../credentials-kit.js';
 import { eventually } from '../../../eventually.js';
 import { FAST } from '../../harness.js';
+import { useAgent } from '../../../agent-rig.js';
 
 // Credentials per agent, by kind: a bearer token on every call, the extended card it unlocks, an API key
 // where the card puts it, a function for tokens that expire. (Where they may go and the errors of a
 // refusal: credentials-refusals.test.ts.)
 
 let agents: AuthAgents;
-beforeAll(async () => {
-  agents = await startAuthAgents();
-});
-afterAll(async () => {
-  await agents.close();
-});
+useAgent(startAuthAgents, (a) => (agents = a));
 
 describe('a bearer token', () => {
   it('v1.0: every call of a turn carries it (stream, resubscribe, the extended card), the public card fetch does not', async () => {

@@ -1,5 +1,5 @@
 import { firstValueFrom, lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SIGNED_API_KEY, SIGNED_MOUNTS, startSignedAgents, type SignedAgents } from '../../../../fixtures/agent-signed.js';
 import { REPLY } from '../../../../fixtures/index.js';
 import { A2AError } from '../../../../src/errors.js';
@@ -10,17 +10,13 @@ import { createSdkPorts } from '../../../../src/sdk/ports.js';
 import type { TrustOption } from '../../../../src/sdk/trust/options.js';
 import { recordingLogger, requests } from '../../credentials-kit.js';
 import { FAST, endOf } from '../../harness.js';
+import { useAgent } from '../../../agent-rig.js';
 
 // Signed agent cards end to end, against SDK agents on loopback whose cards the SDK signs: the verdict
 // in the card summary, requireSignedCard refusing a card before anything is sent, the keys at JWKS URLs.
 
 let fixtures: SignedAgents;
-beforeAll(async () => {
-  fixtures = await startSignedAgents();
-});
-afterAll(async () => {
-  await fixtures.close();
-});
+useAgent(startSignedAgents, (a) => (fixtures = a));
 
 const SECRET = 'signed cards test identity secret 0123456789';
 const url = (mount: string) => fixtures.agent.url(mount);

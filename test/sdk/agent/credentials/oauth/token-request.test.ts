@@ -1,20 +1,19 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OAUTH_CLIENTS, startOAuthServer, type OAuthServer } from '../../../../../fixtures/oauth-provider.js';
 import { A2AError } from '../../../../../src/errors.js';
 import { requestToken, tokenUrlProblem } from '../../../../../src/sdk/credentials/oauth/token-request.js';
 import { answerTrickle } from '../../../../body-server.js';
+import { useAgent } from '../../../../agent-rig.js';
 
 // The client-credentials token request against a real authorization server (oidc-provider on loopback).
 
 let server: OAuthServer;
-beforeAll(async () => {
-  server = await startOAuthServer({ ttlS: 30 });
-});
-afterAll(async () => {
-  await server.close();
-});
+useAgent(
+  () => startOAuthServer({ ttlS: 30 }),
+  (a) => (server = a),
+);
 
 const { id, secret } = OAUTH_CLIENTS.gateway;
 
