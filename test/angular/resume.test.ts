@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { AgentEvent, Task } from '../../src/port/types.js';
 import { createFakePort, ev, task, testCard, type FakePort } from '../../src/testing/index.js';
 import { flush, conversation, methods, streaming, useInjectorCleanup } from './angular-kit.js';
+import { withContext } from '../fake-events.js';
 
 useInjectorCleanup();
 
@@ -12,12 +13,7 @@ describe('a2aConversation resume()', () => {
   function resumablePort(tasks: Task[], resubscribed: Subject<AgentEvent>, ...streams: Subject<AgentEvent>[]): FakePort {
     // As a real agent does, its tasks and their events carry the conversation's contextId (the one listed).
     let context = '';
-    const stamped = (event: AgentEvent): AgentEvent =>
-      event.kind === 'task'
-        ? { ...event, task: { ...event.task, contextId: context } }
-        : 'taskId' in event
-          ? { ...event, contextId: context }
-          : event;
+    const stamped = (event: AgentEvent): AgentEvent => withContext(event, context);
     return createFakePort({
       card: () => of(testCard()),
       listTasks: (contextId) => {

@@ -25,7 +25,16 @@ import { deriveContextId } from '../../src/index.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
 import { buildAngularExample, EXAMPLE, refreshAngularExample } from '../../examples/angular/setup.mjs';
-import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
+import {
+  expectCanceledAtAgent,
+  expectStopped,
+  launchChromium,
+  openPage,
+  send,
+  waitForMidStream,
+  waitForPhase,
+  openThreadPage,
+} from './kit.js';
 import { linesOf, recordReplyTexts, wholeSlowReply } from './reload.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -92,10 +101,7 @@ async function threadPage(
   query = '',
 ): Promise<{ page: Page; prefix: string }> {
   if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
-  const own = await openPage(browser, errors);
-  await own.goto(`${server.url}?thread=${thread}${query}`);
-  await own.waitForSelector('main[data-resuming="false"][data-history="shown"]', { timeout: 10_000 });
-  return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
+  return openThreadPage(browser, server.url, SECRET, thread, errors, query, 'main[data-resuming="false"][data-history="shown"]');
 }
 
 /** Reloads `page` and waits until the app runs again, its resume at start settled and its past shown. */

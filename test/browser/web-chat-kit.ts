@@ -16,7 +16,7 @@ import { deriveContextId } from '../../src/index.js';
 import { buildWebChat } from '../../examples/web-chat/build.mjs';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
 import type { WebChatServer } from '../../examples/web-chat/server.mjs';
-import { launchChromium, openPage, send, waitForPhase } from './kit.js';
+import { launchChromium, openPage, send, waitForPhase, openThreadPage } from './kit.js';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -82,10 +82,7 @@ export async function threadPage(
   query = '',
 ): Promise<{ page: Page; prefix: string }> {
   if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
-  const own = await openPage(browser, errors);
-  await own.goto(`${server.url}?thread=${thread}${query}`);
-  await own.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-  return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
+  return openThreadPage(browser, server.url, SECRET, thread, errors, query, 'body[data-ready="true"]');
 }
 
 /** Reloads `page` and waits until the page is ready, its look for a reply in flight settled as `wanted`, and its past shown. */

@@ -7,9 +7,10 @@
 import { chmodSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { AUTH_MOUNTS, AUTH_SECRETS, startAuthAgents, type AuthAgents } from '../../../fixtures/agent-auth.js';
 import { REPLY } from '../../../fixtures/index.js';
+import { useAgent } from '../../agent-rig.js';
 import { runCli } from '../run-cli.js';
 
 let agents: AuthAgents;
@@ -17,12 +18,7 @@ let root: string;
 let home: string;
 let project: string;
 let configHome: string;
-beforeAll(async () => {
-  agents = await startAuthAgents();
-});
-afterAll(async () => {
-  await agents.close();
-});
+useAgent(startAuthAgents, (a) => (agents = a));
 beforeEach(() => {
   root = mkdtempSync(join(tmpdir(), 'a4h-config-'));
   home = join(root, 'home');

@@ -1,11 +1,12 @@
 import { lastValueFrom, toArray } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createA2A } from '../../../src/client/create-a2a.js';
-import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
+import { type NodeFetch } from '../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
 import type { A2ATelemetry, TelemetrySpan } from '../../../src/telemetry/types.js';
 import { runCli } from '../../cli/run-cli.js';
 import { sendJson, sseFrame, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { useAgentRig } from '../../agent-rig.js';
 
 /** The hosted agent's API key, carried in the agent URL's query: it must appear in no output. */
 const KEY = 'qk-7f3a9c1e5b2d8046';
@@ -49,14 +50,10 @@ describe("an agent URL's query (?key=…)", () => {
   let http: NodeFetch;
   let agent: RawAgent;
   const seen: string[] = [];
-  beforeAll(async () => {
-    http = createNodeFetch();
-    agent = await keyedAgent(seen);
-  });
-  afterAll(async () => {
-    await agent.close();
-    await http.close();
-  });
+  useAgentRig(
+    () => keyedAgent(seen),
+    (a, h) => ([agent, http] = [a, h]),
+  );
 
   it('goes with the card fetch and every call, and is part of the card cache key', async () => {
     seen.length = 0;

@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createNodeFetch, type NodeFetch } from '../../../src/node/fetch.js';
+import { describe, expect, it } from 'vitest';
+import { type NodeFetch } from '../../../src/node/fetch.js';
 import { createSdkPorts } from '../../../src/sdk/ports.js';
 import { runTurn } from '../../../src/turn/turn.js';
 import { collect, endOf, FAST, folded } from '../harness.js';
 import { sendJson, startRawAgent, type RawAgent } from '../raw-agent.js';
+import { useAgentRig } from '../../agent-rig.js';
 
 const REPLY = 'One JSON answer, no stream.';
 const TASK = {
@@ -29,31 +30,28 @@ describe('a stream call answered with a plain JSON body', () => {
   let http: NodeFetch;
   let agent: RawAgent;
   const calls: string[] = [];
-  beforeAll(async () => {
-    http = createNodeFetch();
-    agent = await startRawAgent((req, res, { base, rpc }) => {
-      const path = req.url ?? '';
-      if (req.method === 'GET') {
-        const binding = path.startsWith('/rest/') ? 'HTTP+JSON' : 'JSONRPC';
-        const legacy = path.startsWith('/v03/');
-        const url = `${base}${binding === 'JSONRPC' ? (legacy ? 'v03rpc' : 'rpc') : 'rest'}`;
-        return sendJson(res, {
-          name: 'unary only',
-          supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: legacy ? '0.3' : '1.0' }],
-          capabilities: { streaming: true },
-        });
-      }
-      calls.push(rpc && 'method' in rpc && rpc.method ? rpc.method : `POST ${path}`);
-      if (path.startsWith('/rest/')) return sendJson(res, { task: TASK });
-      if (rpc?.method === 'SendStreamingMessage') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: { task: TASK } });
-      if (rpc?.method === 'message/stream') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: LEGACY_TASK });
-      return sendJson(res, { jsonrpc: '2.0', id: rpc?.id, error: { code: -32601, message: 'Method not found' } });
-    });
-  });
-  afterAll(async () => {
-    await agent.close();
-    await http.close();
-  });
+  useAgentRig(
+    () =>
+      startRawAgent((req, res, { base, rpc }) => {
+        const path = req.url ?? '';
+        if (req.method === 'GET') {
+          const binding = path.startsWith('/rest/') ? 'HTTP+JSON' : 'JSONRPC';
+          const legacy = path.startsWith('/v03/');
+          const url = `${base}${binding === 'JSONRPC' ? (legacy ? 'v03rpc' : 'rpc') : 'rest'}`;
+          return sendJson(res, {
+            name: 'unary only',
+            supportedInterfaces: [{ url, protocolBinding: binding, protocolVersion: legacy ? '0.3' : '1.0' }],
+            capabilities: { streaming: true },
+          });
+        }
+        calls.push(rpc && 'method' in rpc && rpc.method ? rpc.method : `POST ${path}`);
+        if (path.startsWith('/rest/')) return sendJson(res, { task: TASK });
+        if (rpc?.method === 'SendStreamingMessage') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: { task: TASK } });
+        if (rpc?.method === 'message/stream') return sendJson(res, { jsonrpc: '2.0', id: rpc.id, result: LEGACY_TASK });
+        return sendJson(res, { jsonrpc: '2.0', id: rpc?.id, error: { code: -32601, message: 'Method not found' } });
+      }),
+    (a, h) => ([agent, http] = [a, h]),
+  );
 
   for (const [name, path, reader, method] of [
     ['v1.0 JSON-RPC, our reader', '', 'a4h', 'SendStreamingMessage'],
