@@ -34,6 +34,7 @@ import {
   waitForMidStream,
   waitForPhase,
   openThreadPage,
+  type PageErrors,
 } from './kit.js';
 import { linesOf, recordReplyTexts, wholeSlowReply } from './reload.js';
 
@@ -95,14 +96,8 @@ const LATEST = '.msg.agent.latest';
  * A page of its own (a fresh profile) on `thread` (`query`: more of the URL's query, e.g. `&page=3`),
  * its resume and its past at start settled. Resolves with the page and the thread's contextId prefix.
  */
-async function threadPage(
-  thread: string,
-  errors: { page: string[]; console: string[] },
-  query = '',
-): Promise<{ page: Page; prefix: string }> {
-  if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
-  return openThreadPage(browser, server.url, SECRET, thread, errors, query, 'main[data-resuming="false"][data-history="shown"]');
-}
+const threadPage = (thread: string, errors: PageErrors, query = '') =>
+  openThreadPage(browser, server?.url, SECRET, thread, errors, query, 'main[data-resuming="false"][data-history="shown"]');
 
 /** Reloads `page` and waits until the app runs again, its resume at start settled and its past shown. */
 async function reloadUntilResumed(page: Page): Promise<void> {

@@ -45,6 +45,9 @@ export async function openPage(browser: Browser, errors: { page: string[]; conso
   return page;
 }
 
+/** The errors a page recorded: its uncaught errors and its console errors. */
+export type PageErrors = { page: string[]; console: string[] };
+
 /** Types `text` into `#input` and clicks `#send` (both examples' forms). */
 export async function send(page: Page, text: string): Promise<void> {
   await page.fill('#input', text);
@@ -106,14 +109,15 @@ export async function expectStopped(body: Locator): Promise<string | null> {
  * page and the thread's contextId prefix (the example's handle is `web`).
  */
 export async function openThreadPage(
-  browser: Browser,
-  serverUrl: string,
+  browser: Browser | undefined,
+  serverUrl: string | undefined,
   secret: string,
   thread: string,
   errors: { page: string[]; console: string[] },
   query: string,
   readySelector: string,
 ): Promise<{ page: Page; prefix: string }> {
+  if (browser === undefined || serverUrl === undefined) throw new Error('the browser or the server did not start');
   const own = await openPage(browser, errors);
   await own.goto(`${serverUrl}?thread=${thread}${query}`);
   await own.waitForSelector(readySelector, { timeout: 10_000 });

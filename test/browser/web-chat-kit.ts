@@ -16,7 +16,7 @@ import { deriveContextId } from '../../src/index.js';
 import { buildWebChat } from '../../examples/web-chat/build.mjs';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
 import type { WebChatServer } from '../../examples/web-chat/server.mjs';
-import { launchChromium, openPage, send, waitForPhase, openThreadPage } from './kit.js';
+import { launchChromium, openPage, send, waitForPhase, openThreadPage, type PageErrors } from './kit.js';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -76,14 +76,8 @@ export const LAST_REPLY = '.msg.agent:last-of-type';
  * A page of its own (a fresh profile) on `thread` (`query`: more of the URL's query, e.g. `&page=3`),
  * ready, its errors pushed to `errors`. Resolves with the page and the thread's contextId prefix.
  */
-export async function threadPage(
-  thread: string,
-  errors: { page: string[]; console: string[] },
-  query = '',
-): Promise<{ page: Page; prefix: string }> {
-  if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
-  return openThreadPage(browser, server.url, SECRET, thread, errors, query, 'body[data-ready="true"]');
-}
+export const threadPage = (thread: string, errors: PageErrors, query = '') =>
+  openThreadPage(browser, server?.url, SECRET, thread, errors, query, 'body[data-ready="true"]');
 
 /** Reloads `page` and waits until the page is ready, its look for a reply in flight settled as `wanted`, and its past shown. */
 export async function reloadUntilResumed(page: Page, wanted: string): Promise<void> {

@@ -3,6 +3,7 @@ import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureSkill } from '../../fixtures/behaviours.js';
 
 /** The built command (npm test builds before it runs the tests). */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -125,3 +126,20 @@ export async function writeCardFile(
   await writeFile(path, JSON.stringify(card));
   return path;
 }
+
+/** Runs the command, sends it SIGINT once its `--json` output has a text event (a reply streaming), and resolves with how it ended. */
+export async function interruptedMidReply(args: string[]): Promise<CliResult> {
+  const run = startCli(args);
+  await run.waitFor(/"type":"text"/);
+  run.child.kill('SIGINT');
+  return run.result;
+}
+
+/** The card info of a fixture agent of the CLI tests: version 1.0.0, streaming, the fixtures' one skill. */
+export const cardInfo = (name: string, description: string) => ({
+  name,
+  description,
+  version: '1.0.0',
+  streaming: true,
+  skills: [fixtureSkill()],
+});

@@ -15,11 +15,11 @@ import { InMemoryPushNotificationStore, type PushNotificationStore } from '@a2a-
 import express from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { FixtureAuth } from '../../../fixtures/auth.js';
-import { FIXTURE_SCRIPT, fixtureSkill } from '../../../fixtures/behaviours.js';
+import { FIXTURE_SCRIPT } from '../../../fixtures/behaviours.js';
 import { v1Card, v1Interfaces } from '../../../fixtures/cards.js';
 import { startHost, type Host } from '../../../fixtures/http-host.js';
 import { mountV1 } from '../../../fixtures/mount-v1.js';
-import { runCli } from '../run-cli.js';
+import { runCli, cardInfo } from '../run-cli.js';
 
 /** Every secret in play: none may appear in any output. */
 const SECRETS = {
@@ -74,13 +74,7 @@ beforeAll(async () => {
       res.json({ device_code: SECRETS.deviceCode, user_code: 'WDJB-MJHT', verification_uri: 'https://idp.example/device', interval: 1 });
     });
   });
-  const info = {
-    name: 'every-credential',
-    description: 'Asks for every kind',
-    version: '1.0.0',
-    streaming: true,
-    skills: [fixtureSkill()],
-  };
+  const info = cardInfo('every-credential', 'Asks for every kind');
   const card = v1Card(info, v1Interfaces(host, '/', ['JSONRPC', 'HTTP+JSON']));
   card.capabilities = { ...card.capabilities!, pushNotifications: true };
   const schemes = {

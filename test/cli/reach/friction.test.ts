@@ -13,7 +13,7 @@ import { networkCause } from '../../../src/network-cause.js';
 import { eventually } from '../../eventually.js';
 import { lastValueFrom } from 'rxjs';
 import { createA2A } from '../../../src/node/create-a2a.js';
-import { jsonLines, runCli, SECRET, startCli } from '../run-cli.js';
+import { jsonLines, runCli, SECRET, startCli, interruptedMidReply } from '../run-cli.js';
 
 const TLS = new URL('../../../fixtures/tls/', import.meta.url);
 let v1: FixtureAgent;
@@ -93,10 +93,7 @@ describe('send --json always ends with a JSON line', () => {
     expect(jsonLines(stdout).at(-1)).toMatchObject({ type: 'error', kind: 'timeout' });
   });
   it('a cancel (SIGINT): kind aborted', async () => {
-    const run = startCli(['send', v1.url('/'), '--json', '--thread', 'json-cancel', 'slow']);
-    await run.waitFor(/"type":"text"/);
-    run.child.kill('SIGINT');
-    const { code, stdout } = await run.result;
+    const { code, stdout } = await interruptedMidReply(['send', v1.url('/'), '--json', '--thread', 'json-cancel', 'slow']);
     expect(code).toBe(1);
     expect(jsonLines(stdout).at(-1)).toMatchObject({ type: 'error', kind: 'aborted', message: expect.stringMatching(/cancelled/) });
   });

@@ -6,11 +6,11 @@
  */
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FIXTURE_SCRIPT, fixtureSkill } from '../../../fixtures/behaviours.js';
+import { FIXTURE_SCRIPT } from '../../../fixtures/behaviours.js';
 import { grpcInterface, v1Card, v1Interfaces } from '../../../fixtures/cards.js';
 import { startHost, type Host } from '../../../fixtures/http-host.js';
 import { mountV1 } from '../../../fixtures/mount-v1.js';
-import { jsonLines, runCli } from '../run-cli.js';
+import { jsonLines, runCli, cardInfo } from '../run-cli.js';
 
 /** A loopback port that was free a moment ago and that nobody serves. */
 async function deadPort(): Promise<number> {
@@ -27,13 +27,7 @@ let dead: string;
 beforeAll(async () => {
   host = await startHost();
   dead = `127.0.0.1:${await deadPort()}`;
-  const info = {
-    name: 'dead-grpc-first',
-    description: 'gRPC first, on a dead port',
-    version: '1.0.0',
-    streaming: true,
-    skills: [fixtureSkill()],
-  };
+  const info = cardInfo('dead-grpc-first', 'gRPC first, on a dead port');
   const card = v1Card(info, [grpcInterface(dead), ...v1Interfaces(host, '/', ['JSONRPC'])]);
   mountV1(host, { mount: '/', card, script: FIXTURE_SCRIPT, bindings: ['JSONRPC'] });
   agent = host.url('/', '');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { FAIL_MESSAGE, INPUT_QUESTION, REPLY, AUTH_PROMPT, type FixtureAgent } from '../../../fixtures/index.js';
 import { deriveContextId } from '../../../src/identity/context-id.js';
-import { jsonLines, runCli, SECRET, startCli } from '../run-cli.js';
+import { jsonLines, runCli, SECRET, interruptedMidReply } from '../run-cli.js';
 import { useBothAgents } from '../../agent-rig.js';
 
 let v1: FixtureAgent;
@@ -80,10 +80,7 @@ describe('a4h send: exit status per outcome (0: the command did its job, whateve
 
 describe('a4h send: cancel', () => {
   it('SIGINT during a slow turn makes the agent receive CancelTask', async () => {
-    const run = startCli(['send', v1.url('/'), '--json', '--thread', 'sigint', 'slow']);
-    await run.waitFor(/"type":"text"/);
-    run.child.kill('SIGINT');
-    const { code, stderr } = await run.result;
+    const { code, stderr } = await interruptedMidReply(['send', v1.url('/'), '--json', '--thread', 'sigint', 'slow']);
     expect(code).toBe(1);
     expect(stderr).toContain('cancelled');
     expect(v1.received.filter((r) => r.method === 'CancelTask')).toHaveLength(1);

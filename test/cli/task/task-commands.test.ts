@@ -1,44 +1,20 @@
 import { mkdtemp, readdir, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Client } from '@a2a-js/sdk/client';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EVIL_FILE, startTaskAgent, TASK_MOUNTS } from '../../../fixtures/agent-tasks.js';
 import { REPLY_FILE } from '../../../fixtures/texts.js';
 import type { FixtureAgent } from '../../../fixtures/index.js';
-import { connect, userRequest } from '../../../fixtures/sdk-client.js';
-import { runCliWithin } from '../run-cli.js';
-import { useAgent } from '../../agent-rig.js';
-
-// Processes start slowly on a machine busy with other suites: each run and each test get room.
-vi.setConfig({ testTimeout: 120_000 });
-const runCli = runCliWithin(60_000);
+import { field, fields, runCli, useTaskAgent } from './task-kit.js';
 
 let agent: FixtureAgent;
-const clients = new Map<string, Client>();
-// Slow tasks tick for 15 s: they are still working when a command started after them reaches them.
-useAgent(
+/** Starts a task with the raw SDK client (waiting for it to settle when `wait`): its id and contextId. Slow tasks tick
+ * for 15 s: they are still working when a command started after them reaches them. */
+const startTask = useTaskAgent(
   () => startTaskAgent({ timing: { slowTotalMs: 15_000, tickMs: 500 } }),
+  TASK_MOUNTS.push,
   (a) => (agent = a),
 );
-
-/** Starts a task with the raw SDK client (waiting for it to settle when `wait`): its id and contextId. */
-async function startTask(
-  text: string,
-  options: { mount?: string; wait?: boolean; contextId?: string } = {},
-): Promise<{ id: string; contextId: string }> {
-  const mount = options.mount ?? TASK_MOUNTS.push;
-  const client = clients.get(mount) ?? (await connect(agent, mount));
-  clients.set(mount, client);
-  const request = userRequest(text, { contextId: options.contextId ?? `ctx-${Math.random()}` });
-  request.configuration!.returnImmediately = options.wait !== true;
-  const answer = await client.sendMessage(request);
-  if (!('status' in answer)) throw new Error('no task');
-  return { id: answer.id, contextId: answer.contextId };
-}
-
-const field = (stdout: string, label: string): string | undefined => new RegExp(`^${label}: (.*)$`, 'm').exec(stdout)?.[1];
-const fields = (stdout: string, label: string): string[] => [...stdout.matchAll(new RegExp(`^${label}: (.*)$`, 'gm'))].map((m) => m[1]!);
 
 describe('a4h task cancel', () => {
   it('cancels a working task and reports the resulting state; again, the same answer (idempotent), exit 0 both times', async () => {

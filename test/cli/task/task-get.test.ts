@@ -1,35 +1,17 @@
-import type { Client } from '@a2a-js/sdk/client';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { INPUT_QUESTION, REPLY, startV1Agent, V1_MOUNTS, type FixtureAgent } from '../../../fixtures/index.js';
-import { connect, userRequest } from '../../../fixtures/sdk-client.js';
-import { runCliWithin, startCli } from '../run-cli.js';
-import { useAgent } from '../../agent-rig.js';
-
-// Processes start slowly on a machine busy with other suites: each run and each test get room.
-vi.setConfig({ testTimeout: 120_000 });
-const runCli = runCliWithin(60_000);
+import { startCli } from '../run-cli.js';
+import { field, runCli, useTaskAgent } from './task-kit.js';
 
 // Slow tasks tick for 10 s: longer than a CLI process takes to start on a busy machine, short enough for a test.
 let agent: FixtureAgent;
-const clients = new Map<string, Client>();
-useAgent(
+const start = useTaskAgent(
   () => startV1Agent({ timing: { slowTotalMs: 10_000, tickMs: 500 } }),
+  V1_MOUNTS.main,
   (a) => (agent = a),
 );
-
 /** Starts a task on a mount with the raw SDK client (not waiting for it) and returns its id and contextId. */
-async function startTask(text: string, mount: string = V1_MOUNTS.main, wait = false): Promise<{ id: string; contextId: string }> {
-  const client = clients.get(mount) ?? (await connect(agent, mount));
-  clients.set(mount, client);
-  const request = userRequest(text, { contextId: `ctx-${Math.random()}` });
-  request.configuration!.returnImmediately = !wait;
-  const answer = await client.sendMessage(request);
-  if (!('status' in answer)) throw new Error('no task');
-  return { id: answer.id, contextId: answer.contextId };
-}
-
-/** The `Label: value` fields of text output. */
-const field = (stdout: string, label: string): string | undefined => new RegExp(`^${label}: (.*)$`, 'm').exec(stdout)?.[1];
+const startTask = (text: string, mount: string = V1_MOUNTS.main, wait = false) => start(text, { mount, wait });
 
 describe('a4h task get', () => {
   it('reads a task by id: its ids and state as Label: value lines, its artifacts as a block (never stripped)', async () => {
