@@ -1,4 +1,5 @@
 import { build } from 'esbuild';
+import { buildForBrowser } from './browser-build.js';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
@@ -6,15 +7,9 @@ const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url));
 
 describe('the core entry in a browser bundle', () => {
   it('bundles for the browser platform with no Node built-in', async () => {
-    const result = await build({
+    const result = await buildForBrowser({
       entryPoints: [entry],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
       minify: true,
-      logLevel: 'silent',
-      metafile: true,
     });
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);
@@ -28,14 +23,8 @@ describe('the core entry in a browser bundle', () => {
   });
 
   it('the AI SDK entry bundles for the browser too: no Node built-in, nothing of the AI SDK', async () => {
-    const result = await build({
+    const result = await buildForBrowser({
       entryPoints: [fileURLToPath(new URL('../src/ai-sdk/index.ts', import.meta.url))],
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      metafile: true,
     });
     expect(result.errors).toEqual([]);
     const inputs = Object.keys(result.metafile.inputs);

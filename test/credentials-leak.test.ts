@@ -13,7 +13,7 @@ import { createA2A } from '../src/node/create-a2a.js';
 import type { CredentialsOption } from '../src/sdk/http/credentials/options.js';
 import { runCli } from './cli/run-cli.js';
 import { eventually } from './eventually.js';
-import { sendJson, startRawAgent } from './sdk/raw-agent.js';
+import { bareCard, sendJson, startRawAgent } from './sdk/raw-agent.js';
 
 const WRONG = {
   bearer: 'wrong-bearer-value-5e6f7a8b9c',
@@ -183,13 +183,7 @@ describe('no credential value in any output', () => {
     // An agent that echoes the credentials back in its challenge and its JSON-RPC error.
     const echoing = await startRawAgent((req, res, { base, rpc }) => {
       if (rpc === undefined) {
-        return sendJson(res, {
-          name: 'echo',
-          version: '1',
-          capabilities: { streaming: rpc === undefined },
-          supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
-          skills: [],
-        });
+        return sendJson(res, bareCard(base, 'echo', { capabilities: { streaming: rpc === undefined } }));
       }
       const said = `${req.headers['authorization'] ?? ''} ${req.headers['x-custom'] ?? ''}`;
       if (rpc.method === 'SendStreamingMessage') {

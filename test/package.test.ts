@@ -2,7 +2,7 @@
  * The published package, checked from the tarball `npm pack` makes (offline; `npm test` builds first):
  * publint, arethetypeswrong, the files it ships, and the `browser` condition of `./node`.
  */
-import { build } from 'esbuild';
+import { buildForBrowser } from './browser-build.js';
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
@@ -137,15 +137,9 @@ describe('a4h-a2a/node under the browser condition', () => {
       join(dir, 'entry.js'),
       "import { createA2A, createNodeFetch } from 'a4h-a2a/node';\nglobalThis.use = [createA2A, createNodeFetch];\n",
     );
-    const result = await build({
+    const result = await buildForBrowser({
       entryPoints: [join(dir, 'entry.js')],
       absWorkingDir: dir,
-      bundle: true,
-      platform: 'browser',
-      format: 'esm',
-      write: false,
-      logLevel: 'silent',
-      metafile: true,
     });
     expect(result.errors).toEqual([]);
     expect(Object.keys(result.metafile.inputs).filter((path) => /^node:|undici/.test(path))).toEqual([]);

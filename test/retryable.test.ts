@@ -3,8 +3,8 @@ import { A2AError, timeoutError, type A2AErrorKind, type TimeoutPhase } from '..
 
 /**
  * Which errors say "try again", as docs/faults.md's table says and why: written out here, not read
- * from the code. The statuses' rows (http, card) are pinned by test/sdk/wire-errors.test.ts and
- * test/sdk/card.test.ts.
+ * from the code. The statuses' rows (http, card) are pinned by test/sdk/wire/wire-errors.test.ts and
+ * test/sdk/agent/card/card-limits.test.ts.
  */
 const BY_KIND: [A2AErrorKind, boolean][] = [
   ['network', true],

@@ -10,7 +10,7 @@ import { a2aChatTransport, replyTextOf, toUIMessageStream, type A2AUIMessageChun
 import { TurnChunks } from '../../src/ai-sdk/chunks.js';
 import { A2AError, type AgentEvent, type Part } from '../../src/index.js';
 import { createFakePort, ev, testCard } from '../../src/testing/index.js';
-import { chunksOf, clientOf, foldChunks, userMessage } from './kit.js';
+import { chunksOf, clientOf, foldChunks, submitHi } from './kit.js';
 
 const AGENT = 'http://127.0.0.1:1/';
 const artifact = (taskId: string, parts: Part[], flags: { append?: boolean; lastChunk?: boolean } = {}): AgentEvent => ({
@@ -25,13 +25,7 @@ const artifact = (taskId: string, parts: Part[], flags: { append?: boolean; last
 async function turnChunks(events: AgentEvent[]): Promise<A2AUIMessageChunk[]> {
   const port = createFakePort({ card: () => of(testCard()), stream: () => of(...events) });
   const transport = a2aChatTransport({ client: clientOf(port), agent: AGENT, handle: 'web', contextId: () => 'ctx-1' });
-  const stream = await transport.sendMessages({
-    chatId: 'chat-1',
-    trigger: 'submit-message',
-    messageId: undefined,
-    messages: [userMessage('hi')],
-    abortSignal: undefined,
-  });
+  const stream = await submitHi(transport);
   return chunksOf(stream);
 }
 

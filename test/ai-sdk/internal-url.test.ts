@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { a2aChatTransport } from '../../src/ai-sdk/index.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import { sendJson, sseFrame, startRawAgent, type RawAgent } from '../sdk/raw-agent.js';
-import { SECRET, userMessage } from './kit.js';
+import { SECRET, submitHi } from './kit.js';
 
 /** The path the agent is mounted at: the kind of thing an internal URL says. */
 const PATH = '/internal-a2a-7f3e9c/';
@@ -61,13 +61,7 @@ async function routeBody(agentUrl: string): Promise<{ body: string; heard: unkno
   closers.push(() => client.close());
   const heard: unknown[] = [];
   const transport = a2aChatTransport({ client, agent: agentUrl, handle: 'web', onError: (error) => heard.push(error) });
-  const stream = await transport.sendMessages({
-    trigger: 'submit-message',
-    chatId: 'chat-1',
-    messageId: undefined,
-    messages: [userMessage('hi')],
-    abortSignal: undefined,
-  });
+  const stream = await submitHi(transport);
   const body = await createUIMessageStreamResponse({ stream }).text();
   return { body, heard };
 }

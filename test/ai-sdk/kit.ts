@@ -54,3 +54,23 @@ export class NodeChat<M extends UIMessage> extends AbstractChat<M> {
     super({ ...init, state });
   }
 }
+
+/** What a submit of the person's messages gives `sendMessages` (no abort signal, no message to regenerate). */
+export interface SubmitOptions {
+  chatId: string;
+  trigger: 'submit-message';
+  messageId: undefined;
+  messages: UIMessage[];
+  abortSignal: undefined;
+}
+
+/** The person's "hi", submitted through `transport` on chat `chat-1`. */
+export function submitHi<R>(transport: { sendMessages(options: SubmitOptions): R }): R {
+  return transport.sendMessages({
+    chatId: 'chat-1',
+    trigger: 'submit-message',
+    messageId: undefined,
+    messages: [userMessage('hi')],
+    abortSignal: undefined,
+  });
+}

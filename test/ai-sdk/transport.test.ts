@@ -10,6 +10,7 @@ import { a2aChatTransport, historyToUIMessages, replyMessageId, replyTextOf, typ
 import { A2AError, type A2AClient, type AgentEvent, type AgentMessage, type Task } from '../../src/index.js';
 import { createFakePort, ev, task, testCard, type FakePort, type FakePortScript } from '../../src/testing/index.js';
 import { clientOf, NodeChat } from './kit.js';
+import { withContext } from '../fake-events.js';
 
 const AGENT = 'http://127.0.0.1:1/';
 const CONTEXT = 'ctx-1';
@@ -18,12 +19,7 @@ const CONTEXT = 'ctx-1';
 function agent(script: FakePortScript): FakePort {
   return createFakePort({ card: () => of(testCard()), cancel: (taskId) => of(task(taskId, 'canceled')), ...script });
 }
-const stamped = (event: AgentEvent): AgentEvent =>
-  event.kind === 'task'
-    ? { ...event, task: { ...event.task, contextId: CONTEXT } }
-    : 'taskId' in event
-      ? { ...event, contextId: CONTEXT }
-      : event;
+const stamped = (event: AgentEvent): AgentEvent => withContext(event, CONTEXT);
 const said = (text: string, messageId: string): AgentMessage => ({ role: 'user', parts: [{ kind: 'text', text }], messageId });
 const listed = (id: string, state: Task['status']['state'], reply: string, history: AgentMessage[]): Task => ({
   id,

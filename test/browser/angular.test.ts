@@ -25,7 +25,17 @@ import { deriveContextId } from '../../src/index.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
 import { buildAngularExample, EXAMPLE, refreshAngularExample } from '../../examples/angular/setup.mjs';
-import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
+import {
+  expectCanceledAtAgent,
+  expectStopped,
+  launchChromium,
+  openPage,
+  send,
+  waitForMidStream,
+  waitForPhase,
+  openThreadPage,
+  type PageErrors,
+} from './kit.js';
 import { linesOf, recordReplyTexts, wholeSlowReply } from './reload.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -86,17 +96,8 @@ const LATEST = '.msg.agent.latest';
  * A page of its own (a fresh profile) on `thread` (`query`: more of the URL's query, e.g. `&page=3`),
  * its resume and its past at start settled. Resolves with the page and the thread's contextId prefix.
  */
-async function threadPage(
-  thread: string,
-  errors: { page: string[]; console: string[] },
-  query = '',
-): Promise<{ page: Page; prefix: string }> {
-  if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
-  const own = await openPage(browser, errors);
-  await own.goto(`${server.url}?thread=${thread}${query}`);
-  await own.waitForSelector('main[data-resuming="false"][data-history="shown"]', { timeout: 10_000 });
-  return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
-}
+const threadPage = (thread: string, errors: PageErrors, query = '') =>
+  openThreadPage(browser, server?.url, SECRET, thread, errors, query, 'main[data-resuming="false"][data-history="shown"]');
 
 /** Reloads `page` and waits until the app runs again, its resume at start settled and its past shown. */
 async function reloadUntilResumed(page: Page): Promise<void> {

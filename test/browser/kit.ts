@@ -8,6 +8,7 @@ import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { TaskState } from '@a2a-js/sdk';
 import { connectUrl } from '../../fixtures/sdk-client.js';
+import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 
 export const CHROMIUM = '/usr/bin/chromium';
@@ -43,6 +44,9 @@ export async function openPage(browser: Browser, errors: { page: string[]; conso
   });
   return page;
 }
+
+/** The errors a page recorded: its uncaught errors and its console errors. */
+export type PageErrors = { page: string[]; console: string[] };
 
 /** Types `text` into `#input` and clicks `#send` (both examples' forms). */
 export async function send(page: Page, text: string): Promise<void> {
@@ -97,4 +101,25 @@ export async function expectStopped(body: Locator): Promise<string | null> {
   await new Promise((resolve) => setTimeout(resolve, 700));
   expect(await body.textContent()).toBe(stoppedAt);
   return stoppedAt;
+}
+
+/**
+ * A page of its own (a fresh profile, its errors pushed to `errors`) on the example at `serverUrl`, thread
+ * `thread` (`query`: more of the URL's query, e.g. `&page=3`), once `readySelector` is there. Resolves with the
+ * page and the thread's contextId prefix (the example's handle is `web`).
+ */
+export async function openThreadPage(
+  browser: Browser | undefined,
+  serverUrl: string | undefined,
+  secret: string,
+  thread: string,
+  errors: { page: string[]; console: string[] },
+  query: string,
+  readySelector: string,
+): Promise<{ page: Page; prefix: string }> {
+  if (browser === undefined || serverUrl === undefined) throw new Error('the browser or the server did not start');
+  const own = await openPage(browser, errors);
+  await own.goto(`${serverUrl}?thread=${thread}${query}`);
+  await own.waitForSelector(readySelector, { timeout: 10_000 });
+  return { page: own, prefix: (await deriveContextId(secret, 'web', thread)).slice(0, 8) };
 }

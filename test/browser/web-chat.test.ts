@@ -5,125 +5,46 @@
  * sends a file the agent echoes back as a download link, cancels a running turn
  * (unsubscribe → CancelTask), and after a page reload shows the thread's past (read from the agent,
  * "Load earlier" for older pages) and picks a reply in progress (or the agent's question) up again
- * below it, nothing doubled. Also the page's tiny signals, in Node.
+ * below it, nothing doubled.
  *
  * Needs Chromium at /usr/bin/chromium (Debian's `chromium` package; CI installs it) and the built
  * library (`npm run build`: the example's server imports dist/index.js). Without either it fails.
  */
-import { existsSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { mkdir, mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { startDemoAgent } from '../../demo/agent.js';
-import type { DemoAgent } from '../../demo/agent.js';
-import { answeredReply, askQuestion, chatReply, slowReply } from '../../demo/reply.js';
-import { deriveContextId } from '../../src/index.js';
-import { buildWebChat } from '../../examples/web-chat/build.mjs';
+import { answeredReply, askQuestion, slowReply } from '../../demo/reply.js';
 import { startWebChatServer } from '../../examples/web-chat/server.mjs';
-import { computed, effect, signal } from '../../examples/web-chat/src/signals.js';
-import { build } from 'esbuild';
-import { pathToFileURL } from 'node:url';
-import { writeFile } from 'node:fs/promises';
-import { endWith, interval, map, of, startWith, take } from 'rxjs';
-import { createA2A, type A2AClient, type TurnView } from '../../src/index.js';
-import { createFakePort, ev, testCard } from '../../src/testing/index.js';
-import type { WebChatServer } from '../../examples/web-chat/server.mjs';
-import { expectCanceledAtAgent, expectStopped, launchChromium, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
+import { expectCanceledAtAgent, expectStopped, openPage, send, waitForMidStream, waitForPhase } from './kit.js';
 import { linesOf, recordReplyTexts, wholeSlowReply } from './reload.js';
-
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-const SCREENSHOT = join(ROOT, 'test-output', 'web-chat.png');
-/** Set A4H_UPDATE_SCREENSHOT=1 to also refresh the README's screenshot. */
-const README_SCREENSHOT = join(ROOT, 'examples', 'web-chat', 'screenshot.png');
-const SECRET = 'web-chat-test-secret-not-for-production';
-const THREAD = 'web-chat-demo';
-
-let dir = '';
-let agent: DemoAgent | undefined;
-let server: WebChatServer | undefined;
-let browser: Browser | undefined;
-let page: Page;
-/** The demo agent's log: one line per turn, `<contextId prefix> turn N`, `… canceled`. */
-const agentLog: string[] = [];
-const errors = { page: [] as string[], console: [] as string[] };
-let contextPrefix = '';
-
-async function setUp(): Promise<void> {
-  if (!existsSync(join(ROOT, 'dist', 'index.js'))) {
-    throw new Error('dist/index.js is missing: run `npm run build` first (the web chat server imports the built library)');
-  }
-  dir = await mkdtemp(join(tmpdir(), 'a4h-web-chat-test-'));
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 30, log: (line) => agentLog.push(line) });
-  await buildWebChat();
-  server = await startWebChatServer({ port: 0, agent: agent.url, secret: SECRET });
-  contextPrefix = (await deriveContextId(SECRET, 'web', THREAD)).slice(0, 8);
-
-  browser = await launchChromium();
-  page = await openPage(browser, errors);
-  await page.goto(`${server.url}?thread=${THREAD}`);
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-}
-
-async function tearDown(): Promise<void> {
-  await browser?.close();
-  await server?.close();
-  await agent?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-}
-
-/** The last agent bubble. */
-const lastReply = () => page.locator('.msg.agent').last();
-const LAST_REPLY = '.msg.agent:last-of-type';
-
-/**
- * A page of its own (a fresh profile) on `thread` (`query`: more of the URL's query, e.g. `&page=3`),
- * ready, its errors pushed to `errors`. Resolves with the page and the thread's contextId prefix.
- */
-async function threadPage(
-  thread: string,
-  errors: { page: string[]; console: string[] },
-  query = '',
-): Promise<{ page: Page; prefix: string }> {
-  if (browser === undefined || server === undefined) throw new Error('the browser or the server did not start');
-  const own = await openPage(browser, errors);
-  await own.goto(`${server.url}?thread=${thread}${query}`);
-  await own.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-  return { page: own, prefix: (await deriveContextId(SECRET, 'web', thread)).slice(0, 8) };
-}
-
-/** Reloads `page` and waits until the page is ready, its look for a reply in flight settled as `wanted`, and its past shown. */
-async function reloadUntilResumed(page: Page, wanted: string): Promise<void> {
-  await page.reload();
-  await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
-  await page.waitForSelector(`body[data-resume="${wanted}"]`, { timeout: 10_000 });
-  await page.waitForSelector('body[data-history="shown"]', { timeout: 10_000 });
-}
-
-/** Sends `text` as the page's `n`-th message and waits until its reply ended. */
-async function exchange(page: Page, text: string, n: number): Promise<void> {
-  await send(page, text);
-  await expect.poll(() => page.locator('.msg.user').count()).toBe(n);
-  await waitForPhase(page, LAST_REPLY, 'ended');
-}
-
-/** What the page shows, in order: the person's bubbles, the agent's replies, their tasks (each once). */
-async function shownExchanges(page: Page): Promise<{ said: string[]; replies: string[]; tasks: (string | null)[] }> {
-  const agents = page.locator('.msg.agent');
-  return {
-    said: await page.locator('.msg.user').allTextContents(),
-    replies: await page.locator('.msg.agent .body').allTextContents(),
-    tasks: await agents.evaluateAll((bubbles) => bubbles.map((bubble) => bubble.getAttribute('data-task-id'))),
-  };
-}
-
-/** The demo agent's chat replies to `said`, the thread's first messages, in order. */
-const chatReplies = (said: readonly string[]): string[] =>
-  said.map((text, i) => chatReply(text, { turn: i + 1, earlier: said.slice(0, i) }));
+import {
+  ROOT,
+  SCREENSHOT,
+  README_SCREENSHOT,
+  SECRET,
+  THREAD,
+  dir,
+  agent,
+  server,
+  browser,
+  page,
+  agentLog,
+  errors,
+  contextPrefix,
+  setUp,
+  tearDown,
+  lastReply,
+  LAST_REPLY,
+  threadPage,
+  reloadUntilResumed,
+  exchange,
+  shownExchanges,
+  chatReplies,
+} from './web-chat-kit.js';
 
 describe('web chat example in Chromium', { timeout: 30_000 }, () => {
   beforeAll(setUp, 60_000);
@@ -453,116 +374,5 @@ describe('web chat example in Chromium', { timeout: 30_000 }, () => {
       await other.close();
       await down.close();
     }
-  });
-});
-
-describe('web chat signals', () => {
-  const tick = (): Promise<void> => new Promise((resolve) => queueMicrotask(resolve));
-
-  it('computed is lazy and cached; effects run at once, then once per batch of changes', async () => {
-    const a = signal(1);
-    const b = signal(10);
-    let computations = 0;
-    const sum = computed(() => {
-      computations++;
-      return a() + b();
-    });
-    expect(computations).toBe(0);
-    expect([sum(), sum()]).toEqual([11, 11]);
-    expect(computations).toBe(1);
-    const seen: number[] = [];
-    const stop = effect(() => {
-      seen.push(sum());
-    });
-    expect(seen).toEqual([11]);
-    a.set(2);
-    b.update((value) => value + 1);
-    expect(seen).toEqual([11]); // not yet: effects run in a microtask
-    await tick();
-    expect(seen).toEqual([11, 13]);
-    a.set(2); // equal: nobody hears
-    await tick();
-    expect(seen).toEqual([11, 13]);
-    stop();
-    a.set(5);
-    await tick();
-    expect(seen).toEqual([11, 13]);
-    expect(sum.peek()).toBe(16);
-  });
-
-  it('tracks dependencies per run (a branch not taken is not a dependency)', async () => {
-    const useB = signal(false);
-    const a = signal('a');
-    const b = signal('b');
-    const runs: string[] = [];
-    effect(() => {
-      runs.push(useB() ? b() : a());
-    });
-    b.set('b2'); // not read yet
-    await tick();
-    expect(runs).toEqual(['a']);
-    useB.set(true);
-    await tick();
-    a.set('a2'); // no longer read
-    await tick();
-    expect(runs).toEqual(['a', 'b2']);
-  });
-});
-
-describe('web chat state (chat.ts), in Node', () => {
-  /** What the test reads of the bundle (typed here: chat.ts imports `a4h-a2a`, which only the page's build resolves). */
-  interface BundledChat {
-    createChat(
-      config: { agent: string; thread: string; contextId: string },
-      client: A2AClient,
-    ): { canSend(): boolean; exchanges(): readonly { view: TurnView }[]; send(text: string): void };
-    effect(run: () => void): () => void;
-  }
-
-  /** chat.ts and its signals, bundled as the page bundles them (`a4h-a2a` is the library's source), rxjs left to Node. */
-  async function bundledChat(): Promise<BundledChat> {
-    const src = join(ROOT, 'examples', 'web-chat', 'src');
-    const result = await build({
-      stdin: { contents: "export * from './chat.ts'; export * from './signals.ts';", resolveDir: src, loader: 'ts' },
-      bundle: true,
-      platform: 'neutral',
-      format: 'esm',
-      write: false,
-      alias: { 'a4h-a2a': join(ROOT, 'src', 'index.ts') },
-      packages: 'external',
-      logLevel: 'silent',
-    });
-    const out = join(ROOT, 'test-output', 'web-chat-state.mjs');
-    await mkdir(join(ROOT, 'test-output'), { recursive: true });
-    await writeFile(out, result.outputFiles[0]!.text);
-    return import(pathToFileURL(out).href);
-  }
-
-  it('a long reply changes the exchange a few times (coalesced), not once per chunk, and ends with the whole reply', async () => {
-    const chunks = 100;
-    const port = createFakePort({
-      card: () => of(testCard()),
-      stream: () =>
-        interval(1).pipe(
-          take(chunks),
-          map((i) => ev.artifact('T', 'a', 'x', { append: i > 0, lastChunk: i === chunks - 1 })),
-          startWith(ev.task('T', 'working')),
-          endWith(ev.status('T', 'completed')),
-        ),
-    });
-    const { createChat, effect: pageEffect } = await bundledChat();
-    const client = createA2A({ identitySecret: SECRET, ports: () => port });
-    const chat = createChat({ agent: 'http://127.0.0.1:1/', thread: 'coalesce', contextId: 'ctx-coalesce' }, client);
-    await expect.poll(() => chat.canSend()).toBe(true); // the look for a reply in flight is done
-    const views = new Set<unknown>();
-    pageEffect(() => {
-      const view = chat.exchanges().at(-1)?.view;
-      if (view !== undefined) views.add(view);
-    });
-    chat.send('a long one, please');
-    await expect.poll(() => chat.exchanges().at(-1)?.view.phase, { timeout: 5_000 }).toBe('ended');
-    expect(chat.exchanges().at(-1)?.view.reply).toBe('x'.repeat(chunks));
-    expect(views.size).toBeLessThan(chunks / 4);
-    await client.close();
   });
 });

@@ -17,11 +17,11 @@ import { RESUME_OPTIONS } from '../../src/cli/commands/resume/command.js';
 import { SEND_OPTIONS } from '../../src/cli/commands/send/command.js';
 import { COMMANDS } from '../../src/cli/main.js';
 import { ONE_TASK_OPTIONS, TASK_OPTIONS } from '../../src/cli/commands/task/common.js';
-import { runCli as runCliOnce } from './run-cli.js';
+import { runCliWithin } from './run-cli.js';
 
 // Many processes, on a machine busy with other suites: each run and each test get room.
 vi.setConfig({ testTimeout: 120_000 });
-const runCli = (args: string[], options: Parameters<typeof runCliOnce>[1] = {}) => runCliOnce(args, { timeoutMs: 60_000, ...options });
+const runCli = runCliWithin(60_000);
 
 type Options = Readonly<Record<string, { type: string; short?: string }>>;
 /** Every command's parser, by the name it is typed with. */

@@ -1,7 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { fixtureSkill } from '../../fixtures/behaviours.js';
 
 /** The built command (npm test builds before it runs the tests). */
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -105,3 +107,39 @@ export function blocksOf(stdout: string): string {
   }
   return bodies.join('\n');
 }
+
+/** `runCli` whose runs are given `timeoutMs` unless a call says otherwise (for machines busy with other suites). */
+export function runCliWithin(timeoutMs: number): typeof runCli {
+  return (args, options = {}) => runCli(args, { timeoutMs, ...options });
+}
+
+/** The card at `cardUrl` as its agent serves it, written to `dir/name`; `change` edits it first. Resolves with the path. */
+export async function writeCardFile(
+  cardUrl: string,
+  dir: string,
+  name: string,
+  change: (card: Record<string, unknown>) => void = () => undefined,
+): Promise<string> {
+  const card = (await (await fetch(cardUrl)).json()) as Record<string, unknown>;
+  change(card);
+  const path = join(dir, name);
+  await writeFile(path, JSON.stringify(card));
+  return path;
+}
+
+/** Runs the command, sends it SIGINT once its `--json` output has a text event (a reply streaming), and resolves with how it ended. */
+export async function interruptedMidReply(args: string[]): Promise<CliResult> {
+  const run = startCli(args);
+  await run.waitFor(/"type":"text"/);
+  run.child.kill('SIGINT');
+  return run.result;
+}
+
+/** The card info of a fixture agent of the CLI tests: version 1.0.0, streaming, the fixtures' one skill. */
+export const cardInfo = (name: string, description: string) => ({
+  name,
+  description,
+  version: '1.0.0',
+  streaming: true,
+  skills: [fixtureSkill()],
+});

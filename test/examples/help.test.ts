@@ -6,6 +6,7 @@
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { childOutput, type ChildOutput } from '../child-output.js';
 import { ROOT } from '../packed.js';
 
 const SCRIPTS = [
@@ -29,23 +30,13 @@ const SCRIPTS = [
 ];
 
 /** Runs `node script …args` from the checkout, with no secret and nothing on stdin; bounded. */
-function run(script: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, script), ...args], {
-      cwd: ROOT,
-      env: { PATH: process.env.PATH ?? '' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
+function run(script: string, args: string[]): Promise<ChildOutput> {
+  const child = spawn(process.execPath, [join(ROOT, script), ...args], {
+    cwd: ROOT,
+    env: { PATH: process.env.PATH ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return childOutput(child);
 }
 
 /** What a Node traceback looks like: a stack frame, or Node's own source line. */

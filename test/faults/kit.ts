@@ -218,3 +218,28 @@ export function useFreshRig<R>(make: () => Promise<R>, close: (rig: R) => Promis
     return current;
   };
 }
+
+/** An agent of the wild, a Node fetch and the SDK ports on it: the rig of the wild-agent cells. */
+export interface AgentPortsRig<A> {
+  agent: A;
+  http: NodeFetch;
+  ports: PortFactory;
+}
+
+/** A fresh rig per test ({@link useFreshRig}): the agent `start` gives, a fetch, and ports with `reader`. */
+export function useAgentPortsRig<A extends { close(): Promise<void> }>(
+  start: () => Promise<A>,
+  reader: 'a4h' | 'sdk',
+): () => AgentPortsRig<A> {
+  return useFreshRig<AgentPortsRig<A>>(
+    async () => {
+      const agent = await start();
+      const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
+      return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
+    },
+    async (r) => {
+      await r.http.close();
+      await r.agent.close();
+    },
+  );
+}

@@ -9,26 +9,13 @@ import { startMastraAgent, type MastraAgent } from '../../fixtures/agent-mastra.
 import { startOldCardAgent } from '../../fixtures/agent-old-card.js';
 import { echoReply } from '../../fixtures/texts.js';
 import type { FixtureAgent } from '../../fixtures/types.js';
-import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import type { PortFactory } from '../../src/port/port.js';
 import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
-import { eventsOf, expectReply, POLICY, run, useFreshRig } from './kit.js';
+import { eventsOf, expectReply, POLICY, run, useAgentPortsRig } from './kit.js';
 
 for (const reader of ['a4h', 'sdk'] as const) {
   const which = reader === 'sdk' ? "the SDK's reader" : 'our reader';
-  const rigOf = <A extends FixtureAgent>(start: () => Promise<A>) =>
-    useFreshRig<{ agent: A; http: NodeFetch; ports: PortFactory }>(
-      async () => {
-        const agent = await start();
-        const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
-        return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
-      },
-      async (r) => {
-        await r.http.close();
-        await r.agent.close();
-      },
-    );
+  const rigOf = <A extends FixtureAgent>(start: () => Promise<A>) => useAgentPortsRig(start, reader);
 
   describe(`@mastra/server 2.0.4 (the first A2A draft, ${which})`, () => {
     const rig = rigOf<MastraAgent>(startMastraAgent);

@@ -7,25 +7,12 @@
 import { firstValueFrom } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { REACTIVE_FAILURE, reactiveReply, startReactiveAgent, type ReactiveAgent } from '../../fixtures/agent-reactive.js';
-import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import type { PortFactory } from '../../src/port/port.js';
-import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
-import { expectReply, folded, POLICY, run, useFreshRig } from './kit.js';
+import { expectReply, folded, POLICY, run, useAgentPortsRig } from './kit.js';
 
 for (const reader of ['a4h', 'sdk'] as const) {
   describe(`Reactive Agents 0.9.0 (v0.3 JSON-RPC, ${reader === 'sdk' ? "the SDK's" : 'our'} reader)`, () => {
-    const rig = useFreshRig<{ agent: ReactiveAgent; http: NodeFetch; ports: PortFactory }>(
-      async () => {
-        const agent = await startReactiveAgent();
-        const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
-        return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
-      },
-      async (r) => {
-        await r.http.close();
-        await r.agent.close();
-      },
-    );
+    const rig = useAgentPortsRig<ReactiveAgent>(startReactiveAgent, reader);
 
     it('the final status first, then the artifact with the whole reply → the reply, once, from the stream alone', async () => {
       const { agent, ports } = rig();

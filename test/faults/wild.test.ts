@@ -4,12 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { jafReply, startJafAgent, type JafAgent } from '../../fixtures/agent-jaf.js';
-import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
-import type { PortFactory } from '../../src/port/port.js';
-import { createSdkPorts } from '../../src/sdk/ports.js';
 import { runTurn } from '../../src/turn/turn.js';
 import { eventually } from '../eventually.js';
-import { eventsOf, expectCancels, expectReply, POLICY, run, SLOW_REPLY, sleep, useFreshRig, useRig, VERSIONS } from './kit.js';
+import { eventsOf, expectCancels, expectReply, POLICY, run, SLOW_REPLY, sleep, useAgentPortsRig, useRig, VERSIONS } from './kit.js';
 
 for (const version of VERSIONS) {
   describe(`${version.name}: agents in the wild`, () => {
@@ -40,17 +37,7 @@ for (const version of VERSIONS) {
 
 for (const reader of ['a4h', 'sdk'] as const) {
   describe(`Juspay jaf 0.1.37 (v0.3 JSON-RPC, ${reader === 'sdk' ? "the SDK's" : 'our'} reader)`, () => {
-    const rig = useFreshRig<{ agent: JafAgent; http: NodeFetch; ports: PortFactory }>(
-      async () => {
-        const agent = await startJafAgent();
-        const http = createNodeFetch({ keepAliveTimeoutMs: 1_000 });
-        return { agent, http, ports: createSdkPorts({ fetch: http.fetch, reader }) };
-      },
-      async (r) => {
-        await r.http.close();
-        await r.agent.close();
-      },
-    );
+    const rig = useAgentPortsRig<JafAgent>(startJafAgent, reader);
 
     it('streaming advertised, every message/stream refused by one untyped SSE frame with -32602 → one fallback, one blocking send: one task, the reply', async () => {
       const { agent, ports } = rig();

@@ -28,6 +28,11 @@ async function scripted(handle: Handler): Promise<string> {
 
 const frame = (event: Record<string, unknown>, id?: string) =>
   `event: ${String(event.type)}\n${id ? `id: ${id}\n` : ''}data: ${JSON.stringify(event)}\n\n`;
+/** A whole turn in frames: start, task `t`, its end completed. */
+const completedTurn = () =>
+  frame({ type: 'start' }) +
+  frame({ type: 'task', taskId: 't' }, '0.t') +
+  frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t');
 const head = (res: ServerResponse, heartbeatMs = 5000) =>
   res.writeHead(200, { 'content-type': 'text/event-stream', 'x-replica': 'S', 'x-heartbeat-ms': String(heartbeatMs) });
 
@@ -73,11 +78,7 @@ describe('the gateway client', { timeout: 15_000 }, () => {
       if (requests.length === 1) return res.destroy(); // the replica died with the message
       head(res);
       if (req.method === 'GET') return res.end(frame({ type: 'start' }) + frame({ type: 'end', outcome: 'not-received', text: '' }));
-      res.end(
-        frame({ type: 'start' }) +
-          frame({ type: 'task', taskId: 't' }, '0.t') +
-          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
-      );
+      res.end(completedTurn());
     });
     const followed = await followTurn({ gateway: url, thread: 'a b', text: 'hi', random: () => 0 });
     expect(followed).toMatchObject({ resent: 1, end: { outcome: 'completed' } });
@@ -123,11 +124,7 @@ describe('the gateway client', { timeout: 15_000 }, () => {
         return res.end('{"error":"handing over"}');
       }
       head(res);
-      res.end(
-        frame({ type: 'start' }) +
-          frame({ type: 'task', taskId: 't' }, '0.t') +
-          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
-      );
+      res.end(completedTurn());
     });
     const followed = await followTurn({ gateway: url, thread: 't', text: 'hi', random: () => 0 });
     expect(followed).toMatchObject({ resent: 0, end: { outcome: 'completed' } });
@@ -139,11 +136,7 @@ describe('the gateway client', { timeout: 15_000 }, () => {
     const url = await scripted((req, res) => {
       urls.push(req.url!);
       head(res);
-      res.end(
-        frame({ type: 'start' }) +
-          frame({ type: 'task', taskId: 't' }, '0.t') +
-          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
-      );
+      res.end(completedTurn());
     });
     await followTurn({ gateway: url, thread: 't', text: 'hi', messageId: 'm-1', sentAt: 1_700_000_000_000 });
     expect(urls).toEqual(['/threads/t/events?message=m-1&sent=1700000000000']);
@@ -156,11 +149,7 @@ describe('the gateway client', { timeout: 15_000 }, () => {
       if (requests.length === 1) return res.destroy(); // the replica died with the message
       head(res);
       if (requests.length <= 3) return res.end(frame({ type: 'start' }) + frame({ type: 'end', outcome: 'unknown', text: '' }));
-      res.end(
-        frame({ type: 'start' }) +
-          frame({ type: 'task', taskId: 't' }, '0.t') +
-          frame({ type: 'end', outcome: 'completed', text: '', taskId: 't' }, '0.t'),
-      );
+      res.end(completedTurn());
     });
     const followed = await followTurn({ gateway: url, thread: 't', text: 'hi', random: () => 0 });
     expect(followed).toMatchObject({ resent: 0, end: { outcome: 'completed' } });

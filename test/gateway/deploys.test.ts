@@ -9,48 +9,17 @@
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { describe, expect, it } from 'vitest';
 import { followTurn } from '../../examples/gateway/client.mjs';
-import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
-import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { startFarAgent, type FarAgent } from './far-agent.js';
+import { useGatewayRig } from './rig.js';
 
 const SECRET = 'deploys-test-secret-not-for-production';
 const USER = 'grace';
-let dir = '';
-let agent: DemoAgent;
-let far: FarAgent;
-let cluster: Cluster;
-let token = '';
-
-beforeAll(async () => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
-  if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
-  dir = await mkdtemp(join(tmpdir(), 'a4h-deploys-test-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json') });
-  const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage|message\/s(end|tream))"/.test(body) ? 2_000 : 0);
-  far = await startFarAgent(agent.url, 50, undefined, sends);
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: far.url, secret: SECRET, auth });
-}, 30_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await far?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage|message\/s(end|tream))"/.test(body) ? 2_000 : 0);
+const rig = useGatewayRig({ prefix: 'a4h-deploys-test-', secret: SECRET, user: USER, rttMs: 50, holdMs: sends });
 
 describe('a rolling SIGTERM deploy, an agent that takes 2 s to take a message', () => {
   it(
@@ -58,13 +27,15 @@ describe('a rolling SIGTERM deploy, an agent that takes 2 s to take a message', 
     { timeout: 120_000 },
     async () => {
       const threads = Array.from({ length: 30 }, (_, i) => `deploy-${i}`);
-      const turns = threads.map((thread) => followTurn({ gateway: cluster.url, token, thread, text: `hello from ${thread}` }));
+      const turns = threads.map((thread) =>
+        followTurn({ gateway: rig.cluster.url, token: rig.token, thread, text: `hello from ${thread}` }),
+      );
       await sleep(300); // every message has left its replica; none has reached the agent
-      for (const name of cluster.names) await cluster.restart(name);
+      for (const name of rig.cluster.names) await rig.cluster.restart(name);
       const followed = await Promise.all(turns);
       const counted = await Promise.all(
         threads.map(async (thread, i) => {
-          const tasks = await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
+          const tasks = await agentTasks(rig.agent.url, await deriveContextId(SECRET, USER, thread));
           return ledger([followed[i]!.messageId!], tasks);
         }),
       );

@@ -7,34 +7,25 @@
  * orphaned; the client's recovery after each broken stream (p50, p99). The figures go to the console
  * and to test-output/gateway-chaos.json.
  */
-import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { readFileSync } from 'node:fs';
 import type { Socket } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { afterAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../fixtures/http-host.js';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
-import { freePort, startCluster, startReplica, type Cluster } from '../../examples/gateway/cluster.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
+import { freePort, startReplica } from '../../examples/gateway/cluster.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import { postUnframed, startBigAgent } from './big-agent.js';
-import { startFarAgent, type FarAgent } from './far-agent.js';
 import { killRandomly } from './killer.js';
+import { useGatewayRig } from './rig.js';
 import { liveMemoryMb } from './memory-probe.js';
 
 const SECRET = 'chaos-secret-not-for-production';
 const USER = 'chaos';
-let dir = '';
-let agent: DemoAgent;
-let far: FarAgent;
-let cluster: Cluster;
-let token = '';
-let auth: { jwks: string; issuer: string; audience: string };
 /** Every turn of the run, by phase and thread, in order. */
 const turns: Array<{ phase: string; thread: string; followed: Followed }> = [];
 const report: Record<string, unknown> = {};
@@ -44,7 +35,7 @@ const percentile = (values: number[], p: number) => {
   return sorted.length === 0 ? 0 : sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 };
 const follow = async (phase: string, thread: string, text: string, more: Partial<Parameters<typeof followTurn>[0]> = {}) => {
-  const followed = await followTurn({ gateway: cluster.url, token, thread, text, ...more });
+  const followed = await followTurn({ gateway: rig.cluster.url, token: rig.token, thread, text, ...more });
   turns.push({ phase, thread, followed });
   return followed;
 };
@@ -58,7 +49,7 @@ async function count(phase: string): Promise<Record<string, number>> {
   let orphaned = 0;
   let truncated = 0;
   for (const thread of threads) {
-    const tasks = await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
+    const tasks = await agentTasks(rig.agent.url, await deriveContextId(SECRET, USER, thread));
     const sent = mine.filter((t) => t.thread === thread);
     const book = ledger(
       sent.map((t) => t.followed.messageId!),
@@ -91,15 +82,10 @@ async function count(phase: string): Promise<Record<string, number>> {
 
 const expectClean = (figures: Record<string, number>) => expect(figures).toMatchObject({ lost: 0, doubled: 0, orphaned: 0, truncated: 0 });
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a4h-gateway-chaos-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER, { ttlSeconds: 3600 });
-  auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json') });
-  far = await startFarAgent(agent.url, 150);
-  cluster = await startCluster({ agent: far.url, secret: SECRET, auth });
-}, 60_000);
+const rig = useGatewayRig(
+  { prefix: 'a4h-gateway-chaos-', secret: SECRET, user: USER, tokenTtlSeconds: 3600, rttMs: 150, needs: { haproxy: false, build: false } },
+  60_000,
+);
 
 afterAll(async () => {
   const all = turns.flatMap((t) => t.followed.recoveries);
@@ -107,10 +93,6 @@ afterAll(async () => {
   console.log('total', JSON.stringify(report.total));
   await mkdir('test-output', { recursive: true });
   await writeFile(join('test-output', 'gateway-chaos.json'), `${JSON.stringify(report, null, 2)}\n`);
-  await cluster?.stop();
-  await far?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 describe('the gateway under chaos', () => {
@@ -119,7 +101,7 @@ describe('the gateway under chaos', () => {
     const loops = Array.from({ length: 20 }, async (_, i) => {
       for (let n = 0; Date.now() < until; n++) await follow('kill', `kill-${i}`, `message ${n} of client ${i}`);
     });
-    const killer = killRandomly(cluster, 2_000, until);
+    const killer = killRandomly(rig.cluster, 2_000, until);
     const [kills] = await Promise.all([killer, ...loops]);
     const figures = await count('kill');
     report.kills = kills;
@@ -129,7 +111,7 @@ describe('the gateway under chaos', () => {
   it('a SIGTERM rolling restart started 300 ms after 100 new messages', { timeout: 120_000 }, async () => {
     const sent = Array.from({ length: 100 }, (_, i) => follow('rolling', `rolling-${i}`, `slow rolling ${i}`));
     await sleep(300);
-    for (const name of cluster.names) await cluster.restart(name);
+    for (const name of rig.cluster.names) await rig.cluster.restart(name);
     await Promise.all(sent);
     expectClean(await count('rolling'));
   });
@@ -142,9 +124,9 @@ describe('the gateway under chaos', () => {
       }),
     );
     await eventually(() => streaming.size === 50, 20_000);
-    await cluster.stopBalancer();
+    await rig.cluster.stopBalancer();
     await sleep(6_000);
-    await cluster.startBalancer();
+    await rig.cluster.startBalancer();
     await Promise.all(sent);
     expectClean(await count('balancer'));
   });
@@ -164,9 +146,9 @@ describe('the gateway under chaos', () => {
     frozen = on.get(0)!;
     const stranded = [...on].filter(([, replica]) => replica === frozen).map(([i]) => i);
     const at = Date.now();
-    cluster.replica(frozen).freeze();
+    rig.cluster.replica(frozen).freeze();
     await sleep(20_000);
-    cluster.replica(frozen).thaw();
+    rig.cluster.replica(frozen).thaw();
     await Promise.all(sent);
     const waits = stranded.map((i) => (moved.get(i) ?? Infinity) - at);
     const figures = await count('freeze');
@@ -188,7 +170,7 @@ describe('the gateway under chaos', () => {
       port: await freePort(),
       name: 'S',
       secret: SECRET,
-      auth,
+      auth: rig.auth,
       log: (l) => log.push(l),
     });
     if (options === undefined) delete process.env.NODE_OPTIONS;
@@ -197,14 +179,14 @@ describe('the gateway under chaos', () => {
     const rss = () => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${replica.pid}/status`, 'utf8'))![1]) / 1024;
     try {
       // One reply read whole first: what a working replica holds is the baseline.
-      await followTurn({ gateway: `http://127.0.0.1:${replica.port}/`, token, thread: 'reads', text: 'big' });
+      await followTurn({ gateway: `http://127.0.0.1:${replica.port}/`, token: rig.token, thread: 'reads', text: 'big' });
       const before = await liveMemoryMb(inspect);
       const sockets: Socket[] = [];
       const after: Array<{ heapUsed: number; external: number }> = [];
       let peak = rss();
       for (const round of [1, 2]) {
         const threads = Array.from({ length: 20 }, (_, i) => `never-reads-${round}-${i}`);
-        for (const thread of threads) sockets.push(postUnframed(replica.port, thread, token).pause());
+        for (const thread of threads) sockets.push(postUnframed(replica.port, thread, rig.token).pause());
         // Their turns finish at the agent (the replica went on reading them), then three heartbeats and more.
         const tasks = async (t: string) => agentTasks(big.agent.url('/'), await deriveContextId(SECRET, USER, t), false);
         const done = async () =>

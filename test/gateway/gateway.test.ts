@@ -5,21 +5,22 @@
  * the task was named (delivered once), and the requests it refuses: their status, a short reason that
  * echoes nothing, nothing sent to the agent, and log lines that quote what they name.
  */
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { type DemoAgent } from '../../demo/agent.js';
 import { followTurn } from '../../examples/gateway/client.mjs';
 import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
 import { haproxyConfig } from '../../examples/gateway/haproxy.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
+import { startSoloGateway, type SoloGateway } from './rig.js';
 
 const SECRET = 'gateway-test-secret-not-for-production';
 const USER = 'ada';
+let solo: SoloGateway | undefined;
 let dir = '';
 let agent: DemoAgent;
 let gateway: Gateway;
@@ -62,24 +63,17 @@ const textOf = (events: EventSourceMessage[]) =>
 const tasksOf = async (thread: string) => agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a4h-gateway-test-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 20, log: (line) => agentLog.push(line) });
-  gateway = await startGateway({
-    agent: agent.url,
+  solo = await startSoloGateway({
+    prefix: 'a4h-gateway-test-',
     secret: SECRET,
-    name: 'solo',
-    auth: { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience },
+    agent: { chunkDelayMs: 20, log: (line) => agentLog.push(line) },
     log: (line) => gatewayLog.push(line),
   });
+  ({ dir, agent, gateway } = solo);
+  token = await solo.issuer.sign(USER);
 });
 
-afterAll(async () => {
-  await gateway?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => solo?.close());
 
 describe('one gateway replica', { timeout: 30_000 }, () => {
   it('streams a turn as SSE once the agent named the task: event types, ids that are reply positions, no contextId', async () => {

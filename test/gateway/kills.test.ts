@@ -8,50 +8,19 @@
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { describe, expect, it } from 'vitest';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
-import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
-import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { startFarAgent, type FarAgent } from './far-agent.js';
+import { useGatewayRig } from './rig.js';
 import { killRandomly } from './killer.js';
 
 const SECRET = 'kills-test-secret-not-for-production';
 const USER = 'kim';
 const CLIENTS = 12;
 const RUN_MS = 12_000;
-let dir = '';
-let agent: DemoAgent;
-let far: FarAgent;
-let cluster: Cluster;
-let token = '';
-
-beforeAll(async () => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
-  if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
-  dir = await mkdtemp(join(tmpdir(), 'a4h-kills-test-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 20 });
-  const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage)"/.test(body) ? Math.random() * 1_500 : 0);
-  far = await startFarAgent(agent.url, 50, undefined, sends);
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: far.url, secret: SECRET, auth });
-}, 30_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await far?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage)"/.test(body) ? Math.random() * 1_500 : 0);
+const rig = useGatewayRig({ prefix: 'a4h-kills-test-', secret: SECRET, user: USER, agent: { chunkDelayMs: 20 }, rttMs: 50, holdMs: sends });
 
 describe('kill -9 every second, messages 0–1.5 s on their way to the agent', () => {
   it(
@@ -63,16 +32,19 @@ describe('kill -9 every second, messages 0–1.5 s on their way to the agent', (
       const loops = Array.from({ length: CLIENTS }, async (_, i) => {
         const thread = `kills-${i}`;
         for (let n = 0; Date.now() < until; n++)
-          sent.push({ thread, followed: await followTurn({ gateway: cluster.url, token, thread, text: `message ${n} of ${thread}` }) });
+          sent.push({
+            thread,
+            followed: await followTurn({ gateway: rig.cluster.url, token: rig.token, thread, text: `message ${n} of ${thread}` }),
+          });
       });
-      const killer = killRandomly(cluster, 1_000, until);
+      const killer = killRandomly(rig.cluster, 1_000, until);
       const [kills] = await Promise.all([killer, ...loops]);
 
       const book = { lost: 0, doubled: 0, orphaned: 0, truncated: 0 };
       for (let i = 0; i < CLIENTS; i++) {
         const thread = `kills-${i}`;
         const mine = sent.filter((t) => t.thread === thread);
-        const tasks = await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
+        const tasks = await agentTasks(rig.agent.url, await deriveContextId(SECRET, USER, thread));
         const count = ledger(
           mine.map((t) => t.followed.messageId!),
           tasks,

@@ -6,29 +6,16 @@
  * against the agent's own record: every message delivered once, every reply whole; and the frozen
  * replica's clients move on within seconds.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { describe, expect, it } from 'vitest';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
-import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
-import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { startFarAgent, type FarAgent } from './far-agent.js';
+import { useGatewayRig } from './rig.js';
 
 const SECRET = 'outages-test-secret-not-for-production';
 const USER = 'grace';
-let dir = '';
-let agent: DemoAgent;
-let far: FarAgent;
-let cluster: Cluster;
-let token = '';
 const gatewayLog: string[] = [];
 
 /** Every message delivered once, every reply whole and once, against the agent's record. */
@@ -38,30 +25,22 @@ async function expectAllDelivered(threads: readonly string[], followed: readonly
       const turn = followed[i]!;
       expect(turn.end).toMatchObject({ outcome: 'completed' });
       expect(turn.reply).toBe(turn.end!.text);
-      const tasks = await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread));
+      const tasks = await agentTasks(rig.agent.url, await deriveContextId(SECRET, USER, thread));
       expect(ledger([turn.messageId!], tasks)).toEqual({ messages: 1, lost: [], doubled: [], orphaned: [] });
       expect(tasks[0]!.reply).toBe(turn.reply);
     }),
   );
 }
 
-beforeAll(async () => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
-  dir = await mkdtemp(join(tmpdir(), 'a4h-outages-test-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
+const rig = useGatewayRig({
+  prefix: 'a4h-outages-test-',
+  secret: SECRET,
+  user: USER,
   // Replies of about 3 s: an outage of 6 s outlasts most of them.
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 120 });
-  far = await startFarAgent(agent.url, 150);
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: far.url, secret: SECRET, auth, log: (line) => gatewayLog.push(line) });
-}, 30_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await far?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
+  agent: { chunkDelayMs: 120 },
+  rttMs: 150,
+  cluster: { log: (line) => gatewayLog.push(line) },
+  needs: { build: false },
 });
 
 describe('outages and freezes', { timeout: 60_000 }, () => {
@@ -70,17 +49,17 @@ describe('outages and freezes', { timeout: 60_000 }, () => {
     const streaming = new Set<string>();
     const turns = threads.map((thread) =>
       followTurn({
-        gateway: cluster.url,
-        token,
+        gateway: rig.cluster.url,
+        token: rig.token,
         thread,
         text: `hello from ${thread}`,
         onEvent: (event) => (event.type === 'text' ? streaming.add(thread) : undefined),
       }),
     );
     await eventually(() => streaming.size === threads.length, 15_000);
-    await cluster.stopBalancer();
+    await rig.cluster.stopBalancer();
     await sleep(6_000);
-    await cluster.startBalancer();
+    await rig.cluster.startBalancer();
     const followed = await Promise.all(turns);
     await expectAllDelivered(threads, followed);
     expect(followed.filter((f) => f.reconnects === 0)).toEqual([]);
@@ -95,8 +74,8 @@ describe('outages and freezes', { timeout: 60_000 }, () => {
     let frozenAt = 0;
     const turns = threads.map((thread) =>
       followTurn({
-        gateway: cluster.url,
-        token,
+        gateway: rig.cluster.url,
+        token: rig.token,
         thread,
         text: `tell me a story, ${thread}`,
         onStream: (replica) => on.set(thread, replica),
@@ -110,19 +89,19 @@ describe('outages and freezes', { timeout: 60_000 }, () => {
     frozen = [...on.values()][0]!;
     const stranded = [...on].filter(([, replica]) => replica === frozen).map(([thread]) => thread);
     frozenAt = Date.now();
-    cluster.replica(frozen).freeze();
+    rig.cluster.replica(frozen).freeze();
     try {
       await eventually(() => stranded.every((thread) => movedAt.has(thread)), 10_000);
     } finally {
       // The chaos run keeps it frozen for 20 s; here, as long as its clients took to move on.
-      cluster.replica(frozen).thaw();
+      rig.cluster.replica(frozen).thaw();
     }
     const waits = stranded.map((thread) => movedAt.get(thread)! - frozenAt);
     expect(Math.max(...waits)).toBeLessThan(5_000);
     const followed = await Promise.all(turns);
     await expectAllDelivered(threads, followed);
     // Thawed, it finds its streams gone, writes nothing after their end, and serves again.
-    const replica = cluster.replica(frozen);
+    const replica = rig.cluster.replica(frozen);
     expect((await fetch(new URL('healthz', `http://127.0.0.1:${replica.port}/`))).status).toBe(200);
     expect(await Promise.race([replica.exited.then(() => 'exited'), sleep(500).then(() => 'alive')])).toBe('alive');
   });
@@ -134,12 +113,12 @@ describe('outages and freezes', { timeout: 60_000 }, () => {
     let frozen = '';
     const watch = eventually(() => took() !== undefined, 10_000).then(() => {
       frozen = /^gateway (\w+):/.exec(took()!)![1]!;
-      cluster.replica(frozen).freeze();
+      rig.cluster.replica(frozen).freeze();
     });
-    const followed = await followTurn({ gateway: cluster.url, token, thread, text: `hello from ${thread}` });
+    const followed = await followTurn({ gateway: rig.cluster.url, token: rig.token, thread, text: `hello from ${thread}` });
     await watch;
     // Thawed, it finds its client gone: whatever it had of the message, it must not send it now.
-    cluster.replica(frozen).thaw();
+    rig.cluster.replica(frozen).thaw();
     await sleep(1_000);
     expect(followed.replicas).not.toContain(frozen);
     await expectAllDelivered([thread], [followed]);

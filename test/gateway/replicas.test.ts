@@ -9,29 +9,16 @@
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library
  * (the replicas import dist/).
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { describe, expect, it } from 'vitest';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
-import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
-import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { startFarAgent, type FarAgent } from './far-agent.js';
+import { useGatewayRig } from './rig.js';
 
 const SECRET = 'replicas-test-secret-not-for-production';
 const USER = 'ada';
-let dir = '';
-let agent: DemoAgent;
-let far: FarAgent;
-let cluster: Cluster;
-let token = '';
 /** The demo agent's log: `<contextId prefix> turn N (slow)`, `… canceled`. */
 const agentLog: string[] = [];
 const gatewayLog: string[] = [];
@@ -41,47 +28,38 @@ const toAgent: string[] = [];
 const contextOf = (thread: string) => deriveContextId(SECRET, USER, thread);
 const cancelled = () => agentLog.filter((line) => line.endsWith('canceled')).length;
 const follow = (thread: string, more: Partial<Parameters<typeof followTurn>[0]> = {}) =>
-  followTurn({ gateway: cluster.url, token, thread, ...more });
+  followTurn({ gateway: rig.cluster.url, token: rig.token, thread, ...more });
 
 /** The message was delivered once and its reply came whole, once: against the agent's own record. */
 async function expectDeliveredOnce(thread: string, followed: Followed): Promise<void> {
   expect(followed.error).toBeUndefined();
   expect(followed.end).toMatchObject({ outcome: 'completed' });
   expect(followed.reply).toBe(followed.end!.text);
-  const tasks = await agentTasks(agent.url, await contextOf(thread));
+  const tasks = await agentTasks(rig.agent.url, await contextOf(thread));
   expect(ledger([followed.messageId!], tasks)).toEqual({ messages: 1, lost: [], doubled: [], orphaned: [] });
   expect(tasks.map((t) => ({ id: t.id, completed: t.completed, reply: t.reply }))).toEqual([
     { id: followed.end!.taskId, completed: true, reply: followed.reply },
   ]);
 }
 
-beforeAll(async () => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
-  if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
-  dir = await mkdtemp(join(tmpdir(), 'a4h-replicas-test-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), log: (line) => agentLog.push(line) });
-  far = await startFarAgent(agent.url, 150, (body) => toAgent.push(body));
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: far.url, secret: SECRET, auth, log: (line) => gatewayLog.push(line) });
-}, 30_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await far?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
+const rig = useGatewayRig({
+  prefix: 'a4h-replicas-test-',
+  secret: SECRET,
+  user: USER,
+  agent: { log: (line) => agentLog.push(line) },
+  rttMs: 150,
+  onRequest: (body) => toAgent.push(body),
+  cluster: { log: (line) => gatewayLog.push(line) },
 });
 
 describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 }, () => {
   it('haproxy routes with no stickiness: consecutive requests reach every replica', async () => {
     const seen = new Set<string>();
     for (let i = 0; i < 6; i++) {
-      const health = (await (await fetch(new URL('healthz', cluster.url))).json()) as { replica: string };
+      const health = (await (await fetch(new URL('healthz', rig.cluster.url))).json()) as { replica: string };
       seen.add(health.replica);
     }
-    expect([...seen].sort()).toEqual(cluster.names);
+    expect([...seen].sort()).toEqual(rig.cluster.names);
   });
 
   it('kill -9 of the replica that took each POST: right after its 200, before it sent the message, with the message on its way: none lost or doubled', async () => {
@@ -92,7 +70,7 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
       let killing: Promise<void> | undefined;
       const kill = (name: string) => {
         killed ??= name;
-        killing ??= cluster.kill(name);
+        killing ??= rig.cluster.kill(name);
       };
       const [logged, sent] = [gatewayLog.length, toAgent.length];
       const tookIt = () => gatewayLog.slice(logged).find((line) => line.includes(`"${thread}": message`));
@@ -116,7 +94,7 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
       await expectDeliveredOnce(thread, followed);
       // The message the agent got was followed, not sent again; the one it never got was sent again.
       if (when === 'message on its way') expect(followed.resent).toBe(0);
-      await cluster.restart(killed!);
+      await rig.cluster.restart(killed!);
     }
   });
 
@@ -124,17 +102,17 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
     const thread = 'round-robin';
     const served = new Set<string>();
     // Chat until every replica served the thread (each remembers it looked for a waiting task), then ask.
-    for (let i = 0; served.size < cluster.names.length && i < 9; i++)
+    for (let i = 0; served.size < rig.cluster.names.length && i < 9; i++)
       served.add((await follow(thread, { text: `hello ${i}` })).replicas[0]!);
     const asked = await follow(thread, { text: 'ask which city' });
     expect(asked.end).toMatchObject({ outcome: 'input-required', text: expect.stringContaining('which city?') });
     // The balancer sends the answer to a replica that served the thread but did not see the question.
-    const other = cluster.names.find((name) => name !== asked.replicas[0])!;
-    const direct = `http://127.0.0.1:${cluster.replica(other).port}/`;
-    const answered = await followTurn({ gateway: direct, token, thread, text: 'Lisbon', taskId: asked.end!.taskId! });
+    const other = rig.cluster.names.find((name) => name !== asked.replicas[0])!;
+    const direct = `http://127.0.0.1:${rig.cluster.replica(other).port}/`;
+    const answered = await followTurn({ gateway: direct, token: rig.token, thread, text: 'Lisbon', taskId: asked.end!.taskId! });
     expect(answered.replicas).toEqual([other]);
     expect(answered.end).toMatchObject({ outcome: 'completed', taskId: asked.end!.taskId, text: expect.stringContaining('“Lisbon”') });
-    const tasks = await agentTasks(agent.url, await contextOf(thread));
+    const tasks = await agentTasks(rig.agent.url, await contextOf(thread));
     const question = tasks.find((task) => task.id === asked.end!.taskId)!;
     expect(question).toMatchObject({ state: 'TASK_STATE_COMPLETED', messageIds: [asked.messageId, answered.messageId] });
     expect(tasks.filter((task) => task.state !== 'TASK_STATE_COMPLETED')).toEqual([]);
@@ -148,13 +126,13 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
       onEvent: (event, id) => {
         if (event.type !== 'text' || stopped !== undefined) return;
         const taskId = id!.slice(id!.indexOf('.') + 1);
-        const init = { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: JSON.stringify({ taskId }) };
-        stopped = fetch(new URL(`threads/${thread}/cancel`, cluster.url), init);
+        const init = { method: 'POST', headers: { authorization: `Bearer ${rig.token}` }, body: JSON.stringify({ taskId }) };
+        stopped = fetch(new URL(`threads/${thread}/cancel`, rig.cluster.url), init);
       },
     });
     expect((await stopped!).status).toBe(202);
     expect(followed.end).toMatchObject({ outcome: 'canceled' });
-    const tasks = await agentTasks(agent.url, await contextOf(thread));
+    const tasks = await agentTasks(rig.agent.url, await contextOf(thread));
     expect(tasks.map((t) => t.state)).toEqual(['TASK_STATE_CANCELED']);
   });
 
@@ -163,7 +141,7 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
     const cancelledBefore = cancelled();
     const turns = threads.map((thread) => follow(thread, { text: `slow turn of ${thread}` }));
     await sleep(300);
-    for (const name of cluster.names) await cluster.restart(name);
+    for (const name of rig.cluster.names) await rig.cluster.restart(name);
     const followed = await Promise.all(turns);
     await Promise.all(threads.map((thread, i) => expectDeliveredOnce(thread, followed[i]!)));
     // Every replica was restarted while every reply streamed: every client lost its stream once at least.

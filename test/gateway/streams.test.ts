@@ -9,29 +9,18 @@
  *
  * Needs the built library (`npm run build`).
  */
-import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
 import { freePort, startReplica, type Replica } from '../../examples/gateway/cluster.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { startFarAgent, type FarAgent } from './far-agent.js';
+import { useGatewayRig } from './rig.js';
 
 const SECRET = 'streams-test-secret-not-for-production';
 const USER = 'crowd';
 const CLIENTS = 400;
-let dir = '';
-let agent: DemoAgent;
-let far: FarAgent;
 let replica: Replica;
-let token = '';
 /** When each message left the replica for the agent (the far agent hears it), each time, by message id. */
 const atAgent = new Map<string, number[]>();
 /** When the replica took each message (its log line), each time, by message id. */
@@ -40,24 +29,28 @@ const note = (times: Map<string, number[]>, id: string) => times.set(id, [...(ti
 
 const SEND = /"method":\s*"(SendMessage|SendStreamingMessage)"/;
 
-beforeAll(async () => {
-  if (!existsSync(new URL('../../dist/node/index.js', import.meta.url))) throw new Error('run npm run build first');
-  dir = await mkdtemp(join(tmpdir(), 'a4h-streams-test-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
+const rig = useGatewayRig({
+  prefix: 'a4h-streams-test-',
+  secret: SECRET,
+  user: USER,
   // 250 ms a word: each reply streams for about 5 s, so the 400 overlap (and a message made to wait for a connection waits that long).
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 250 });
-  far = await startFarAgent(agent.url, 50, (body) => {
+  agent: { chunkDelayMs: 250 },
+  rttMs: 50,
+  onRequest: (body) => {
     const id = SEND.test(body) ? /"messageId":\s*"([^"]+)"/.exec(body)?.[1] : undefined;
     if (id !== undefined) note(atAgent, id);
-  });
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
+  },
+  cluster: false,
+  needs: { haproxy: false },
+});
+
+beforeAll(async () => {
   replica = await startReplica({
-    agent: far.url,
+    agent: rig.far.url,
     port: await freePort(),
     name: 'R',
     secret: SECRET,
-    auth,
+    auth: rig.auth,
     log: (line) => {
       const id = /: message "([^"]+)"/.exec(line)?.[1];
       if (id !== undefined) note(taken, id);
@@ -67,9 +60,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await replica?.stop();
-  await far?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
 });
 
 const percentile = (values: number[], p: number) => {
@@ -105,7 +95,7 @@ describe('400 streams through one replica, half the clients leaving and coming b
           if (event.type === 'task') namedMs ??= Date.now() - started;
         };
         const sent: { id?: string; at?: number } = {};
-        const common = { gateway, token, thread, text, onEvent, fetch: watching(sent) };
+        const common = { gateway, token: rig.token, thread, text, onEvent, fetch: watching(sent) };
         if (i % 2 === 0) return { thread, followed: await followTurn(common), namedMs };
         const leave = new AbortController();
         const timer = setTimeout(() => leave.abort(), Math.random() * 6_000);
@@ -126,7 +116,7 @@ describe('400 streams through one replica, half the clients leaving and coming b
 
       const counted = await Promise.all(
         turns.map(async ({ thread, followed }) =>
-          ledger([followed.messageId!], await agentTasks(agent.url, await deriveContextId(SECRET, USER, thread))),
+          ledger([followed.messageId!], await agentTasks(rig.agent.url, await deriveContextId(SECRET, USER, thread))),
         ),
       );
       const book = {

@@ -8,26 +8,26 @@
  */
 import { execFile } from 'node:child_process';
 import { createServer } from 'node:http';
-import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { readFile } from 'node:fs/promises';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import type { KeyObject } from 'node:crypto';
 import { SignJWT, UnsecuredJWT, generateKeyPair, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
+import { type DemoAgent } from '../../demo/agent.js';
 import { tokenVerifier } from '../../examples/gateway/auth.mjs';
 import { followTurn } from '../../examples/gateway/client.mjs';
-import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { type Gateway } from '../../examples/gateway/gateway.mjs';
 import { devIssuer, devIssuerDir, type DevIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
+import { startSoloGateway, type SoloGateway } from './rig.js';
 
 const SECRET = 'users-test-secret-not-for-production';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-let dir = '';
+let solo: SoloGateway | undefined;
 let agent: DemoAgent;
 let gateway: Gateway;
 let issuer: DevIssuer;
@@ -38,22 +38,15 @@ const call = (path: string, token: string | undefined, init: RequestInit = {}) =
   fetch(new URL(path, gateway.url), { ...init, headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...init.headers } });
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'a4h-users-test-'));
-  issuer = await devIssuer(join(dir, 'issuer'));
-  agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 150, log: (line) => agentLog.push(line) });
-  gateway = await startGateway({
-    agent: agent.url,
+  solo = await startSoloGateway({
+    prefix: 'a4h-users-test-',
     secret: SECRET,
-    name: 'solo',
-    auth: { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience },
+    agent: { chunkDelayMs: 150, log: (line) => agentLog.push(line) },
   });
+  ({ agent, gateway, issuer } = solo);
 });
 
-afterAll(async () => {
-  await gateway?.close();
-  await agent?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => solo?.close());
 
 describe('users of the gateway', { timeout: 30_000 }, () => {
   it('no token, a malformed, forged, expired, foreign or unsigned one: 401 with a JSON reason; nothing reaches the agent', async () => {

@@ -1,4 +1,5 @@
 import { Subject, takeUntil, type Observable } from 'rxjs';
+import type { FaultProxy } from '../../fixtures/fault-proxy.js';
 import type { FixtureAgent } from '../../fixtures/index.js';
 import type { TurnEvent } from '../../src/port/events.js';
 
@@ -61,4 +62,34 @@ export function running(turn$: Observable<TurnEvent>): Running {
     }),
   );
   return { events, named, done, leave: () => stop.next() };
+}
+
+/** A ListTasks answer (v1.0 JSON-RPC) as the fault proxy hands it to an edit. */
+export interface Listed {
+  result?: { tasks: Record<string, unknown>[]; nextPageToken?: string };
+}
+
+/** Plans `edit` on the proxy's next ListTasks answer, or on the next `times` of them (Infinity: every one). */
+export function editLists(proxy: FaultProxy, edit: (listed: Listed) => void, times?: number): void {
+  proxy.plan({
+    on: 'list',
+    ...(times === undefined ? {} : { times }),
+    fault: {
+      type: 'edit-json',
+      edit: (json) => {
+        edit(json as Listed);
+        return json;
+      },
+    },
+  });
+}
+
+/** One task per page: a listing of more than one keeps its first, with the SDK's own cursor as the next page's token. */
+export function onePerPage(listed: Listed): void {
+  const result = listed.result!;
+  if (result.tasks.length > 1) {
+    const kept = result.tasks[0] as { id: string; status: { timestamp?: string } };
+    result.tasks = [kept];
+    result.nextPageToken = Buffer.from(`${kept.status.timestamp ?? ''}|${kept.id}`).toString('base64');
+  }
 }

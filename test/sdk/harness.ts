@@ -1,3 +1,4 @@
+import { afterEach, beforeEach } from 'vitest';
 import { lastValueFrom, toArray, type Observable } from 'rxjs';
 import { startGrpcAgent } from '../../fixtures/agent-grpc.js';
 import { startV03Agent, startV1Agent, V03_MOUNTS, type FixtureAgent, type ReceivedRequest } from '../../fixtures/index.js';
@@ -5,7 +6,6 @@ import { createNodeFetch, type NodeFetch } from '../../src/node/fetch.js';
 import { grpcSupport } from '../../src/node/grpc.js';
 import type { TurnEvent, EndEvent } from '../../src/port/events.js';
 import type { LadderOptions } from '../../src/turn/turn.js';
-import type { PortFactory } from '../../src/port/port.js';
 import { createSdkPorts, type SdkPortOptions, type SdkPorts } from '../../src/sdk/ports.js';
 
 export type Call = 'send' | 'stream' | 'resubscribe' | 'get' | 'cancel';
@@ -196,4 +196,14 @@ export function folded(events: TurnEvent[]): string {
 
 export function calls(agent: FixtureAgent, target: Target, call: Call): ReceivedRequest[] {
   return agent.received.filter((r) => target.is(call, r));
+}
+
+/** A fresh rig on `target` for each test of the calling describe, told to `use`; closed after the test. */
+export function useTargetRig(target: Target, use: (r: Rig) => void): void {
+  let current: Rig | undefined;
+  beforeEach(async () => {
+    current = await rig(target);
+    use(current);
+  });
+  afterEach(() => current?.close());
 }

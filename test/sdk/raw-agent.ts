@@ -65,8 +65,11 @@ export function sendJson(res: ServerResponse, body: unknown, headers: Record<str
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 }
 
-/** The card of a raw v1.0 agent: one streaming JSON-RPC interface at `<base>rpc`, text in and out, no skills. */
-export function rawCard(base: string, name: string, description: string): Record<string, unknown> {
+/**
+ * The card of a raw v1.0 agent: one streaming JSON-RPC interface at `<base>rpc`, text in and out, no skills; `more`
+ * replaces or adds fields (a description left undefined is left out of the JSON).
+ */
+export function rawCard(base: string, name: string, description?: string, more: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     name,
     description,
@@ -76,5 +79,27 @@ export function rawCard(base: string, name: string, description: string): Record
     defaultInputModes: ['text/plain'],
     defaultOutputModes: ['text/plain'],
     skills: [],
+    ...more,
+  };
+}
+
+/** A raw v1.0 agent's card of the required fields only: one blocking JSON-RPC interface at `<base>rpc`; `more` on top. */
+export function bareCard(base: string, name: string, more: Record<string, unknown> = {}): Record<string, unknown> {
+  return {
+    name,
+    version: '1',
+    capabilities: { streaming: false },
+    supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: '1.0' }],
+    skills: [],
+    ...more,
+  };
+}
+
+/** The least card a raw agent serves: its name, one streaming JSON-RPC interface at `<base>rpc` of `version`. */
+export function leastCard(base: string, name: string, version: '1.0' | '0.3'): Record<string, unknown> {
+  return {
+    name,
+    supportedInterfaces: [{ url: `${base}rpc`, protocolBinding: 'JSONRPC', protocolVersion: version }],
+    capabilities: { streaming: true },
   };
 }

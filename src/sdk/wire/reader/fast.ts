@@ -21,7 +21,7 @@ const isPlain = (value: unknown): value is Json => typeof value === 'object' && 
  * Only the exact shapes: any other key (metadata, snake_case names, a `message`), any non-string id,
  * any part that is not `{ text }`, an unknown state, an id the client does not keep (`render/ids.ts`), returns undefined, and the result takes the general
  * path (`toStreamResponse` → `fromSdkEvent`), which also reports what is malformed. Where this path
- * answers, both paths give the same event and remember the same ids (`test/sdk/fast-path.test.ts`).
+ * answers, both paths give the same event and remember the same ids (`test/sdk/wire/fast-path.test.ts`).
  */
 export function fastEvent(result: unknown, ids: StreamIds): AgentEvent | undefined {
   if (!isPlain(result)) return undefined;

@@ -12,7 +12,7 @@ import type { StreamIds } from './results.js';
  * Anything else — another member, another order, whitespace, a second part, an id that is not this
  * call's as written, a string with a character JSON forbids, an id the client does not keep (`render/ids.ts`) — returns undefined, and the frame takes
  * the full path (`frames.ts`), which also says what is wrong with it. Where it answers, it gives the
- * event and remembers the ids the full path would (`test/sdk/scan.test.ts` holds the two equal).
+ * event and remembers the ids the full path would (`test/sdk/wire/scan.test.ts` holds the two equal).
  */
 export function scanTextChunk(data: string, echo: string, ids: StreamIds): AgentEvent | undefined {
   const scan = new Scan(data);

@@ -17,7 +17,7 @@ import type { StreamIds } from '../../mapping/stream-ids.js';
  * and the message takes the full path (the SDK's decoding and `fromSdkEvent`), which also says what is
  * wrong with it. Strings are decoded as the SDK's codec decodes them (UTF-8, malformed bytes as U+FFFD,
  * a leading BOM kept). Where it answers, it gives the event the full path gives and remembers the ids
- * it would, and the chunk's artifact id (`test/sdk/grpc-scan.test.ts` holds the two equal).
+ * it would, and the chunk's artifact id (`test/sdk/wire/grpc/grpc-scan.test.ts` holds the two equal).
  */
 export function scanGrpcTextChunk(bytes: Uint8Array, ids: ScanIds): AgentEvent | undefined {
   const scan = new ByteScan(bytes);
