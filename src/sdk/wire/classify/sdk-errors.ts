@@ -6,13 +6,13 @@ import {
   UnsupportedOperationError,
 } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../../errors.js';
-import { clientCertificateRefusal, networkCause } from '../../../network-cause.js';
-import { clientCertificateError, explainAuth } from '../../http/credentials/auth-error.js';
+import { explainAuth } from '../../http/credentials/auth-error.js';
 import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../../port/codes.js';
 import { extensionRefusal } from '../../http/extensions/refusal.js';
-import type { FailedCall, WireMeaning } from '../bindings/binding.js';
+import type { FailedCall } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
 import { wireMeaning } from './wire-errors.js';
+import { anythingElse, authRefusal, httpFailure, refused, socketDrop, statusSeen } from './failures.js';
 import { namedInData, typedError } from './error-names.js';
 import { NOT_NOW_STATUSES } from '../../../port/codes.js';
 import { retryingAfter } from '../../../errors.js';
@@ -194,63 +194,6 @@ function protocolError(link: Error, call: FailedCall, code: number | undefined, 
     ...(code === undefined ? {} : { code }),
     ...(status === undefined ? {} : { status }),
     message: `${call.what} failed: ${link.message}`,
-  });
-}
-
-/** The HTTP status the port saw, when no link of the chain said more (the SDK put it only in its message). */
-function statusSeen(status: number | undefined, call: FailedCall): A2AError | undefined {
-  const meaning = wireMeaning('http', status);
-  if (meaning?.kind === 'auth') return authRefusal(call, status);
-  if (status === undefined || status < 400) return undefined;
-  return meaning?.kind === 'unsupported' ? refused(call, status) : httpFailure(call, status, meaning);
-}
-
-/**
- * A socket drop or a connection never made: the fetch's `TypeError` (`terminated`, `fetch failed`), with
- * its cause's code; a TLS handshake the agent refused for the client certificate is an `auth` error.
- */
-function socketDrop(error: unknown, call: FailedCall): A2AError | undefined {
-  if (!(error instanceof TypeError)) return undefined;
-  const refusal = clientCertificateRefusal(error);
-  if (refusal !== undefined) return clientCertificateError(refusal, call.what, call.base);
-  const code = (error.cause as { code?: unknown } | undefined)?.code;
-  const why = `${networkCause(error) ?? error.message}${typeof code === 'string' ? `, ${code}` : ''}`;
-  return new A2AError({ ...call.base, kind: 'network', message: `${call.what}: the connection failed (${why})` });
-}
-
-/** Anything else (a malformed body, a thrown string): a protocol error with its text. */
-function anythingElse(error: unknown, call: FailedCall): A2AError {
-  const message = error instanceof Error ? error.message : String(error);
-  return new A2AError({ ...call.base, kind: 'protocol', message: `${call.what} failed: ${message}` });
-}
-
-/** A refusal of the credentials: HTTP 401/403, or the JSON-RPC codes agents send for them. Never retryable. */
-function authRefusal(call: FailedCall, status?: number, code?: number): A2AError {
-  // Neither the agent's words nor the body go in, nor the SDK's error quoting them (the cause): an
-  // agent could echo the credential back.
-  return new A2AError({
-    operation: call.base.operation,
-    agent: call.base.agent,
-    kind: 'auth',
-    ...(status === undefined ? {} : { status }),
-    ...(code === undefined ? {} : { code }),
-    message: `${call.what}: the agent refused the credentials (${code !== undefined ? `JSON-RPC ${code}` : `HTTP ${status}`})`,
-  });
-}
-
-/** An HTTP status that says "this server does not do that": the ladder falls back (send) or polls. */
-function refused(call: FailedCall, status: number): A2AError {
-  return new A2AError({ ...call.base, kind: 'unsupported', status, message: `${call.what} was refused with HTTP ${status}` });
-}
-
-/** Any other HTTP failure: retryable when its status is worth another try. */
-function httpFailure(call: FailedCall, status: number, meaning: WireMeaning | undefined): A2AError {
-  return new A2AError({
-    ...call.base,
-    kind: 'http',
-    status,
-    retryable: meaning?.retryable ?? false,
-    message: `${call.what} failed with HTTP ${status}`,
   });
 }
 

@@ -1,14 +1,12 @@
 import { isObject, rpcRequest } from '../reader/replies.js';
 import { statusStringsIn } from '../mapping/status-text.js';
+import { CR, lacksQuotedMessage, lastLineEnd, LF } from './frame-bytes.js';
 
 /**
  * The longest line held back to be read whole (the SDK's own bound on one event is 4 MiB): past it,
  * the stream is handed on as it comes, nothing more mended.
  */
 export const MAX_HELD_BYTES = 4 * 1024 * 1024;
-
-const LF = 10;
-const CR = 13;
 
 /**
  * A JSON-RPC stream call's own event stream, mended for the SDK's reader where real servers bend the
@@ -214,38 +212,4 @@ class FrameMender {
     envelope['id'] = this.id;
     return true;
   }
-}
-
-/**
- * The end of `"message":"`, searched for first: its first byte, `g`, is rare in what a stream sends (of
- * the members of A2A's events only `message` and `messageId` have one), so Node's search passes quickly
- * over the bytes that cannot begin it.
- */
-const TAIL = new TextEncoder().encode('ge":"');
-/** What must come before {@link TAIL}: `"messa`. */
-const HEAD = new TextEncoder().encode('"messa');
-
-type NodeBuffer = { from(data: ArrayBufferLike, offset: number, length: number): { indexOf(value: Uint8Array, from?: number): number } };
-
-/**
- * True when `bytes` surely hold no `"message":"`: Node's Buffer searches the same memory (no text
- * made); elsewhere nothing is known (false), and the decoded text is searched instead ({@link FrameMender.mend}).
- */
-function lacksQuotedMessage(bytes: Uint8Array): boolean {
-  const buffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
-  if (buffer === undefined) return false;
-  const view = buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = view.indexOf(TAIL); at !== -1; at = view.indexOf(TAIL, at + 1)) {
-    if (at >= HEAD.length && HEAD.every((byte, i) => bytes[at - HEAD.length + i] === byte)) return false;
-  }
-  return true;
-}
-
-/** The index of the last LF or CR in `bytes`, or -1. */
-function lastLineEnd(bytes: Uint8Array): number {
-  for (let i = bytes.length - 1; i >= 0; i--) {
-    const byte = bytes[i];
-    if (byte === LF || byte === CR) return i;
-  }
-  return -1;
 }
