@@ -151,6 +151,8 @@ export function label(event: TurnEvent): string {
       return `reconcile ${event.taskId}`;
     case 'context-adopted':
       return `context ${event.sent} -> ${event.adopted}`;
+    case 'push':
+      return `push ${event.step}${event.cause ? ` (${event.cause.kind})` : ''}`;
     case 'end':
       return `end ${event.outcome} "${event.text}"${event.replyMissing ? ` [${event.replyMissing.reason}]` : ''}`;
   }

@@ -110,7 +110,7 @@ const SRC_LAYERS = [
   ['cli', 'angular', 'ai-sdk'],
   ['node'],
   ['index.ts'],
-  ['client'],
+  ['client', 'push'],
   ['sdk', 'turn', 'testing', 'telemetry'],
   ['identity', 'render'],
   ['port', 'rx'],

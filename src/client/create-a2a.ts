@@ -67,6 +67,7 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       logger,
       onCancel: cancels.track,
       ...(options.random ? { random: options.random } : {}),
+      ...(options.push ? { push: options.push } : {}),
     },
     policy.secondMessage,
   );

@@ -2,6 +2,7 @@ import type { Observable } from 'rxjs';
 import type { ThreadMemory } from '../identity/threads.js';
 import type { Logger } from '../logger.js';
 import type { TurnEvent } from '../port/events.js';
+import type { PushDelivery } from '../port/push.js';
 import type { Task } from '../port/types.js';
 import type { CancelInput, HistoryInput, ResumeInput, TurnInput } from './inputs.js';
 import type { CardSummary } from '../port/card.js';
@@ -50,6 +51,14 @@ export interface A2AOptions extends AgentReachOptions {
    * then a turn does no telemetry work at all.
    */
   telemetry?: A2ATelemetry;
+  /**
+   * Follow tasks by the agents' push notifications instead of holding a stream or polling: a
+   * receiver made with `createPushReceiver` (mounted where agents reach it, with the same identity
+   * secret), and when: `'offered'` (agents whose card offers push, the default), `'always'`, or
+   * `{ afterMs }` (a turn that has run that long hands its running task over to pushes). See
+   * docs/push.md. None by default.
+   */
+  push?: PushDelivery;
 }
 
 /** How a client closes. */

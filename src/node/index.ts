@@ -15,3 +15,5 @@ export type { GrpcSupportOptions } from './grpc.js';
 export type { GrpcWireEvent, GrpcWireWatch } from '../sdk/wire/bindings/grpc/wire.js';
 export type { ClientTls, ClientTlsOption, Pem } from './tls.js';
 export type { NodeA2AOptions } from './create-a2a.js';
+export { pushHandler } from './push-handler.js';
+export type { NodePushHandler } from './push-handler.js';

@@ -5,6 +5,7 @@ import type {
   FallbackEvent,
   LadderNote,
   PollingEvent,
+  PushNoteEvent,
   ReconcileEvent,
   ReconnectingEvent,
   TaskGoneEvent,
@@ -17,6 +18,7 @@ export type {
   FallbackEvent,
   LadderNote,
   PollingEvent,
+  PushNoteEvent,
   ReconcileEvent,
   ReconnectingEvent,
   TaskGoneEvent,
@@ -230,6 +232,7 @@ export type TurnEvent =
   | ContextRefusedEvent
   | ReconcileEvent
   | ContextAdoptedEvent
+  | PushNoteEvent
   | EndEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */

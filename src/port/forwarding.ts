@@ -1,6 +1,7 @@
 import type { Observable } from 'rxjs';
 import type { CardSummary } from './card.js';
 import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage } from './port.js';
+import { pushConfigsOf, type NewPushConfig, type PushConfig, type PushConfigPage, type PushConfigPort } from './push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
 
 /**
@@ -8,7 +9,8 @@ import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
  * calls it decorates, with `super` (or `this.inner`) for the agent's answer, as a2a-js users wrap
  * calls with the SDK's interceptors. A port method added here is forwarded by every decorator at once.
  * A class, so a decorator made per turn costs one small object (its methods live on the prototype).
- * An inner port without `listTasks` answers as one without it does (an `unsupported` error).
+ * An inner port without `listTasks` (or the push-config calls) answers as one without it does (an
+ * `unsupported` error).
  *
  * The library's own decorators extend it (the turn's task tracking, the retry after a 429 or 503,
  * telemetry's span, the command line's delivery port); a program's are handed to `createA2A` as its
@@ -30,7 +32,7 @@ import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
  * const a2a = createA2A({ ports: (agent, turn) => new LoggedPort(sdkPorts(agent, turn)) });
  * ```
  */
-export class ForwardingPort implements A2APort {
+export class ForwardingPort implements A2APort, PushConfigPort {
   /** The port every call goes to. */
   protected readonly inner: A2APort;
 
@@ -66,5 +68,21 @@ export class ForwardingPort implements A2APort {
   /** The inner port's `ListTasks` (an `unsupported` error when it has none). */
   listTasks(contextId: string, options?: ListTasksOptions): Observable<TaskPage> {
     return listTasksOf(this.inner, contextId, options);
+  }
+  /** The inner port's `CreateTaskPushNotificationConfig` (an `unsupported` error when it has none). */
+  createPushConfig(config: NewPushConfig): Observable<PushConfig> {
+    return pushConfigsOf(this.inner).createPushConfig(config);
+  }
+  /** The inner port's `GetTaskPushNotificationConfig`. */
+  getPushConfig(taskId: string, configId: string): Observable<PushConfig> {
+    return pushConfigsOf(this.inner).getPushConfig(taskId, configId);
+  }
+  /** The inner port's `ListTaskPushNotificationConfigs`. */
+  listPushConfigs(taskId: string, page?: { pageSize?: number; pageToken?: string }): Observable<PushConfigPage> {
+    return pushConfigsOf(this.inner).listPushConfigs(taskId, page);
+  }
+  /** The inner port's `DeleteTaskPushNotificationConfig`. */
+  deletePushConfig(taskId: string, configId: string): Observable<true> {
+    return pushConfigsOf(this.inner).deletePushConfig(taskId, configId);
   }
 }

@@ -77,8 +77,11 @@ export interface ReconcileEvent {
   type: 'reconcile';
   /** The task read again. */
   taskId: string;
-  /** Why: the resubscription opened without a task snapshot. */
-  reason: 'resubscribed-without-snapshot';
+  /**
+   * Why: the resubscription opened without a task snapshot; or the task was followed by push, whose
+   * chunks may have come twice or not at all (the snapshot's artifacts are the reply).
+   */
+  reason: 'resubscribed-without-snapshot' | 'pushed';
 }
 
 /**
@@ -98,6 +101,31 @@ export interface ContextAdoptedEvent {
   reason?: 'previous-secret';
 }
 
+/**
+ * The turn follows its task by push (see `PushDelivery`): `asked`, the message went asking the agent to
+ * post the task's updates; `handed-off`, a config was created on the running task and the stream let
+ * go; `refused`, the agent refused that config (the turn goes on as it was, `cause` says why);
+ * `missed`, the task moved twice without a push telling of it, so the turn goes back to the ladder
+ * (resubscribe, then poll).
+ */
+export interface PushNoteEvent {
+  /** Discriminant. */
+  type: 'push';
+  /** What happened. */
+  step: 'asked' | 'handed-off' | 'refused' | 'missed';
+  /** The task, once known. */
+  taskId?: string;
+  /** The refusal, for `refused`. */
+  cause?: A2AError;
+}
+
 /** The ladder's own notes, passed through the renderer unchanged. */
 export type LadderNote =
-  ReconnectingEvent | PollingEvent | FallbackEvent | TaskGoneEvent | ContextRefusedEvent | ReconcileEvent | ContextAdoptedEvent;
+  | ReconnectingEvent
+  | PollingEvent
+  | FallbackEvent
+  | TaskGoneEvent
+  | ContextRefusedEvent
+  | ReconcileEvent
+  | ContextAdoptedEvent
+  | PushNoteEvent;

@@ -144,6 +144,21 @@ export type AgentEvent =
 /** What a blocking send answers: a task (maybe still working) or a single message. */
 export type SendResult = Extract<AgentEvent, { kind: 'task' } | { kind: 'message' }>;
 
+/**
+ * Where an agent posts a thread's task updates and the credential it sends with them: what a message
+ * asks of the agent (`configuration.taskPushNotificationConfig`, v0.3 `pushNotificationConfig`) or
+ * a config created on a task says. The agent sends `token` as `Authorization: Bearer` (A2A v1.0
+ * `authentication`) or as `X-A2A-Notification-Token` (the v0.3 `token`); both are set.
+ */
+export interface PushTarget {
+  /** The receiver's URL, as agents reach it. */
+  url: string;
+  /** The credential the receiver checks: it names the thread. Never logged. */
+  token: string;
+  /** The config's id at the agent: one per receiver, so asking again replaces it rather than adding one. */
+  id: string;
+}
+
 /** A file the user sends: its bytes or a URI, with its media type (checked against the card's input modes) and name. */
 export interface OutgoingFile {
   /** The file's media type. */
@@ -197,6 +212,11 @@ export interface OutgoingMessage {
    * (`a4h send --async`). Only a port's `send` reads it; a turn waits whatever it says.
    */
   returnImmediately?: boolean;
+  /**
+   * Where the agent posts the task's updates (v1.0 `taskPushNotificationConfig`, v0.3
+   * `pushNotificationConfig`): a push receiver's target, set by a turn that follows its task by push.
+   */
+  push?: PushTarget;
   /**
    * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
    * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a

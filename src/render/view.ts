@@ -80,6 +80,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
     case 'task-gone':
     case 'context-refused':
     case 'reconcile':
+    case 'push':
       return view;
     case 'context-adopted':
       return { ...view, contextId: event.adopted };

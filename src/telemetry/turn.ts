@@ -46,6 +46,7 @@ const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
   'context-refused': false,
   reconcile: false,
   'context-adopted': false,
+  push: false,
   end: true,
 };
 
@@ -200,6 +201,8 @@ function spanEventOf(event: TurnEvent): [string, TelemetryAttributes] | undefine
       return ['a2a.context_refused', { 'error.type': event.cause.kind }];
     case 'reconcile':
       return ['a2a.reconcile', { 'a2a.reason': event.reason }];
+    case 'push':
+      return ['a2a.push', event.cause ? { 'a2a.step': event.step, 'error.type': event.cause.kind } : { 'a2a.step': event.step }];
     default:
       return undefined;
   }

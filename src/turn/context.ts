@@ -63,6 +63,14 @@ class TrackedPort extends ForwardingPort {
 }
 
 /**
+ * Events from elsewhere than the turn's port (the agent's pushes) taken as its port's are: those of
+ * another task dropped, a refused one the turn's error, each observed by `task` before it goes on.
+ */
+export function ownedBy<T extends AgentEvent>(task: TurnTask): MonoTypeOperatorFunction<T> {
+  return owned(task);
+}
+
+/**
  * The turn's own events, each observed by `task` before it goes on (one hop: this is every event's
  * path); with `disowning`, a TaskNotFound tells `task` the agent no longer has it.
  */

@@ -1,5 +1,6 @@
 import type { Subscription } from 'rxjs';
 import type { Logger } from '../logger.js';
+import type { PushDelivery } from '../port/push.js';
 import type { AgentEvent } from '../port/types.js';
 import type { TurnPolicy, TurnPolicyInput } from './policy.js';
 
@@ -52,4 +53,11 @@ export interface LadderOptions {
    * the thread's. A move emits `context-adopted` (`reason: 'previous-secret'`). Default none.
    */
   previousContexts?: readonly string[];
+  /**
+   * Follow the task by the agent's pushes instead of a stream or polling (see {@link PushDelivery}):
+   * a receiver (`createPushReceiver`), and when (`'offered'` by default: agents whose card offers
+   * push notifications). The pushes arrive as the turn's ordinary events; a `GetTask` now and then
+   * heals a lost one; the reply at the end is the task's artifacts. Default none.
+   */
+  push?: PushDelivery;
 }

@@ -17,6 +17,7 @@ export class TurnTask implements TaskFacts {
   private id: string | undefined;
   private context: string | undefined;
   private current: TaskState | undefined;
+  private stamp: string | undefined;
   private onlyMessage = false;
   private observed = 0;
   private disowned = false;
@@ -71,6 +72,10 @@ export class TurnTask implements TaskFacts {
   /** The task's last known state. */
   get state(): TaskState | undefined {
     return this.current;
+  }
+  /** The time of the task's last known status, as the agent wrote it, when it said. */
+  get statusTime(): string | undefined {
+    return this.stamp;
   }
   /** The agent answered with a single message and no task. */
   get messageOnly(): boolean {
@@ -155,6 +160,7 @@ export class TurnTask implements TaskFacts {
       case 'task':
         this.identify(event.task.id, event.task.contextId);
         this.current = event.task.status.state;
+        this.stamp = event.task.status.timestamp;
         this.missing = false;
         this.snapshotSeen = true;
         if (this.resumed) this.said ??= lastUserMessage(event.task.history);
@@ -162,6 +168,7 @@ export class TurnTask implements TaskFacts {
       case 'status':
         this.identify(event.taskId, event.contextId);
         this.current = event.status.state;
+        this.stamp = event.status.timestamp;
         return;
       case 'artifact':
         this.identify(event.taskId, event.contextId);

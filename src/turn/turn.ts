@@ -21,6 +21,7 @@ import { resolvePolicy, type TurnPolicy } from './policy.js';
 import { notNowPort } from './not-now.js';
 import { pollUntilSettled } from './ladder/poll.js';
 import { sendBlocking } from './ladder/send.js';
+import { handOff, pushedResume, pushedSend, pushPlan } from './ladder/push.js';
 import { TurnTask } from './task.js';
 import { watchdog } from '../rx/watchdog.js';
 import { within } from './within.js';
@@ -74,7 +75,13 @@ export function runCheckedTurn(
       options,
       (ctx, card, settling$) => {
         checkInputModes(card, outgoingFiles(message), outgoingData(message));
-        const send = (sent: OutgoingMessage) => (card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent));
+        const plan = pushPlan(options.push, card, message.contextId);
+        const send = (sent: OutgoingMessage): Observable<AgentEvent | LadderNote> => {
+          if (plan === 'now' && sent.contextId)
+            return pushedSend(ctx, { ...sent, contextId: sent.contextId }, options.push!, card.streaming);
+          const live$ = card.streaming ? streamTurn(ctx, sent) : sendBlocking(ctx, sent);
+          return typeof plan === 'number' ? handOff(ctx, live$, options.push!, plan, card.streaming) : live$;
+        };
         return settling$ === undefined ? send(message) : sendSettled(settling$, send);
       },
       needsSettling(message, options) ? (ctx, agent$) => firstLookups(port, ctx, message, options, agent$) : undefined,
@@ -115,9 +122,14 @@ export function runResume(port: A2APort, request: ResumeRequest, options: Ladder
       );
     }
     const task = new TurnTask({ ...(request.contextId === undefined ? {} : { contextId: request.contextId }), resumes: request.taskId });
-    return runLadder(port, start, task, { ...options, policy }, (ctx, card) =>
-      card.streaming ? followTask(ctx, request.taskId) : pollUntilSettled(ctx, request.taskId, false),
-    );
+    return runLadder(port, start, task, { ...options, policy }, (ctx, card) => {
+      const live$ = card.streaming ? followTask(ctx, request.taskId) : pollUntilSettled(ctx, request.taskId, false);
+      const plan = pushPlan(options.push, card, request.contextId);
+      if (plan === undefined) return live$;
+      return plan === 'now'
+        ? pushedResume(ctx, live$, options.push!, card.streaming)
+        : handOff(ctx, live$, options.push!, plan, card.streaming);
+    });
   });
 }
 

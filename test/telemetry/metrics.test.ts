@@ -57,6 +57,7 @@ describe('the first-event clock', () => {
     'context-refused': [{ type: 'context-refused', contextId: 'c-1', cause }, false],
     reconcile: [{ type: 'reconcile', taskId: 'task-1', reason: 'resubscribed-without-snapshot' }, false],
     'context-adopted': [{ type: 'context-adopted', sent: 'c-1', adopted: 'c-2' }, false],
+    push: [{ type: 'push', step: 'handed-off', taskId: 'task-1' }, false],
     end: [{ type: 'end', outcome: 'completed', text: '' }, true],
   };
 

@@ -56,6 +56,9 @@ export class TurnPrinter {
       case 'reconcile':
         notice(io, io.style.dim(RECOVERY_NOTICES[event.type]));
         return;
+      case 'push':
+        if (event.step !== 'asked') notice(io, io.style.dim(PUSH_NOTICES[event.step]));
+        return;
       case 'context-adopted':
         notice(io, io.style.dim(`the agent changed the conversation id to ${terminalLine(event.adopted)}; following it`));
         return;
@@ -125,6 +128,13 @@ export class TurnPrinter {
 }
 
 /** What the ladder's recoveries tell a person at the terminal. */
+/** What a push note says on the terminal (`asked` says nothing: the reply follows as ever). */
+const PUSH_NOTICES = {
+  'handed-off': 'the agent will post the rest of this reply; the stream is let go',
+  refused: 'the agent refused to post the rest of this reply; following it as before',
+  missed: "the agent's posts stopped arriving; following the task again",
+} as const;
+
 const RECOVERY_NOTICES = {
   polling: 'asking the agent for the result…',
   fallback: 'the agent refused to stream; sending without streaming',

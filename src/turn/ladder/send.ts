@@ -10,23 +10,33 @@ import { within } from '../within.js';
 
 /**
  * The blocking rung: one `SendMessage` that returns when the task is terminal or interrupted. A
- * server that answers early, with the task still submitted or working, is finished by polling.
+ * server that answers early, with the task still submitted or working, is finished by `early` (by
+ * default polling; a turn followed by push waits for the agent's posts instead).
  */
-export function sendBlocking(ctx: LadderContext, message: OutgoingMessage): Observable<AgentEvent | LadderNote> {
+export function sendBlocking(
+  ctx: LadderContext,
+  message: OutgoingMessage,
+  early: (taskId: string) => Observable<AgentEvent | LadderNote> = (taskId) => pollAfterEarly(ctx, taskId),
+): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
     cancelWhenNamed(ctx, message),
     within<SendResult>(ctx.policy.sendTimeoutMs, 'send', 'send'),
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.task.taskId;
       if (ctx.task.settled || taskId === undefined) return of(result);
-      return concat(of(result), of<LadderNote>({ type: 'polling', reason: 'send-returned-early' }), pollUntilSettled(ctx, taskId, true));
+      return concat(of(result), early(taskId));
     }),
     // After the switchMap, so the resend's own events and polls pass through once.
     catchError((error: unknown) => {
       const again = sendAgain(ctx, message, error);
-      return again ? concat(of<LadderNote>(again.note), sendBlocking(ctx, again.message)) : throwError(() => error);
+      return again ? concat(of<LadderNote>(again.note), sendBlocking(ctx, again.message, early)) : throwError(() => error);
     }),
   );
+}
+
+/** A blocking send answered early: polling until the task settles. */
+function pollAfterEarly(ctx: LadderContext, taskId: string): Observable<AgentEvent | LadderNote> {
+  return concat(of<LadderNote>({ type: 'polling', reason: 'send-returned-early' }), pollUntilSettled(ctx, taskId, true));
 }
 
 /**

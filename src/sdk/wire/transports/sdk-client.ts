@@ -6,7 +6,7 @@ import type { NewPushConfig, PushConfig, PushConfigPage } from '../../../port/pu
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../../port/types.js';
 import { streamCall, unaryCall, type CallSite } from './calls.js';
 import { fromSdkEvent, fromSdkResult, fromSdkTask, sdkStateOf } from '../mapping/from-sdk.js';
-import { fromSdkPushConfig, toSdkPushConfig } from '../mapping/push-config.js';
+import { fromSdkPushConfig, sdkPushTarget, toSdkPushConfig } from '../mapping/push-config.js';
 import { userMessage } from '../mapping/user-message.js';
 import type { AgentWire, SdkClientOf, Transport, TurnCall } from './transport.js';
 
@@ -121,7 +121,7 @@ export class SdkClientTransport implements Transport {
         // v0.3 servers read 0 as "all history"; 1 is the least they honour.
         historyLength: this.wire.legacy ? 1 : 0,
         returnImmediately: message.returnImmediately === true,
-        taskPushNotificationConfig: undefined,
+        taskPushNotificationConfig: message.push === undefined ? undefined : sdkPushTarget(message.push),
       },
       metadata: undefined,
     };

@@ -1,6 +1,7 @@
 import { SendMessageRequest, SubscribeToTaskRequest } from '@a2a-js/sdk';
 import type { OutgoingMessage } from '../../../port/types.js';
 import { legacyParts } from '../mapping/parts-out.js';
+import { legacyPushTarget } from '../mapping/push-config.js';
 import type { StreamRequest } from '../reader/json-rpc.js';
 import type { AgentWire } from './transport.js';
 
@@ -16,7 +17,12 @@ export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: 
   const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
   if (message.contextId !== undefined) sent['contextId'] = message.contextId;
   if (message.taskId !== undefined) sent['taskId'] = message.taskId;
-  const configuration = { blocking: true, acceptedOutputModes: v1.configuration?.acceptedOutputModes ?? [], historyLength: 1 };
+  const configuration: Record<string, unknown> = {
+    blocking: true,
+    acceptedOutputModes: v1.configuration?.acceptedOutputModes ?? [],
+    historyLength: 1,
+  };
+  if (message.push !== undefined) configuration['pushNotificationConfig'] = legacyPushTarget(message.push);
   return { endpoint: wire.endpoint, method: 'message/stream', params: { message: sent, configuration }, version: '0.3' };
 }
 
