@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ev, task } from '../../../src/testing/index.js';
-import { marbles, signIn, turn } from '../../helpers.js';
+import { marbles, signIn, streamedTurns, turn } from '../../helpers.js';
 
 const working = ev.task('T', 'working');
 const authRequired = ev.status('T', 'auth-required', signIn);
@@ -35,18 +35,10 @@ describe('interrupted states', () => {
       expected: '  s(tw)-(Aa) 196ms - 99ms (lL|)',
     },
   ];
-  for (const { title, stream: diagram, streamSubs, expected } of streamed) {
-    it(title, () => {
-      const calls = marbles(({ cold, agent, expectTurn }) => {
-        const events = { a: working, i: ev.status('T', 'input-required', 'Which city?'), b: authRequired, c: ev.status('T', 'working'), d: ev.status('T', 'completed', 'ok') };
-        const stream = cold(diagram, events);
-        const port = agent({ stream });
-        expectTurn(turn(port), expected, [[stream, streamSubs]]);
-        return port.calls;
-      });
-      expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
-    });
-  }
+  streamedTurns(streamed, {
+    events: { a: working, i: ev.status('T', 'input-required', 'Which city?'), b: authRequired, c: ev.status('T', 'working'), d: ev.status('T', 'completed', 'ok') },
+    called: ['card', 'stream'],
+  });
 
   it('asks once with GetTask when the server closes the stream at AUTH_REQUIRED', () => {
     const calls = marbles(({ cold, agent, expectTurn }) => {
