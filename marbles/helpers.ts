@@ -1,6 +1,6 @@
 import { map, type Observable } from 'rxjs';
 import { TestScheduler, type RunHelpers } from 'rxjs/testing';
-import { expect } from 'vitest';
+import { expect, it } from 'vitest';
 import type { TurnEvent } from '../src/port/events.js';
 import type { A2APort, TaskPage } from '../src/port/port.js';
 import type { AgentEvent, SendResult, Task } from '../src/port/types.js';
@@ -197,4 +197,42 @@ export const labels: Record<string, string> = {
 /** Matches an A2AError by its kind (and any other fields given). */
 export function a2aError(fields: Record<string, unknown>): unknown {
   return expect.objectContaining(fields);
+}
+
+/** One test of {@link streamedTurns}: the stream's diagram, its subscriptions, and the turn's events. */
+export interface StreamedTurn {
+  title: string;
+  stream: string;
+  streamSubs: string;
+  expected: string;
+}
+
+/** What the turns of one {@link streamedTurns} table share. */
+export interface StreamedTurns {
+  /** The events the streams' letters stand for. */
+  events: Record<string, AgentEvent>;
+  /** The turn's request; by default "hi". */
+  request?: TurnRequest;
+  /** The letters of `expected`; by default {@link labels}. */
+  values?: Record<string, string>;
+  /** The port's methods, in order, that every turn of the table calls (asserted when given). */
+  called?: string[];
+}
+
+/**
+ * One test per row, under its title: the turn of `request` over an agent whose only scripted answer is
+ * the row's stream, asserted with {@link Kit.expectTurn} against the row's `expected` and `streamSubs`.
+ */
+export function streamedTurns(rows: readonly StreamedTurn[], shared: StreamedTurns): void {
+  for (const { title, stream: diagram, streamSubs, expected } of rows) {
+    it(title, () => {
+      const calls = marbles(({ cold, agent, expectTurn }) => {
+        const stream = cold(diagram, shared.events);
+        const port = agent({ stream });
+        expectTurn(turn(port, shared.request), expected, [[stream, streamSubs]], { values: shared.values });
+        return port.calls;
+      });
+      if (shared.called) expect(calls.map((c) => c.method)).toEqual(shared.called);
+    });
+  }
 }

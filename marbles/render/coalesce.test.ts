@@ -1,4 +1,4 @@
-import { asyncScheduler, map, take, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
+import { asyncScheduler, map, take, type MonoTypeOperatorFunction, type SchedulerAction, type SchedulerLike, type Subscription } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import type { TurnErrorEvent, TurnEvent } from '../../src/port/events.js';
@@ -64,6 +64,19 @@ function counted(scheduler: SchedulerLike): SchedulerLike & { readonly pending: 
   };
 }
 
+/**
+ * Asserts that the turn `turn` draws, coalesced on a {@link counted} clock and passed through
+ * `leave` (by default all of it), hands over the views `expected` draws. Returns the clock, to read
+ * what it holds after the run.
+ */
+function viewsOnCountedClock(turn: string, expected: string, leave: MonoTypeOperatorFunction<TurnView> = (views$) => views$): ReturnType<typeof counted> {
+  return marbles(({ cold, expectObservable }) => {
+    const clock = counted(asyncScheduler);
+    expectObservable(cold(turn, events).pipe(turnState({ coalesceMs: WINDOW, scheduler: clock }), leave, map(view))).toBe(expected, views);
+    return clock;
+  });
+}
+
 describe('turnState({ coalesceMs })', () => {
   it('hands over the first view at once, then at most one per window: the latest, at its end; after a quiet window, at once again', () => {
     marbles(({ cold, expectObservable }) => {
@@ -71,25 +84,6 @@ describe('turnState({ coalesceMs })', () => {
       const expected = '   S---------C---------D--------------A';
       // The last chunk repeats 'a' only to show a lone event after a quiet window: the reply is then "abcda".
       expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, { ...views, A: 'running "abcda"' });
-    });
-  });
-
-  it('hands over the end at once, and the view pending in the window never comes after it', () => {
-    marbles(({ cold, expectObservable }) => {
-      // The source goes on after the end (as a thread's next turn would): a stale view at frame 10 would show.
-      const turn = cold('  s-a-b-E---------------', events);
-      const expected = '   S-----F---------------';
-      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
-    });
-  });
-
-  it('hands over an error view at once, and the view pending in the window never comes after it', () => {
-    const failure = new A2AError({ kind: 'network', message: 'down' });
-    marbles(({ cold, expectObservable }) => {
-      // The error event (catchTurnError's), and the source still open: a stale view at frame 10 would show.
-      const turn = cold<TurnEvent | TurnErrorEvent>('s-a-x-----------', { ...events, x: { type: 'error', error: failure } });
-      const expected = '            S---X-----------';
-      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
     });
   });
 
@@ -102,22 +96,41 @@ describe('turnState({ coalesceMs })', () => {
     });
   });
 
-  it('on completion hands over the pending view at once, then completes', () => {
-    marbles(({ cold, expectObservable }) => {
-      const turn = cold('  s-a-b|', events);
-      const expected = '   S----(B|)';
-      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views);
+  const failure = new A2AError({ kind: 'network', message: 'down' });
+  // Each case: the turn's events, the views handed over, and the error they end with (if any).
+  const cases: { title: string; turn: string; expected: string; error?: unknown }[] = [
+    {
+      title: 'hands over the end at once, and the view pending in the window never comes after it',
+      // The source goes on after the end (as a thread's next turn would): a stale view at frame 10 would show.
+      turn: '    s-a-b-E---------------',
+      expected: 'S-----F---------------',
+    },
+    {
+      title: 'hands over an error view at once, and the view pending in the window never comes after it',
+      // The error event (catchTurnError's), and the source still open: a stale view at frame 10 would show.
+      turn: '    s-a-x-----------',
+      expected: 'S---X-----------',
+    },
+    {
+      title: 'on completion hands over the pending view at once, then completes',
+      turn: '    s-a-b|',
+      expected: 'S----(B|)',
+    },
+    {
+      title: 'on an error (no catchTurnError) hands over the pending view, then the error',
+      turn: '    s-a-b#',
+      expected: 'S----(B#)',
+      error: failure,
+    },
+  ];
+  for (const { title, turn: diagram, expected, error } of cases) {
+    it(title, () => {
+      marbles(({ cold, expectObservable }) => {
+        const turn = cold<TurnEvent | TurnErrorEvent>(diagram, { ...events, x: { type: 'error', error: failure } }, failure);
+        expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views, error);
+      });
     });
-  });
-
-  it('on an error (no catchTurnError) hands over the pending view, then the error', () => {
-    const failure = new A2AError({ kind: 'network', message: 'down' });
-    marbles(({ cold, expectObservable }) => {
-      const turn = cold<TurnEvent>('s-a-b#', events, failure);
-      const expected = '            S----(B#)';
-      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW }), map(view))).toBe(expected, views, failure);
-    });
-  });
+  }
 
   it('leaves no timer behind when unsubscribed in a window, and unsubscribes the turn', () => {
     let pendingAfter = -1;
@@ -137,27 +150,15 @@ describe('turnState({ coalesceMs })', () => {
   });
 
   it('leaves no timer behind when the subscriber leaves on the first view', () => {
-    const scheduler = marbles(({ cold, expectObservable }) => {
-      const clock = counted(asyncScheduler);
-      const turn = cold('  -s-a-b---', events);
-      const expected = '   -(S|)';
-      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW, scheduler: clock }), take(1), map(view))).toBe(expected, views);
-      return clock;
-    });
-    expect(scheduler.pending).toBe(0);
-    expect(scheduler.fired).toBe(0);
+    const clock = viewsOnCountedClock('  -s-a-b---', '   -(S|)', take(1));
+    expect(clock.pending).toBe(0);
+    expect(clock.fired).toBe(0);
   });
 
   it('leaves no timer behind when the turn ends', () => {
-    const scheduler = marbles(({ cold, expectObservable }) => {
-      const clock = counted(asyncScheduler);
-      const turn = cold('  s-a-(E|)', events);
-      const expected = '   S---(F|)';
-      expectObservable(turn.pipe(turnState({ coalesceMs: WINDOW, scheduler: clock }), map(view))).toBe(expected, views);
-      return clock;
-    });
-    expect(scheduler.pending).toBe(0);
-    expect(scheduler.fired).toBe(0);
+    const clock = viewsOnCountedClock('  s-a-(E|)', '   S---(F|)');
+    expect(clock.pending).toBe(0);
+    expect(clock.fired).toBe(0);
   });
 });
 

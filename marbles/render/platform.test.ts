@@ -11,50 +11,66 @@ const post = (message: number, text: string): PlatformEdit => ({ kind: 'post', m
 const edit = (message: number, text: string): PlatformEdit => ({ kind: 'edit', message, text });
 
 describe('a reply as requests to a chat platform', () => {
-  it('the first text posts at once; the texts of one window become one edit with the latest; the end waits its turn', () => {
-    scheduler().run(({ cold, expectObservable }) => {
+  // Each case: the reply's texts as they come, the platform's length limit, the requests it gets.
+  const cases: { title: string; reply: string; texts: Record<string, string>; maxLength: number; requests: string; edits: Record<string, PlatformEdit> }[] = [
+    {
+      title: 'the first text posts at once; the texts of one window become one edit with the latest; the end waits its turn',
       // Ten requests a second: one per 100 ms.
-      const reply = cold('a 9ms b 9ms c 9ms |', { a: 'He', b: 'Hell', c: 'Hello' });
-      expectObservable(reply.pipe(platformEdits({ maxLength: 100, perSecond: 10, send: taken }))).toBe('a 99ms (b|)', {
+      reply: '   a 9ms b 9ms c 9ms |',
+      texts: { a: 'He', b: 'Hell', c: 'Hello' },
+      maxLength: 100,
+      requests: 'a 99ms (b|)',
+      edits: {
         a: post(0, 'He'),
         b: edit(0, 'Hello'),
-      });
-    });
-  });
-
-  it('a quiet stretch sends nothing; the next text goes at once when its turn came', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const reply = cold('a 299ms b 9ms |', { a: 'One', b: 'One two' });
-      expectObservable(reply.pipe(platformEdits({ maxLength: 100, perSecond: 10, send: taken }))).toBe('a 299ms b 9ms |', {
+      },
+    },
+    {
+      title: 'a quiet stretch sends nothing; the next text goes at once when its turn came',
+      reply: '   a 299ms b 9ms |',
+      texts: { a: 'One', b: 'One two' },
+      maxLength: 100,
+      requests: 'a 299ms b 9ms |',
+      edits: {
         a: post(0, 'One'),
         b: edit(0, 'One two'),
-      });
-    });
-  });
-
-  it('past the length limit the message keeps its part (cut at a space) and the rest goes in a new one', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const reply = cold('a 9ms b 9ms |', { a: 'alpha beta', b: 'alpha beta gamma delta' });
-      expectObservable(reply.pipe(platformEdits({ maxLength: 12, perSecond: 10, send: taken }))).toBe('a 99ms b 99ms (c|)', {
+      },
+    },
+    {
+      title: 'past the length limit the message keeps its part (cut at a space) and the rest goes in a new one',
+      reply: '   a 9ms b 9ms |',
+      texts: { a: 'alpha beta', b: 'alpha beta gamma delta' },
+      maxLength: 12,
+      requests: 'a 99ms b 99ms (c|)',
+      edits: {
         a: post(0, 'alpha beta'),
         b: edit(0, 'alpha beta '),
         c: post(1, 'gamma delta'),
-      });
-    });
-  });
-
-  it('a correction that shortens the reply edits what changed and deletes the message left over', () => {
-    scheduler().run(({ cold, expectObservable }) => {
-      const reply = cold('a 9ms b 199ms c 9ms |', { a: 'aaaa bbbb', b: 'aaaa bbbb cccc', c: 'xx' });
-      expectObservable(reply.pipe(platformEdits({ maxLength: 10, perSecond: 10, send: taken }))).toBe('a 99ms b 99ms c 99ms d 99ms (e|)', {
+      },
+    },
+    {
+      title: 'a correction that shortens the reply edits what changed and deletes the message left over',
+      reply: '   a 9ms b 199ms c 9ms |',
+      texts: { a: 'aaaa bbbb', b: 'aaaa bbbb cccc', c: 'xx' },
+      maxLength: 10,
+      requests: 'a 99ms b 99ms c 99ms d 99ms (e|)',
+      edits: {
         a: post(0, 'aaaa bbbb'),
         b: edit(0, 'aaaa bbbb '),
         c: post(1, 'cccc'),
         d: edit(0, 'xx'),
         e: { kind: 'delete', message: 1, text: '' },
+      },
+    },
+  ];
+  for (const { title, reply: diagram, texts, maxLength, requests, edits } of cases) {
+    it(title, () => {
+      scheduler().run(({ cold, expectObservable }) => {
+        const reply = cold(diagram, texts);
+        expectObservable(reply.pipe(platformEdits({ maxLength, perSecond: 10, send: taken }))).toBe(requests, edits);
       });
     });
-  });
+  }
 
   it('a slow platform: the next request waits for the one on its way, and carries the text of then (no backlog)', () => {
     scheduler().run(({ cold, expectObservable }) => {

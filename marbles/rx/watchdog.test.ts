@@ -33,40 +33,49 @@ describe('watchdog', () => {
     expect(calls()).toBe(1);
   });
 
-  it("'keep' leaves the clock running: values inside the first bound do not move it", () => {
-    marbles(({ cold, expectObservable, expectSubscriptions }) => {
-      const source = cold('-a-a----a|');
-      expectObservable(source.pipe(watchdog({ first: 5, each: byLetter, expired: () => expiredError }))).toBe('-a-a-#', undefined, expiredError);
-      expectSubscriptions(source.subscriptions).toBe('^----!');
-    });
-  });
-
-  it('a budget restarts the clock from the value that set it, each time', () => {
-    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+  // Each case: the source, the first bound, what comes out, and when the source is unsubscribed.
+  const cases = [
+    {
+      title: "'keep' leaves the clock running: values inside the first bound do not move it",
+      first: 5,
+      source: '  -a-a----a|',
+      expected: '-a-a-#',
+      subs: '    ^----!',
+    },
+    {
+      title: 'a budget restarts the clock from the value that set it, each time',
       // b (3 frames) at 1, 3 and 5: the bound moves to 4, then 6, then 8.
-      const source = cold('-b-b-b------b|');
-      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe('-b-b-b--#', undefined, expiredError);
-      expectSubscriptions(source.subscriptions).toBe('^-------!');
-    });
-  });
-
-  it('a budget shorter than what is left brings the expiry forward', () => {
-    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      first: 2,
+      source: '  -b-b-b------b|',
+      expected: '-b-b-b--#',
+      subs: '    ^-------!',
+    },
+    {
+      title: 'a budget shorter than what is left brings the expiry forward',
       // c (1 frame) at 2: the bound of 10 becomes 3.
-      const source = cold('--c------|');
-      expectObservable(source.pipe(watchdog({ first: 10, each: byLetter, expired: () => expiredError }))).toBe('--c#', undefined, expiredError);
-      expectSubscriptions(source.subscriptions).toBe('^--!');
-    });
-  });
-
-  it('a budget longer than what is left pushes the expiry back', () => {
-    marbles(({ cold, expectObservable, expectSubscriptions }) => {
+      first: 10,
+      source: '  --c------|',
+      expected: '--c#',
+      subs: '    ^--!',
+    },
+    {
+      title: 'a budget longer than what is left pushes the expiry back',
       // d (6 frames) at 1: the bound of 2 becomes 7.
-      const source = cold('-d--------|');
-      expectObservable(source.pipe(watchdog({ first: 2, each: byLetter, expired: () => expiredError }))).toBe('-d-----#', undefined, expiredError);
-      expectSubscriptions(source.subscriptions).toBe('^------!');
+      first: 2,
+      source: '  -d--------|',
+      expected: '-d-----#',
+      subs: '    ^------!',
+    },
+  ];
+  for (const { title, first, source: diagram, expected, subs } of cases) {
+    it(title, () => {
+      marbles(({ cold, expectObservable, expectSubscriptions }) => {
+        const source = cold(diagram);
+        expectObservable(source.pipe(watchdog({ first, each: byLetter, expired: () => expiredError }))).toBe(expected, undefined, expiredError);
+        expectSubscriptions(source.subscriptions).toBe(subs);
+      });
     });
-  });
+  }
 
   it('a value with a budget that comes in time keeps the stream going to its end', () => {
     const { expired, calls } = expiry();

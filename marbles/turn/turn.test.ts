@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../src/errors.js';
 import type { FakePortCall } from '../../src/testing/index.js';
 import { ev, task } from '../../src/testing/index.js';
-import { a2aError, labels, marbles, signIn, turn, withPolicy } from '../helpers.js';
+import { a2aError, labels, marbles, signIn, streamedTurns, turn, withPolicy } from '../helpers.js';
 
 // What agents in the wild do that our own fixtures did not: the ladder's side of it.
 const drop = new A2AError({ kind: 'network', message: 'terminated' });
@@ -84,25 +84,22 @@ describe('liveness', () => {
     expect(methods(calls)).toEqual(['card', 'stream']);
   });
 
-  it('a sign of life before the first event restarts the first-event clock', () => {
-    const alive = { kind: 'alive' as const };
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('  40ms p 28ms a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
-      const streamSubs = '   ^ 73ms !';
-      const expected = '     s 68ms (tw)-(ChE|)';
-      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]]);
-    });
-  });
-  it('the first-event clock a sign of life restarts is the first-event one, not the shorter idle gap', () => {
-    const alive = { kind: 'alive' as const };
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('  40ms p 39ms a----(b|)', { p: alive, a: working, b: ev.status('T', 'completed', 'ok') });
-      const streamSubs = '   ^ 84ms !';
-      const expected = '     s 79ms (tw)-(ChE|)';
-      expectTurn(turn(agent({ stream })), expected, [[stream, streamSubs]]);
-    });
-  });
-
+  // A sign of life (`p`) 40 ms in, then the first event at each delay: the first-event clock restarts.
+  const signsOfLife = [
+    {
+      title: 'a sign of life before the first event restarts the first-event clock',
+      stream: '    40ms p 28ms a----(b|)',
+      streamSubs: '^ 73ms !',
+      expected: '  s 68ms (tw)-(ChE|)',
+    },
+    {
+      title: 'the first-event clock a sign of life restarts is the first-event one, not the shorter idle gap',
+      stream: '    40ms p 39ms a----(b|)',
+      streamSubs: '^ 84ms !',
+      expected: '  s 79ms (tw)-(ChE|)',
+    },
+  ];
+  streamedTurns(signsOfLife, { events: { p: { kind: 'alive' }, a: working, b: ev.status('T', 'completed', 'ok') } });
 });
 
 describe('bounds that meet', () => {

@@ -14,59 +14,111 @@ function spyLogger() {
   return { debug: vi.fn<LogFn>(), info: vi.fn<LogFn>(), warn: vi.fn<LogFn>(), error: vi.fn<LogFn>() } satisfies Logger;
 }
 
+/**
+ * A streamed turn left at frame 4, its task working, with a spy logger: CancelTask answers as
+ * `cancel` draws (`#` its `fails`) and is subscribed as `cancelSubs` says. Returns the logger.
+ */
+function leftMidStream(cancel: string, fails: unknown, cancelSubs: string): ReturnType<typeof spyLogger> {
+  const logger = spyLogger();
+  marbles(({ cold, agent, expectTurn }) => {
+    const stream = cold('   -a', working);
+    const streamSubs = '    ^---!';
+    const unsub = '         ^---!';
+    const expected = '      s(tw)';
+    const answer = cold<never>(cancel, undefined, fails);
+    expectTurn(turn(agent({ stream, cancel: answer }), { text: 'hi' }, { ...options, logger }), expected, [
+      [stream, streamSubs],
+      [answer, cancelSubs],
+    ], { unsub });
+  });
+  return logger;
+}
+
+/**
+ * A streamed turn abandoned (left at `unsub`, or failed): each case draws the stream (`a` the task
+ * working, `b` completed, `#` its `fails`) and CancelTask's answer with their subscriptions, and the
+ * turn's events; `cancelledOnce` cases also read the port's calls for exactly one CancelTask of T.
+ */
+interface AbandonCase {
+  title: string;
+  stream: string;
+  fails?: unknown;
+  streamSubs: string;
+  cancel: string;
+  cancelSubs: string | string[];
+  unsub?: string;
+  expected: string;
+  error?: unknown;
+  cancelledOnce?: true;
+}
+
+const malformed = new A2AError({ kind: 'protocol', message: 'malformed event: status.state' });
+
+const abandonCases: AbandonCase[] = [
+  {
+    title: 'on unsubscribe mid-stream: the stream is unsubscribed and CancelTask is sent once, outliving the teardown',
+    stream: '    -a------',
+    streamSubs: '^-----!',
+    cancel: '          --(x|)',
+    cancelSubs: '------^-!',
+    unsub: '     ^-----!',
+    expected: '  s(tw)',
+    cancelledOnce: true,
+  },
+  {
+    title: 'after the end: no CancelTask',
+    stream: '    -a----b|',
+    streamSubs: '^------!',
+    cancel: '    (x|)',
+    cancelSubs: [],
+    unsub: '     ^----------!',
+    // GetTask is not scripted: the completed task's reply is not read back.
+    expected: '  s(tw)-c(U|)',
+  },
+  {
+    title: 'left before the task is known: the stream is read on until the agent names its task, then CancelTask once',
+    stream: '    -----a',
+    streamSubs: '^----!',
+    cancel: '         --(x|)',
+    cancelSubs: '-----^-!',
+    unsub: '     ^--!',
+    expected: '  s',
+    cancelledOnce: true,
+  },
+  {
+    title: 'left before the task is known, and it is never named: read on for cancelTimeoutMs, then aborted; nothing to cancel',
+    stream: '    -',
+    streamSubs: '^ 22ms !',
+    cancel: '    (x|)',
+    cancelSubs: [],
+    unsub: '     ^--!',
+    expected: '  s',
+  },
+  {
+    title: 'when the turn errors with the task unsettled: CancelTask once',
+    stream: '    -a---#',
+    fails: malformed,
+    streamSubs: '^----!',
+    cancel: '         (x|)',
+    cancelSubs: '-----(^!)',
+    expected: '  s(tw)#',
+    error: malformed,
+  },
+];
+
 describe('cancel: abort and CancelTask when the turn is abandoned', () => {
-  it('on unsubscribe mid-stream: the stream is unsubscribed and CancelTask is sent once, outliving the teardown', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('  -a------', working);
-      const streamSubs = '   ^-----!';
-      const cancel = cold('        --(x|)', canceled);
-      const cancelSubs = '   ------^-!';
-      const unsub = '        ^-----!';
-      const expected = '     s(tw)';
-      const port = agent({ stream, cancel });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [cancel, cancelSubs]], { unsub });
-      return port.calls;
+  for (const { title, stream: streamDiagram, fails, streamSubs, cancel: cancelDiagram, cancelSubs, unsub, expected, error, cancelledOnce } of abandonCases) {
+    it(title, () => {
+      const calls = marbles(({ cold, agent, expectTurn }) => {
+        const stream = cold<AgentEvent>(streamDiagram, { ...working, b: ev.status('T', 'completed') }, fails);
+        const cancel = cold(cancelDiagram, canceled);
+        const port = agent({ stream, cancel });
+        expectTurn(turn(port), expected, [[stream, streamSubs], [cancel, cancelSubs]], { unsub, error });
+        return port.calls;
+      });
+      if (cancelledOnce) expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
     });
-    expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
-  });
-
-  it('after the end: no CancelTask', () => {
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('  -a----b|', { ...working, b: ev.status('T', 'completed') });
-      const streamSubs = '   ^------!';
-      const cancel = cold('  (x|)', canceled);
-      const unsub = '        ^----------!';
-      // GetTask is not scripted: the completed task's reply is not read back.
-      const expected = '     s(tw)-c(U|)';
-      expectTurn(turn(agent({ stream, cancel })), expected, [[stream, streamSubs], [cancel, []]], { unsub });
-    });
-  });
-
-  it('left before the task is known: the stream is read on until the agent names its task, then CancelTask once', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('  -----a', working);
-      const streamSubs = '   ^----!';
-      const cancel = cold('       --(x|)', canceled);
-      const cancelSubs = '   -----^-!';
-      const unsub = '        ^--!';
-      const expected = '     s';
-      const port = agent({ stream, cancel });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [cancel, cancelSubs]], { unsub });
-      return port.calls;
-    });
-    expect(calls.filter((c) => c.method === 'cancel')).toEqual([{ method: 'cancel', taskId: 'T' }]);
-  });
-
-  it('left before the task is known, and it is never named: read on for cancelTimeoutMs, then aborted; nothing to cancel', () => {
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold<AgentEvent>('-');
-      const streamSubs = '   ^ 22ms !';
-      const cancel = cold('  (x|)', canceled);
-      const unsub = '        ^--!';
-      const expected = '     s';
-      expectTurn(turn(agent({ stream, cancel })), expected, [[stream, streamSubs], [cancel, []]], { unsub });
-    });
-  });
+  }
 
   it('a first request that failed before the task was named leaves nothing to read on: no background wait for close()', () => {
     const tracked: unknown[] = [];
@@ -111,50 +163,15 @@ describe('cancel: abort and CancelTask when the turn is abandoned', () => {
     });
   });
 
-  it('when the turn errors with the task unsettled: CancelTask once', () => {
-    const malformed = new A2AError({ kind: 'protocol', message: 'malformed event: status.state' });
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('  -a---#', working, malformed);
-      const streamSubs = '   ^----!';
-      const cancel = cold('       (x|)', canceled);
-      const cancelSubs = '   -----(^!)';
-      const expected = '     s(tw)#';
-      expectTurn(turn(agent({ stream, cancel })), expected, [[stream, streamSubs], [cancel, cancelSubs]], { error: malformed });
-    });
-  });
-
   it('a failed CancelTask is logged, not thrown', () => {
-    const logger = spyLogger();
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('   -a', working);
-      const streamSubs = '    ^---!';
-      const cancel = cold<never>('-#', undefined, new A2AError({ kind: 'network', message: 'refused' }));
-      const cancelSubs = '    ----^!';
-      const unsub = '         ^---!';
-      const expected = '      s(tw)';
-      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), expected, [
-        [stream, streamSubs],
-        [cancel, cancelSubs],
-      ], { unsub });
-    });
+    const refused = new A2AError({ kind: 'network', message: 'refused' });
+    const logger = leftMidStream('-#', refused, '----^!');
     expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn.mock.calls[0]?.[0]).toMatchObject({ taskId: 'T', kind: 'network' });
   });
 
   it('a CancelTask that hangs is bounded by its own deadline', () => {
-    const logger = spyLogger();
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('   -a', working);
-      const streamSubs = '    ^---!';
-      const cancel = cold<never>('-');
-      const cancelSubs = '    ----^-------------------!';
-      const unsub = '         ^---!';
-      const expected = '      s(tw)';
-      expectTurn(turn(agent({ stream, cancel }), { text: 'hi' }, { ...options, logger }), expected, [
-        [stream, streamSubs],
-        [cancel, cancelSubs],
-      ], { unsub });
-    });
+    const logger = leftMidStream('-', undefined, '----^-------------------!');
     expect(logger.warn.mock.calls[0]?.[0]).toMatchObject({ kind: 'timeout' });
   });
 });

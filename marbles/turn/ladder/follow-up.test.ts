@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../../src/errors.js';
 import { ev, task, type FakePortCall } from '../../../src/testing/index.js';
-import { labels, marbles, turn } from '../../helpers.js';
+import { labels, marbles, streamedTurns, turn } from '../../helpers.js';
 
 const notFound = new A2AError({ kind: 'task-not-found', code: -32001, message: 'task not found' });
 const terminal = new A2AError({ kind: 'unsupported', code: -32004, message: 'task is in a terminal state' });
@@ -85,33 +85,39 @@ describe('follow-ups to an interrupted task', () => {
     });
   });
 
-  it('a follow-up stream that opens with the task still input-required (the SDK 1.x shape) reads on to the answer', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('      -o----w-a-c|', {
-        o: ev.task('T0', 'input-required', { message: 'Which city?' }),
-        w: ev.status('T0', 'working'),
-        a: ev.artifact('T0', 'out', 'ok', { lastChunk: true }),
-        c: ev.status('T0', 'completed'),
-      });
-      const streamSubs = '     ^---------!';
-      const expected = '        s(ti)-w-h-(cE|)';
-      const port = agent({ stream });
-      expectTurn(turn(port, followUp), expected, [[stream, streamSubs]], { values: { ...labels, t: 'task T0' } });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
-  });
-
-  it('a stream that opens with an input-required snapshot and then closes ends input-required: no break, nothing resubscribed', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('      -o---|', { o: ev.task('T0', 'input-required', { message: 'Which city?' }) });
-      const streamSubs = '     ^----!';
-      const expected = '        s(ti)(qI|)';
-      const port = agent({ stream });
-      expectTurn(turn(port, followUp), expected, [[stream, streamSubs]], { values: { ...labels, t: 'task T0' } });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
+  // A follow-up to T0 whose stream opens with the task still input-required (`o`), then `w` working,
+  // `a` the reply, `c` completed, or `i` input-required again; only the card and the stream are called.
+  const reopened = [
+    {
+      title: 'a follow-up stream that opens with the task still input-required (the SDK 1.x shape) reads on to the answer',
+      stream: '    -o----w-a-c|',
+      streamSubs: '^---------!',
+      expected: '  s(ti)-w-h-(cE|)',
+    },
+    {
+      title: 'a stream that opens with an input-required snapshot and then closes ends input-required: no break, nothing resubscribed',
+      stream: '    -o---|',
+      streamSubs: '^----!',
+      expected: '  s(ti)(qI|)',
+    },
+    {
+      title: 'a later input-required event still ends the stream at once (the agent asks again)',
+      stream: '    -o----w-i-',
+      streamSubs: '^-------!',
+      expected: '  s(ti)-w-(iqI|)',
+    },
+  ];
+  streamedTurns(reopened, {
+    events: {
+      o: ev.task('T0', 'input-required', { message: 'Which city?' }),
+      w: ev.status('T0', 'working'),
+      a: ev.artifact('T0', 'out', 'ok', { lastChunk: true }),
+      c: ev.status('T0', 'completed'),
+      i: ev.status('T0', 'input-required', 'Which city?'),
+    },
+    request: followUp,
+    values: { ...labels, t: 'task T0' },
+    called: ['card', 'stream'],
   });
 
   it('a fresh message (no task id) whose stream opens with the task input-required: that is the answer, the stream ends there', () => {
@@ -122,16 +128,5 @@ describe('follow-ups to an interrupted task', () => {
     });
   });
 
-  it('a later input-required event still ends the stream at once (the agent asks again)', () => {
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('      -o----w-i-', {
-        o: ev.task('T0', 'input-required', { message: 'Which city?' }),
-        w: ev.status('T0', 'working'),
-        i: ev.status('T0', 'input-required', 'Which city?'),
-      });
-      const streamSubs = '     ^-------!';
-      const expected = '        s(ti)-w-(iqI|)';
-      expectTurn(turn(agent({ stream }), followUp), expected, [[stream, streamSubs]], { values: { ...labels, t: 'task T0' } });
-    });
-  });
+
 });

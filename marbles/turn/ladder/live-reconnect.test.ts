@@ -71,119 +71,132 @@ describe('reconnect: resubscribe, never re-send', () => {
     });
   });
 
-  it('polls when the resubscribe is refused', () => {
-    const refused = new A2AError({ kind: 'unsupported', code: -32004, message: 'resubscribe not supported' });
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('    -a---#', { a: working }, drop);
-      const streamSubs = '     ^----!';
-      const resubscribe = cold<never>('-#', undefined, refused);
-      const resubscribeSubs = '15ms ^!';
-      const get1 = cold('      -(t|)', { t: task('T', 'working') });
-      const get1Subs = '       16ms ^!';
-      const get2 = cold('      -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const get2Subs = '       27ms ^!';
-      const expected = '       s(tw)r 10ms p 11ms (ChE|)';
-      expectTurn(turn(agent({ stream, resubscribe, getTask: [get1, get2] })), expected, [
-        [stream, streamSubs],
-        [resubscribe, resubscribeSubs],
-        [get1, get1Subs],
-        [get2, get2Subs],
-      ]);
+  // A break, a resubscribe that fails with an error not worth another attempt, then polls: each
+  // GetTask answers `w` (T working) or `c` (T completed "ok").
+  const refusedResubscribes = [
+    {
+      title: 'polls when the resubscribe is refused',
+      refusal: new A2AError({ kind: 'unsupported', code: -32004, message: 'resubscribe not supported' }),
+      resubscribe: '         -#',
+      resubscribeSubs: '15ms ^!',
+      polls: [
+        '            -(w|)',
+        '            -(c|)',
+      ],
+      pollSubs: [
+        '       16ms ^!',
+        '       27ms ^!',
+      ],
+      expected: '       s(tw)r 10ms p 11ms (ChE|)',
+    },
+    {
+      title: "polls when the resubscribe is answered with an error of the server's own (a JSON-RPC code)",
+      refusal: new A2AError({ kind: 'protocol', code: -32603, message: 'Internal error' }),
+      resubscribe: '                   -#',
+      resubscribeSubs: '---------------^!',
+      polls: [
+        '                       -(c|)',
+      ],
+      pollSubs: [
+        '       ----------------^!',
+      ],
+      expected: '       s(tw)r----------p(ChE|)',
+    },
+  ];
+  for (const { title, refusal, resubscribe: refused, resubscribeSubs, polls: answers, pollSubs, expected } of refusedResubscribes) {
+    it(title, () => {
+      marbles(({ cold, agent, expectTurn }) => {
+        const stream = cold('    -a---#', { a: working }, drop);
+        const streamSubs = '     ^----!';
+        const resubscribe = cold<never>(refused, undefined, refusal);
+        const polls = answers.map((answer) => cold(answer, { w: task('T', 'working'), c: task('T', 'completed', { message: 'ok' }) }));
+        expectTurn(turn(agent({ stream, resubscribe, getTask: polls })), expected, [
+          [stream, streamSubs],
+          [resubscribe, resubscribeSubs],
+          ...polls.map((poll, n) => [poll, pollSubs[n]!] as const),
+        ]);
+      });
     });
-  });
+  }
 
   // The same diagram whichever bound ends the resubscribing: two attempts, or 25 ms since the break.
   const capped = withPolicy({ idleTimeoutMs: 20, reconnect: { ...options.policy?.reconnect, maxAttempts: 10, maxElapsedMs: 25 } });
-  it.each([
-    ['polls when the resubscribe attempts are exhausted', options],
-    ['stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', capped],
-  ])('%s', (_, ladder) => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('-a----#', { a: working }, drop);
-      const streamSubs = ' ^-----!';
-      const resubscribe = cold<never>('-#', undefined, drop);
-      const resubscribeSubs = [
-        '                  16ms ^!',
-        '                  37ms ^!',
-      ];
-      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '38ms ^!';
-      const expected = '   s(tw)-r 10ms R 20ms p(ChE|)';
-      const port = agent({ stream, resubscribe, getTask });
-      expectTurn(turn(port, { text: 'hi' }, ladder), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
-      return port.calls;
-    });
-    expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
-  });
-
-  it('starts counting attempts afresh after a resubscribe that delivered events', () => {
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('-a----#', { a: working }, drop);
-      const streamSubs = ' ^-----!';
-      const resub1 = cold('-sa#', { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
-      const resub1Subs = ' 16ms ^--!';
-      const resub2 = cold('-(sd|)', { s: ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] }), d: completed });
-      const resub2Subs = ' 29ms ^!';
-      const expected = '   s(tw)-r 11ms hr 10ms (cE|)';
-      expectTurn(turn(agent({ stream, resubscribe: [resub1, resub2] })), expected, [
-        [stream, streamSubs],
-        [resub1, resub1Subs],
-        [resub2, resub2Subs],
-      ]);
-    });
-  });
-
-  it('a resubscribe with no first event within its bound is a failed attempt', () => {
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('-a----#', { a: working }, drop);
-      const streamSubs = ' ^-----!';
-      const silent = cold<never>('-');
-      const silentSubs = ' 16ms ^ 49ms !';
-      const resub2 = cold('-(sd|)', { s: working, d: completed });
-      const resub2Subs = ' 86ms ^!';
-      const expected = '   s(tw)-r 59ms R 20ms (cU|)';
-      expectTurn(turn(agent({ stream, resubscribe: [silent, resub2] })), expected, [
-        [stream, streamSubs],
-        [silent, silentSubs],
-        [resub2, resub2Subs],
-      ]);
-    });
-  });
-
-  it("polls when the resubscribe is answered with an error of the server's own (a JSON-RPC code)", () => {
-    const internal = new A2AError({ kind: 'protocol', code: -32603, message: 'Internal error' });
-    marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('    -a---#', { a: working }, drop);
-      const streamSubs = '     ^----!';
-      const resubscribe = cold<never>('       -#', undefined, internal);
-      const resubscribeSubs = '---------------^!';
-      const getTask = cold('                   -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '    ----------------^!';
-      const expected = '       s(tw)r----------p(ChE|)';
-      expectTurn(turn(agent({ stream, resubscribe, getTask })), expected, [
-        [stream, streamSubs],
-        [resubscribe, resubscribeSubs],
-        [getTask, getTaskSubs],
-      ]);
-    });
-  });
-
-  it('a resubscribe that sends only its snapshot and closes is no progress: the attempts run out, then polling', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('-a----#', { a: working }, drop);
-      const streamSubs = ' ^-----!';
-      const resubscribe = cold('-s|', { s: working });
-      const resubscribeSubs = [
+  const dropped = {
+    resubscribe: '   -#',
+    resubscribeSubs: [
+      '                  16ms ^!',
+      '                  37ms ^!',
+    ],
+    getTaskSubs: '   38ms ^!',
+    expected: '      s(tw)-r 10ms R 20ms p(ChE|)',
+  };
+  // A break, then resubscribes that make no progress (`#` a drop, `s` the task's snapshot) until they
+  // run out: T is polled once and completes.
+  const runOut = [
+    { title: 'polls when the resubscribe attempts are exhausted', ladder: options, ...dropped },
+    { title: 'stops resubscribing once reconnect.maxElapsedMs has passed since the break, and polls', ladder: capped, ...dropped },
+    {
+      title: 'a resubscribe that sends only its snapshot and closes is no progress: the attempts run out, then polling',
+      ladder: options,
+      resubscribe: '   -s|',
+      resubscribeSubs: [
         '                  16ms ^-!',
         '                  38ms ^-!',
-      ];
-      const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '40ms ^!';
-      const expected = '   s(tw)-r 11ms R 21ms p(ChE|)';
-      const port = agent({ stream, resubscribe, getTask });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
-      return port.calls;
+      ],
+      getTaskSubs: '   40ms ^!',
+      expected: '      s(tw)-r 11ms R 21ms p(ChE|)',
+    },
+  ];
+  for (const { title, ladder, resubscribe: resubscribed, resubscribeSubs, getTaskSubs, expected } of runOut) {
+    it(title, () => {
+      const calls = marbles(({ cold, agent, expectTurn }) => {
+        const stream = cold('-a----#', { a: working }, drop);
+        const streamSubs = ' ^-----!';
+        const resubscribe = cold(resubscribed, { s: working }, drop);
+        const getTask = cold('-(t|)', { t: task('T', 'completed', { message: 'ok' }) });
+        const port = agent({ stream, resubscribe, getTask });
+        expectTurn(turn(port, { text: 'hi' }, ladder), expected, [[stream, streamSubs], [resubscribe, resubscribeSubs], [getTask, getTaskSubs]]);
+        return port.calls;
+      });
+      expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
     });
-    expect(methods(calls)).toEqual(['card', 'stream', 'resubscribe', 'resubscribe', 'getTask']);
-  });
+  }
+
+  // A break, then two resubscribes: what the first answers (`s` the task, `a` a chunk, `#` a drop),
+  // the second's snapshot (`s`, or `S` with the reply) and completion, and when each is called.
+  const twoResubscribes = [
+    {
+      title: 'starts counting attempts afresh after a resubscribe that delivered events',
+      resub1: '      -sa#',
+      resub1Subs: ' 16ms ^--!',
+      resub2: '      -(Sd|)',
+      resub2Subs: ' 29ms ^!',
+      expected: '   s(tw)-r 11ms hr 10ms (cE|)',
+    },
+    {
+      title: 'a resubscribe with no first event within its bound is a failed attempt',
+      resub1: '      -',
+      resub1Subs: ' 16ms ^ 49ms !',
+      resub2: '      -(sd|)',
+      resub2Subs: ' 86ms ^!',
+      expected: '   s(tw)-r 59ms R 20ms (cU|)',
+    },
+  ];
+  for (const { title, resub1: first, resub1Subs, resub2: second, resub2Subs, expected } of twoResubscribes) {
+    it(title, () => {
+      marbles(({ cold, agent, expectTurn }) => {
+        const stream = cold('-a----#', { a: working }, drop);
+        const streamSubs = ' ^-----!';
+        const withReply = ev.task('T', 'working', { artifacts: [{ artifactId: 'A', parts: [{ kind: 'text', text: 'ok' }] }] });
+        const resub1 = cold(first, { s: working, a: ev.artifact('T', 'A', 'ok') }, drop);
+        const resub2 = cold(second, { s: working, S: withReply, d: completed });
+        expectTurn(turn(agent({ stream, resubscribe: [resub1, resub2] })), expected, [
+          [stream, streamSubs],
+          [resub1, resub1Subs],
+          [resub2, resub2Subs],
+        ]);
+      });
+    });
+  }
+
 });

@@ -1,12 +1,63 @@
 import { map } from 'rxjs';
 import { describe, expect, it } from 'vitest';
 import { A2AError } from '../../../src/errors.js';
+import type { AgentEvent } from '../../../src/port/types.js';
 import { ev, task, type FakePortCall } from '../../../src/testing/index.js';
 import { runTurn } from '../../../src/turn/turn.js';
-import { a2aError, labels, marbles, options, turn } from '../../helpers.js';
+import { a2aError, labels, marbles, options, turn, type Subscribed } from '../../helpers.js';
 
 const unsupported = new A2AError({ kind: 'unsupported', code: -32004, message: 'streaming is not supported' });
 const refused = new A2AError({ kind: 'unsupported', message: 'no' });
+
+/**
+ * A turn whose agent refuses with one error: the stream and the send fail at `#` with it, the
+ * stream's `a` names task T working, GetTask reads T completed "ok". Each case draws what is
+ * scripted (only those answers are), the turn's events, and the methods the port was called with.
+ */
+interface RefusalCase {
+  title: string;
+  /** The card does not stream (the blocking rung). */
+  blocking?: true;
+  stream?: string;
+  streamSubs?: string;
+  send?: string;
+  sendSubs?: string;
+  getTask?: string;
+  getTaskSubs?: string;
+  expected: string;
+  methods: string[];
+}
+
+/** A refusal after the stream named its task: no fallback, T is polled (the same under each error). */
+const polledAfterAnEvent = {
+  stream: '       -a---#',
+  streamSubs: '   ^----!',
+  getTask: '           -(t|)',
+  getTaskSubs: '  -----^!',
+  expected: '     s(tw)p(ChE|)',
+  methods: ['card', 'stream', 'getTask'],
+};
+
+/** One test per case, each under its own title; `error` is the refusal and, at `#` in `expected`, the turn's error. */
+function refusalCases(error: A2AError, cases: RefusalCase[]): void {
+  for (const { title, blocking, expected, methods, ...drawn } of cases) {
+    it(title, () => {
+      const calls = marbles(({ cold, card, blockingCard, agent, expectTurn }) => {
+        const stream = drawn.stream === undefined ? undefined : cold<AgentEvent>(drawn.stream, { a: ev.task('T', 'working') }, error);
+        const send = drawn.send === undefined ? undefined : cold<never>(drawn.send, undefined, error);
+        const getTask = drawn.getTask === undefined ? undefined : cold(drawn.getTask, { t: task('T', 'completed', { message: 'ok' }) });
+        const subscribed: Subscribed[] = [];
+        if (stream) subscribed.push([stream, drawn.streamSubs!]);
+        if (send) subscribed.push([send, drawn.sendSubs!]);
+        if (getTask) subscribed.push([getTask, drawn.getTaskSubs!]);
+        const port = agent({ card: blocking ? blockingCard : card, stream, send, getTask });
+        expectTurn(turn(port), expected, subscribed, { card: blocking ? blockingCard : card, values: R, error });
+        return port.calls;
+      });
+      expect(calls.map((c) => c.method)).toEqual(methods);
+    });
+  }
+}
 
 describe('the blocking rung', () => {
   it('sends blocking when the card does not stream, and renders the result once', () => {
@@ -32,34 +83,22 @@ describe('the blocking rung', () => {
     });
   });
 
-  it('does not fall back twice: a refused blocking send after a refused stream is the error', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold<never>('#', undefined, refused);
-      const streamSubs = '          (^!)';
-      const send = cold<never>('  #', undefined, refused);
-      const sendSubs = '            (^!)';
-      const expected = '            (sf#)';
-      const port = agent({ stream, send });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [send, sendSubs]], { error: refused });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'send']);
-  });
-
-  it('does not fall back when the stream is refused after an event', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('   -a---#', { a: ev.task('T', 'working') }, refused);
-      const streamSubs = '    ^----!';
-      const getTask = cold('       -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '   -----^!';
-      const expected = '      s(tw)p(ChE|)';
-      const port = agent({ stream, getTask });
+  refusalCases(refused, [
+    {
+      title: 'does not fall back twice: a refused blocking send after a refused stream is the error',
+      stream: '       #',
+      streamSubs: '   (^!)',
+      send: '         #',
+      sendSubs: '     (^!)',
+      expected: '     (sf#)',
+      methods: ['card', 'stream', 'send'],
+    },
+    {
+      title: 'does not fall back when the stream is refused after an event',
       // A refusal after the task is known is a refused reconnect: poll, never re-send.
-      expectTurn(turn(port), expected, [[stream, streamSubs], [getTask, getTaskSubs]]);
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'getTask']);
-  });
+      ...polledAfterAnEvent,
+    },
+  ]);
 
   it('finishes a blocking send that returned a working task by polling', () => {
     marbles(({ cold, blockingCard, agent, expectTurn }) => {
@@ -163,53 +202,36 @@ describe('a stream refused by a JSON-RPC error before any event (an agent that s
     ]);
   });
 
-  it('-32602 in answer to the blocking send after the fallback is the error: nothing sent a third time', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold<never>('-#', undefined, invalidParams);
-      const streamSubs = '          ^!';
-      const send = cold<never>('     -#', undefined, invalidParams);
-      const sendSubs = '            -^!';
-      const expected = '            sF#';
-      const port = agent({ stream, send });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [send, sendSubs]], { values: R, error: invalidParams });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'send']);
-  });
-
-  it('-32602 in answer to a blocking send the card chose is the error: no stream, no second send', () => {
-    const calls = marbles(({ cold, blockingCard, agent, expectTurn }) => {
-      const send = cold<never>('-#', undefined, invalidParams);
-      const sendSubs = '        ^!';
-      const port = agent({ card: blockingCard, send });
-      expectTurn(turn(port), 's#', [[send, sendSubs]], { card: blockingCard, values: R, error: invalidParams });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'send']);
-  });
-
-  it('-32602 after an event is no refusal of the stream: the task is polled, the message never sent again', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold('   -a---#', { a: ev.task('T', 'working') }, invalidParams);
-      const streamSubs = '    ^----!';
-      const getTask = cold('       -(t|)', { t: task('T', 'completed', { message: 'ok' }) });
-      const getTaskSubs = '   -----^!';
-      const expected = '      s(tw)p(ChE|)';
-      const port = agent({ stream, getTask });
-      expectTurn(turn(port), expected, [[stream, streamSubs], [getTask, getTaskSubs]], { values: R });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream', 'getTask']);
-  });
-
-  it('-32600 (the request object itself refused, as the blocking send would be) is the error: no fallback', () => {
-    const calls = marbles(({ cold, agent, expectTurn }) => {
-      const stream = cold<never>('-#', undefined, invalidRequest);
-      const streamSubs = '          ^!';
-      const port = agent({ stream });
-      expectTurn(turn(port), 's#', [[stream, streamSubs]], { values: R, error: invalidRequest });
-      return port.calls;
-    });
-    expect(calls.map((c) => c.method)).toEqual(['card', 'stream']);
-  });
+  refusalCases(invalidParams, [
+    {
+      title: '-32602 in answer to the blocking send after the fallback is the error: nothing sent a third time',
+      stream: '       -#',
+      streamSubs: '   ^!',
+      send: '          -#',
+      sendSubs: '     -^!',
+      expected: '     sF#',
+      methods: ['card', 'stream', 'send'],
+    },
+    {
+      title: '-32602 in answer to a blocking send the card chose is the error: no stream, no second send',
+      blocking: true,
+      send: '         -#',
+      sendSubs: '     ^!',
+      expected: '     s#',
+      methods: ['card', 'send'],
+    },
+    {
+      title: '-32602 after an event is no refusal of the stream: the task is polled, the message never sent again',
+      ...polledAfterAnEvent,
+    },
+  ]);
+  refusalCases(invalidRequest, [
+    {
+      title: '-32600 (the request object itself refused, as the blocking send would be) is the error: no fallback',
+      stream: '       -#',
+      streamSubs: '   ^!',
+      expected: '     s#',
+      methods: ['card', 'stream'],
+    },
+  ]);
 });

@@ -24,26 +24,38 @@ describe('what the agent sends after its final status', () => {
     expect(getTasks(calls)).toEqual([]);
   });
 
-  it('a response held open after a bare final status is left after 30 ms of quiet (the idle bound, shorter than 250 ms)', () => {
-    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
-      const stream = cold('  -t---c', events);
-      const streamSubs = '   ^ 34ms !';
-      const getTask = cold('        -(g|)', { g: task('T', 'completed') });
-      const expected = '     s(tw)c 30ms (e|)';
-      expectObservable(turn(agent({ stream, getTask }))).toBe(expected, labels);
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+  // Each case: the stream, when it is left, what GetTask reads back (if it is asked), and the turn.
+  const left = [
+    {
+      title: 'a response held open after a bare final status is left after 30 ms of quiet (the idle bound, shorter than 250 ms)',
+      stream: '    -t---c',
+      streamSubs: '^ 34ms !',
+      getTask: '         -(g|)',
+      expected: '  s(tw)c 30ms (e|)',
+    },
+    {
+      title: 'each event after the final status restarts the quiet: the reply comes 20 ms after it, and the turn ends 30 ms later',
+      stream: '    -t---c 19ms a',
+      streamSubs: '^ 54ms !',
+      expected: '  s(tw)c 19ms h 29ms (E|)',
+    },
+    {
+      title: 'a final status after a reply shown ends the stream at once, as before',
+      stream: '    -t---a-c----|',
+      streamSubs: '^------!',
+      expected: '  s(tw)h-(cE|)',
+    },
+  ];
+  for (const { title, stream: diagram, streamSubs, getTask, expected } of left) {
+    it(title, () => {
+      marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
+        const stream = cold(diagram, events);
+        const readBack = getTask === undefined ? undefined : cold(getTask, { g: task('T', 'completed') });
+        expectObservable(turn(agent({ stream, getTask: readBack }))).toBe(expected, labels);
+        expectSubscriptions(stream.subscriptions).toBe(streamSubs);
+      });
     });
-  });
-
-  it('each event after the final status restarts the quiet: the reply comes 20 ms after it, and the turn ends 30 ms later', () => {
-    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
-      const stream = cold('  -t---c 19ms a', events);
-      const streamSubs = '   ^ 54ms !';
-      const expected = '     s(tw)c 19ms h 29ms (E|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-    });
-  });
+  }
 
   it('the quiet bound is 250 ms under a longer idle bound', () => {
     marbles(({ cold, agent, expectObservable }) => {
@@ -63,15 +75,6 @@ describe('what the agent sends after its final status', () => {
     });
   });
 
-  it('a final status after a reply shown ends the stream at once, as before', () => {
-    marbles(({ cold, agent, expectObservable, expectSubscriptions }) => {
-      const stream = cold('  -t---a-c----|', events);
-      const streamSubs = '   ^------!';
-      const expected = '     s(tw)h-(cE|)';
-      expectObservable(turn(agent({ stream }))).toBe(expected, labels);
-      expectSubscriptions(stream.subscriptions).toBe(streamSubs);
-    });
-  });
 });
 
 describe('a reply later than the stream was read', () => {

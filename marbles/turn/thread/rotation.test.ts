@@ -13,53 +13,58 @@ const listed = (calls: FakePortCall[]) => calls.flatMap((c) => (c.method === 'li
 const sentTo = (calls: FakePortCall[]) => calls.flatMap((c) => ('message' in c ? [[c.message.contextId, c.message.taskId ?? null]] : []));
 
 describe('after the identity secret was rotated, a thread finds its conversation under a previous secret', () => {
-  it('the current contextId has tasks: the message goes there, previous ones are not asked', () => {
-    const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = cold('-(l|)', { l: page(task('T1', 'completed', { contextId: 'C' })) });
-      const stream = cold('-(m|)', { m: ev.message('ok') });
-      const port = agent({ listTasks, stream });
-      expectObservable(turn(port, message, rotated)).toBe('s-(hE|)', L);
-      return port.calls;
+  // Each case: what each ListTasks answers, call by call (the last repeats): `e` no task, `c` a task
+  // under C, `q` one under P1, `p` one under P2, `x` a stranger's; the turn; the contexts listed
+  // (when the case pins them) and where the message went.
+  const lookups = [
+    {
+      title: 'the current contextId has tasks: the message goes there, previous ones are not asked',
+      listTasks: ['-(c|)'],
+      expected: 's-(hE|)',
+      listed: ['C/1'],
+      sentTo: [['C', null]],
+    },
+    {
+      title: 'nothing under the current one: the first previous one with a task wins, announced before the message goes',
+      listTasks: ['-(e|)', '-(e|)', '-(p|)'],
+      expected: 's--M(hE|)',
+      listed: ['C/1', 'P1/1', 'P2/1'],
+      sentTo: [['P2', null]],
+    },
+    {
+      title: 'an agent that ignores the contextId filter: a stranger listed under a previous one does not move the thread',
+      listTasks: ['-(x|)'],
+      expected: 's---(hE|)',
+      listed: ['C/1', 'P1/1', 'P2/1'],
+      sentTo: [['C', null]],
+    },
+    {
+      title: 'a lookup that does not answer within lookupTimeoutMs: the current contextId, and the message is not held longer',
+      listTasks: ['-(e|)', '------(q|)'],
+      expected: 's-----(hE|)',
+      sentTo: [['C', null]],
+    },
+  ];
+  for (const { title, listTasks: answers, expected, listed: contexts, sentTo: sent } of lookups) {
+    it(title, () => {
+      const calls = marbles(({ cold, agent, expectObservable }) => {
+        const pages = {
+          e: empty,
+          c: page(task('T1', 'completed', { contextId: 'C' })),
+          q: page(task('T', 'completed', { contextId: 'P1' })),
+          p: page(task('T', 'completed', { contextId: 'P2' })),
+          x: page(task('X', 'completed', { contextId: 'someone-else' })),
+        };
+        const listTasks = answers.map((answer) => cold(answer, pages));
+        const stream = cold('-(m|)', { m: ev.message('ok') });
+        const port = agent({ listTasks, stream });
+        expectObservable(turn(port, message, rotated)).toBe(expected, L);
+        return port.calls;
+      });
+      if (contexts) expect(listed(calls)).toEqual(contexts);
+      expect(sentTo(calls)).toEqual(sent);
     });
-    expect(listed(calls)).toEqual(['C/1']);
-    expect(sentTo(calls)).toEqual([['C', null]]);
-  });
-
-  it('nothing under the current one: the first previous one with a task wins, announced before the message goes', () => {
-    const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = [cold('-(l|)', { l: empty }), cold('-(l|)', { l: empty }), cold('-(l|)', { l: page(task('T', 'completed', { contextId: 'P2' })) })];
-      const stream = cold('-(m|)', { m: ev.message('ok') });
-      const port = agent({ listTasks, stream });
-      expectObservable(turn(port, message, rotated)).toBe('s--M(hE|)', L);
-      return port.calls;
-    });
-    expect(listed(calls)).toEqual(['C/1', 'P1/1', 'P2/1']);
-    expect(sentTo(calls)).toEqual([['P2', null]]);
-  });
-
-  it('an agent that ignores the contextId filter: a stranger listed under a previous one does not move the thread', () => {
-    const calls = marbles(({ cold, agent, expectObservable }) => {
-      const stranger = page(task('X', 'completed', { contextId: 'someone-else' }));
-      const listTasks = cold('-(l|)', { l: stranger });
-      const stream = cold('-(m|)', { m: ev.message('ok') });
-      const port = agent({ listTasks, stream });
-      expectObservable(turn(port, message, rotated)).toBe('s---(hE|)', L);
-      return port.calls;
-    });
-    expect(listed(calls)).toEqual(['C/1', 'P1/1', 'P2/1']);
-    expect(sentTo(calls)).toEqual([['C', null]]);
-  });
-
-  it('a lookup that does not answer within lookupTimeoutMs: the current contextId, and the message is not held longer', () => {
-    const calls = marbles(({ cold, agent, expectObservable }) => {
-      const listTasks = [cold('-(l|)', { l: empty }), cold('------(l|)', { l: page(task('T', 'completed', { contextId: 'P1' })) })];
-      const stream = cold('-(m|)', { m: ev.message('ok') });
-      const port = agent({ listTasks, stream });
-      expectObservable(turn(port, message, rotated)).toBe('s-----(hE|)', L);
-      return port.calls;
-    });
-    expect(sentTo(calls)).toEqual([['C', null]]);
-  });
+  }
 
   it('an agent without ListTasks (v0.3): the current contextId at once', () => {
     const calls = marbles(({ cold, agent, expectObservable }) => {
