@@ -14,11 +14,16 @@
  * its card with a key made at start, whose JWKS it writes to a file (see signed-card.ts).
  * With `grpc: true` either serves gRPC instead (the SDK's gRPC server on a free port beside the HTTP
  * one, which serves the card), and the card names only the gRPC interface.
+ *
+ * Every card offers push notifications (card.ts): a message that carries a push config (or a config
+ * set on its task) has each event of its task POSTed to the client's webhook by the SDK's own sender,
+ * its per-push line kept off the console (fixtures/push-quiet.ts).
  */
 import { PATHS, startHost } from '../fixtures/http-host.js';
 import { mountGrpcV03, mountGrpcV1 } from '../fixtures/mount-grpc.js';
 import { mountV03 } from '../fixtures/mount-v03.js';
 import { mountV1 } from '../fixtures/mount-v1.js';
+import { quietPushSends } from '../fixtures/push-quiet.js';
 import { demoScript } from './behaviour.js';
 import { cardV03, cardV03Grpc, cardV1, cardV1Grpc } from './card.js';
 import { cors } from './cors.js';
@@ -80,6 +85,7 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   // The default folder (memory, tasks, the signing key's JWKS) is under the shared temp directory: the user's own, private.
   if (options.memoryFile === undefined || (options.signCard && options.jwksFile === undefined))
     await privateFolder(dirname(DEFAULT_MEMORY_FILE));
+  quietPushSends(); // the SDK's sender prints a line per push; the agent logs one per turn
   const memory = await Memory.open(memoryFile);
   const tasks = await TaskFile.open(options.taskFile ?? taskFileBeside(memoryFile));
   // A long-running agent keeps no request log: `record: false`.

@@ -1,6 +1,8 @@
 /**
  * The demo agent's card, in the A2A v1.0 shape (@a2a-js/sdk 1.3) and the v0.3 shape (`sdk03`).
- * Both describe the same agent; only the way they list endpoints differs.
+ * Both describe the same agent; only the way they list endpoints differs. Every card says
+ * `capabilities.pushNotifications`: the SDK's request handler then keeps the push configs a client
+ * gives (in memory) and its own `DefaultPushNotificationSender` POSTs each event of the task to them.
  */
 import type { AgentCard as CardV1 } from '@a2a-js/sdk';
 import type { AgentCard as CardV03 } from 'sdk03';
@@ -67,22 +69,32 @@ const info = (version: string): CardInfo => ({
   inputModes: INPUT_MODES,
 });
 
+/** A v1.0 card that offers push notifications. */
+function pushingV1(card: CardV1): CardV1 {
+  return { ...card, capabilities: { ...card.capabilities!, pushNotifications: true } };
+}
+
+/** A v0.3 card that offers push notifications. */
+function pushingV03(card: CardV03): CardV03 {
+  return { ...card, capabilities: { ...card.capabilities, pushNotifications: true } };
+}
+
 /** The v1.0 card of the agent at the host's root: JSON-RPC first, HTTP+JSON second. */
 export function cardV1(host: Pick<Host, 'url'>): CardV1 {
-  return v1Card(info('1.0.0'), v1Interfaces(host, '/', ['JSONRPC', 'HTTP+JSON']));
+  return pushingV1(v1Card(info('1.0.0'), v1Interfaces(host, '/', ['JSONRPC', 'HTTP+JSON'])));
 }
 
 /** The v0.3 card of the agent at the host's root: one JSON-RPC endpoint in `url`. */
 export function cardV03(host: Pick<Host, 'url'>): CardV03 {
-  return v03Card(info('0.3.0'), host, '/');
+  return pushingV03(v03Card(info('0.3.0'), host, '/'));
 }
 
 /** The v1.0 card of the agent served over gRPC only, at `target` (`host:port`). */
 export function cardV1Grpc(target: string): CardV1 {
-  return v1Card(info('1.0.0'), [grpcInterface(target)]);
+  return pushingV1(v1Card(info('1.0.0'), [grpcInterface(target)]));
 }
 
 /** The v0.3 card of the agent served over gRPC only, at `target` (`host:port`). */
 export function cardV03Grpc(host: Pick<Host, 'url'>, target: string): CardV03 {
-  return { ...v03Card(info('0.3.0'), host, '/'), url: target, preferredTransport: 'GRPC' };
+  return { ...cardV03(host), url: target, preferredTransport: 'GRPC' };
 }

@@ -21,7 +21,8 @@ Runs the a4h demo agent: a real A2A agent that streams its answers word by word 
 remembers each conversation (by contextId) in a file. Say "slow …" for a slow answer
 you can cancel, "attach …" for an answer with a small PNG file (raw bytes), "ask …" for a
 question back (the next message answers it, in the same task), or "forget" to wipe the
-conversation.
+conversation. Its card offers push notifications: a message carrying a push config has each
+event of its task POSTed to that webhook.
 
   --port N        port to listen on (default ${DEFAULT_PORT}; 0 picks a free one)
   --host ADDRESS  loopback address to listen on (default 127.0.0.1)
