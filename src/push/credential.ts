@@ -61,7 +61,9 @@ export function pushCredentials(options: PushCredentialOptions): PushCredentials
     throw new A2AError({ kind: 'config', operation: 'options', message: 'push.maxAgeMs must be a positive number' });
   }
   const now = options.now ?? Date.now;
-  const keys = [options.secret, ...(options.previousSecrets ?? [])].map(importKey);
+  const secrets = [options.secret, ...(options.previousSecrets ?? [])];
+  for (const secret of secrets) secretBytes(secret).fill(0); // the contextId's rule, said at once: at least 16 bytes, well formed
+  const keys = secrets.map(importKey);
   for (const key of keys) key.catch(() => undefined); // reported to each caller, never unhandled
   return {
     async issue(contextId) {

@@ -47,6 +47,11 @@ export class Held<T> {
     return this.lost;
   }
 
+  /** Forgets what is held so far (what a snapshot read after it covers), and keeps listening. */
+  clear(): void {
+    this.held.length = 0;
+  }
+
   /** Stops listening to the source and forgets what is held. */
   release(): void {
     this.listening.unsubscribe();

@@ -15,16 +15,19 @@ export interface LoopbackReceiver {
   shown: Map<string, AgentEvent[]>;
   /** Listens to a thread (as a turn would) until the receiver closes. */
   follow(contextId: string): void;
+  /** The HTTP server down for `downMs` (connections refused), then up on the same port with the same receiver. */
+  restart(downMs: number): Promise<void>;
   close(): Promise<void>;
 }
 
 /** Starts a receiver at `http://127.0.0.1:PORT/push` (port 0 unless given: a restart takes the same one). */
 export async function startReceiver(options: Partial<PushReceiverOptions> = {}, port = 0): Promise<LoopbackReceiver> {
-  const server: Server = createServer();
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
-  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/push`;
+  let server: Server = await listen(port);
+  const bound = (server.address() as AddressInfo).port;
+  const url = `http://127.0.0.1:${bound}/push`;
   const receiver = createPushReceiver({ secret: SECRET, url, ...options });
-  server.on('request', pushHandler(receiver));
+  const handler = pushHandler(receiver);
+  server.on('request', handler);
   const shown = new Map<string, AgentEvent[]>();
   const followed: { unsubscribe(): void }[] = [];
   return {
@@ -35,12 +38,28 @@ export async function startReceiver(options: Partial<PushReceiverOptions> = {}, 
       shown.set(contextId, []);
       followed.push(receiver.events(contextId).subscribe((event) => shown.get(contextId)!.push(event)));
     },
+    async restart(downMs) {
+      await stop(server);
+      await new Promise((resolve) => setTimeout(resolve, downMs));
+      server = await listen(bound);
+      server.on('request', handler);
+    },
     async close() {
       for (const subscription of followed) subscription.unsubscribe();
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await stop(server);
     },
   };
+}
+
+async function listen(port: number): Promise<Server> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  return server;
+}
+
+async function stop(server: Server): Promise<void> {
+  server.closeAllConnections();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
 }
 
 /** A v1.0 status update's push body, as `@a2a-js/sdk` 1.x posts it. */

@@ -42,7 +42,10 @@ describe('a turn followed by push, against @a2a-js/sdk 1.3 and its push sender',
     // Ten chunks, appended: each once, in order (the agent's own record is its script: tick 1 … tick 10).
     expect(end.type === 'end' && end.text).toBe(Array.from({ length: 10 }, (_, i) => tickText(i + 1)).join(''));
     // And by the pushes alone, before the reply was read once more at the end: nothing doubled, nothing lost.
-    const pushed = events.slice(0, events.findIndex((event) => event.type === 'reconcile'));
+    const pushed = events.slice(
+      0,
+      events.findIndex((event) => event.type === 'reconcile'),
+    );
     const shown = pushed.reduce((text, event) => (event.type === 'text' ? (event.replace ? event.text : text + event.text) : text), '');
     expect(end.type === 'end' && shown).toBe(end.type === 'end' && end.text);
     expect(events.map((event) => event.type)).toContain('push');

@@ -123,7 +123,7 @@ describe('the push rung', () => {
     marbles(({ cold, hot, agent, expectObservable, expectSubscriptions }) => {
       const getTask = cold('-----(d|)', snapshots);
       const port = agent({ card: cold('(c|)', { c: pushCard }), send: cold('-----(r|)', answered), getTask });
-      expectObservable(turnOf(port, delivery(hot('-'), 'offered', 50))).toBe('(sk)-(tw) 51ms (hcz)(E|)', letters);
+      expectObservable(turnOf(port, delivery(hot('-'), 'offered', 50))).toBe('(sk)-(tw) 51ms (cz) 1ms (hE|)', letters);
       expectSubscriptions(getTask.subscriptions).toBe(['55ms ^----!', '60ms ^----!']);
     });
   });

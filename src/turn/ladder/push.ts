@@ -119,6 +119,8 @@ export function handOff(
           return;
         }
         live.unsubscribe();
+        // What was pushed while the stream still ran, the stream showed or the snapshot below brings.
+        held!.clear();
         subscriber.next(note);
         turn.add(
           concat(
@@ -189,7 +191,7 @@ function register(ctx: LadderContext, source: PushSource, taskId: string, contex
 /**
  * A task followed by the agent's posts until it settles: the held pushes, then each as it comes
  * (events of another task are dropped, as the turn's port drops them), and a `GetTask` every
- * `checkEveryMs` that heals a lost push. A task that moved at two checks running with no push between
+ * `checkEveryMs` whose status heals a lost push (a task found settled ends the turn). A task that moved at two checks running with no push between
  * them sends the turn back to the ladder (resubscribe on a streaming agent, else poll). Once settled,
  * one `GetTask` more: its artifacts are the reply, since a chunk may have come twice or not at all.
  */
@@ -219,6 +221,9 @@ export function followPushes(
       exhaustMap(() =>
         pollOnce(ctx, taskId).pipe(catchError((error: unknown) => (isA2AError(error, 'task-not-found') ? throwError(() => error) : EMPTY))),
       ),
+      // Only the check's status goes on: its artifacts may hold a chunk whose push is still on its way,
+      // which would then show twice. The reply is read whole once the task settles.
+      map((event): AgentEvent => (event.kind === 'task' ? { kind: 'status', taskId, status: event.task.status } : event)),
       map((event) => {
         const now = fingerprint(ctx);
         misses = now !== known && !pushedSinceCheck ? misses + 1 : 0;
