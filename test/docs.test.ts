@@ -163,8 +163,12 @@ describe('docs/design.md counts what the code has', () => {
     expect(/The ladder's only view of an agent: (\w+) calls/.exec(code('src/port/port.ts'))?.[1]).toBe(said);
   });
 
-  it("ForwardingPort forwards each of the port's methods (so a decorator forwards a method added)", () => {
-    expect(methodsOf(code('src/port/forwarding.ts'), 'export class ForwardingPort').sort()).toEqual([...portMethods].sort());
+  it("ForwardingPort forwards each of the port's methods and the push-config calls (so a decorator forwards a method added)", () => {
+    const pushConfigMethods = methodsOf(code('src/port/push-configs.ts'), 'export interface PushConfigPort {');
+    expect(pushConfigMethods).toContain('createPushConfig');
+    expect(methodsOf(code('src/port/forwarding.ts'), 'export class ForwardingPort').sort()).toEqual(
+      [...portMethods, ...pushConfigMethods].sort(),
+    );
   });
 
   it('names in code only files that are there (under the checkout, src/, src/sdk/ or its wire/bindings/)', () => {
