@@ -100,6 +100,7 @@ export type {
   TurnErrorEvent,
   FallbackEvent,
   PollingEvent,
+  PushNoteEvent,
   ReconnectingEvent,
   StartEvent,
   StatusEvent,

@@ -12,17 +12,7 @@ import type {
 } from './notes.js';
 import type { AgentMessage, TaskState } from './types.js';
 
-export type {
-  ContextAdoptedEvent,
-  ContextRefusedEvent,
-  FallbackEvent,
-  LadderNote,
-  PollingEvent,
-  PushNoteEvent,
-  ReconcileEvent,
-  ReconnectingEvent,
-  TaskGoneEvent,
-};
+export type * from './notes.js';
 
 /**
  * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing

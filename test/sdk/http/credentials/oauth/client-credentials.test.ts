@@ -30,7 +30,7 @@ afterAll(async () => {
 });
 
 // The identity provider is on another origin than the agents: the caller names it as trusted, and lets the card
-// choose the scopes (test/sdk/agent/credentials/oauth/token-destination.test.ts: what happens when it does not).
+// choose the scopes (test/sdk/http/credentials/oauth/token-destination.test.ts: what happens when it does not).
 const trusting = (idp: OAuthServer) => ({ trustedTokenOrigins: [new URL(idp.tokenUrl).origin], cardScopes: true });
 const oauth = (origin: string, more: Partial<Parameters<typeof checkOf>[0]> = {}, idp: OAuthServer = server): CredentialsOption => ({
   [origin]: { oauth: { clientId: id, clientSecret: secret, ...trusting(idp), ...more } },
