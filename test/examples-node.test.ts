@@ -166,6 +166,16 @@ describe('examples/node/thread.mjs', () => {
   });
 });
 
+describe('examples/node/push.mjs', () => {
+  it("follows the reply by the demo agent's pushes to a receiver of its own, and exits 0", async () => {
+    const result = await run('push.mjs', [agent.url, 'hi by push']);
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('[asked the agent to post its reply]\n');
+    expect(result.stdout).toMatch(/^Hello! This is turn 1 of our conversation\. .*same thread\.\n\[completed; (\d+) pushes taken\]\n$/);
+    expect(Number(/(\d+) pushes taken/.exec(result.stdout)![1])).toBeGreaterThan(3);
+  });
+});
+
 describe('examples/node/second-message.mjs (the snippet of docs/ui.md)', () => {
   it('the docs show its code', () => {
     const program = readFileSync(join(EXAMPLES, 'second-message.mjs'), 'utf8');
