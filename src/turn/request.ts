@@ -1,6 +1,6 @@
 import { A2AError } from '../errors.js';
 import { checkOutgoingParts, outgoingData, outgoingFiles } from '../port/outgoing.js';
-import type { OutgoingMessage } from '../port/types.js';
+import type { OutgoingMessage, PushTarget } from '../port/types.js';
 import { MAX_ID_CHARS } from '../render/ids.js';
 
 /** One user message to an agent, with the thread's ids: the message shape the port sends. */
@@ -20,6 +20,31 @@ export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.P
     throw new A2AError({ kind: 'input', operation: 'turn', message: 'the message text is empty' });
   }
   checkCallerIds(request);
+  if (request.push !== undefined) checkPushTarget(request.push);
+}
+
+/**
+ * Refuses a push target a caller hands in that the agent could not use or that could steer a header:
+ * an `http(s)` URL, and a token and id that are non-empty strings without control characters or
+ * spaces. Never quotes the token.
+ */
+function checkPushTarget(target: PushTarget): void {
+  const refuse = (what: string): never => {
+    throw new A2AError({ kind: 'input', operation: 'turn', message: `push.${what}` });
+  };
+  let url: URL | undefined;
+  try {
+    url = new URL(target.url);
+  } catch {
+    url = undefined;
+  }
+  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:')) refuse('url must be an http(s) URL');
+  for (const key of ['token', 'id'] as const) {
+    const value: unknown = target[key];
+    if (typeof value !== 'string' || value === '' || value.length > 4096 || /[\s\u0000-\u001f\u007f-\u009f]/.test(value)) {
+      refuse(`${key} must be a non-empty string without spaces or control characters`);
+    }
+  }
 }
 
 /**

@@ -59,3 +59,28 @@ describe('push credentials', () => {
     await expect(credentials.issue('')).rejects.toMatchObject({ kind: 'input' });
   });
 });
+
+describe("a caller's push target on a message", () => {
+  it('is checked before anything is sent: an http(s) URL, a token and an id without spaces or control characters', async () => {
+    const { checkRequest } = await import('../../src/turn/request.js');
+    const good = { url: 'https://gateway.example/a2a/push', token: 'a4hp1.x.y.z', id: 'a4h-push' };
+    expect(() => checkRequest({ text: 'hi', push: good })).not.toThrow();
+    for (const [push, what] of [
+      [{ ...good, url: 'file:///etc/passwd' }, /push\.url/],
+      [{ ...good, url: 'not a url' }, /push\.url/],
+      [{ ...good, token: 'a b' }, /push\.token/],
+      [{ ...good, token: 'tok\r\nX-Evil: 1' }, /push\.token/],
+      [{ ...good, token: '' }, /push\.token/],
+      [{ ...good, id: '' }, /push\.id/],
+    ] as const) {
+      expect(() => checkRequest({ text: 'hi', push })).toThrow(what);
+    }
+    let message = '';
+    try {
+      checkRequest({ text: 'hi', push: { ...good, token: 'secret token' } });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).not.toContain('secret');
+  });
+});
