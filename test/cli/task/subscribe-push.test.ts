@@ -135,6 +135,17 @@ describe('a4h task subscribe --push', () => {
     expect((await client.getTask({ tenant: '', id, historyLength: 0 })).status?.state).not.toBe(7); // not canceled
   });
 
+  it('without A4H_IDENTITY_SECRET: a secret made for the run signs the credential, said on stderr; the pushes come all the same', async () => {
+    const { id } = await startTask('slow');
+    const { code, stdout, stderr } = await runCli(['task', 'subscribe', id, '-a', agent.url('/'), '--push', '--stream'], {
+      env: { A4H_IDENTITY_SECRET: undefined },
+    });
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain('A4H_IDENTITY_SECRET is not set: the push credential is signed with a secret made for this run');
+    expect(fields(stdout, 'State').at(-1)).toBe('TASK_STATE_COMPLETED');
+    expect(ticksIn(stdout).at(-1)).toBe(TICKS);
+  });
+
   it('a task that has ended already: read once, no config made', async () => {
     const { id } = await startTask('artifacts', { wait: true });
     const { code, stdout } = await runCli(['task', 'subscribe', id, '-a', agent.url('/'), '--push', '--stream']);
