@@ -16,13 +16,13 @@ import { field, fields, runCli, useTaskAgent } from './task-kit.js';
 
 quietPushSends(); // the SDK's sender prints a line per push: its pushes are what stdout shows here
 let agent: FixtureAgent;
-/** Slow tasks tick 12 times, 250 ms apart: most of their events come after the command made its config. */
+/** Slow tasks tick 20 times, 300 ms apart: most of their events come after the command made its config, on a busy machine too. */
 const startTask = useTaskAgent(
-  () => startTaskAgent({ timing: { slowTotalMs: 3_000, tickMs: 250 } }),
+  () => startTaskAgent({ timing: { slowTotalMs: 6_000, tickMs: 300 } }),
   TASK_MOUNTS.push,
   (a) => (agent = a),
 );
-const TICKS = 12;
+const TICKS = 20;
 
 /** The push configs the agent keeps for `taskId`, read with the SDK's raw client. */
 async function configsOf(taskId: string): Promise<unknown[]> {
