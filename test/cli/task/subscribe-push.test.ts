@@ -4,7 +4,9 @@
  * every push of a task printed once, in order; a push without the credential, with a forged one, for
  * another task or thread refused or dropped, never printed; the config gone at the end and on Ctrl-C.
  */
-import { describe, expect, it } from 'vitest';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { describe, expect, it, onTestFinished, vi } from 'vitest';
 import { connect } from '../../../fixtures/sdk-client.js';
 import { startTaskAgent, TASK_MOUNTS } from '../../../fixtures/agent-tasks.js';
 import { quietPushSends } from '../../../fixtures/push-quiet.js';
@@ -34,6 +36,15 @@ async function configsOf(taskId: string): Promise<unknown[]> {
 async function listeningUrl(stderr: () => string): Promise<string> {
   await eventually(() => /listening for pushes at (\S+)/.test(stderr()), 30_000);
   return /listening for pushes at (\S+)/.exec(stderr())![1]!;
+}
+
+/** A port nothing listens on now. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
 }
 
 /** The `tick N` numbers of an artifact chunk's text, in order. */
@@ -133,6 +144,32 @@ describe('a4h task subscribe --push', () => {
     expect(await configsOf(id)).toEqual([]);
     const client = await connect(agent, TASK_MOUNTS.push);
     expect((await client.getTask({ tenant: '', id, historyLength: 0 })).status?.state).not.toBe(7); // not canceled
+  });
+
+  it("with send --push-url: the message's config and the command's post the same events to one receiver, each printed once", async () => {
+    const port = await freePort();
+    // The agent posts before the command listens, and after it left (the message's config stays): its failures said by the SDK, kept quiet here.
+    const quiet = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    onTestFinished(() => quiet.mockRestore());
+    const sent = await runCli(['send', agent.url('/'), '--push-url', `http://127.0.0.1:${port}/`, '--async', 'slow']);
+    expect(sent.code, sent.stderr).toBe(0);
+    const id = field(sent.stdout, 'Task ID')!;
+    const args = ['task', 'subscribe', id, '-a', agent.url('/'), '--push', '--push-listen', `127.0.0.1:${port}`, '--stream', '-o', 'json'];
+    const { code, stdout, stderr } = await runCli(args);
+    expect(code, stderr).toBe(0);
+    expect(stderr).toContain(`listening for pushes at http://127.0.0.1:${port}/`);
+    const pushed = stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .flatMap((line) => ticksIn(JSON.stringify((JSON.parse(line) as Line).artifactUpdate ?? '')));
+    expect(pushed.length).toBeGreaterThan(3);
+    expect(pushed).toEqual(Array.from({ length: pushed.length }, (_, i) => pushed[0]! + i));
+    expect(pushed.at(-1)).toBe(TICKS);
+    // The command deleted its own config only: the message's is the agent's to keep.
+    const client = await connect(agent, TASK_MOUNTS.push);
+    expect((await configsOf(id)).map((config) => (config as { id: string }).id)).toEqual(['a4h-push']);
+    await client.deleteTaskPushNotificationConfig({ tenant: '', taskId: id, id: 'a4h-push' });
   });
 
   it('without A4H_IDENTITY_SECRET: a secret made for the run signs the credential, said on stderr; the pushes come all the same', async () => {
