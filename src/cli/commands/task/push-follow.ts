@@ -102,9 +102,10 @@ export async function followByPush(follow: PushFollow): Promise<PushFollowed> {
     stopped = true;
     stop$.next();
   });
-  const target = await firstValueFrom(source.target(contextId));
-  const configId = `${target.id}-${randomUUID().slice(0, 8)}`;
+  let configId: string;
   try {
+    const target = await firstValueFrom(source.target(contextId));
+    configId = `${target.id}-${randomUUID().slice(0, 8)}`;
     await bounded(
       port.createPushConfig({
         id: configId,
