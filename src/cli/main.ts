@@ -30,9 +30,9 @@ Usage:
            [credentials] [mutual TLS] [signed cards]
   a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json] [--stream]
            [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID] [--task-id ID]
-           [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]… [--a2a-version VERSION]
-           [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials] [mutual TLS]
-           [signed cards] [<text…>]
+           [--thread KEY] [--handle NAME] [--message-id ID] [--push-url URL] [-a REF] [--transport BINDING]…
+           [--a2a-version VERSION] [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]… [credentials]
+           [mutual TLS] [signed cards] [<text…>]
   a4h resume <agent> [-a REF] [--thread KEY] [--handle NAME] [--task-id ID | --message ID [--sent-at WHEN]] [-o text|json]
              [--json] [--debug] [--extension URI]… [credentials] [mutual TLS] [signed cards]
   a4h history <agent> [-a REF] [--thread KEY] [--handle NAME] [--limit N] [--before CURSOR] [-o text|json] [--debug]

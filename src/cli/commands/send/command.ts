@@ -16,6 +16,7 @@ import { modeOf, policyOf } from './flags.js';
 import { interfaceOrderOf, WIRE_OPTIONS } from '../../reach/wire-flags.js';
 import { PART_OPTIONS, partFlags, readParts, readStdin } from './parts.js';
 import { DeliveryPort } from './ports.js';
+import { pushAskOf, PushAskingPort, pushContextOf } from './push.js';
 import { reportProtocolTurn } from './report.js';
 import { turnPlan } from './request.js';
 import { TRUST_USAGE } from '../../reach/trust.js';
@@ -38,6 +39,7 @@ export const SEND_OPTIONS = {
   save: { type: 'string' },
   'context-id': { type: 'string' },
   'message-id': { type: 'string' },
+  'push-url': { type: 'string' },
   ...WIRE_OPTIONS,
 } as const;
 
@@ -64,6 +66,7 @@ async function sendOne({ values, positionals, args, io, about }: Call<typeof SEN
   if (values.save !== undefined && (values.save.trim() === '' || values.async))
     throw new UsageError('--save needs a directory, and a send that waits');
   const policy = policyOf(values);
+  const push = pushAskOf(values, io.env);
   const { request, ladder } = await turnPlan(values, parts, io.env, policy);
   const verbose = values.verbose === true;
   const logger = stderrLogger(io, verbose);
@@ -72,15 +75,22 @@ async function sendOne({ values, positionals, args, io, about }: Call<typeof SEN
   const { ports, close } = commandPorts(io, reach, { debug: values.debug === true, logger, interfaceOrder: order });
   const cancels = new CancelsInFlight();
   try {
-    const port = ports(agent, extensionsFrom(values));
+    let port = ports(agent, extensionsFrom(values));
+    let taskContextId: string | undefined;
     // A task named by id must exist (the agent's TaskNotFoundError), and be of the --context-id given: nothing sent otherwise (§6.2).
     if (request.taskId !== undefined && values.thread === undefined) {
       const task = await firstValueFrom(port.getTask(request.taskId));
+      taskContextId = task.contextId;
       if (request.contextId !== undefined && task.contextId !== undefined && task.contextId !== request.contextId) {
         throw new UsageError(
           `--task-id ${request.taskId} is a task of another context than --context-id ${request.contextId}: give one, or both of the same task`,
         );
       }
+    }
+    if (push !== undefined) {
+      // The push credential names the conversation: the message names one (its own, its task's, or a new one).
+      request.contextId = pushContextOf(request.contextId, taskContextId);
+      port = new PushAskingPort(port, push, request.contextId, io);
     }
     if (values.async) return await sendAsync(io, port, request, mode, agent);
     const save = values.save === undefined ? {} : { save: values.save };

@@ -1,7 +1,7 @@
 /** `a4h send --help`: the synopsis (a test keeps its flags the parser's), what each does, the defaults. */
 export const SEND_USAGE = `Usage: a4h send <agent> [--text TEXT]… [--file PATH|URL]… [--data FILE|-]… [--media-type TYPE] [-o text|json]
                 [--stream] [--async] [--wait] [--timeout DURATION] [--poll-interval DURATION] [--context-id ID]
-                [--task-id ID] [--thread KEY] [--handle NAME] [--message-id ID] [-a REF] [--transport BINDING]…
+                [--task-id ID] [--thread KEY] [--handle NAME] [--message-id ID] [--push-url URL] [-a REF] [--transport BINDING]…
                 [--a2a-version VERSION] [--debug] [--json] [--attach PATH]… [--save DIR] [--extension URI]…
                 [-H 'Name: value']… [--bearer-env VAR]
                 [--oauth-client-id ID --oauth-client-secret-env VAR [--oauth-scope S]… [--oauth-token-url URL] [--oauth-card-scopes]]
@@ -30,6 +30,12 @@ Continuing: --context-id ID puts the message in that interaction (a new task in 
 that task (one waiting for input). Nothing is remembered between runs unless you ask: --thread KEY keeps
 a conversation (its contextId derived from A4H_IDENTITY_SECRET, --handle and KEY; a task left waiting on
 it is answered). A task waiting for you is named on stderr with the command that answers it.
+
+Push notifications: --push-url URL asks the agent to post the task's updates to URL (a push config on the
+message), for a receiver run elsewhere: another \`a4h task subscribe <task-id> --push --push-listen HOST:PORT\`
+(with the same A4H_IDENTITY_SECRET), or a gateway's createPushReceiver. The credential the agent sends with
+each post names the message's conversation and is derived from A4H_IDENTITY_SECRET (required); the message
+names a conversation (--context-id, --thread, the --task-id's, or a new one). Most useful with --async.
 
 Exit status: 0 the command did its job, whatever the task's outcome (a failed or waiting task is named on
 stderr); 1 failure; 2 bad usage; 3 agent or card unreachable; 4 credentials missing or refused; 5 --timeout.

@@ -18,7 +18,7 @@ remembered between runs: pass the ids the agent gave):
   a4h task get <task-id>|--task-id ID -a REF [--history N] [--wait [--poll-interval D] [--timeout D]]
   a4h task cancel <task-id> -a REF
   a4h task list -a REF [--context-id ID] [--status STATE] [--page-size N] [--page-token T]
-  a4h task subscribe <task-id> -a REF [--stream]
+  a4h task subscribe <task-id> -a REF [--stream] [--push [--push-listen HOST:PORT] [--push-url URL]]
   a4h task download <task-id> -a REF [--dir DIR]
   a4h task push-config create|get|list|delete <task-id> [<config-id>] -a REF [--url URL] [--token-env VAR]
 Each takes -o text|json and --verbose (an error's causes); a task id is the positional or --task-id ID
