@@ -78,10 +78,11 @@ export interface ReconcileEvent {
   /** The task read again. */
   taskId: string;
   /**
-   * Why: the resubscription opened without a task snapshot; or the task was followed by push, whose
-   * chunks may have come twice or not at all (the snapshot's artifacts are the reply).
+   * Why: the resubscription opened without a task snapshot; an update skipped a generation (A2A 1.1:
+   * events were missed); or the task was followed by push, whose chunks may have come twice or not at
+   * all. The snapshot's artifacts are the reply.
    */
-  reason: 'resubscribed-without-snapshot' | 'pushed';
+  reason: 'resubscribed-without-snapshot' | 'generation-gap' | 'pushed';
 }
 
 /**

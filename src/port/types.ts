@@ -109,6 +109,8 @@ export interface Task {
   history?: AgentMessage[];
   /** The task's metadata, as the agent sent it. */
   metadata?: Record<string, unknown>;
+  /** A2A 1.1 (draft): the task's generation (1 at creation, +1 per change), when the agent said; 0 means it does not keep one. */
+  generation?: number;
 }
 
 /** What an agent sends: a task snapshot, a message, a status update or an artifact chunk. */
@@ -127,6 +129,8 @@ export type AgentEvent =
       contextId?: string;
       status: TaskStatus;
       metadata?: Record<string, unknown>;
+      /** A2A 1.1 (draft): the task's generation after this change, when the agent said. */
+      generation?: number;
     }
   | {
       kind: 'artifact';
@@ -139,6 +143,8 @@ export type AgentEvent =
       /** This chunk closes the artifact. */
       lastChunk: boolean;
       metadata?: Record<string, unknown>;
+      /** A2A 1.1 (draft): the task's generation after this change, when the agent said. */
+      generation?: number;
     };
 
 /** What a blocking send answers: a task (maybe still working) or a single message. */

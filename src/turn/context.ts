@@ -7,6 +7,7 @@ import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/type
 import type { CardSummary } from '../port/card.js';
 import type { TurnPolicy } from './policy.js';
 import type { TurnTask } from './task.js';
+import { Generations } from './generations.js';
 
 /** Everything a rung of the ladder needs, per turn subscription. */
 export interface LadderContext {
@@ -80,6 +81,9 @@ function owned<T extends AgentEvent>(task: TurnTask, disowning = false): MonoTyp
 
 /** {@link owned}'s observer: methods, not three closures per subscription (every open turn holds one or two). */
 class Owned<T extends AgentEvent> implements Observer<T> {
+  /** The generation of this subscription's last update, for the repeat check (A2A 1.1). */
+  private lastUpdate: number | undefined;
+
   constructor(
     private readonly subscriber: Subscriber<T>,
     private readonly task: TurnTask,
@@ -91,6 +95,11 @@ class Owned<T extends AgentEvent> implements Observer<T> {
     if (!task.belongs(event)) return;
     const refusal = task.refusal(event);
     if (refusal !== undefined) return this.subscriber.error(refusal);
+    // A2A 1.1: two updates of one stream with one generation say the agent keeps none; one seen already is not shown again.
+    const generation = Generations.ofUpdate(event);
+    if (generation !== undefined && generation === this.lastUpdate) task.generations.repeated();
+    this.lastUpdate = event.kind === 'task' ? undefined : (generation ?? this.lastUpdate);
+    if (task.generations.stale(event)) return;
     task.observe(event);
     this.subscriber.next(event);
   }

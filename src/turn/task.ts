@@ -2,6 +2,7 @@ import type { A2AError } from '../errors.js';
 import { endsStream, isSettled, type AgentEvent, type AgentMessage, type TaskState } from '../port/types.js';
 import type { TaskFacts } from '../render/renderer.js';
 import { lastUserMessage } from '../render/user-messages.js';
+import { Generations } from './generations.js';
 import { foreignTask, ownership } from './thread-guard.js';
 
 /**
@@ -36,6 +37,8 @@ export class TurnTask implements TaskFacts {
   private said: AgentMessage | undefined;
   /** Why the completed task could not be read back for its reply, when that read failed. */
   private unread: A2AError | undefined;
+  /** The task's generations as the agent gives them (A2A 1.1): the events seen already, the ones skipped. */
+  readonly generations = new Generations();
 
   /**
    * `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it).
@@ -89,9 +92,17 @@ export class TurnTask implements TaskFacts {
   get unknownToAgent(): boolean {
     return this.disowned;
   }
-  /** Events may be missing: a resubscription opened without a task snapshot, and no snapshot came since. */
+  /**
+   * Events may be missing and no snapshot came since: a resubscription opened without a task snapshot,
+   * or (A2A 1.1) an update skipped a generation.
+   */
   get gap(): boolean {
-    return this.missing;
+    return this.missing || this.generations.gap;
+  }
+
+  /** Why events may be missing, when they may. */
+  get gapReason(): 'resubscribed-without-snapshot' | 'generation-gap' | undefined {
+    return this.missing ? 'resubscribed-without-snapshot' : this.generations.gap ? 'generation-gap' : undefined;
   }
 
   /** The completed task could not be read back for its reply (the GetTask at a bare end failed): why. */
@@ -156,6 +167,7 @@ export class TurnTask implements TaskFacts {
   observe(event: AgentEvent): void {
     if (event.kind === 'alive') return; // a sign of life is no event of the task
     this.observed++;
+    this.generations.observe(event);
     switch (event.kind) {
       case 'task':
         this.identify(event.task.id, event.task.contextId);

@@ -65,13 +65,14 @@ export function followTask(ctx: LadderContext, taskId: string): Observable<Ladde
 }
 
 /**
- * After a resubscription that opened without a task snapshot, one `GetTask` before the end: the
- * task's artifacts replace what the live events gave, so chunks sent during the break are not lost.
+ * After a resubscription that opened without a task snapshot, or an update that skipped a generation
+ * (A2A 1.1), one `GetTask` before the end: the task's artifacts replace what the live events gave, so
+ * chunks sent during the break, or skipped, are not lost.
  * Best effort: a failed or artifact-less answer leaves the reply the live events gave.
  */
 function reconcile(ctx: LadderContext): Observable<LadderSignal> {
-  const { taskId, gap, unknownToAgent } = ctx.task;
-  if (!gap || taskId === undefined || unknownToAgent) return EMPTY;
+  const { taskId, gapReason, unknownToAgent } = ctx.task;
+  if (gapReason === undefined || taskId === undefined || unknownToAgent) return EMPTY;
   const snapshot$ = pollOnce(ctx, taskId).pipe(
     // An answer without artifacts says nothing about the reply: it must not erase the live one.
     filter((event) => event.kind === 'task' && event.task.artifacts.length > 0),
@@ -84,7 +85,7 @@ function reconcile(ctx: LadderContext): Observable<LadderSignal> {
       return EMPTY;
     }),
   );
-  return concat(of<LadderNote>({ type: 'reconcile', taskId, reason: 'resubscribed-without-snapshot' }), snapshot$);
+  return concat(of<LadderNote>({ type: 'reconcile', taskId, reason: gapReason }), snapshot$);
 }
 
 /** Marks a gap when a resubscription's first event is not the task snapshot it should open with. */

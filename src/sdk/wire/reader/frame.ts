@@ -25,6 +25,11 @@ export interface StreamMapping<T> {
    * the request aborted, so the connection goes back to the pool (an aborted body costs a socket).
    */
   ends?: (value: T) => boolean;
+  /**
+   * What the SDK's codec does not read, taken from the result's JSON onto the value the general path
+   * made (A2A 1.1's `generation`); the fast and scanned paths read only shapes without it.
+   */
+  stamp?: (value: T, result: unknown) => T;
 }
 
 /**
@@ -65,7 +70,10 @@ export function frameValue<T>(data: string, call: FrameCall, mapping: StreamMapp
   if (echoed !== undefined && echoed !== null) numbered(call, echoed);
   if (!('result' in envelope)) throw new A2AError({ kind: 'protocol', message: 'malformed frame: a JSON-RPC response without a result' });
   const result = (envelope as { result: unknown }).result;
-  return mapping.fast?.(result, call.ids) ?? mapping.map(toStreamResponse(result, call.ids));
+  const fast = mapping.fast?.(result, call.ids);
+  if (fast !== undefined) return fast;
+  const value = mapping.map(toStreamResponse(result, call.ids));
+  return mapping.stamp === undefined ? value : mapping.stamp(value, result);
 }
 
 /** A frame's id checked against the stream's: the first one sets it (see {@link frameValue}), any other after it is refused. */

@@ -4,6 +4,7 @@ import type { ListTasksOptions, TaskPage } from '../../../port/port.js';
 import { endsStream, type AgentEvent, type OutgoingMessage } from '../../../port/types.js';
 import { fromSdkEvent } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
+import { withGeneration } from '../mapping/generation.js';
 import { scanTextChunk } from '../reader/scan.js';
 import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
 import { MAX_SSE_EVENT_CHARS } from '../../http/sse.js';
@@ -25,7 +26,14 @@ function isLastWord(event: AgentEvent): boolean {
  * How our reader maps a stream's results: to agent events (an SDK server's text chunk straight from
  * the frame's text, the common v1.0 shapes straight from JSON), with signs of life, ending at a settled task.
  */
-const EVENTS: StreamMapping<AgentEvent> = { map: fromSdkEvent, fast: fastEvent, scan: scanTextChunk, alive: ALIVE, ends: isLastWord };
+const EVENTS: StreamMapping<AgentEvent> = {
+  map: fromSdkEvent,
+  fast: fastEvent,
+  scan: scanTextChunk,
+  alive: ALIVE,
+  ends: isLastWord,
+  stamp: withGeneration,
+};
 
 /**
  * A JSON-RPC agent whose streams the client reads itself ({@link readStream}: tolerant of what real
