@@ -1,0 +1,61 @@
+/**
+ * A replica's push receiver: with `--push URL`, the replica follows its turns' tasks by the agent's
+ * push notifications instead of holding a stream to the agent. Each replica has its own receiver at
+ * `/a2a/push/<its name>` and gives the agent that path under the load balancer's public URL, so a
+ * push comes back through haproxy, which routes the path to the replica named in it (`use-server`,
+ * haproxy.mjs): the replica whose turn follows that thread and streams it to the person.
+ *
+ * Every replica checks every push the same way (the credential is derived from the shared identity
+ * secret; nothing is stored), so a push haproxy sends elsewhere (its replica is down) is checked,
+ * answered 204 and found to have no turn here: unclaimed, counted and logged. The person whose
+ * replica died reconnects through haproxy; the replica that resumes the task sets its own receiver on
+ * it (the same config id, which replaces the dead replica's) and reads the task once: nothing the
+ * agent pushed meanwhile is missed.
+ */
+import { createPushReceiver, previousSecretsFromEnv, pushHandler, PREVIOUS_IDENTITY_SECRETS_ENV } from '../../dist/node/index.js';
+import { pushPathOf } from './push-path.mjs';
+import { quote } from './request.mjs';
+
+export { isPushPath, PUSH_NAME, PUSH_PATH, pushPathOf } from './push-path.mjs';
+
+/**
+ * `--push-when`: `offered` (agents whose card offers push, the library's default), `always`, or a
+ * number of ms (a turn that has run that long hands its task over to pushes and lets its stream go).
+ * @param {string} value
+ * @returns {import('../../dist/index.js').PushWhen}
+ */
+export function pushWhenOf(value) {
+  if (value === 'offered' || value === 'always') return value;
+  if (/^\d{1,9}$/.test(value)) return { afterMs: Number(value) };
+  throw new Error(`--push-when takes offered, always or a number of ms, not ${quote(value)}`);
+}
+
+/**
+ * Replica `name`'s receiver, its handler and its counters.
+ * @param {import('./push.d.mts').ReplicaPushOptions} options
+ * @returns {import('./push.d.mts').ReplicaPush}
+ */
+export function replicaPush({ via, name, secret, when, checkEveryMs, log = () => {} }) {
+  if (!secret) throw new Error('--push needs A4H_IDENTITY_SECRET: every replica checks the pushes with it');
+  const base = new URL(via);
+  if (base.pathname !== '/' || base.search !== '') throw new Error('--push takes the load balancer’s origin (http://host:port/), no path');
+  const url = new URL(pushPathOf(name), base).href; // throws for a name that cannot stand in a path
+  const previous = previousSecretsFromEnv(process.env[PREVIOUS_IDENTITY_SECRETS_ENV]);
+  let unclaimed = 0;
+  const receiver = createPushReceiver({
+    url,
+    secret,
+    ...(previous.length === 0 ? {} : { previousSecrets: previous }),
+    // Another replica's turn (haproxy sent it here: that replica is down), or a turn that ended: answered 204, shown nowhere.
+    onUnclaimed: (push) => {
+      unclaimed += 1;
+      log(`push unclaimed (${unclaimed} so far): no turn here follows task ${quote(push.taskId)}`);
+    },
+  });
+  return {
+    url,
+    delivery: { source: receiver, ...(when === undefined ? {} : { when }), ...(checkEveryMs === undefined ? {} : { checkEveryMs }) },
+    handle: pushHandler(receiver),
+    stats: () => receiver.stats(),
+  };
+}
