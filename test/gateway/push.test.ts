@@ -91,6 +91,25 @@ describe('the gateway following tasks by push, two replicas behind haproxy', { t
     expect((await healthOf(serving)).push.following).toBe(0);
   });
 
+  it('a reply that repeats its words: every pushed chunk shown once, in order, none dropped as a duplicate, nothing replaced at the end', async () => {
+    await followTurn({ gateway: rig.cluster.url, token: rig.token, thread: 'repeats', text: 'say it twice' });
+    const texts: string[] = [];
+    const followed = await followTurn({
+      gateway: rig.cluster.url,
+      token: rig.token,
+      thread: 'repeats',
+      text: 'say it twice',
+      onEvent: (event) => (event.type === 'text' ? texts.push(`${event.replace ? 'replace: ' : ''}${String(event.text)}`) : undefined),
+    });
+    // Turn 2 quotes the first message and the second, the same words: the same chunk bytes pushed twice.
+    const words = followed.end!.text.split(' ');
+    expect(new Set(words).size).toBeLessThan(words.length);
+    expect(texts.filter((text) => text.startsWith('replace: '))).toEqual([]);
+    expect(texts.join('')).toBe(followed.end!.text);
+    const tasks = await agentTasks(rig.agent.url, await contextOf('repeats'));
+    expect(tasks.find((task) => task.id === followed.end!.taskId)?.reply).toBe(texts.join(''));
+  });
+
   it('haproxy routes /a2a/push/<name> to that replica; with it down, to the other, which answers 204 and shows it nowhere', async () => {
     const [a, b] = rig.cluster.names as [string, string];
     const [aBefore, bBefore] = [await unclaimed(a), await unclaimed(b)];
