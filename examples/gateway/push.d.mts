@@ -29,8 +29,9 @@ export interface ReplicaPush {
   url: string;
   /** The client's `push` option. */
   delivery: PushDelivery;
-  /** The receiver as Node's request handler (reads the body itself: nothing may read it first). */
+  /** The receivers as one Node request handler (they read the body themselves: nothing may read it first): its own path to its turns, the others' to none. */
   handle: NodePushHandler;
+  /** Both receivers' counters, summed; `following` is its own's. */
   stats(): PushStats;
 }
 

@@ -4,10 +4,13 @@
  * 50 ms away pushing with @a2a-js/sdk 1.3's own sender, each message 0–1.5 s on its way before the agent
  * has it. Counted against the agent's own record: none lost, none doubled, none orphaned, every reply
  * whole; the people whose replica died resumed on another; and no stream or resubscribe ever reached
- * the agent (every task was followed by push, before and after its person moved).
+ * the agent (every task was followed by push, before and after its person moved). The figures and the
+ * odd turns (each event their person got) go to test-output/gateway-push-kills.json.
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { killEachOnce, pushLoad } from './push-load.js';
 import { useGatewayRig } from './rig.js';
@@ -51,7 +54,8 @@ describe('long tasks by push, every replica killed once under load', () => {
       });
       const { oddTurns, ...shown } = figures;
       console.log(`push kills: ${JSON.stringify(shown)}`);
-      if (figures.truncated > 0) console.log(`the truncated and replaced turns: ${JSON.stringify(oddTurns, null, 1)}`);
+      await mkdir('test-output', { recursive: true });
+      await writeFile(join('test-output', 'gateway-push-kills.json'), `${JSON.stringify({ ...shown, oddTurns }, null, 2)}\n`);
       expect(figures.kills).toBe(3);
       expect(figures).toMatchObject({ lost: 0, doubled: 0, orphaned: 0, truncated: 0 });
       // Not asserted: \`replaced\`, the turns that showed a chunk twice live (a push the resumed replica held while it
