@@ -1,5 +1,6 @@
 /** Types of cluster.mjs, for the TypeScript tests. */
 import type { AuthOptions } from './auth.mjs';
+import type { GatewayPush } from './push.mjs';
 
 export interface Replica {
   name: string;
@@ -28,9 +29,11 @@ export interface ReplicaSettings {
   maxStreams?: number;
   /** `--lookup`. */
   lookup?: 'every-message';
+  /** `--push`, `--push-when`, `--push-check-ms`. */
+  push?: GatewayPush;
 }
 
-export interface ClusterOptions extends ReplicaSettings {
+export interface ClusterOptions extends Omit<ReplicaSettings, 'push'> {
   agent: string;
   /** The identity secret every replica shares. */
   secret: string;
@@ -38,6 +41,11 @@ export interface ClusterOptions extends ReplicaSettings {
   replicas?: number;
   /** haproxy's port; default (or 0) a free one. */
   port?: number;
+  /**
+   * Follow tasks by push: each replica's receiver at `/a2a/push/<name>` under haproxy's URL, which routes that
+   * path to that replica. `true`, or the settings beyond the URL.
+   */
+  push?: boolean | Omit<GatewayPush, 'via'>;
   /** The replicas' and haproxy's log lines. */
   log?: (line: string) => void;
 }

@@ -27,13 +27,17 @@ export function freePort() {
 
 /** The command-line flags of a replica's settings. @param {import('./cluster.d.mts').ReplicaSettings} settings */
 function flagsOf(settings) {
-  const { auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup } = settings;
+  const { auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup, push } = settings;
+  const when = push?.when;
   return [
     ...(auth ? ['--jwks', auth.jwks, '--issuer', auth.issuer, '--audience', auth.audience] : []),
     ...(heartbeatMs ? ['--heartbeat-ms', String(heartbeatMs)] : []),
     ...(maxBufferedBytes ? ['--max-buffered-bytes', String(maxBufferedBytes)] : []),
     ...(maxStreams ? ['--max-streams', String(maxStreams)] : []),
     ...(lookup ? ['--lookup', lookup] : []),
+    ...(push ? ['--push', push.via] : []),
+    ...(when === undefined ? [] : ['--push-when', typeof when === 'object' ? String(when.afterMs) : when]),
+    ...(push?.checkEveryMs ? ['--push-check-ms', String(push.checkEveryMs)] : []),
   ];
 }
 
@@ -107,11 +111,15 @@ export async function startCluster(options) {
   const names = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
   const ports = await Promise.all(names.map(() => freePort()));
   const { agent, secret, log, auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup } = options;
+  // haproxy's port, named up front: with push, each replica gives the agent its receiver under it.
+  const balancerPort = options.port || (await freePort()); // 0: a free one
+  const push = options.push ? { via: `http://127.0.0.1:${balancerPort}/`, ...(options.push === true ? {} : options.push) } : undefined;
   const settings = {
     ...(auth ? { auth } : {}),
     ...(heartbeatMs ? { heartbeatMs } : {}),
     ...(maxBufferedBytes ? { maxBufferedBytes } : {}),
     ...(maxStreams ? { maxStreams } : {}),
+    ...(push ? { push } : {}),
   };
   const start = (name, port) => startReplica({ agent, port, name, secret, log, ...settings, ...(lookup ? { lookup } : {}) });
   /** @type {Map<string, import('./cluster.d.mts').Replica>} */
@@ -119,9 +127,10 @@ export async function startCluster(options) {
   try {
     for (const replica of await Promise.all(names.map((name, i) => start(name, ports[i])))) running.set(replica.name, replica);
     const balancer = {
-      port: options.port || (await freePort()), // 0: a free one (haproxy needs it named)
+      port: balancerPort,
       replicas: names.map((name, i) => ({ name, port: ports[i] })),
       ...(heartbeatMs ? { heartbeatMs } : {}),
+      ...(push ? { push: true } : {}),
       ...(log ? { log: (line) => log(`haproxy: ${line}`) } : {}),
     };
     /** @type {Awaited<ReturnType<typeof startHaproxy>> | undefined} */

@@ -1,6 +1,7 @@
 /** Types of gateway.mjs, for the TypeScript tests. */
 import type { A2AClient } from '../../dist/index.js';
 import type { AuthOptions } from './auth.mjs';
+import type { GatewayPush } from './push.mjs';
 
 export declare const HEARTBEAT_MS: number;
 export declare const MAX_BUFFERED_BYTES: number;
@@ -43,6 +44,12 @@ export interface GatewayOptions {
    * task id). Default: no lookup (`continueInterrupted: false`); the client carries the question's task id.
    */
   lookup?: 'every-message';
+  /**
+   * Follow tasks by the agent's push notifications (`--push`): a receiver at `/a2a/push/<name>`, its public URL
+   * under `push.via` (the load balancer, which routes the path to this replica). Needs the identity secret and a
+   * `name` of letters, digits, `.`, `_`, `-`; not with `client`.
+   */
+  push?: GatewayPush;
   /** The client to use (default: the Node entry's `createA2A`). */
   client?: A2AClient;
   /** One line per request (keys and ids quoted). */

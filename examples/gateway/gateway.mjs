@@ -7,6 +7,7 @@
  *
  *     A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [--port N] [--name NAME]
  *       [--jwks FILE|URL --issuer ISS --audience AUD] [--heartbeat-ms N] [--max-buffered-bytes N] [--max-streams N]
+ *       [--push http://BALANCER/ [--push-when offered|always|MS] [--push-check-ms N]]
  *
  * Every /threads request carries `Authorization: Bearer <JWT>` (auth.mjs); its `sub` is the user, and
  * the user is the handle the thread's contextId is derived with: a thread is its user's own, and a
@@ -18,6 +19,8 @@
  *                               neither → the thread's reply in progress (or its pending question)
  *   POST /threads/KEY/cancel    {"taskId"} → 202: CancelTask for that task, from any replica
  *   GET  /healthz               200 while serving, 404 once draining (the load balancer's check: no new sessions)
+ *   POST /a2a/push/NAME         with --push: an agent's push notification (push.mjs), checked by its credential
+ *                               (derived from the identity secret), not by a user's token; 204 when taken
  *
  * A replica serves at most `--max-streams` streams at once (each holds one of its connections to the
  * agent); past that a message or a resume is refused before anything goes to the agent, 503 with `Retry-After` and
@@ -26,6 +29,10 @@
  * A client that leaves mid-reply leaves the task running (`onLeave: 'detach'`). On SIGTERM (a
  * deploy) the replica stops taking requests, fails its health check, hands over the turns whose task
  * the agent named (`close({ detach: true })`) and ends its streams; their clients reconnect elsewhere.
+ *
+ * With `--push`, a turn's task is followed by the agent's pushes (the library's `push` option) rather
+ * than a stream held to the agent: the message asks the agent to post each event to this replica's
+ * receiver, `<balancer>/a2a/push/<name>`, which haproxy routes to this replica (push.mjs, haproxy.mjs).
  */
 import { createServer } from 'node:http';
 import { hostname } from 'node:os';
@@ -36,6 +43,7 @@ import { startedAs } from '../started-as.mjs';
 import { tokenVerifier } from './auth.mjs';
 import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, REASON_CHARS, Refusal, sentAtOf, threadKeyOf } from './request.mjs';
 import { streamEvents } from './stream.mjs';
+import { isPushPath, pushWhenOf, replicaPush } from './push.mjs';
 import { devIssuer } from './token.mjs';
 import { exampleArgs, usageError } from '../args.mjs';
 
@@ -85,7 +93,13 @@ export async function startGateway(options) {
   const maxStreams = options.maxStreams ?? MAX_STREAMS;
   if (!Number.isInteger(maxStreams) || maxStreams < 1) throw new Error('maxStreams is a whole number from 1');
   const http = { connections: maxStreams + LOOKUP_CONNECTIONS };
-  const a2a = options.client ?? createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy, http });
+  if (options.push && options.client) throw new Error("push is wired into the gateway's own client: give push or client, not both");
+  const push = options.push
+    ? replicaPush({ ...options.push, name, secret: options.secret ?? process.env.A4H_IDENTITY_SECRET, log })
+    : undefined;
+  const a2a =
+    options.client ??
+    createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy, http, ...(push ? { push: push.delivery } : {}) });
   let draining = false;
   /** The streams open now, each ended when its turn is handed over. */
   const streams = new Set();
@@ -114,8 +128,11 @@ export async function startGateway(options) {
     if (url.pathname === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new Refusal(405, 'only GET');
       // Draining: 404, which haproxy (`http-check disable-on-404`) takes as "no new sessions, keep the open ones".
-      return reply(res, draining ? 404 : 200, { replica: name, draining });
+      return reply(res, draining ? 404 : 200, { replica: name, draining, ...(push ? { push: push.stats() } : {}) });
     }
+    // Before anything reads the body (the receiver bounds it), and served while draining: a push after the
+    // hand-over finds no turn here and is answered 204; the replica that resumed the task has set its own receiver.
+    if (push && isPushPath(url.pathname)) return push.handle(req, res);
     const match = /^\/threads\/([^/]+)\/(messages|events|cancel)$/.exec(url.pathname);
     if (match === null) throw new Refusal(404, 'not found');
     const user = await verify(req.headers.authorization);
@@ -254,7 +271,12 @@ async function main() {
     `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
     `  --max-streams N             streams served at once; past them 503 + Retry-After (default ${MAX_STREAMS})\n` +
     '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
-    '                              its task id; a message then waits a round trip before it goes)\n';
+    '                              its task id; a message then waits a round trip before it goes)\n' +
+    "  --push URL                  follow tasks by the agent's pushes, posted to URL/a2a/push/NAME: URL is the load\n" +
+    "                              balancer's origin as the agent reaches it, which routes that path to this replica\n" +
+    '  --push-when WHEN            offered (agents whose card offers push; default), always, or MS (a turn that ran\n' +
+    '                              that long hands its task over to pushes)\n' +
+    '  --push-check-ms N           a GetTask this often while a turn waits for pushes (default 30000)\n';
   const { values } = exampleArgs(usage.trimEnd(), {
     options: {
       agent: { type: 'string' },
@@ -268,6 +290,9 @@ async function main() {
       'max-buffered-bytes': { type: 'string' },
       'max-streams': { type: 'string' },
       lookup: { type: 'string' },
+      push: { type: 'string' },
+      'push-when': { type: 'string' },
+      'push-check-ms': { type: 'string' },
     },
   });
   if (!values.agent) usageError(usage.trimEnd(), 'gateway.mjs needs --agent URL');
@@ -278,6 +303,15 @@ async function main() {
   };
   if (values.jwks && (!values.issuer || !values.audience)) throw new Error('--jwks needs --issuer and --audience');
   if (values.lookup && values.lookup !== 'every-message') throw new Error('--lookup takes every-message');
+  if (!values.push && (values['push-when'] || values['push-check-ms']))
+    throw new Error('--push-when and --push-check-ms go with --push URL');
+  const push = values.push
+    ? {
+        via: values.push,
+        ...(values['push-when'] ? { when: pushWhenOf(values['push-when']) } : {}),
+        ...(values['push-check-ms'] ? { checkEveryMs: Math.max(100, count(values['push-check-ms'], '--push-check-ms') ?? 0) } : {}),
+      }
+    : undefined;
   const name = values.name ?? `${hostname()}:${process.pid}`;
   const gateway = await startGateway({
     agent: values.agent,
@@ -289,6 +323,7 @@ async function main() {
     ...(values['max-buffered-bytes'] ? { maxBufferedBytes: count(values['max-buffered-bytes'], '--max-buffered-bytes') } : {}),
     ...(values['max-streams'] ? { maxStreams: count(values['max-streams'], '--max-streams', 100_000) } : {}),
     ...(values.lookup ? { lookup: /** @type {'every-message'} */ (values.lookup) } : {}),
+    ...(push ? { push } : {}),
     log: (line) => process.stderr.write(`gateway ${name}: ${line}\n`),
   });
   process.stdout.write(`gateway ${name} on ${gateway.url}\n`);

@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
+import { pushPathOf } from './push-path.mjs';
 
 /** Where Debian installs haproxy (`apt-get install haproxy`; `sh scripts/ensure-debian.sh` does it). */
 export const HAPROXY = '/usr/sbin/haproxy';
@@ -19,12 +20,23 @@ export const HAPROXY = '/usr/sbin/haproxy';
  * replica down within 3 s, and its sessions are ended then (their clients resume elsewhere); a failed connection retried on another replica (`option redispatch`: a killed
  * replica's port refuses); timeouts sized to the replicas' heartbeat (`heartbeatMs`, default 5 s):
  * a stream silent for three heartbeats is dead, and so is a client that reads nothing for as long.
- * @param {{ port: number; replicas: readonly { name: string; port: number }[]; host?: string; heartbeatMs?: number }} options
+ *
+ * With `push`, an agent's push to `/a2a/push/<name>` goes to replica `<name>` (`use-server`), the one
+ * whose turn asked for it. A `use-server` rule naming a server that is down is skipped, so a down
+ * replica's pushes are balanced like any request (and a refused connection, before its check fails,
+ * is redispatched): another replica checks them and answers 204, with no turn to show them to.
+ * @param {{ port: number; replicas: readonly { name: string; port: number }[]; host?: string; heartbeatMs?: number; push?: boolean }} options
  */
-export function haproxyConfig({ port, replicas, host = '127.0.0.1', heartbeatMs = 5_000 }) {
+export function haproxyConfig({ port, replicas, host = '127.0.0.1', heartbeatMs = 5_000, push = false }) {
   const idle = `${(3 * heartbeatMs) / 1000}s`;
   const servers = replicas.map((r) => `    server ${r.name} ${host}:${r.port}`);
   const line = (/** @type {string} */ setting, /** @type {string} */ comment) => `    ${setting.padEnd(27)}# ${comment}`;
+  const pushRoutes = push
+    ? [
+        "    # an agent's push goes to the replica its path names; that replica down, to any other (which answers 204: unclaimed)",
+        ...replicas.map((r) => `    use-server ${r.name} if { path ${pushPathOf(r.name)} }`),
+      ]
+    : [];
   return [
     'global',
     '    maxconn 4096',
@@ -51,6 +63,7 @@ export function haproxyConfig({ port, replicas, host = '127.0.0.1', heartbeatMs 
     '    balance roundrobin',
     '    option httpchk GET /healthz',
     line('http-check disable-on-404', 'a draining replica (404) gets no new sessions; its open ones go on until it ends them'),
+    ...pushRoutes,
     ...servers,
     '',
   ].join('\n');
@@ -59,7 +72,7 @@ export function haproxyConfig({ port, replicas, host = '127.0.0.1', heartbeatMs 
 /**
  * Starts haproxy with {@link haproxyConfig}; resolves once it accepts on `port` and a replica
  * answers through it.
- * @param {{ port: number; replicas: readonly { name: string; port: number }[]; heartbeatMs?: number; log?: (line: string) => void }} options
+ * @param {{ port: number; replicas: readonly { name: string; port: number }[]; heartbeatMs?: number; push?: boolean; log?: (line: string) => void }} options
  * @returns {Promise<{ url: string; config: string; stop(): Promise<void> }>}
  */
 export async function startHaproxy(options) {

@@ -3,7 +3,10 @@
  * haproxy in front of them, all on 127.0.0.1; prints haproxy's URL, a token from the development
  * issuer (token.mjs), which the replicas trust, and what to try. Ctrl+C stops everything.
  *
- *     node examples/gateway/start.mjs [--port N]    (haproxy's port; default 8080)
+ *     node examples/gateway/start.mjs [--port N] [--push]    (haproxy's port; default 8080)
+ *
+ * With `--push` the replicas follow tasks by the demo agent's push notifications (gateway.mjs `--push`):
+ * the agent posts each event to `<haproxy>/a2a/push/<replica>`, and haproxy routes it to that replica.
  */
 import { randomBytes } from 'node:crypto';
 import { mkdtemp } from 'node:fs/promises';
@@ -15,11 +18,14 @@ import { startCluster } from './cluster.mjs';
 import { devIssuer } from './token.mjs';
 import { exampleArgs, usageError } from '../args.mjs';
 
-const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--verbose]
+const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--push] [--verbose]
   the demo agent, three gateway replicas and haproxy in front of them, on 127.0.0.1 (needs npm run build, and haproxy)
   --port N      haproxy's port (default 8080; 0 for a free one)
+  --push        follow tasks by the agent's push notifications, posted through haproxy to each replica
   -v, --verbose haproxy's own log lines too`;
-const { values } = exampleArgs(USAGE, { options: { port: { type: 'string' }, verbose: { type: 'boolean', short: 'v' } } });
+const { values } = exampleArgs(USAGE, {
+  options: { port: { type: 'string' }, push: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } },
+});
 const port = Number(values.port ?? '8080');
 if (!/^\d+$/.test(values.port ?? '8080') || port > 65_535) usageError(USAGE, `--port must be 0 to 65535, not ${values.port}`);
 
@@ -35,12 +41,15 @@ const cluster = await startCluster({
   agent: agent.url,
   secret,
   port,
+  ...(values.push ? { push: true } : {}),
   log: (line) => (values.verbose || !line.startsWith('haproxy') ? log(line) : undefined),
 });
 
 const url = cluster.url;
 const token = await (await devIssuer()).sign('alice');
-process.stdout.write(`The gateway: ${url} (haproxy → replicas ${cluster.names.join(', ')} → the demo agent at ${agent.url})
+process.stdout.write(`The gateway: ${url} (haproxy → replicas ${cluster.names.join(', ')} → the demo agent at ${agent.url})${
+  values.push ? `\nTasks followed by push: the agent posts to ${url}a2a/push/<replica>, which haproxy routes to that replica.` : ''
+}
 
 Every request carries a token; here is one for the user alice, for an hour
 (node examples/gateway/token.mjs <user> makes others):
