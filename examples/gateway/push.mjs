@@ -52,13 +52,6 @@ export function replicaPush({ via, name, secret, when, checkEveryMs, log = () =>
     url,
     secret,
     ...(previous.length === 0 ? {} : { previousSecrets: previous }),
-    // The receiver drops a push whose bytes it took before (at-least-once delivery), but an appended chunk
-    // has no id of its own: a reply that says "of " twice pushes the same bytes twice, and the second was
-    // dropped (the person's reply missing words until the turn's last read replaced it, and for good when
-    // the person moved to another replica mid-reply). Remembering only the last push drops a push sent
-    // twice in a row (a retrying sender) and no chunk a reply repeats later. Until the library's own
-    // duplicate check spares appended chunks (docs/replicas.md, "Push notifications").
-    duplicates: { max: 1 },
     // Another replica's push (haproxy sent it here: that replica is down), or a turn that ended: answered 204, shown nowhere.
     onUnclaimed: (/** @type {import('../../dist/index.js').UnclaimedPush} */ push) => {
       unclaimed += 1;

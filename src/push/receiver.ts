@@ -146,8 +146,9 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
     const ids = eventIds(event);
     if (ids === undefined) return answer('malformed', 400);
     if (ids.contextId !== contextId) return answer('other-thread', 403);
-    const key = `${contextId}\n${await digest(body)}`;
-    if (recent.seen(key)) return answer('duplicate', 204);
+    // An appended chunk without a generation has no identity of its own: the same bytes again may be the
+    // agent's next chunk ("of ", "\n\n"), so it is never taken for a duplicate (the turn's end reads the reply whole).
+    if (remembered(event) && recent.seen(`${contextId}\n${await digest(body)}`)) return answer('duplicate', 204);
     return answer('taken', 204, {}, () => {
       if (hub.deliver(contextId, event)) return;
       outcomes.unclaimed = (outcomes.unclaimed ?? 0) + 1;
@@ -162,6 +163,11 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
     events: (contextId: string) => hub.events(contextId),
     stats: () => ({ outcomes: { ...outcomes }, following: hub.threads, remembered: recent.size }),
   };
+}
+
+/** A push the same bytes of which, again, are a duplicate: anything but an appended chunk that carries no generation (A2A 1.1). */
+function remembered(event: AgentEvent): boolean {
+  return !(event.kind === 'artifact' && event.append && event.generation === undefined);
 }
 
 /** The credential: `Authorization: Bearer …` (v1.0 `authentication`) or `X-A2A-Notification-Token` (the `token`). */

@@ -52,6 +52,16 @@ export class Held<T> {
     this.held.length = 0;
   }
 
+  /** What is held now, oldest first (not handed on). */
+  get pending(): readonly T[] {
+    return this.held;
+  }
+
+  /** Forgets the `count` oldest values held. */
+  drop(count: number): void {
+    this.held.splice(0, count);
+  }
+
   /** Stops listening to the source and forgets what is held. */
   release(): void {
     this.listening.unsubscribe();

@@ -13,6 +13,7 @@ import {
   Subscription,
   switchMap,
   takeWhile,
+  tap,
   throwError,
   timer,
 } from 'rxjs';
@@ -22,7 +23,7 @@ import type { CardSummary } from '../../port/card.js';
 import type { LadderNote, PushNoteEvent } from '../../port/events.js';
 import type { PushDelivery, PushSource } from '../../port/push.js';
 import { pushConfigsOf } from '../../port/push-configs.js';
-import type { AgentEvent, OutgoingMessage } from '../../port/types.js';
+import type { AgentEvent, OutgoingMessage, Part, Task } from '../../port/types.js';
 import type { LadderContext } from '../context.js';
 import { ownedBy } from '../context.js';
 import { within } from '../within.js';
@@ -69,8 +70,8 @@ export function pushedSend(
       switchMap((target) =>
         concat(
           of<LadderNote>({ type: 'push', step: 'asked' }),
-          sendBlocking(ctx, { ...message, push: target, returnImmediately: true }, (taskId) =>
-            followPushes(ctx, taskId, held, delivery, streaming),
+          sendBlocking(ctx, { ...message, push: target, returnImmediately: true }, (taskId, answer) =>
+            followPushes(ctx, taskId, held, delivery, streaming, answer.kind === 'task' ? answer.task : undefined),
           ),
         ),
       ),
@@ -119,15 +120,8 @@ export function handOff(
           return;
         }
         live.unsubscribe();
-        // What was pushed while the stream still ran, the stream showed or the snapshot below brings.
-        held!.clear();
         subscriber.next(note);
-        turn.add(
-          concat(
-            pollOnce(ctx, note.taskId!).pipe(catchError(() => EMPTY)),
-            followPushes(ctx, note.taskId!, held!, delivery, streaming),
-          ).subscribe(subscriber),
-        );
+        turn.add(readThenFollow(ctx, note.taskId!, held!, delivery, streaming, true).subscribe(subscriber));
       }),
     );
     return turn;
@@ -152,11 +146,7 @@ export function pushedResume(
     return register(ctx, delivery.source, taskId, contextId).pipe(
       switchMap((note) =>
         note.step === 'handed-off'
-          ? concat(
-              of(note),
-              pollOnce(ctx, taskId, ctx.task.wantsRequest ? REQUEST_HISTORY : undefined),
-              followPushes(ctx, taskId, held, delivery, streaming),
-            )
+          ? concat(of(note), readThenFollow(ctx, taskId, held, delivery, streaming, false))
           : concat(of(note), live$),
       ),
       finalize(() => held.release()),
@@ -189,6 +179,61 @@ function register(ctx: LadderContext, source: PushSource, taskId: string, contex
 }
 
 /**
+ * The task read once (what was said before the pushes were asked for), then followed by push. What was
+ * pushed before the read went the read brings (it is forgotten); what came while it was on its way
+ * and the read shows already is left out ({@link coveredBy}). `lenient`: a failed read is let pass
+ * (a hand-over: the stream showed the task), else it is the turn's error (a resume: nothing was shown).
+ */
+function readThenFollow(
+  ctx: LadderContext,
+  taskId: string,
+  held: Held<AgentEvent>,
+  delivery: PushDelivery,
+  streaming: boolean,
+  lenient: boolean,
+): Observable<LadderSignal> {
+  return defer(() => {
+    held.clear();
+    let snapshot: Task | undefined;
+    const read$ = pollOnce(ctx, taskId, ctx.task.wantsRequest ? REQUEST_HISTORY : undefined).pipe(
+      tap((event) => (snapshot = event.kind === 'task' ? event.task : undefined)),
+    );
+    return concat(
+      lenient ? read$.pipe(catchError(() => EMPTY)) : read$,
+      defer(() => followPushes(ctx, taskId, held, delivery, streaming, snapshot)),
+    );
+  });
+}
+
+/**
+ * How many of the held pushes, oldest first, `snapshot` (read while they came) shows already: the
+ * longest run from the oldest whose artifact chunks, joined per artifact, end that artifact's text in
+ * the snapshot (the statuses among them are the snapshot's too). Exact unless the text repeats itself
+ * just there; the end's read corrects that.
+ */
+export function coveredBy(snapshot: Task, held: readonly AgentEvent[]): number {
+  const texts = new Map(snapshot.artifacts.map((artifact) => [artifact.artifactId, partsText(artifact.parts)]));
+  const joined = new Map<string, string>();
+  let covered = 0;
+  for (const [index, event] of held.entries()) {
+    if (event.kind !== 'artifact') continue;
+    const id = event.artifact.artifactId;
+    joined.set(id, (event.append ? (joined.get(id) ?? '') : '') + partsText(event.artifact.parts));
+    // The chunks up to here are the snapshot's when, for each artifact, what they make ends its text.
+    let shown = true;
+    for (const [artifact, text] of joined) if (text === '' || !(texts.get(artifact) ?? '').endsWith(text)) shown = false;
+    if (shown) covered = index + 1;
+  }
+  return covered;
+}
+
+function partsText(parts: readonly Part[]): string {
+  let text = '';
+  for (const part of parts) if (part.kind === 'text') text += part.text;
+  return text;
+}
+
+/**
  * A task followed by the agent's posts until it settles: the held pushes, then each as it comes
  * (events of another task are dropped, as the turn's port drops them), and a `GetTask` every
  * `checkEveryMs` whose status heals a lost push (a task found settled ends the turn). A task that moved at two checks running with no push between
@@ -201,9 +246,11 @@ export function followPushes(
   held: Held<AgentEvent>,
   delivery: PushDelivery,
   streaming: boolean,
+  snapshot?: Task,
 ): Observable<LadderSignal> {
   return defer(() => {
     if (ctx.task.settled) return EMPTY; // the snapshot that opened the follow settled it
+    if (snapshot !== undefined) held.drop(coveredBy(snapshot, held.pending));
     let pushedSinceCheck = false;
     let misses = 0;
     let known = fingerprint(ctx);

@@ -16,7 +16,7 @@ import { within } from '../within.js';
 export function sendBlocking(
   ctx: LadderContext,
   message: OutgoingMessage,
-  early: (taskId: string) => Observable<AgentEvent | LadderNote> = (taskId) => pollAfterEarly(ctx, taskId),
+  early: (taskId: string, answer: SendResult) => Observable<AgentEvent | LadderNote> = (taskId) => pollAfterEarly(ctx, taskId),
 ): Observable<AgentEvent | LadderNote> {
   return ctx.port.send(message).pipe(
     cancelWhenNamed(ctx, message),
@@ -24,7 +24,7 @@ export function sendBlocking(
     switchMap((result): Observable<AgentEvent | LadderNote> => {
       const taskId = ctx.task.taskId;
       if (ctx.task.settled || taskId === undefined) return of(result);
-      return concat(of(result), early(taskId));
+      return concat(of(result), early(taskId, result));
     }),
     // After the switchMap, so the resend's own events and polls pass through once.
     catchError((error: unknown) => {
