@@ -83,7 +83,7 @@ export function sentAtOf(/** @type {string | null} */ value, /** @type {string |
 /** The position of a `Last-Event-ID` (or `?from=`), undefined when none was sent; a malformed one is refused. */
 export function positionOf(/** @type {string | string[] | null | undefined} */ id) {
   if (id === undefined || id === null || id === '') return undefined;
-  const position = typeof id === 'string' && id.length <= MAX_KEY + 16 ? parsePosition(id) : undefined;
+  const position = typeof id === 'string' && id.length <= MAX_KEY + 26 ? parsePosition(id) : undefined;
   if (position === undefined || !isSafeId(position.taskId)) throw new Refusal(400, 'Last-Event-ID is not a position this gateway wrote');
   return position;
 }

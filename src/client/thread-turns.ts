@@ -83,7 +83,7 @@ export function threadResume(
         }),
       );
     }
-    const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
+    const rest$ = input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered, input.from.digest));
     return rest$.pipe(parts.threads.remember(key, { contextId }, undefined));
   });
 }
@@ -97,6 +97,6 @@ export function taskResume(
 ): Observable<TurnEvent> {
   return parts.onPort(input, (port) => {
     const resumed$ = runResume(port, input.contextId === undefined ? { taskId } : { taskId, contextId: input.contextId }, ladder);
-    return input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered));
+    return input.from === undefined ? resumed$ : resumed$.pipe(afterDelivered(input.from.delivered, input.from.digest));
   });
 }

@@ -14,7 +14,7 @@ import { followTurn } from '../../examples/gateway/client.mjs';
 import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
 import { haproxyConfig } from '../../examples/gateway/haproxy.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';
-import { deriveContextId } from '../../src/index.js';
+import { deriveContextId, parsePosition } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
 import { startSoloGateway, type SoloGateway } from './rig.js';
 
@@ -91,7 +91,7 @@ describe('one gateway replica', { timeout: 30_000 }, () => {
     let delivered = 0;
     for (const event of events.slice(1)) {
       if (event.event === 'text') delivered += (JSON.parse(event.data) as { text: string }).text.length;
-      expect(event.id).toBe(`${delivered}.${end.taskId}`);
+      expect(parsePosition(event.id!)).toMatchObject({ delivered, taskId: end.taskId });
     }
     expect(delivered).toBe(end.text.length);
     expect(textOf(events)).toBe(end.text);

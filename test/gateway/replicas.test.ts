@@ -12,7 +12,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
-import { deriveContextId } from '../../src/index.js';
+import { deriveContextId, parsePosition } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import { useGatewayRig } from './rig.js';
@@ -125,7 +125,7 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
       text: 'slow stop me',
       onEvent: (event, id) => {
         if (event.type !== 'text' || stopped !== undefined) return;
-        const taskId = id!.slice(id!.indexOf('.') + 1);
+        const taskId = parsePosition(id!)!.taskId;
         const init = { method: 'POST', headers: { authorization: `Bearer ${rig.token}` }, body: JSON.stringify({ taskId }) };
         stopped = fetch(new URL(`threads/${thread}/cancel`, rig.cluster.url), init);
       },

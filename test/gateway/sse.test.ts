@@ -121,14 +121,15 @@ describe('a turn streamed by the gateway (stream.mjs)', () => {
     expect(log.every((line) => !/[\r\n]/.test(line))).toBe(true);
   });
 
-  it('a task id a resume accepts is each event’s position, as before', async () => {
+  it('a task id a resume accepts is each event’s position, with the checksum of the reply so far', async () => {
     const { text } = await streamed([
       { type: 'start', messageId: 'm' },
       { type: 'task', taskId: 'task-1' },
       { type: 'text', text: 'héllo', replace: false },
       { type: 'end', outcome: 'completed', text: 'héllo', taskId: 'task-1' } as TurnEvent,
     ]);
-    expect(parse(text).events.map((e) => e.id)).toEqual([undefined, '0.task-1', '5.task-1', '5.task-1']);
+    // FNV-1a of '' and of 'héllo' (its UTF-16 code units), as `positionAfter` keeps them.
+    expect(parse(text).events.map((e) => e.id)).toEqual([undefined, '0.h811c9dc5.task-1', '5.hf1e5b55f.task-1', '5.hf1e5b55f.task-1']);
   });
 });
 

@@ -18,6 +18,7 @@ import { SignJWT, UnsecuredJWT, generateKeyPair, importJWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoAgent } from '../../demo/agent.js';
 import { tokenVerifier } from '../../examples/gateway/auth.mjs';
+import { parsePosition } from '../../src/render/position.js';
 import { followTurn } from '../../examples/gateway/client.mjs';
 import { type Gateway } from '../../examples/gateway/gateway.mjs';
 import { devIssuer, devIssuerDir, type DevIssuer } from '../../examples/gateway/token.mjs';
@@ -108,7 +109,7 @@ describe('users of the gateway', { timeout: 30_000 }, () => {
         if (event.type === 'end') aliceEndAt = Date.now();
         if (event.type !== 'text' || bobsTurns !== undefined) return;
         position = id!;
-        const taskId = position.slice(position.indexOf('.') + 1);
+        const taskId = parsePosition(position)!.taskId;
         bobsTurns = (async () => {
           const asBob = (path: string, init: RequestInit = {}) => call(`threads/${thread}/${path}`, bob, init);
           const events = await (await asBob('events')).text();

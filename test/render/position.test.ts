@@ -9,7 +9,7 @@ const fold = (events: TurnEvent[]): string => events.reduce((r, e) => (e.type ==
 const rest = async (delivered: number, events: TurnEvent[]) => lastValueFrom(from(events).pipe(afterDelivered(delivered), toArray()));
 
 describe('reply positions', () => {
-  it('positionAfter: the task names it, appends add, a replace sets; nothing before the task', () => {
+  it('positionAfter: the task names it, appends add, a replace sets, each with the checksum of the text so far; nothing before the task', () => {
     const events: TurnEvent[] = [
       { type: 'start' },
       text('ignored'),
@@ -22,11 +22,14 @@ describe('reply positions', () => {
     expect(seen).toEqual([
       undefined,
       undefined,
-      { taskId: 'T', delivered: 0 },
-      { taskId: 'T', delivered: 3 },
-      { taskId: 'T', delivered: 5 },
-      { taskId: 'T', delivered: 3 },
+      // FNV-1a of '', 'Hel', 'Hello', 'Hi!' (computed apart from the code under test).
+      { taskId: 'T', delivered: 0, digest: '811c9dc5' },
+      { taskId: 'T', delivered: 3, digest: '6d3f47ce' },
+      { taskId: 'T', delivered: 5, digest: 'f55c314b' },
+      { taskId: 'T', delivered: 3, digest: '325d0001' },
     ]);
+    // A position the client sent back in the older form (no checksum) goes on without one, until a replace.
+    expect(positionAfter({ taskId: 'T', delivered: 2 }, text('lo'))).toEqual({ taskId: 'T', delivered: 4 });
   });
 
   it('format and parse are inverse for any task id; other ids are none of ours', () => {
@@ -34,8 +37,10 @@ describe('reply positions', () => {
       fc.property(fc.string({ minLength: 1 }), fc.nat(), (taskId, delivered) => {
         fc.pre(taskId.trim() === taskId);
         expect(parsePosition(formatPosition({ taskId, delivered }))).toEqual({ taskId, delivered });
+        expect(parsePosition(formatPosition({ taskId, delivered, digest: '0a1b2c3d' }))).toEqual({ taskId, delivered, digest: '0a1b2c3d' });
       }),
     );
+    expect(formatPosition({ taskId: 'T', delivered: 5, digest: 'f55c314b' })).toBe('5.hf55c314b.T');
     for (const id of ['', 'abc', '.T', '-1.T', '12', 'x.T']) expect(parsePosition(id)).toBeUndefined();
   });
 
@@ -55,6 +60,21 @@ describe('reply positions', () => {
   it('afterDelivered: the rebuilt reply may come as one replace; a replace after catching up passes whole', async () => {
     const out = await rest(5, [text('Hello, wor', true), text('ld'), text('Bye', true)]);
     expect(out).toEqual([text(', wor'), text('ld'), text('Bye', true)]);
+  });
+
+  it("afterDelivered with the checksum: a client whose copy is not the reply's beginning gets the reply whole, once", async () => {
+    const events = [text('Hello, '), text('wor'), text('ld')];
+    // The client showed "Hel" (its checksum matches): the rest, as without one.
+    expect(await lastValueFrom(from(events).pipe(afterDelivered(3, '6d3f47ce'), toArray()))).toEqual([
+      text('lo, '),
+      text('wor'),
+      text('ld'),
+    ]);
+    // The client has 7 characters that are not "Hello, " (a chunk shown twice, or one missed): corrected whole.
+    expect(await lastValueFrom(from(events).pipe(afterDelivered(7, 'deadbeef'), toArray()))).toEqual([
+      text('Hello, wor', true),
+      text('ld'),
+    ]);
   });
 
   it('for any reply cut into any appends and any count delivered, what was delivered and the rest make the reply once', async () => {
