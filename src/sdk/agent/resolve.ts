@@ -117,7 +117,8 @@ export async function resolveAgent(
       (made ??= link.factory.createFromAgentCard(card).catch((cause: unknown) => {
         throw cardError(cardUrl, `no client could be made for the agent's ${chosen.protocolBinding} interface`, cause);
       }));
-    const wire = { endpoint: chosen.url, agent: summary.url, binding, tenant: summary.tenant, legacy: inLegacy };
+    const version = inLegacy ? '0.3' : rank(wireVersion) >= rank('1.1') ? '1.1' : '1.0';
+    const wire = { endpoint: chosen.url, agent: summary.url, binding, tenant: summary.tenant, legacy: inLegacy, version } as const;
     const transport = await link.transport(wire, client);
     return { summary, client, transport, legacy: inLegacy, auth: link.auth, versionUnsaid, otherGeneration: other };
   };

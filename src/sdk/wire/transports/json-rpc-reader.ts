@@ -59,7 +59,7 @@ export class JsonRpcReaderTransport extends SdkClientTransport {
   override listTasks(contextId: string, options: ListTasksOptions, call: TurnCall): Observable<TaskPage> {
     if (this.wire.legacy) return super.listTasks(contextId, options, call);
     const params = ListTasksRequest.toJSON({ ...listRequest(contextId, options), tenant: this.wire.tenant ?? '' });
-    const request = { endpoint: this.wire.endpoint, method: 'ListTasks', params, version: '1.0' };
+    const request = { endpoint: this.wire.endpoint, method: 'ListTasks', params, version: this.wire.version };
     return readReply(this.replier(call), request, this.site('list-tasks', call), (result) => taskPage(ListTasksResponse.fromJSON(result)));
   }
 

@@ -12,7 +12,7 @@ import type { AgentWire } from './transport.js';
 export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: OutgoingMessage, messageId: string): StreamRequest {
   if (!wire.legacy) {
     const params = SendMessageRequest.toJSON({ ...v1, tenant: wire.tenant ?? '' });
-    return { endpoint: wire.endpoint, method: 'SendStreamingMessage', params, version: '1.0' };
+    return { endpoint: wire.endpoint, method: 'SendStreamingMessage', params, version: wire.version };
   }
   const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
   if (message.contextId !== undefined) sent['contextId'] = message.contextId;
@@ -30,7 +30,7 @@ export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: 
 export function resubscribeRequest(wire: AgentWire, taskId: string): StreamRequest {
   if (!wire.legacy) {
     const params = SubscribeToTaskRequest.toJSON({ tenant: wire.tenant ?? '', id: taskId });
-    return { endpoint: wire.endpoint, method: 'SubscribeToTask', params, version: '1.0', taskId };
+    return { endpoint: wire.endpoint, method: 'SubscribeToTask', params, version: wire.version, taskId };
   }
   return { endpoint: wire.endpoint, method: 'tasks/resubscribe', params: { id: taskId }, version: '0.3', taskId };
 }

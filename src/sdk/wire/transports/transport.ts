@@ -58,6 +58,11 @@ export interface AgentWire {
   readonly tenant: string | undefined;
   /** The calls speak A2A v0.3. */
   readonly legacy: boolean;
+  /**
+   * The `A2A-Version` the client's own reader says on its calls: `0.3`, `1.0`, or `1.1` (the `dev-1.1`
+   * draft: its `generation` read) where the chosen interface offers 1.1 or later.
+   */
+  readonly version: '0.3' | '1.0' | '1.1';
   /** The fetch of its calls: the agent's credentials on its origin, 401/403 as `auth` errors. */
   readonly fetch: typeof fetch;
   /** What an `auth` error of its calls says: the card's schemes and what kind of credential is sent. */
