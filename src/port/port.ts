@@ -21,9 +21,11 @@ export interface A2APort {
   resubscribe(taskId: string): Observable<AgentEvent>;
   /**
    * `GetTask`: one task snapshot, then complete. `historyLength`: how many of the task's last messages
-   * to ask for; by default the fewest the agent's protocol allows (none on v1.0).
+   * to ask for; by default the fewest the agent's protocol allows (none on v1.0). `wait` (A2A 1.1 draft,
+   * a long-poll): the agent holds the answer until the task passes that generation, or its own cap; a
+   * port or an agent that cannot ask so answers at once.
    */
-  getTask(taskId: string, historyLength?: number): Observable<Task>;
+  getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task>;
   /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
   cancel(taskId: string): Observable<Task>;
   /**
@@ -36,6 +38,12 @@ export interface A2APort {
    * is such a port.
    */
   listTasks?(contextId: string, options?: ListTasksOptions): Observable<TaskPage>;
+}
+
+/** A2A 1.1 (draft): a `GetTask` held until the task's generation passes `currentGeneration`. */
+export interface TaskWait {
+  /** The last generation the caller saw. */
+  currentGeneration: number;
 }
 
 /** Bounds of one `ListTasks` page. */

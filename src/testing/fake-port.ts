@@ -1,6 +1,6 @@
 import { defer, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
-import type { A2APort, ListTasksOptions, TaskPage } from '../port/port.js';
+import type { A2APort, ListTasksOptions, TaskPage, TaskWait } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 
@@ -9,7 +9,7 @@ export type FakePortCall =
   | { method: 'card' }
   | { method: 'send' | 'stream'; message: OutgoingMessage }
   | { method: 'resubscribe' | 'cancel'; taskId: string }
-  | { method: 'getTask'; taskId: string; historyLength?: number }
+  | { method: 'getTask'; taskId: string; historyLength?: number; wait?: TaskWait }
   | { method: 'listTasks'; contextId: string; options?: ListTasksOptions };
 
 /**
@@ -63,9 +63,14 @@ export function createFakePort(script: FakePortScript): FakePort {
     send: (message) => answer({ method: 'send', message }, message, script.send),
     stream: (message) => answer({ method: 'stream', message }, message, script.stream),
     resubscribe: (taskId) => answer({ method: 'resubscribe', taskId }, taskId, script.resubscribe),
-    getTask: (taskId, historyLength) =>
+    getTask: (taskId, historyLength, wait) =>
       answer(
-        historyLength === undefined ? { method: 'getTask', taskId } : { method: 'getTask', taskId, historyLength },
+        {
+          method: 'getTask',
+          taskId,
+          ...(historyLength === undefined ? {} : { historyLength }),
+          ...(wait === undefined ? {} : { wait }),
+        },
         taskId,
         script.getTask,
       ),

@@ -45,7 +45,13 @@ const readPolicy = object(
     retryAfter: group(object({ maxTries: count(0, 100, 3), maxWaitMs: ms(30_000), ...backoff(1_000, 2, 10_000, 0.5) }, false)),
     poll: group(
       object(
-        { ...backoff(1_000, 1.5, 15_000, 0.2), requestTimeoutMs: ms(15_000), maxErrors: count(0, 100, 3), staleAfterMs: ms(300_000) },
+        {
+          ...backoff(1_000, 1.5, 15_000, 0.2),
+          requestTimeoutMs: ms(15_000),
+          maxErrors: count(0, 100, 3),
+          staleAfterMs: ms(300_000),
+          longPollMs: count(0, MAX_TIMER_MS, 30_000),
+        },
         false,
       ),
     ),
@@ -152,6 +158,11 @@ export interface TurnPolicy {
     maxErrors: number;
     /** A task that shows no change for this long ends the turn with a timeout. */
     staleAfterMs: number;
+    /**
+     * A2A 1.1 (draft): the longest a long-poll `GetTask` (`currentGeneration`) may be held by the agent, on
+     * top of `requestTimeoutMs`; asked only of an agent that sends generations. 0: never a long-poll.
+     */
+    longPollMs: number;
   };
 }
 

@@ -1,6 +1,6 @@
 import { tap, type Observable } from 'rxjs';
 import { ForwardingPort } from '../../port/forwarding.js';
-import type { A2APort } from '../../port/port.js';
+import type { A2APort, TaskWait } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 
 /**
@@ -27,8 +27,8 @@ export class HeardPort extends ForwardingPort {
   override resubscribe(taskId: string): Observable<AgentEvent> {
     return this.inner.resubscribe(taskId).pipe(tap(this.hear));
   }
-  override getTask(taskId: string, historyLength?: number): Observable<Task> {
-    return this.inner.getTask(taskId, historyLength).pipe(tap((task) => this.heard({ kind: 'task', task })));
+  override getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task> {
+    return this.inner.getTask(taskId, historyLength, wait).pipe(tap((task) => this.heard({ kind: 'task', task })));
   }
   override cancel(taskId: string): Observable<Task> {
     return this.inner.cancel(taskId).pipe(tap((task) => this.heard({ kind: 'task', task })));

@@ -1,8 +1,8 @@
-import { ListTasksResponse, ListTasksRequest } from '@a2a-js/sdk';
+import { ListTasksResponse, ListTasksRequest, Task as SdkTask } from '@a2a-js/sdk';
 import { type Observable } from 'rxjs';
-import type { ListTasksOptions, TaskPage } from '../../../port/port.js';
-import { endsStream, type AgentEvent, type OutgoingMessage } from '../../../port/types.js';
-import { fromSdkEvent } from '../mapping/from-sdk.js';
+import type { ListTasksOptions, TaskPage, TaskWait } from '../../../port/port.js';
+import { endsStream, type AgentEvent, type OutgoingMessage, type Task } from '../../../port/types.js';
+import { fromSdkEvent, fromSdkTask } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
 import { withGeneration } from '../mapping/generation.js';
 import { scanTextChunk } from '../reader/scan.js';
@@ -61,6 +61,22 @@ export class JsonRpcReaderTransport extends SdkClientTransport {
     const params = ListTasksRequest.toJSON({ ...listRequest(contextId, options), tenant: this.wire.tenant ?? '' });
     const request = { endpoint: this.wire.endpoint, method: 'ListTasks', params, version: this.wire.version };
     return readReply(this.replier(call), request, this.site('list-tasks', call), (result) => taskPage(ListTasksResponse.fromJSON(result)));
+  }
+
+  /**
+   * A 1.1 agent's `GetTask` (the `dev-1.1` draft) read by our reader: the task's `generation` read, and
+   * `wait` sent as `currentGeneration` (a long-poll). Any other goes through the SDK's client.
+   */
+  override getTask(taskId: string, call: TurnCall, historyLength?: number, wait?: TaskWait): Observable<Task> {
+    if (this.wire.version !== '1.1') return super.getTask(taskId, call, historyLength);
+    const params: Record<string, unknown> = { id: taskId, historyLength: historyLength ?? 0 };
+    if (this.wire.tenant) params['tenant'] = this.wire.tenant;
+    if (wait !== undefined) params['currentGeneration'] = String(wait.currentGeneration);
+    const request = { endpoint: this.wire.endpoint, method: 'GetTask', params, version: this.wire.version };
+    return readReply(this.replier(call), request, this.site('get-task', call), (result) => {
+      const event = withGeneration({ kind: 'task', task: fromSdkTask(SdkTask.fromJSON(result)) }, { task: result });
+      return (event as Extract<AgentEvent, { kind: 'task' }>).task;
+    });
   }
 
   /** How the reader reaches the agent for a unary call: as for a stream, with the bound on answers read whole. */
