@@ -20,8 +20,11 @@ export interface RunResult {
   waitingAfterMs: number;
   /** How long the sockets were watched (ms), sampled every 250 ms. */
   windowMs: number;
-  /** The client's open connections to the agent during the window: the most at once, at its end, the share of samples with none. */
-  toAgent: { max: number; last: number; zeroShare: number };
+  /**
+   * The client's open connections to the agent during the window: the most at once, at its end, the share of
+   * samples with none, when it first had none (ms into the window), every sample.
+   */
+  toAgent: { max: number; last: number; zeroShare: number; firstZeroMs: number | undefined; samples: number[] };
   /** The most sockets the agent's push sender held open to the receiver during the window. */
   fromAgentMax: number;
   /** The agent server's own count of its connections at the window's end. */
