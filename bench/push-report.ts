@@ -39,12 +39,13 @@ function row(r: RunResult): string {
   ].join(' | ');
 }
 
-/** What the runner knows of the machine, for the section's first line. */
+/** The day and what the runner knows of the machine, for the section's first line (kept with the run's figures). */
 export function machineNote(fdLimit: string): string {
   const load = loadavg()
     .map((value) => value.toFixed(1))
     .join(', ');
-  return `${cpus().length} cores, shared (load ${load} at the start), Node ${process.version}, \`ulimit -n\` ${fdLimit}`;
+  const day = new Date().toISOString().slice(0, 10);
+  return `${day}; ${cpus().length} cores, shared (load ${load} at the start), Node ${process.version}, \`ulimit -n\` ${fdLimit}`;
 }
 
 /** The section's generated part: the machine, the table, the receiver's counts, the notes the numbers need. */
@@ -59,7 +60,7 @@ export function renderPushSection(results: readonly RunResult[], machine: string
   });
   return [
     `${fmt(n)} turns waiting, started ${fmt(results[0]?.startPerSecond ?? 0)} a second; the receiver's \`maxConcurrent\` ${fmt(push[0]?.maxConcurrent ?? 0)};`,
-    `${new Date().toISOString().slice(0, 10)}; ${machine}. Counts and ratios say more than the milliseconds here:`,
+    `${machine}. Counts and ratios say more than the milliseconds here:`,
     'the agent, the client and their kernels share two cores with other work.',
     '',
     "| followed by | tasks parked / turns that knew their task | connections to the agent at the window's end | agent's connections to the receiver (most) | client heap after GC, MB | client RSS, MB | completion → `end`, ms p50 / p99 / max | over 1 s | the push alone (POST → status shown), p50 / p99 | CPU s from the finish, client / agent | turns ended (last after) |",
