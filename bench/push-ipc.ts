@@ -34,6 +34,7 @@ export async function forkAgent(): Promise<BenchAgent> {
       };
       child.on('message', on);
     });
+  process.once('exit', () => child.kill()); // a cell that fails leaves no agent behind
   const { port } = await next('ready');
   return {
     port,
