@@ -4,6 +4,22 @@ import type { PushAnswer, PushReceiver } from '../push/receiver.js';
 /** A request handler for Node's `http` (and express or fastify's raw request and reply). */
 export type NodePushHandler = (request: IncomingMessage, response: ServerResponse, next?: (error?: unknown) => void) => void;
 
+/** What {@link pushHandler} takes besides the receiver. */
+export interface PushHandlerOptions {
+  /**
+   * Whether a checked push of this request goes on to the turns that follow its thread (by default, every
+   * one): a false one is checked and answered the same, and shown to no one — a post to another config's
+   * URL, say, whose events this receiver's turns get from their own.
+   */
+  deliver?: (request: IncomingMessage) => boolean;
+}
+
+/** An answer as it is sent, without the hand-over. */
+function taken(answer: PushAnswer): PushAnswer {
+  const { deliver: _deliver, ...rest } = answer;
+  return rest;
+}
+
 /**
  * A receiver as a request handler for Node's `http`: `http.createServer(pushHandler(receiver))`, or,
  * in express, `app.post('/a2a/push', pushHandler(receiver))` mounted before any body parser (the
@@ -11,7 +27,7 @@ export type NodePushHandler = (request: IncomingMessage, response: ServerRespons
  * checked, then hands it to the turns that follow its thread. A body past the bound is answered 413
  * unread and its connection closed.
  */
-export function pushHandler(receiver: PushReceiver): NodePushHandler {
+export function pushHandler(receiver: PushReceiver, options: PushHandlerOptions = {}): NodePushHandler {
   return (request, response, next) => {
     receiver
       .receive({
@@ -19,7 +35,7 @@ export function pushHandler(receiver: PushReceiver): NodePushHandler {
         header: (name) => headerOf(request, name),
         body: (maxBytes) => readWithin(request, maxBytes),
       })
-      .then((answer) => send(request, response, answer))
+      .then((answer) => send(request, response, options.deliver === undefined || options.deliver(request) ? answer : taken(answer)))
       .catch((error: unknown) => {
         if (next !== undefined) return next(error);
         if (!response.headersSent) response.writeHead(500).end();

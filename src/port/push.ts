@@ -30,7 +30,7 @@ export interface PushDelivery {
   /** When; `'offered'` by default. */
   when?: PushWhen;
   /**
-   * A `GetTask` this often while the turn waits for pushes (ms; 30 s by default): a push lost on the
+   * A `GetTask` about this often while the turn waits for pushes (ms, each 80–120% of it; 60 s by default): a push lost on the
    * way (a receiver restarted, a sender that does not retry) is healed by it, and a task that moved
    * without a push told of it sends the turn back to the ladder (resubscribe, then poll).
    */

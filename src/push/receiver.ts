@@ -20,7 +20,10 @@ export interface PushReceiverOptions extends PushCredentialOptions {
   maxBodyBytes?: number;
   /** Pushes one thread may send: `perSecond` on average, `burst` at once (20 and 200 by default); past that, 429. */
   rate?: { perSecond?: number; burst?: number };
-  /** Bodies read at once; past that, 503 with `Retry-After: 1`. 64 by default. */
+  /**
+   * Bodies read at once; past that, 503 with `Retry-After: 1` (a sender that does not retry, as the SDK's, loses
+   * that push until the turn's next check). 1,024 by default: a burst of completions is thousands of pushes.
+   */
   maxConcurrent?: number;
   /** The pushes remembered to drop one delivered again: at most `max` (100,000), each for `ttlMs` (an hour). */
   duplicates?: { max?: number; ttlMs?: number };
@@ -99,7 +102,7 @@ export function createPushReceiver(options: PushReceiverOptions): PushReceiver {
     10_000,
     now,
   );
-  const maxConcurrent = positive(options.maxConcurrent, 64, 'maxConcurrent');
+  const maxConcurrent = positive(options.maxConcurrent, 1_024, 'maxConcurrent');
   const recent = new RecentKeys(
     positive(options.duplicates?.max, 100_000, 'duplicates.max'),
     positive(options.duplicates?.ttlMs, 60 * 60 * 1000, 'duplicates.ttlMs'),

@@ -148,3 +148,20 @@ describe('a push receiver, attacked', () => {
     await lone.close();
   });
 });
+
+describe('pushHandler with deliver', () => {
+  it('checks and answers a push it does not deliver, as any other, and shows it to no one', async () => {
+    const { createServer } = await import('node:http');
+    const { pushHandler } = await import('../../src/node/push-handler.js');
+    const server = createServer(pushHandler(rx.receiver, { deliver: (request) => request.url === '/mine' }));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const base = `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+    expect((await post(`${base}/other`, statusPush('t-1', A))).status).toBe(401);
+    expect((await post(`${base}/other`, statusPush('t-1', A), bearer(token))).status).toBe(204);
+    nothingShown();
+    expect((await post(`${base}/mine`, statusPush('t-2', A), bearer(token))).status).toBe(204);
+    expect(rx.shown.get(A)).toHaveLength(1);
+    server.closeAllConnections();
+    await new Promise((resolve) => server.close(resolve));
+  });
+});

@@ -10,6 +10,7 @@ import {
   merge,
   Observable,
   of,
+  repeat,
   Subscription,
   switchMap,
   takeWhile,
@@ -37,7 +38,7 @@ type LadderSignal = AgentEvent | LadderNote;
 const MAX_HELD = 1024;
 
 /** How often a turn waiting for pushes checks its task itself, by default. */
-export const DEFAULT_PUSH_CHECK_MS = 30_000;
+export const DEFAULT_PUSH_CHECK_MS = 60_000;
 
 /**
  * What the push option asks of a turn to this agent: `'now'` (its message asks for pushes), a delay
@@ -264,7 +265,9 @@ export function followPushes(
       }),
     );
     const every = delivery.checkEveryMs ?? DEFAULT_PUSH_CHECK_MS;
-    const checks$ = timer(every, every).pipe(
+    // Each check 80–120% of the period after the last: turns started together do not all ask together.
+    const checks$ = defer(() => timer(every * (0.8 + 0.4 * ctx.random()))).pipe(
+      repeat(),
       exhaustMap(() =>
         pollOnce(ctx, taskId).pipe(catchError((error: unknown) => (isA2AError(error, 'task-not-found') ? throwError(() => error) : EMPTY))),
       ),

@@ -50,7 +50,8 @@ describe('followByPush', () => {
     const followed = await followByPush({ ...base, port, source: source().push, checkEveryMs: 20, show: (e) => shown.push(e) });
     expect(followed).toEqual({ id: 'T', contextId: 'C', state: 'completed', stopped: false });
     expect(shown.map((e) => (e.kind === 'task' ? e.task.status.state : e.kind))).toEqual(['working', 'completed']);
-    expect(calls[1]).toMatch(/^create a4h-push-[0-9a-f]{8} http:\/\/127\.0\.0\.1:1\/ token-for-C$/);
+    // The config's URL names it: another config's posts to the same receiver are not shown twice.
+    expect(calls[1]).toMatch(/^create (a4h-push-[0-9a-f]{8}) http:\/\/127\.0\.0\.1:1\/\?a4h-config=\1 token-for-C$/);
     expect(calls.at(-1)).toBe(`delete ${calls[1]!.split(' ')[1]}`);
   });
 

@@ -51,7 +51,15 @@ export interface PushFollow {
   stop$: Observable<unknown>;
   /** Told when the config could not be deleted at the end (it names the config and the error). */
   leftConfig(configId: string, error: unknown): void;
+  /** Told the config's id before it is made: the receiver then shows only the posts its URL names (see {@link CONFIG_PARAM}). */
+  ownConfig?(configId: string): void;
 }
+
+/**
+ * The query parameter a config's URL carries its id in: another config's posts to the same receiver (a
+ * message's, `send --push-url`) are the same events again, and are not shown twice.
+ */
+export const CONFIG_PARAM = 'a4h-config';
 
 /** How a follow ended: the task's ids and its last known state, and whether the person stopped it first. */
 export interface PushFollowed {
@@ -106,11 +114,14 @@ export async function followByPush(follow: PushFollow): Promise<PushFollowed> {
   try {
     const target = await firstValueFrom(source.target(contextId));
     configId = `${target.id}-${randomUUID().slice(0, 8)}`;
+    follow.ownConfig?.(configId);
+    const url = new URL(target.url);
+    url.searchParams.set(CONFIG_PARAM, configId);
     await bounded(
       port.createPushConfig({
         id: configId,
         taskId,
-        url: target.url,
+        url: url.href,
         token: target.token,
         authentication: { scheme: 'Bearer', credentials: target.token },
       }),

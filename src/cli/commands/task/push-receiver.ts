@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { createPushReceiver, type Logger, type NodePushHandler, pushHandler, type PushReceiver } from '../../../node/index.js';
 import { UsageError } from '../../core/io.js';
 import type { PushSecrets } from '../../core/push.js';
+import { CONFIG_PARAM } from './push-follow.js';
 
 /** Where `task subscribe --push` listens by default: loopback, a free port. */
 export const DEFAULT_PUSH_LISTEN = { host: '127.0.0.1', port: 0 } as const;
@@ -14,6 +15,8 @@ export interface LocalReceiver {
   url: string;
   /** Where it listens, as `HOST:PORT`. */
   listening: string;
+  /** Shows only the posts whose URL names this config (`a4h-config`): another config's are checked and answered, and shown to no one. */
+  only(configId: string): void;
   /** Stops listening and ends every connection. */
   close(): Promise<void>;
 }
@@ -39,6 +42,7 @@ export async function startLocalReceiver(
   logger: Logger,
 ): Promise<LocalReceiver> {
   let handler: NodePushHandler | undefined;
+  let own: string | undefined;
   // The receiver's URL is known once the port is: until then (never, in practice) a post is told to come back.
   const server = createServer((request, response) => {
     if (handler === undefined) response.writeHead(503, { 'retry-after': '1' }).end();
@@ -65,11 +69,17 @@ export async function startLocalReceiver(
     previousSecrets: secrets.previousSecrets,
     logger,
   });
-  handler = pushHandler(receiver);
+  // Another config's post (the same events again, to the same receiver, as a message's config posts them): checked and answered, not shown.
+  handler = pushHandler(receiver, {
+    deliver: (request) => own === undefined || new URL(request.url ?? '/', 'http://receiver').searchParams.get(CONFIG_PARAM) === own,
+  });
   return {
     receiver,
     url: url ?? `http://${listening}/`,
     listening,
+    only: (configId) => {
+      own = configId;
+    },
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

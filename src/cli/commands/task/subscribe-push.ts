@@ -87,6 +87,7 @@ export async function subscribeByPush(
       requestTimeoutMs,
       show,
       stop$,
+      ownConfig: (configId) => local.only(configId),
       leftConfig: (configId, error) =>
         notice(
           io,
