@@ -1,3 +1,7 @@
+import type { PushTarget } from './push-target.js';
+
+export type { PushTarget } from './push-target.js';
+
 /**
  * The domain types the ladder works with. The SDK adapter maps its own types into these, so the
  * ladder, the renderer and the tests never see SDK shapes (v1.0 and v0.3 look the same here).
@@ -149,21 +153,6 @@ export type AgentEvent =
 
 /** What a blocking send answers: a task (maybe still working) or a single message. */
 export type SendResult = Extract<AgentEvent, { kind: 'task' } | { kind: 'message' }>;
-
-/**
- * Where an agent posts a thread's task updates and the credential it sends with them: what a message
- * asks of the agent (`configuration.taskPushNotificationConfig`, v0.3 `pushNotificationConfig`) or
- * a config created on a task says. The agent sends `token` as `Authorization: Bearer` (A2A v1.0
- * `authentication`) or as `X-A2A-Notification-Token` (the v0.3 `token`); both are set.
- */
-export interface PushTarget {
-  /** The receiver's URL, as agents reach it. */
-  url: string;
-  /** The credential the receiver checks: it names the thread. Never logged. */
-  token: string;
-  /** The config's id at the agent: one per receiver, so asking again replaces it rather than adding one. */
-  id: string;
-}
 
 /** A file the user sends: its bytes or a URI, with its media type (checked against the card's input modes) and name. */
 export interface OutgoingFile {

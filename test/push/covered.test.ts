@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentEvent, Task } from '../../src/port/types.js';
 import { ev, task } from '../../src/testing/index.js';
-import { coveredBy } from '../../src/turn/ladder/push.js';
+import { coveredBy } from '../../src/turn/ladder/push-follow.js';
 
 // The pushes that came while a read of the task was on its way, and that the read shows already: left out, so nothing shows twice.
 
