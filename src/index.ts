@@ -8,7 +8,7 @@ export { A2AError, isA2AError, toA2AError } from './errors.js';
 export type { A2AErrorInit, A2AErrorKind, A2AOperation, AuthDetails, TimeoutPhase } from './errors.js';
 export { silentLogger } from './logger.js';
 export type { Logger } from './logger.js';
-export type { A2APort, Caller, ListTasksOptions, PortFactory, PortTurn, TaskPage } from './port/port.js';
+export type { A2APort, Caller, ListTasksOptions, PortFactory, PortTurn, TaskPage, GenerationWait } from './port/port.js';
 export { createSdkPorts } from './sdk/ports.js';
 export type {
   AgentReachOptions,
@@ -94,6 +94,7 @@ export type {
   AuthRequiredEvent,
   DataAttachment,
   FileAttachment,
+  LadderNote,
   ContextAdoptedEvent,
   ContextRefusedEvent,
   EndEvent,

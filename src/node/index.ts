@@ -16,4 +16,4 @@ export type { GrpcWireEvent, GrpcWireWatch } from '../sdk/wire/bindings/grpc/wir
 export type { ClientTls, ClientTlsOption, Pem } from './tls.js';
 export type { NodeA2AOptions } from './create-a2a.js';
 export { pushHandler } from './push-handler.js';
-export type { NodePushHandler } from './push-handler.js';
+export type { NodePushHandler, PushHandlerOptions } from './push-handler.js';

@@ -1,15 +1,5 @@
 import type { A2AError } from '../errors.js';
-import type {
-  ContextAdoptedEvent,
-  ContextRefusedEvent,
-  FallbackEvent,
-  LadderNote,
-  PollingEvent,
-  PushNoteEvent,
-  ReconcileEvent,
-  ReconnectingEvent,
-  TaskGoneEvent,
-} from './notes.js';
+import type { LadderNote } from './notes.js';
 import type { AgentMessage, TaskState } from './types.js';
 
 export type * from './notes.js';
@@ -215,14 +205,7 @@ export type TurnEvent =
   | AttachmentEvent
   | ActivityEvent
   | AuthRequiredEvent
-  | ReconnectingEvent
-  | PollingEvent
-  | FallbackEvent
-  | TaskGoneEvent
-  | ContextRefusedEvent
-  | ReconcileEvent
-  | ContextAdoptedEvent
-  | PushNoteEvent
+  | LadderNote
   | EndEvent;
 
 /** The opt-in error event of {@link catchTurnError}: the turn failed before the agent's outcome was known. */

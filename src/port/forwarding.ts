@@ -1,6 +1,6 @@
 import type { Observable } from 'rxjs';
 import type { CardSummary } from './card.js';
-import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage, type TaskWait } from './port.js';
+import { listTasksOf, type A2APort, type ListTasksOptions, type TaskPage, type GenerationWait } from './port.js';
 import { pushConfigsOf, type NewPushConfig, type PushConfig, type PushConfigPage, type PushConfigPort } from './push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from './types.js';
 
@@ -58,7 +58,7 @@ export class ForwardingPort implements A2APort, PushConfigPort {
     return this.inner.resubscribe(taskId);
   }
   /** The inner port's `GetTask`. */
-  getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task> {
+  getTask(taskId: string, historyLength?: number, wait?: GenerationWait): Observable<Task> {
     return this.inner.getTask(taskId, historyLength, wait);
   }
   /** The inner port's `CancelTask`. */

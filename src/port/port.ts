@@ -25,7 +25,7 @@ export interface A2APort {
    * a long-poll): the agent holds the answer until the task passes that generation, or its own cap; a
    * port or an agent that cannot ask so answers at once.
    */
-  getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task>;
+  getTask(taskId: string, historyLength?: number, wait?: GenerationWait): Observable<Task>;
   /** `CancelTask`: the task as the agent has it after the cancel, then complete. */
   cancel(taskId: string): Observable<Task>;
   /**
@@ -41,7 +41,7 @@ export interface A2APort {
 }
 
 /** A2A 1.1 (draft): a `GetTask` held until the task's generation passes `currentGeneration`. */
-export interface TaskWait {
+export interface GenerationWait {
   /** The last generation the caller saw. */
   currentGeneration: number;
 }

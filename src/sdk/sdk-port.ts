@@ -14,7 +14,7 @@ import { A2AError, isA2AError, type A2AOperation } from '../errors.js';
 import { NO_EXTENSIONS } from '../port/extensions.js';
 import { METHOD_NOT_FOUND } from '../port/codes.js';
 import { redactQuery } from '../port/card-url.js';
-import type { A2APort, Caller, ListTasksOptions, TaskPage, TaskWait } from '../port/port.js';
+import type { A2APort, Caller, ListTasksOptions, TaskPage, GenerationWait } from '../port/port.js';
 import type { NewPushConfig, PushConfig, PushConfigPage, PushConfigPort } from '../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
@@ -92,7 +92,7 @@ export class SdkPort implements A2APort, PushConfigPort {
     return this.withAgent('resubscribe', (resolved) => resolved.transport.resubscribe(taskId, this.callOf(resolved)));
   }
 
-  getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task> {
+  getTask(taskId: string, historyLength?: number, wait?: GenerationWait): Observable<Task> {
     return this.withAgent('get-task', (resolved) => resolved.transport.getTask(taskId, this.callOf(resolved), historyLength, wait));
   }
 

@@ -1,6 +1,6 @@
 import { defer, throwError, type Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
-import type { A2APort, ListTasksOptions, TaskPage, TaskWait } from '../port/port.js';
+import type { A2APort, ListTasksOptions, TaskPage, GenerationWait } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 
@@ -9,7 +9,7 @@ export type FakePortCall =
   | { method: 'card' }
   | { method: 'send' | 'stream'; message: OutgoingMessage }
   | { method: 'resubscribe' | 'cancel'; taskId: string }
-  | { method: 'getTask'; taskId: string; historyLength?: number; wait?: TaskWait }
+  | { method: 'getTask'; taskId: string; historyLength?: number; wait?: GenerationWait }
   | { method: 'listTasks'; contextId: string; options?: ListTasksOptions };
 
 /**

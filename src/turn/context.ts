@@ -2,7 +2,7 @@ import { map, Observable, type MonoTypeOperatorFunction, type Observer, type Sub
 import { isA2AError } from '../errors.js';
 import type { Logger } from '../logger.js';
 import { ForwardingPort } from '../port/forwarding.js';
-import type { A2APort, TaskWait } from '../port/port.js';
+import type { A2APort, GenerationWait } from '../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import type { CardSummary } from '../port/card.js';
 import type { TurnPolicy } from './policy.js';
@@ -53,7 +53,7 @@ class TrackedPort extends ForwardingPort {
   override resubscribe(taskId: string): Observable<AgentEvent> {
     return this.inner.resubscribe(taskId).pipe(owned(this.task, true));
   }
-  override getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task> {
+  override getTask(taskId: string, historyLength?: number, wait?: GenerationWait): Observable<Task> {
     // A snapshot is the task's event here: the same checks as a stream's, then back to the task.
     return this.inner.getTask(taskId, historyLength, wait).pipe(
       map((snapshot): AgentEvent => ({ kind: 'task', task: snapshot })),

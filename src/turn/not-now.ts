@@ -2,7 +2,7 @@ import { asyncScheduler, Observable, timer, type Observer, type Subscriber, type
 import { isA2AError, retryingAfter, type A2AError, type A2AOperation } from '../errors.js';
 import { NOT_NOW_STATUSES } from '../port/codes.js';
 import { ForwardingPort } from '../port/forwarding.js';
-import type { A2APort, ListTasksOptions, TaskPage, TaskWait } from '../port/port.js';
+import type { A2APort, ListTasksOptions, TaskPage, GenerationWait } from '../port/port.js';
 import type { CardSummary } from '../port/card.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../port/types.js';
 import { backoffDelay, type TurnPolicy } from './policy.js';
@@ -128,7 +128,7 @@ class NotNowPort extends ForwardingPort {
   override resubscribe(taskId: string): Observable<AgentEvent> {
     return this.taken('resubscribe', this.inner.resubscribe(taskId));
   }
-  override getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task> {
+  override getTask(taskId: string, historyLength?: number, wait?: GenerationWait): Observable<Task> {
     return this.taken('get-task', this.inner.getTask(taskId, historyLength, wait));
   }
   override cancel(taskId: string): Observable<Task> {

@@ -1,6 +1,6 @@
 import { tap, type Observable } from 'rxjs';
 import { ForwardingPort } from '../../port/forwarding.js';
-import type { A2APort, TaskWait } from '../../port/port.js';
+import type { A2APort, GenerationWait } from '../../port/port.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../port/types.js';
 
 /**
@@ -27,7 +27,7 @@ export class HeardPort extends ForwardingPort {
   override resubscribe(taskId: string): Observable<AgentEvent> {
     return this.inner.resubscribe(taskId).pipe(tap(this.hear));
   }
-  override getTask(taskId: string, historyLength?: number, wait?: TaskWait): Observable<Task> {
+  override getTask(taskId: string, historyLength?: number, wait?: GenerationWait): Observable<Task> {
     return this.inner.getTask(taskId, historyLength, wait).pipe(tap((task) => this.heard({ kind: 'task', task })));
   }
   override cancel(taskId: string): Observable<Task> {

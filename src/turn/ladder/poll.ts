@@ -14,7 +14,7 @@ import {
   type Observable,
 } from 'rxjs';
 import { isA2AError, timeoutError } from '../../errors.js';
-import type { TaskWait } from '../../port/port.js';
+import type { GenerationWait } from '../../port/port.js';
 import type { AgentEvent, Task } from '../../port/types.js';
 import type { LadderContext } from '../context.js';
 import { backoffDelay } from '../policy.js';
@@ -25,7 +25,7 @@ import { within } from '../within.js';
  * A2A 1.1 (draft): a `GetTask` held until the task passes the last generation the turn saw, when the
  * agent sends generations and the policy allows long-polls; else undefined (a plain `GetTask`).
  */
-function longPoll(ctx: LadderContext): TaskWait | undefined {
+function longPoll(ctx: LadderContext): GenerationWait | undefined {
   const current = ctx.task.generations.current;
   return current === undefined || ctx.policy.poll.longPollMs === 0 ? undefined : { currentGeneration: current };
 }

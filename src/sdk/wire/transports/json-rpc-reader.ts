@@ -1,6 +1,6 @@
 import { ListTasksResponse, ListTasksRequest, Task as SdkTask } from '@a2a-js/sdk';
 import { type Observable } from 'rxjs';
-import type { ListTasksOptions, TaskPage, TaskWait } from '../../../port/port.js';
+import type { ListTasksOptions, TaskPage, GenerationWait } from '../../../port/port.js';
 import { endsStream, type AgentEvent, type OutgoingMessage, type Task } from '../../../port/types.js';
 import { fromSdkEvent, fromSdkTask } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
@@ -67,7 +67,7 @@ export class JsonRpcReaderTransport extends SdkClientTransport {
    * A 1.1 agent's `GetTask` (the `dev-1.1` draft) read by our reader: the task's `generation` read, and
    * `wait` sent as `currentGeneration` (a long-poll). Any other goes through the SDK's client.
    */
-  override getTask(taskId: string, call: TurnCall, historyLength?: number, wait?: TaskWait): Observable<Task> {
+  override getTask(taskId: string, call: TurnCall, historyLength?: number, wait?: GenerationWait): Observable<Task> {
     if (this.wire.version !== '1.1') return super.getTask(taskId, call, historyLength);
     const params: Record<string, unknown> = { id: taskId, historyLength: historyLength ?? 0 };
     if (this.wire.tenant) params['tenant'] = this.wire.tenant;

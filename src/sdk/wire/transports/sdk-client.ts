@@ -1,7 +1,7 @@
 import { TaskState as SdkTaskState, type ListTasksRequest, type ListTasksResponse, type SendMessageRequest } from '@a2a-js/sdk';
 import { map, throwError, type Observable } from 'rxjs';
 import { A2AError, type A2AOperation } from '../../../errors.js';
-import type { ListTasksOptions, TaskPage, TaskWait } from '../../../port/port.js';
+import type { ListTasksOptions, TaskPage, GenerationWait } from '../../../port/port.js';
 import type { NewPushConfig, PushConfig, PushConfigPage } from '../../../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../../port/types.js';
 import { streamCall, unaryCall, type CallSite } from './calls.js';
@@ -45,7 +45,7 @@ export class SdkClientTransport implements Transport {
     );
   }
 
-  getTask(taskId: string, call: TurnCall, historyLength?: number, _wait?: TaskWait): Observable<Task> {
+  getTask(taskId: string, call: TurnCall, historyLength?: number, _wait?: GenerationWait): Observable<Task> {
     // v0.3 servers read 0 as "all history"; 1 is the least they honour.
     const history = historyLength ?? (this.wire.legacy ? 1 : 0);
     return unaryCall(this.site('get-task', call), (signal) =>

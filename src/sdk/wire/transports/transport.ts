@@ -2,7 +2,7 @@ import type { Client } from '@a2a-js/sdk/client';
 import type { Observable } from 'rxjs';
 import type { Binding } from '../bindings/binding.js';
 import type { AuthDetails } from '../../../errors.js';
-import type { ListTasksOptions, TaskPage, TaskWait } from '../../../port/port.js';
+import type { ListTasksOptions, TaskPage, GenerationWait } from '../../../port/port.js';
 import type { NewPushConfig, PushConfig, PushConfigPage } from '../../../port/push-configs.js';
 import type { AgentEvent, OutgoingMessage, SendResult, Task } from '../../../port/types.js';
 import type { ResponseWatch } from '../fetch/response-watch.js';
@@ -32,7 +32,7 @@ export interface Transport {
   resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent>;
   /** `GetTask`, with `historyLength` messages of history (by default the fewest the generation allows). */
   /** `GetTask`; `wait` (A2A 1.1's long-poll) is sent only where the transport and the agent speak 1.1. */
-  getTask(taskId: string, call: TurnCall, historyLength?: number, wait?: TaskWait): Observable<Task>;
+  getTask(taskId: string, call: TurnCall, historyLength?: number, wait?: GenerationWait): Observable<Task>;
   /** `CancelTask`. */
   cancel(taskId: string, call: TurnCall): Observable<Task>;
   /** `ListTasks` of one conversation (v1.0; `unsupported` on v0.3). */
