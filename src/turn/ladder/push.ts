@@ -11,7 +11,6 @@ import { within } from '../within.js';
 import { sendBlocking } from './send.js';
 import { followPushes, readThenFollow } from './push-follow.js';
 
-
 type LadderSignal = AgentEvent | LadderNote;
 
 /** Pushes a turn holds before it reads them (the agent may post before the send answers): past it, the oldest go. */
