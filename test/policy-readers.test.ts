@@ -44,7 +44,13 @@ const turnPolicySchema = z.object({
   reconnect: z.prefault(z.object({ maxAttempts: count(0, 100, 5), maxElapsedMs: ms(300_000), ...backoff(500, 2, 10_000, 0.5) }), {}),
   retryAfter: z.prefault(z.object({ maxTries: count(0, 100, 3), maxWaitMs: ms(30_000), ...backoff(1_000, 2, 10_000, 0.5) }), {}),
   poll: z.prefault(
-    z.object({ ...backoff(1_000, 1.5, 15_000, 0.2), requestTimeoutMs: ms(15_000), maxErrors: count(0, 100, 3), staleAfterMs: ms(300_000) }),
+    z.object({
+      ...backoff(1_000, 1.5, 15_000, 0.2),
+      requestTimeoutMs: ms(15_000),
+      maxErrors: count(0, 100, 3),
+      staleAfterMs: ms(300_000),
+      longPollMs: count(0, MAX_TIMER_MS, 30_000),
+    }),
     {},
   ),
 });
@@ -100,7 +106,13 @@ const options = partial({
   secondMessage: fc.constantFrom('queue', 'supersede', 'parallel'),
   reconnect: partial({ maxAttempts: whole(0, 100), maxElapsedMs: timer, ...backoffs }),
   retryAfter: partial({ maxTries: whole(0, 100), maxWaitMs: timer, ...backoffs }),
-  poll: partial({ ...backoffs, requestTimeoutMs: timer, maxErrors: whole(0, 100), staleAfterMs: timer }),
+  poll: partial({
+    ...backoffs,
+    requestTimeoutMs: timer,
+    maxErrors: whole(0, 100),
+    staleAfterMs: timer,
+    longPollMs: whole(0, MAX_TIMER_MS),
+  }),
 });
 
 /** Numbers at and past every bound, not numbers, not finite, not whole, past the safe integers. */
