@@ -4,6 +4,8 @@
  * user messages each one got; and a ledger of messages against it (lost, doubled, orphaned).
  */
 import { Role, TaskState, type ListTasksRequest, type Task } from '@a2a-js/sdk';
+import { expect } from 'vitest';
+import type { Followed } from '../../examples/gateway/client.mjs';
 import { connectUrl } from '../../fixtures/sdk-client.js';
 
 /** One task of the conversation, as the agent has it. */
@@ -77,4 +79,16 @@ export function ledger(messageIds: readonly string[], tasks: readonly AgentTask[
       )
       .map((task) => task.id),
   };
+}
+
+/** The message was delivered once and its reply came whole, once: against the agent's own record of the conversation. */
+export async function expectDeliveredOnce(agentUrl: string, contextId: string, followed: Followed): Promise<void> {
+  expect(followed.error).toBeUndefined();
+  expect(followed.end).toMatchObject({ outcome: 'completed' });
+  expect(followed.reply).toBe(followed.end!.text);
+  const tasks = await agentTasks(agentUrl, contextId);
+  expect(ledger([followed.messageId!], tasks)).toEqual({ messages: 1, lost: [], doubled: [], orphaned: [] });
+  expect(tasks.map((t) => ({ id: t.id, completed: t.completed, reply: t.reply }))).toEqual([
+    { id: followed.end!.taskId, completed: true, reply: followed.reply },
+  ]);
 }

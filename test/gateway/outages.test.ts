@@ -12,7 +12,7 @@ import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { useGatewayRig } from './rig.js';
+import { rigOf } from './rig.js';
 
 const SECRET = 'outages-test-secret-not-for-production';
 const USER = 'grace';
@@ -32,10 +32,7 @@ async function expectAllDelivered(threads: readonly string[], followed: readonly
   );
 }
 
-const rig = useGatewayRig({
-  prefix: 'a4h-outages-test-',
-  secret: SECRET,
-  user: USER,
+const rig = rigOf('a4h-outages-test-', SECRET, USER, {
   // Replies of about 3 s: an outage of 6 s outlasts most of them.
   agent: { chunkDelayMs: 120 },
   rttMs: 150,

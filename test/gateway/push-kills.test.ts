@@ -9,11 +9,9 @@
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { killEachOnce, pushLoad } from './push-load.js';
-import { useGatewayRig } from './rig.js';
+import { killEachOnce, pushLoad, reportFigures } from './push-load.js';
+import { rigOf } from './rig.js';
 
 const SECRET = 'push-kills-test-secret-not-for-production';
 const USER = 'kai';
@@ -23,15 +21,12 @@ const toAgent: string[] = [];
 const gatewayLog: string[] = [];
 const sends = (body: string) => (/"method":\s*"(SendMessage|SendStreamingMessage)"/.test(body) ? Math.random() * 1_500 : 0);
 
-const rig = useGatewayRig({
-  prefix: 'a4h-push-kills-test-',
-  secret: SECRET,
-  user: USER,
+const rig = rigOf('a4h-push-kills-test-', SECRET, USER, {
   // Each word 200 ms apart: a task of 5 to 8 s, pushed word by word.
   agent: { chunkDelayMs: 200 },
   rttMs: 50,
   holdMs: sends,
-  onRequest: (body) => toAgent.push(/"method":\s*"([^"]+)"/.exec(body)?.[1] ?? '(no method)'),
+  methods: toAgent,
   cluster: { push: true, log: (line) => gatewayLog.push(line) },
 });
 
@@ -52,10 +47,7 @@ describe('long tasks by push, every replica killed once under load', () => {
         toAgent,
         gatewayLog,
       });
-      const { oddTurns, ...shown } = figures;
-      console.log(`push kills: ${JSON.stringify(shown)}`);
-      await mkdir('test-output', { recursive: true });
-      await writeFile(join('test-output', 'gateway-push-kills.json'), `${JSON.stringify({ ...shown, oddTurns }, null, 2)}\n`);
+      await reportFigures('push kills', 'gateway-push-kills.json', figures);
       expect(figures.kills).toBe(3);
       expect(figures).toMatchObject({ lost: 0, doubled: 0, orphaned: 0, truncated: 0 });
       // Not asserted: \`replaced\`, the turns that showed a chunk twice live (a push the resumed replica held while it

@@ -1,3 +1,5 @@
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
 /**
  * Long tasks followed by push under load while replicas die: clients sending back to back through
  * haproxy to replicas started with `--push`, a killer meanwhile, and the figures counted against the
@@ -166,4 +168,12 @@ export async function killEachOnce(cluster: Cluster, everyMs: number): Promise<n
     await cluster.restart(name);
   }
   return kills;
+}
+
+/** The run's figures on the log (without the odd turns) and whole in `test-output/<file>`, for a person to read. */
+export async function reportFigures(name: string, file: string, figures: PushLoadFigures): Promise<void> {
+  const { oddTurns, ...shown } = figures;
+  console.log(`${name}: ${JSON.stringify(shown)}`);
+  await mkdir('test-output', { recursive: true });
+  await writeFile(join('test-output', file), `${JSON.stringify({ ...shown, oddTurns }, null, 2)}\n`);
 }

@@ -12,19 +12,16 @@ import { freePort } from '../../examples/gateway/cluster.mjs';
 import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
-import { useGatewayRig } from './rig.js';
+import { rigOf } from './rig.js';
 
 const SECRET = 'push-solo-test-secret-not-for-production';
 const USER = 'sol';
 const toAgent: string[] = [];
 
-const rig = useGatewayRig({
-  prefix: 'a4h-push-solo-test-',
-  secret: SECRET,
-  user: USER,
+const rig = rigOf('a4h-push-solo-test-', SECRET, USER, {
   agent: { chunkDelayMs: 120 },
   rttMs: 50,
-  onRequest: (body) => toAgent.push(/"method":\s*"([^"]+)"/.exec(body)?.[1] ?? '(no method)'),
+  methods: toAgent,
   cluster: false,
   needs: { haproxy: false },
 });

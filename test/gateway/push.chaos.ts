@@ -6,11 +6,9 @@
  * and against what reached it; the figures go to the console and to test-output/gateway-push-chaos.json.
  * push-kills.test.ts is its short form in `npm test`.
  */
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { killRandomly } from './killer.js';
-import { pushLoad } from './push-load.js';
+import { pushLoad, reportFigures } from './push-load.js';
 import { useGatewayRig } from './rig.js';
 
 const SECRET = 'push-chaos-secret-not-for-production';
@@ -26,7 +24,7 @@ const rig = useGatewayRig(
     tokenTtlSeconds: 3600,
     agent: { chunkDelayMs: 300 },
     rttMs: 150,
-    onRequest: (body) => toAgent.push(/"method":\s*"([^"]+)"/.exec(body)?.[1] ?? '(no method)'),
+    methods: toAgent,
     cluster: { push: true, log: (line) => gatewayLog.push(line) },
     needs: { haproxy: false, build: false },
   },
@@ -47,10 +45,7 @@ describe('the push gateway under chaos', () => {
       toAgent,
       gatewayLog,
     });
-    const { oddTurns, ...shown } = figures;
-    console.log(`push chaos: ${JSON.stringify(shown)}`);
-    await mkdir('test-output', { recursive: true });
-    await writeFile(join('test-output', 'gateway-push-chaos.json'), `${JSON.stringify({ ...shown, oddTurns }, null, 2)}\n`);
+    await reportFigures('push chaos', 'gateway-push-chaos.json', figures);
     expect(figures).toMatchObject({ lost: 0, doubled: 0, orphaned: 0, truncated: 0 });
     expect(figures.moved).toBeGreaterThan(0);
     expect(Object.keys(figures.atAgent).filter((method) => /Stream|Subscribe/.test(method))).toEqual([]);

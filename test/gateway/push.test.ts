@@ -9,11 +9,11 @@
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
 import { describe, expect, it } from 'vitest';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client.mjs';
 import { deriveContextId, pushCredentials } from '../../src/index.js';
 import { statusPush } from '../push/receiver-kit.js';
-import { agentTasks, ledger } from './agent-truth.js';
-import { useGatewayRig } from './rig.js';
+import { agentTasks, expectDeliveredOnce } from './agent-truth.js';
+import { rigOf } from './rig.js';
 
 const SECRET = 'push-gateway-test-secret-not-for-production';
 const USER = 'pia';
@@ -21,14 +21,11 @@ const USER = 'pia';
 const toAgent: string[] = [];
 const gatewayLog: string[] = [];
 
-const rig = useGatewayRig({
-  prefix: 'a4h-push-gateway-test-',
-  secret: SECRET,
-  user: USER,
+const rig = rigOf('a4h-push-gateway-test-', SECRET, USER, {
   // Each word 120 ms apart: a reply of a few seconds, pushed word by word.
   agent: { chunkDelayMs: 120 },
   rttMs: 50,
-  onRequest: (body) => toAgent.push(/"method":\s*"([^"]+)"/.exec(body)?.[1] ?? '(no method)'),
+  methods: toAgent,
   cluster: { replicas: 2, push: true, log: (line) => gatewayLog.push(line) },
 });
 
@@ -48,18 +45,6 @@ const taken = async (name: string) => (await healthOf(name)).push.outcomes.taken
 const unclaimed = async (name: string) => (await healthOf(name)).push.outcomes.unclaimed ?? 0;
 const otherThan = (name: string) => rig.cluster.names.find((n) => n !== name)!;
 
-/** The message was delivered once and its reply came whole, once: against the agent's own record. */
-async function expectDeliveredOnce(thread: string, followed: Followed): Promise<void> {
-  expect(followed.error).toBeUndefined();
-  expect(followed.end).toMatchObject({ outcome: 'completed' });
-  expect(followed.reply).toBe(followed.end!.text);
-  const tasks = await agentTasks(rig.agent.url, await contextOf(thread));
-  expect(ledger([followed.messageId!], tasks)).toEqual({ messages: 1, lost: [], doubled: [], orphaned: [] });
-  expect(tasks.map((t) => ({ id: t.id, completed: t.completed, reply: t.reply }))).toEqual([
-    { id: followed.end!.taskId, completed: true, reply: followed.reply },
-  ]);
-}
-
 /** A push for `thread` as the agent would post it, with the credential a replica would have given. */
 async function postPush(path: string, thread: string, taskId: string, token?: string): Promise<number> {
   const contextId = await contextOf(thread);
@@ -78,7 +63,7 @@ describe('the gateway following tasks by push, two replicas behind haproxy', { t
     const before = toAgent.length;
     const takenBefore = Object.fromEntries(await Promise.all(rig.cluster.names.map(async (n) => [n, await taken(n)] as const)));
     const followed = await followTurn({ gateway: rig.cluster.url, token: rig.token, thread: 'pushed', text: 'tell me a long story' });
-    await expectDeliveredOnce('pushed', followed);
+    await expectDeliveredOnce(rig.agent.url, await contextOf('pushed'), followed);
     expect(followed.replicas).toHaveLength(1);
     const [serving] = followed.replicas as [string];
     const methods = toAgent.slice(before);
@@ -146,7 +131,7 @@ describe('the gateway following tasks by push, two replicas behind haproxy', { t
     await killing;
     const survivor = otherThan(killed);
     try {
-      await expectDeliveredOnce('killed', followed);
+      await expectDeliveredOnce(rig.agent.url, await contextOf('killed'), followed);
       expect(followed.replicas).toEqual([killed, survivor]);
       expect(followed.recoveries).toHaveLength(1);
       const methods = toAgent.slice(before);

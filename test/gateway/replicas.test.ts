@@ -11,11 +11,11 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client.mjs';
 import { deriveContextId, parsePosition } from '../../src/index.js';
 import { eventually } from '../eventually.js';
-import { agentTasks, ledger } from './agent-truth.js';
-import { useGatewayRig } from './rig.js';
+import { agentTasks, expectDeliveredOnce } from './agent-truth.js';
+import { rigOf } from './rig.js';
 
 const SECRET = 'replicas-test-secret-not-for-production';
 const USER = 'ada';
@@ -30,22 +30,7 @@ const cancelled = () => agentLog.filter((line) => line.endsWith('canceled')).len
 const follow = (thread: string, more: Partial<Parameters<typeof followTurn>[0]> = {}) =>
   followTurn({ gateway: rig.cluster.url, token: rig.token, thread, ...more });
 
-/** The message was delivered once and its reply came whole, once: against the agent's own record. */
-async function expectDeliveredOnce(thread: string, followed: Followed): Promise<void> {
-  expect(followed.error).toBeUndefined();
-  expect(followed.end).toMatchObject({ outcome: 'completed' });
-  expect(followed.reply).toBe(followed.end!.text);
-  const tasks = await agentTasks(rig.agent.url, await contextOf(thread));
-  expect(ledger([followed.messageId!], tasks)).toEqual({ messages: 1, lost: [], doubled: [], orphaned: [] });
-  expect(tasks.map((t) => ({ id: t.id, completed: t.completed, reply: t.reply }))).toEqual([
-    { id: followed.end!.taskId, completed: true, reply: followed.reply },
-  ]);
-}
-
-const rig = useGatewayRig({
-  prefix: 'a4h-replicas-test-',
-  secret: SECRET,
-  user: USER,
+const rig = rigOf('a4h-replicas-test-', SECRET, USER, {
   agent: { log: (line) => agentLog.push(line) },
   rttMs: 150,
   onRequest: (body) => toAgent.push(body),
@@ -91,7 +76,7 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
       await killing;
       expect(killed).toBeDefined();
       expect(followed.reconnects).toBeGreaterThanOrEqual(1);
-      await expectDeliveredOnce(thread, followed);
+      await expectDeliveredOnce(rig.agent.url, await contextOf(thread), followed);
       // The message the agent got was followed, not sent again; the one it never got was sent again.
       if (when === 'message on its way') expect(followed.resent).toBe(0);
       await rig.cluster.restart(killed!);
@@ -143,7 +128,7 @@ describe('the gateway behind haproxy, the agent 150 ms away', { timeout: 60_000 
     await sleep(300);
     for (const name of rig.cluster.names) await rig.cluster.restart(name);
     const followed = await Promise.all(turns);
-    await Promise.all(threads.map((thread, i) => expectDeliveredOnce(thread, followed[i]!)));
+    await Promise.all(threads.map(async (thread, i) => expectDeliveredOnce(rig.agent.url, await contextOf(thread), followed[i]!)));
     // Every replica was restarted while every reply streamed: every client lost its stream once at least.
     expect(followed.filter((f) => f.reconnects === 0)).toEqual([]);
     expect(cancelled()).toBe(cancelledBefore);

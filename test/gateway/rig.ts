@@ -38,6 +38,8 @@ export interface RigOptions {
   rttMs: number;
   /** The far agent's ear on each request's body (startFarAgent's `onRequest`). */
   onRequest?: (body: string) => void;
+  /** Where each request's JSON-RPC method is noted as it leaves for the agent (`(no method)` for one without). */
+  methods?: string[];
   /** How long the far agent holds a request before the agent has it (startFarAgent's `holdMs`). */
   holdMs?: (body: string) => number;
   /** The cluster's options beyond its agent, secret and auth; `false`: no cluster (the test starts its replica). */
@@ -80,7 +82,15 @@ export async function startGatewayRig(options: RigOptions): Promise<GatewayRig> 
       : issuer.sign(options.user, { ttlSeconds: options.tokenTtlSeconds }));
     const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
     agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), ...options.agent });
-    far = await startFarAgent(agent.url, options.rttMs, options.onRequest, options.holdMs);
+    const { methods, onRequest } = options;
+    const heard =
+      methods === undefined
+        ? onRequest
+        : (body: string) => {
+            methods.push(methodOf(body));
+            onRequest?.(body);
+          };
+    far = await startFarAgent(agent.url, options.rttMs, heard, options.holdMs);
     if (options.cluster !== false) cluster = await startCluster({ agent: far.url, secret: options.secret, auth, ...options.cluster });
     return { dir, token, auth, agent, far, cluster, close };
   } catch (error) {
@@ -104,6 +114,24 @@ export interface StartedRig {
  * the file's own `afterAll` hooks, which vitest runs last registered first).
  */
 export function useGatewayRig(options: RigOptions, timeoutMs = 30_000): StartedRig {
+  return useRig(options, timeoutMs);
+}
+
+/**
+ * {@link useGatewayRig} with its folder's prefix, its secret and its user first: what every file's rig
+ * names, said in one line.
+ */
+export function rigOf(
+  prefix: string,
+  secret: string,
+  user: string,
+  options: Omit<RigOptions, 'prefix' | 'secret' | 'user'>,
+  timeoutMs?: number,
+): StartedRig {
+  return useRig({ prefix, secret, user, ...options }, timeoutMs ?? 30_000);
+}
+
+function useRig(options: RigOptions, timeoutMs: number): StartedRig {
   let rig: GatewayRig | undefined;
   beforeAll(async () => {
     rig = await startGatewayRig(options);
@@ -172,4 +200,9 @@ export async function startSoloGateway(options: {
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** A request body's JSON-RPC method, or `(no method)`. */
+export function methodOf(body: string): string {
+  return /"method":\s*"([^"]+)"/.exec(body)?.[1] ?? '(no method)';
 }

@@ -15,7 +15,7 @@ import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
 import { freePort, startReplica, type Replica } from '../../examples/gateway/cluster.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
-import { useGatewayRig } from './rig.js';
+import { rigOf } from './rig.js';
 
 const SECRET = 'streams-test-secret-not-for-production';
 const USER = 'crowd';
@@ -29,10 +29,7 @@ const note = (times: Map<string, number[]>, id: string) => times.set(id, [...(ti
 
 const SEND = /"method":\s*"(SendMessage|SendStreamingMessage)"/;
 
-const rig = useGatewayRig({
-  prefix: 'a4h-streams-test-',
-  secret: SECRET,
-  user: USER,
+const rig = rigOf('a4h-streams-test-', SECRET, USER, {
   // 250 ms a word: each reply streams for about 5 s, so the 400 overlap (and a message made to wait for a connection waits that long).
   agent: { chunkDelayMs: 250 },
   rttMs: 50,
