@@ -21,6 +21,8 @@ import type { CardSignature } from './card-signature.js';
  *   message is sent, or the agent's ExtensionSupportRequired, -32008): `extensions` names it.
  * - `auth`: the agent refused the credentials (HTTP 401/403, or the JSON-RPC errors agents send for
  *   them), or none could be made; never retryable. `auth` in the error says what was sent (never a value).
+ * - `conflict`: A2A 1.1 (draft): the task moved on since the generation the message named (the agent's
+ *   TaskGenerationMismatchError, -32010): another answer reached it first. Never retryable as it is.
  */
 export type A2AErrorKind =
   | 'card'
@@ -35,7 +37,8 @@ export type A2AErrorKind =
   | 'aborted'
   | 'config'
   | 'input'
-  | 'auth';
+  | 'auth'
+  | 'conflict';
 
 /** The operation that failed, as the ladder names it. */
 export type A2AOperation =

@@ -21,6 +21,7 @@ const SENTENCES: Readonly<Record<A2AErrorKind, string>> = {
   config: 'The chat is misconfigured.',
   input: 'The message was refused.',
   auth: 'The agent refused our credentials.',
+  conflict: 'The question was answered already.',
 };
 
 /** The `errorText` of a failed turn's `error` chunk by default: a sentence by its kind (any other error: that the turn failed); no URL, no agent text. */

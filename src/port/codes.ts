@@ -21,6 +21,8 @@ export const EXTENSION_SUPPORT_REQUIRED = -32008;
  * client's own verdict, on a card with only older versions than allowed or a first-draft agent).
  */
 export const VERSION_NOT_SUPPORTED = -32009;
+/** A2A 1.1's (draft) TaskGenerationMismatchError: the task moved on since the generation a message named. */
+export const TASK_GENERATION_MISMATCH = -32010;
 /** The code agents send for missing or rejected credentials (a2a-go, a2a-rs): unauthenticated. */
 export const UNAUTHENTICATED = -31401;
 /** The same for credentials that are not allowed this call: unauthorized. */

@@ -193,6 +193,11 @@ export interface EndEvent {
    * the reply was read, or when the agent completed with nothing and said so when read back.
    */
   replyMissing?: ReplyMissing;
+  /**
+   * A2A 1.1 (draft): the task's generation at the end, when the agent keeps them: what an answer to the
+   * question the turn ended on names as `ifGenerationMatch`, so a second answer is refused.
+   */
+  generation?: number;
 }
 
 /** Everything a turn emits. `start` comes first, `end` last; the error channel means "could not learn what the agent did". */

@@ -212,6 +212,8 @@ export interface OutgoingMessage {
    * `pushNotificationConfig`): a push receiver's target, set by a turn that follows its task by push.
    */
   push?: PushTarget;
+  /** A2A 1.1 (draft): the answer goes only if the task (`taskId`) is still at this generation (`end.generation`); else a `conflict`. */
+  ifGenerationMatch?: number;
   /**
    * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
    * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a

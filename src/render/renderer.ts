@@ -23,6 +23,8 @@ export interface TaskFacts {
   readonly request?: AgentMessage | undefined;
   /** Why the completed task could not be read back for its reply, when the read failed. */
   readonly replyUnread?: A2AError | undefined;
+  /** The task's last generation, while the agent keeps them (A2A 1.1 draft). */
+  readonly generation?: number | undefined;
 }
 
 /**
@@ -128,6 +130,7 @@ export class TurnRenderer {
     if (attachments.length > 0) end.attachments = [...attachments];
     if (contextId !== undefined) end.contextId = contextId;
     if (taskId !== undefined) end.taskId = taskId;
+    if (this.task.generation !== undefined) end.generation = this.task.generation;
     if (outcome === 'completed' && !messageOnly && text === '' && attachments.length === 0) {
       const missing = this.replyMissing();
       if (missing !== undefined) end.replyMissing = missing;

@@ -21,6 +21,14 @@ export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.P
   }
   checkCallerIds(request);
   if (request.push !== undefined) checkPushTarget(request.push);
+  const match = request.ifGenerationMatch;
+  if (match !== undefined && (!Number.isSafeInteger(match) || match < 1 || request.taskId === undefined)) {
+    throw new A2AError({
+      kind: 'input',
+      operation: 'turn',
+      message: 'ifGenerationMatch must be a generation (a whole number from 1) of the task the message names (taskId)',
+    });
+  }
 }
 
 /**

@@ -76,6 +76,10 @@ export class TurnTask implements TaskFacts {
   get state(): TaskState | undefined {
     return this.current;
   }
+  /** The task's last generation, while the agent keeps them (A2A 1.1 draft). */
+  get generation(): number | undefined {
+    return this.generations.current;
+  }
   /** The time of the task's last known status, as the agent wrote it, when it said. */
   get statusTime(): string | undefined {
     return this.stamp;

@@ -9,7 +9,7 @@ export type Wire = 'json-rpc' | 'http' | 'grpc';
 
 /** What one code of one wire means to the ladder. */
 export interface WireMeaning {
-  readonly kind: Extract<A2AErrorKind, 'task-not-found' | 'unsupported' | 'auth' | 'http' | 'input' | 'network' | 'timeout'>;
+  readonly kind: Extract<A2AErrorKind, 'task-not-found' | 'unsupported' | 'auth' | 'http' | 'input' | 'network' | 'timeout' | 'conflict'>;
   /** Whether the ladder may try again after it. */
   readonly retryable: boolean;
 }

@@ -9,6 +9,8 @@ export const MEANINGS = {
   transient: { kind: 'http', retryable: true },
   // The caller must activate the extension: the same call again would be refused the same way.
   extensionRequired: { kind: 'input', retryable: false },
+  // A2A 1.1 (draft): the task moved on since the generation the message named; the same message again is refused the same way.
+  conflict: { kind: 'conflict', retryable: false },
   // A call that broke on its way (a dropped connection, a reset stream, a server going away): resubscribe.
   broken: { kind: 'network', retryable: true },
 } as const satisfies Record<string, WireMeaning>;

@@ -1,6 +1,7 @@
 import {
   EXTENSION_SUPPORT_REQUIRED,
   METHOD_NOT_FOUND,
+  TASK_GENERATION_MISMATCH,
   TASK_NOT_FOUND,
   UNAUTHENTICATED,
   UNAUTHORIZED,
@@ -10,7 +11,7 @@ import type { Wire, WireError, WireMeaning } from '../bindings/binding.js';
 import { MEANINGS } from '../bindings/meanings.js';
 import { BINDINGS } from '../bindings/registry.js';
 
-const { taskNotFound, unsupported, auth, transient, extensionRequired } = MEANINGS;
+const { taskNotFound, unsupported, auth, transient, extensionRequired, conflict } = MEANINGS;
 
 /** Every binding's rows: A2A's error codes (the SDK's typed errors stand for them on every binding) and the HTTP statuses. */
 const EVERY_BINDING: readonly WireError[] = [
@@ -19,6 +20,8 @@ const EVERY_BINDING: readonly WireError[] = [
   { wire: 'json-rpc', code: METHOD_NOT_FOUND, name: 'Method not found', ...unsupported },
   // HTTP+JSON says it with a 400 whose ErrorInfo reason is EXTENSION_SUPPORT_REQUIRED: the SDK's typed error, which stands for this code.
   { wire: 'json-rpc', code: EXTENSION_SUPPORT_REQUIRED, name: 'ExtensionSupportRequiredError', ...extensionRequired },
+  // A2A 1.1 (draft): an answer that names a generation the task has moved past (another answer came first).
+  { wire: 'json-rpc', code: TASK_GENERATION_MISMATCH, name: 'TaskGenerationMismatchError', ...conflict },
   { wire: 'json-rpc', code: UNAUTHENTICATED, name: 'Unauthenticated', ...auth },
   { wire: 'json-rpc', code: UNAUTHORIZED, name: 'Unauthorized', ...auth },
   { wire: 'http', code: 401, name: 'Unauthorized', ...auth },

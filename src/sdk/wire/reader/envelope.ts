@@ -105,6 +105,14 @@ export function rpcError(error: { code?: unknown; message?: unknown; data?: unkn
         ...because,
       });
     }
+    case 'conflict':
+      return new A2AError({
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code,
+        message: `the task moved on since the generation the message named: another answer reached it first (${said})`,
+        ...because,
+      });
     default:
       return new A2AError({
         kind: 'protocol',

@@ -11,7 +11,14 @@ import type { AgentWire } from './transport.js';
  */
 export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: OutgoingMessage, messageId: string): StreamRequest {
   if (!wire.legacy) {
-    const params = SendMessageRequest.toJSON({ ...v1, tenant: wire.tenant ?? '' });
+    const params = SendMessageRequest.toJSON({ ...v1, tenant: wire.tenant ?? '' }) as Record<string, unknown>;
+    // A2A 1.1 (draft): not in the SDK's 1.0 codec, so written into its JSON; to 1.1 interfaces only.
+    if (message.ifGenerationMatch !== undefined && wire.version === '1.1') {
+      params['configuration'] = {
+        ...(params['configuration'] as object | undefined),
+        ifGenerationMatch: String(message.ifGenerationMatch),
+      };
+    }
     return { endpoint: wire.endpoint, method: 'SendStreamingMessage', params, version: wire.version };
   }
   const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };

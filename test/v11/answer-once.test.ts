@@ -1,0 +1,74 @@
+import { lastValueFrom, toArray } from 'rxjs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startV11Agent, V11_MOUNTS, type V11Agent } from '../../fixtures/agent-v11.js';
+import { createA2A } from '../../src/node/create-a2a.js';
+import type { TurnEvent } from '../../src/port/events.js';
+
+// A2A 1.1 (draft): an answer names the generation its question was asked at (`end.generation`), so a
+// second answer to the same question — another tab, another replica — is refused, not added.
+
+const SECRET = 'answer-once-test-secret-0123456789';
+let agent: V11Agent | undefined;
+afterEach(async () => {
+  await agent?.close();
+  agent = undefined;
+});
+
+const endOf = (events: TurnEvent[]) => events.at(-1) as Extract<TurnEvent, { type: 'end' }>;
+
+describe('answers that cannot land twice (A2A 1.1)', () => {
+  it('two processes answer one question with the generation it was asked at: one answer reaches the task, the other is a conflict', async () => {
+    agent = await startV11Agent({ answerDelayMs: 150 });
+    const url = agent.url(V11_MOUNTS.main);
+    const first = createA2A({ identitySecret: SECRET });
+    const asked = endOf(await lastValueFrom(first.turn({ agent: url, handle: 'h', thread: 'tabs', text: 'input' }).pipe(toArray())));
+    expect(asked).toMatchObject({ outcome: 'input-required' });
+    expect(asked.generation).toBeGreaterThan(0);
+    const second = createA2A({ identitySecret: SECRET });
+    const answer = (client: ReturnType<typeof createA2A>, text: string) =>
+      lastValueFrom(
+        client
+          .turn({ agent: url, handle: 'h', thread: 'tabs', text, taskId: asked.taskId!, ifGenerationMatch: asked.generation! })
+          .pipe(toArray()),
+      ).then(
+        (events) => ({ end: endOf(events) }),
+        (error: unknown) => ({ error: error as { kind?: string; retryable?: boolean; message?: string } }),
+      );
+    const results = await Promise.all([answer(first, 'Paris'), answer(second, 'Rome')]);
+    await Promise.all([first.close(), second.close()]);
+    const ended = results.filter((result) => 'end' in result);
+    const refused = results.filter((result) => 'error' in result);
+    expect(ended).toHaveLength(1);
+    expect(ended[0]!.end).toMatchObject({ outcome: 'completed' });
+    expect(refused).toEqual([{ error: expect.objectContaining({ kind: 'conflict', retryable: false }) }]);
+    // The agent's own record: the precondition refused one send, and the task moved once past the question.
+    expect(agent.record.requests.filter((request) => request.refused === -32010)).toHaveLength(1);
+  });
+
+  it('a 1.0 interface never sees ifGenerationMatch: the answer goes as ever', async () => {
+    agent = await startV11Agent();
+    const url = agent.url(V11_MOUNTS.v10);
+    const a2a = createA2A({ identitySecret: SECRET });
+    const asked = endOf(await lastValueFrom(a2a.turn({ agent: url, handle: 'h', thread: 'old', text: 'input' }).pipe(toArray())));
+    expect(asked.generation).toBeUndefined();
+    const answered = endOf(
+      await lastValueFrom(
+        a2a.turn({ agent: url, handle: 'h', thread: 'old', text: 'Paris', taskId: asked.taskId!, ifGenerationMatch: 7 }).pipe(toArray()),
+      ),
+    );
+    await a2a.close();
+    expect(answered).toMatchObject({ outcome: 'completed' });
+    const sends = agent.record.of('SendStreamingMessage');
+    expect(sends.every((request) => JSON.stringify(request.params).includes('ifGenerationMatch') === false)).toBe(true);
+  });
+});
+
+describe('ifGenerationMatch, checked before anything goes', () => {
+  it('is a whole number from 1, of the task the message names', async () => {
+    const { checkRequest } = await import('../../src/turn/request.js');
+    expect(() => checkRequest({ text: 'Paris', taskId: 'T', ifGenerationMatch: 3 })).not.toThrow();
+    for (const bad of [{ ifGenerationMatch: 3 }, { taskId: 'T', ifGenerationMatch: 0 }, { taskId: 'T', ifGenerationMatch: 1.5 }]) {
+      expect(() => checkRequest({ text: 'Paris', ...bad })).toThrow(expect.objectContaining({ kind: 'input' }));
+    }
+  });
+});
