@@ -18,6 +18,7 @@ const RPC: [code: number, kind: string][] = [
   [-32004, 'unsupported'],
   [-32601, 'unsupported'],
   [-32008, 'input'],
+  [-32010, 'conflict'],
   [-31401, 'auth'],
   [-31403, 'auth'],
 ];

@@ -7,7 +7,13 @@ import {
 } from '@a2a-js/sdk/errors';
 import { A2AError, naming, type A2AOperation, type AuthDetails } from '../../../errors.js';
 import { explainAuth } from '../../http/credentials/auth-error.js';
-import { EXTENSION_SUPPORT_REQUIRED, METHOD_NOT_FOUND, TASK_NOT_FOUND, UNSUPPORTED_OPERATION } from '../../../port/codes.js';
+import {
+  EXTENSION_SUPPORT_REQUIRED,
+  METHOD_NOT_FOUND,
+  TASK_GENERATION_MISMATCH,
+  TASK_NOT_FOUND,
+  UNSUPPORTED_OPERATION,
+} from '../../../port/codes.js';
 import { extensionRefusal } from '../../http/extensions/refusal.js';
 import type { FailedCall } from '../bindings/binding.js';
 import { BINDINGS } from '../bindings/registry.js';
@@ -99,7 +105,9 @@ function standsFor(link: Error): number | undefined {
   if (link instanceof TaskNotFoundError) return TASK_NOT_FOUND;
   if (link instanceof UnsupportedOperationError) return UNSUPPORTED_OPERATION;
   if (link instanceof ExtensionSupportRequiredError) return EXTENSION_SUPPORT_REQUIRED;
-  return codeOf(link) === METHOD_NOT_FOUND ? METHOD_NOT_FOUND : undefined;
+  const code = codeOf(link);
+  // Codes the SDK has no class for, read as the wire table says: -32601, and 1.1's (draft) -32010.
+  return code === METHOD_NOT_FOUND || code === TASK_GENERATION_MISMATCH ? code : undefined;
 }
 
 /**
@@ -141,6 +149,14 @@ function typedSdkError(link: Error, call: FailedCall, seen: number | undefined):
         message: `${call.what}: ${refusal.message}`,
       });
     }
+    case 'conflict':
+      return new A2AError({
+        ...call.base,
+        kind: meaning.kind,
+        retryable: meaning.retryable,
+        code: codeOf(link) ?? code,
+        message: `${call.what}: the task moved on since the generation the message named: another answer reached it first (${link.message})`,
+      });
     default:
       return undefined;
   }
