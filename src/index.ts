@@ -52,6 +52,7 @@ export type {
   AgentMessage,
   Artifact,
   DataPart,
+  Elicitation,
   FilePart,
   OutgoingData,
   OutgoingFile,
@@ -67,6 +68,8 @@ export type {
 } from './port/types.js';
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
+export { answerTo } from './client/answer.js';
+export type { InterruptAnswer, InterruptReply } from './client/answer.js';
 export type {
   A2AClient,
   A2AOptions,
@@ -94,6 +97,7 @@ export type {
   AuthRequiredEvent,
   DataAttachment,
   FileAttachment,
+  Interrupt,
   LadderNote,
   ContextAdoptedEvent,
   ContextRefusedEvent,

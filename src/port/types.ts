@@ -85,6 +85,26 @@ export interface TaskStatus {
   message?: AgentMessage;
   /** When the agent recorded this status (ISO 8601, as the agent wrote it), when it said. */
   timestamp?: string;
+  /**
+   * A2A 1.1 (draft, ADR-002): the agent's requests for input created or changed at this status (a
+   * delta, merged by id into the task's set), when the agent sent them.
+   */
+  elicitations?: Elicitation[];
+}
+
+/**
+ * A2A 1.1 (draft, ADR-002 and a2aproject/A2A PR #2149, not merged to `dev-1.1`): one of the agent's
+ * requests for the person's input. `blocked` holds the task (its state is then input-required);
+ * `waiting` lets it go on; `resolved` is answered or withdrawn; `unknown` is a state this client does
+ * not know (kept: it fails open).
+ */
+export interface Elicitation {
+  /** Its id within the task: what an answer names in `elicitationIds`. */
+  id: string;
+  /** Its state. */
+  state: 'waiting' | 'blocked' | 'resolved' | 'unknown';
+  /** What the agent says of it (the kind of answer it expects, a schema), as sent. */
+  metadata?: Record<string, unknown>;
 }
 
 /** An output of a task (the reply, a file): parts that may come in chunks. */
@@ -115,6 +135,8 @@ export interface Task {
   metadata?: Record<string, unknown>;
   /** A2A 1.1 (draft): the task's generation (1 at creation, +1 per change), when the agent said; 0 means it does not keep one. */
   generation?: number;
+  /** A2A 1.1 (draft, ADR-002): the task's requests for input, the whole set, when the agent sent them. */
+  elicitations?: Elicitation[];
 }
 
 /** What an agent sends: a task snapshot, a message, a status update or an artifact chunk. */
@@ -214,6 +236,11 @@ export interface OutgoingMessage {
   push?: PushTarget;
   /** A2A 1.1 (draft): the answer goes only if the task (`taskId`) is still at this generation (`end.generation`); else a `conflict`. */
   ifGenerationMatch?: number;
+  /**
+   * A2A 1.1 (draft, ADR-002): the agent's requests for input this message answers (`Elicitation.id`s),
+   * a hint the agent may use; sent only to a 1.1 interface, on a message that continues a task (`taskId`).
+   */
+  elicitationIds?: readonly string[];
   /**
    * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
    * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a

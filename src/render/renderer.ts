@@ -1,9 +1,18 @@
 import { A2AError } from '../errors.js';
-import type { EndEvent, LadderNote, ReplyMissing, TurnEvent, TurnOutcome } from '../port/events.js';
-import { isInterrupted, isSettled, type AgentEvent, type AgentMessage, type Task, type TaskState } from '../port/types.js';
+import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/events.js';
+import {
+  isInterrupted,
+  isSettled,
+  type AgentEvent,
+  type AgentMessage,
+  type Elicitation,
+  type Task,
+  type TaskState,
+} from '../port/types.js';
 import { ArtifactReply } from './artifacts.js';
 import { AttachmentSet } from './attachments.js';
 import { checkIds } from './ids.js';
+import { endFacts } from './end-facts.js';
 import { agentText, isAside, isDelta, isPartial, lastAgentAnswer } from './parts.js';
 import { userMessageOf } from './user-messages.js';
 
@@ -25,6 +34,8 @@ export interface TaskFacts {
   readonly replyUnread?: A2AError | undefined;
   /** The task's last generation, while the agent keeps them (A2A 1.1 draft). */
   readonly generation?: number | undefined;
+  /** The task's requests for input, when the agent sent any (A2A 1.1 draft). */
+  readonly elicitations?: Elicitation[] | undefined;
 }
 
 /**
@@ -48,6 +59,8 @@ export class TurnRenderer {
   /** The message the preview's text came from: its next chunks extend the preview. */
   private previewMessageId: string | undefined;
   private lastAgentText: string | undefined;
+  /** The status message of the interruption the task is in (its question, its sign-in request). */
+  private asked: AgentMessage | undefined;
   private finalText: string | undefined;
   /** An artifact came (an update, or one a snapshot lists), whatever it held. */
   private artifactsSeen = false;
@@ -130,20 +143,9 @@ export class TurnRenderer {
     if (attachments.length > 0) end.attachments = [...attachments];
     if (contextId !== undefined) end.contextId = contextId;
     if (taskId !== undefined) end.taskId = taskId;
-    if (this.task.generation !== undefined) end.generation = this.task.generation;
-    if (outcome === 'completed' && !messageOnly && text === '' && attachments.length === 0) {
-      const missing = this.replyMissing();
-      if (missing !== undefined) end.replyMissing = missing;
-    }
+    endFacts(end, this.task, { asked: this.asked, artifactsSeen: this.artifactsSeen });
     out.push(end);
     return out;
-  }
-
-  /** Why an empty completed reply may not be the agent's whole answer: it was not read, or its artifacts held nothing. */
-  private replyMissing(): ReplyMissing | undefined {
-    const cause = this.task.replyUnread;
-    if (cause !== undefined) return { reason: 'unread', cause };
-    return this.artifactsSeen ? { reason: 'artifacts-empty' } : undefined;
   }
 
   /** A `task` event the first time the turn's task (or a new one) is seen. */
@@ -176,6 +178,7 @@ export class TurnRenderer {
     const previousState = this.shownState;
     const previousPreview = this.preview;
     this.shownState = state;
+    this.asked = isInterrupted(state) ? (message ?? (state === previousState ? this.asked : undefined)) : undefined;
     // The sign-in link or the question belongs to the interruption: once the task moves on, it goes.
     if (isInterrupted(previousState) && state !== previousState) this.preview = this.previewMessageId = undefined;
     const text = agentText(message);

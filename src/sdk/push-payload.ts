@@ -1,6 +1,6 @@
 import type { AgentEvent } from '../port/types.js';
 import { fromSdkEvent } from './wire/mapping/from-sdk.js';
-import { withGeneration } from './wire/mapping/generation.js';
+import { withDraftFields } from './wire/mapping/generation.js';
 import { toStreamResponse } from './wire/reader/results.js';
 
 /**
@@ -11,5 +11,5 @@ import { toStreamResponse } from './wire/reader/results.js';
  * result is. Throws a `protocol` A2AError for anything else.
  */
 export function pushEvent(json: unknown): AgentEvent {
-  return withGeneration(fromSdkEvent(toStreamResponse(json, {})), json);
+  return withDraftFields(fromSdkEvent(toStreamResponse(json, {})), json);
 }

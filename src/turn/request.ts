@@ -29,6 +29,25 @@ export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.P
       message: 'ifGenerationMatch must be a generation (a whole number from 1) of the task the message names (taskId)',
     });
   }
+  if (request.elicitationIds !== undefined) checkElicitationIds(request.elicitationIds, request.taskId);
+}
+
+/** The most elicitation ids one message names. */
+const MAX_ELICITATION_IDS = 64;
+
+/** Refuses `elicitationIds` that are not a short list of ids of the task the message continues. */
+function checkElicitationIds(ids: unknown, taskId: string | undefined): void {
+  const refuse = (why: string, at = ''): never => {
+    throw new A2AError({ kind: 'input', operation: 'turn', message: `elicitationIds${at} ${why}` });
+  };
+  if (!Array.isArray(ids)) refuse('must be a list of ids');
+  const list = ids as unknown[];
+  if (list.length > MAX_ELICITATION_IDS) refuse(`names ${list.length} requests; at most ${MAX_ELICITATION_IDS}`);
+  if (list.length > 0 && taskId === undefined) refuse('name requests of a task: give the task (taskId) too');
+  list.forEach((id, at) => {
+    const why = callerIdProblem(id);
+    if (why !== undefined) refuse(why, `[${at}]`);
+  });
 }
 
 /**

@@ -1,7 +1,8 @@
 import type { A2AError } from '../errors.js';
-import { endsStream, isSettled, type AgentEvent, type AgentMessage, type TaskState } from '../port/types.js';
+import { endsStream, isSettled, type AgentEvent, type AgentMessage, type Elicitation, type TaskState } from '../port/types.js';
 import type { TaskFacts } from '../render/renderer.js';
 import { lastUserMessage } from '../render/user-messages.js';
+import { Elicitations } from './elicitations.js';
 import { Generations } from './generations.js';
 import { foreignTask, ownership } from './thread-guard.js';
 
@@ -39,6 +40,8 @@ export class TurnTask implements TaskFacts {
   private unread: A2AError | undefined;
   /** The task's generations as the agent gives them (A2A 1.1): the events seen already, the ones skipped. */
   readonly generations = new Generations();
+  /** The task's requests for input as the agent tells them (A2A 1.1 draft, ADR-002). */
+  private readonly asks = new Elicitations();
 
   /**
    * `resumes`: the task a resumed turn follows, known before any event (so leaving it cancels it).
@@ -79,6 +82,11 @@ export class TurnTask implements TaskFacts {
   /** The task's last generation, while the agent keeps them (A2A 1.1 draft). */
   get generation(): number | undefined {
     return this.generations.current;
+  }
+
+  /** The task's requests for input, when the agent sent any (A2A 1.1 draft). */
+  get elicitations(): Elicitation[] | undefined {
+    return this.asks.list;
   }
   /** The time of the task's last known status, as the agent wrote it, when it said. */
   get statusTime(): string | undefined {
@@ -172,6 +180,7 @@ export class TurnTask implements TaskFacts {
     if (event.kind === 'alive') return; // a sign of life is no event of the task
     this.observed++;
     this.generations.observe(event);
+    this.asks.observe(event);
     switch (event.kind) {
       case 'task':
         this.identify(event.task.id, event.task.contextId);

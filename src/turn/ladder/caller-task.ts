@@ -46,6 +46,7 @@ export function checkCallerTask(
       const verdict = previous === undefined ? ownership(task, contextId) : 'ours';
       if (verdict !== 'ours') throw foreignTask(taskId, verdict);
       const into = previous ?? contextId;
+      if (message.ifGenerationMatch !== undefined) answerable(task, message.ifGenerationMatch);
       if (!isTerminal(task.status.state)) return { message: { ...message, contextId: into } };
       return gone(
         new A2AError({
@@ -57,6 +58,27 @@ export function checkCallerTask(
         into,
       );
     }),
-    catchError((error: unknown) => (isA2AError(error, 'task-not-found') ? of(gone(error)) : throwError(() => error))),
+    // An answer to a question (`ifGenerationMatch`) never goes to a new task in its place.
+    catchError((error: unknown) =>
+      isA2AError(error, 'task-not-found') && message.ifGenerationMatch === undefined ? of(gone(error)) : throwError(() => error),
+    ),
   );
+}
+
+/**
+ * An answer that names the generation of its question (A2A 1.1 draft) goes only to that question:
+ * a task that finished, or (when the agent keeps generations) moved past it, is a `conflict` and
+ * nothing is sent. The agent's precondition refuses the same; this check keeps the answer from
+ * going to a new task instead.
+ */
+function answerable(task: Task, expected: number): void {
+  const moved = task.generation !== undefined && task.generation > 0 && task.generation !== expected;
+  if (!isTerminal(task.status.state) && !moved) return;
+  const now = moved ? `at generation ${task.generation}` : task.status.state;
+  throw new A2AError({
+    kind: 'conflict',
+    operation: 'send',
+    retryable: false,
+    message: `the task is ${now}, not at the question this answer names (generation ${expected}): it was answered already, or the task moved on; nothing was sent`,
+  });
 }

@@ -1,4 +1,5 @@
 import type { AgentEvent } from '../../../port/types.js';
+import { withElicitations } from './elicitations.js';
 
 type Json = Record<string, unknown>;
 
@@ -26,4 +27,12 @@ export function withGeneration(event: AgentEvent, result: unknown): AgentEvent {
   if (event.kind === 'task') event.task.generation = generation;
   else if (event.kind === 'status' || event.kind === 'artifact') event.generation = generation;
   return event;
+}
+
+/**
+ * `event` with what A2A 1.1 (draft) adds that the SDK's 1.0 codec drops, read from its result's JSON:
+ * the generation and the elicitations (changed in place, and given back).
+ */
+export function withDraftFields(event: AgentEvent, result: unknown): AgentEvent {
+  return withElicitations(withGeneration(event, result), result);
 }

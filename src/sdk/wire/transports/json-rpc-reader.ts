@@ -4,7 +4,7 @@ import type { ListTasksOptions, TaskPage, GenerationWait } from '../../../port/p
 import { endsStream, type AgentEvent, type OutgoingMessage, type Task } from '../../../port/types.js';
 import { fromSdkEvent, fromSdkTask } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
-import { withGeneration } from '../mapping/generation.js';
+import { withDraftFields } from '../mapping/generation.js';
 import { scanTextChunk } from '../reader/scan.js';
 import { readStream, type ReaderOptions, type StreamMapping } from '../reader/json-rpc.js';
 import { MAX_SSE_EVENT_CHARS } from '../../http/sse.js';
@@ -32,7 +32,7 @@ const EVENTS: StreamMapping<AgentEvent> = {
   scan: scanTextChunk,
   alive: ALIVE,
   ends: isLastWord,
-  stamp: withGeneration,
+  stamp: withDraftFields,
 };
 
 /**
@@ -74,7 +74,7 @@ export class JsonRpcReaderTransport extends SdkClientTransport {
     if (wait !== undefined) params['currentGeneration'] = String(wait.currentGeneration);
     const request = { endpoint: this.wire.endpoint, method: 'GetTask', params, version: this.wire.version };
     return readReply(this.replier(call), request, this.site('get-task', call), (result) => {
-      const event = withGeneration({ kind: 'task', task: fromSdkTask(SdkTask.fromJSON(result)) }, { task: result });
+      const event = withDraftFields({ kind: 'task', task: fromSdkTask(SdkTask.fromJSON(result)) }, { task: result });
       return (event as Extract<AgentEvent, { kind: 'task' }>).task;
     });
   }

@@ -13,12 +13,7 @@ export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: 
   if (!wire.legacy) {
     const params = SendMessageRequest.toJSON({ ...v1, tenant: wire.tenant ?? '' }) as Record<string, unknown>;
     // A2A 1.1 (draft): not in the SDK's 1.0 codec, so written into its JSON; to 1.1 interfaces only.
-    if (message.ifGenerationMatch !== undefined && wire.version === '1.1') {
-      params['configuration'] = {
-        ...(params['configuration'] as object | undefined),
-        ifGenerationMatch: String(message.ifGenerationMatch),
-      };
-    }
+    if (wire.version === '1.1') draftFields(params, message);
     return { endpoint: wire.endpoint, method: 'SendStreamingMessage', params, version: wire.version };
   }
   const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
@@ -40,4 +35,19 @@ export function resubscribeRequest(wire: AgentWire, taskId: string): StreamReque
     return { endpoint: wire.endpoint, method: 'SubscribeToTask', params, version: wire.version, taskId };
   }
   return { endpoint: wire.endpoint, method: 'tasks/resubscribe', params: { id: taskId }, version: '0.3', taskId };
+}
+
+/**
+ * What A2A 1.1 (draft) adds to a send, written into the SDK codec's JSON (`params`, changed in place):
+ * `configuration.ifGenerationMatch` (#1810) and, on a message continuing a task, `message.elicitationIds`
+ * (ADR-002, PR #2149).
+ */
+function draftFields(params: Record<string, unknown>, message: OutgoingMessage): void {
+  if (message.ifGenerationMatch !== undefined) {
+    params['configuration'] = { ...(params['configuration'] as object | undefined), ifGenerationMatch: String(message.ifGenerationMatch) };
+  }
+  const sent = params['message'] as Record<string, unknown> | undefined;
+  if (message.elicitationIds !== undefined && message.elicitationIds.length > 0 && message.taskId !== undefined && sent !== undefined) {
+    sent['elicitationIds'] = [...message.elicitationIds];
+  }
 }

@@ -1,0 +1,55 @@
+import type { EndEvent, Interrupt, ReplyMissing } from '../port/events.js';
+import type { AgentMessage } from '../port/types.js';
+import { agentText } from './parts.js';
+import type { TaskFacts } from './renderer.js';
+
+/** What the renderer saw that the end's facts depend on. */
+export interface EndSeen {
+  /** The status message of the interruption the task ended in (its question), when it came with one. */
+  asked: AgentMessage | undefined;
+  /** An artifact came (an update, or one a snapshot lists), whatever it held. */
+  artifactsSeen: boolean;
+}
+
+/**
+ * What the end of a turn says of its task beyond the reply (`end` changed in place): the generation
+ * (A2A 1.1 draft); on an empty `completed` reply, why the agent's answer may be missing; on an
+ * `input-required` or `auth-required` end of a task, the {@link Interrupt}.
+ */
+export function endFacts(end: EndEvent, task: TaskFacts, seen: EndSeen): void {
+  if (task.generation !== undefined) end.generation = task.generation;
+  const empty = end.text === '' && (end.attachments?.length ?? 0) === 0;
+  if (end.outcome === 'completed' && !task.messageOnly && empty) {
+    const missing = replyMissing(task, seen.artifactsSeen);
+    if (missing !== undefined) end.replyMissing = missing;
+  }
+  const interrupt = interruptOf(end, task, seen.asked);
+  if (interrupt !== undefined) end.interrupt = interrupt;
+}
+
+/** Why an empty completed reply may not be the agent's whole answer: it was not read, or its artifacts held nothing. */
+function replyMissing(task: TaskFacts, artifactsSeen: boolean): ReplyMissing | undefined {
+  const cause = task.replyUnread;
+  if (cause !== undefined) return { reason: 'unread', cause };
+  return artifactsSeen ? { reason: 'artifacts-empty' } : undefined;
+}
+
+/**
+ * The interrupt of an `input-required` or `auth-required` end of a task: the question's text (that of
+ * `asked`, the status message it came with, else the reply's), the message, the task's requests for
+ * input and its generation, each when known.
+ */
+function interruptOf(end: EndEvent, task: TaskFacts, asked: AgentMessage | undefined): Interrupt | undefined {
+  if ((end.outcome !== 'input-required' && end.outcome !== 'auth-required') || task.taskId === undefined) return undefined;
+  const question = asked?.role === 'agent' ? asked : undefined;
+  const interrupt: Interrupt = {
+    kind: end.outcome === 'auth-required' ? 'auth' : 'input',
+    taskId: task.taskId,
+    text: agentText(question) ?? end.text,
+  };
+  if (task.contextId !== undefined) interrupt.contextId = task.contextId;
+  if (question !== undefined) interrupt.message = question;
+  if (task.elicitations !== undefined) interrupt.elicitations = task.elicitations.map((e) => ({ ...e }));
+  if (task.generation !== undefined) interrupt.generation = task.generation;
+  return interrupt;
+}
