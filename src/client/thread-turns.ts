@@ -38,9 +38,16 @@ export function threadTurn(
     ...message
   } = input;
   const request: TurnRequest = plan.taskId === undefined ? { ...message, contextId } : { ...message, contextId, taskId: plan.taskId };
+  // A2A 1.1 (draft): the thread's own answer names its question's generation, as `answerTo`'s does.
+  if (plan.ownGeneration !== undefined && request.ifGenerationMatch === undefined) request.ifGenerationMatch = plan.ownGeneration;
   const options = plan.look || plan.fromCaller ? { ...ladder, lookForWaitingTask: plan.look, taskFromCaller: plan.fromCaller } : ladder;
   // Only a task the thread itself remembered goes back to it if the turn never reaches it.
-  const sent = { contextId, ...(plan.own === undefined ? {} : { taskId: plan.own }), ...(plan.rotate ? { rotates: true } : {}) };
+  const sent = {
+    contextId,
+    ...(plan.own === undefined ? {} : { taskId: plan.own }),
+    ...(plan.ownGeneration === undefined ? {} : { generation: plan.ownGeneration }),
+    ...(plan.rotate ? { rotates: true } : {}),
+  };
   const run = (previous: readonly string[]) => {
     const previousContexts = previous.filter((id) => id !== contextId);
     return parts.onPort(input, (port) =>

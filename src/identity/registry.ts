@@ -4,6 +4,8 @@ export interface ThreadMemory {
   adoptedContextId?: string;
   /** The task the thread's last turn left interrupted (input-required, auth-required). */
   interruptedTaskId?: string;
+  /** That task's generation at the question (A2A 1.1 draft), when the agent keeps them: the answer names it. */
+  interruptedGeneration?: number;
   /** The adoption was logged once already. */
   adoptionLogged?: boolean;
   /**
@@ -48,10 +50,13 @@ export class ThreadRegistry {
     while (this.threads.size > this.maxThreads) this.threads.delete(this.threads.keys().next().value as string);
   }
 
-  /** The task the thread's last turn left interrupted, taken: the next turn continues it, and only that one. */
-  takeInterrupted(key: string): string | undefined {
-    const taskId = this.get(key)?.interruptedTaskId;
-    if (taskId !== undefined) this.update(key, { interruptedTaskId: undefined });
-    return taskId;
+  /** The task the thread's last turn left interrupted (and its generation), taken: the next turn continues it, and only that one. */
+  takeInterrupted(key: string): { taskId: string; generation?: number } | undefined {
+    const memory = this.get(key);
+    const taskId = memory?.interruptedTaskId;
+    if (taskId === undefined) return undefined;
+    const generation = memory?.interruptedGeneration;
+    this.update(key, { interruptedTaskId: undefined, interruptedGeneration: undefined });
+    return generation === undefined ? { taskId } : { taskId, generation };
   }
 }

@@ -6,6 +6,8 @@ import type { ThreadRegistry } from './registry.js';
 export interface ThreadTurnStart {
   contextId: string;
   taskId?: string;
+  /** The generation of that task's question (A2A 1.1 draft), given back with it. */
+  generation?: number;
   /** The turn looks for the thread's conversation under previous secrets: if it reaches no task, the next message looks again. */
   rotates?: boolean;
 }
@@ -87,7 +89,10 @@ class Remembered implements Observer<TurnEvent> {
     if (event.type === 'end') {
       this.ended = true;
       const interrupted = event.outcome === 'input-required' || event.outcome === 'auth-required';
-      threads.update(key, { interruptedTaskId: interrupted ? event.taskId : undefined });
+      threads.update(key, {
+        interruptedTaskId: interrupted ? event.taskId : undefined,
+        interruptedGeneration: interrupted ? event.generation : undefined,
+      });
     }
     subscriber.next(event);
   }
@@ -105,7 +110,7 @@ class Remembered implements Observer<TurnEvent> {
     this.upstream.unsubscribe();
     if (this.ended || this.reachedTask) return;
     const { threads, key, sent } = this;
-    if (sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId });
+    if (sent.taskId !== undefined) threads.update(key, { interruptedTaskId: sent.taskId, interruptedGeneration: sent.generation });
     if (sent.rotates === true && this.adopted === undefined) threads.update(key, { rotationChecked: undefined });
   }
 

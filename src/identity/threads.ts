@@ -24,6 +24,8 @@ export interface MessagePlan {
   look: boolean;
   /** The thread's own task the message continues: given back to the thread if the turn never reaches it. */
   own?: string;
+  /** That task's generation at its question (A2A 1.1 draft), when known: the message goes only while the task is still there. */
+  ownGeneration?: number;
   /** Look for the thread's conversation under the previous identity secrets' contextIds first (once per thread). */
   rotate: boolean;
 }
@@ -108,7 +110,7 @@ export class Threads {
   message(key: string, callerTaskId: string | undefined, given = false): MessagePlan {
     // `never`: only the caller's task is continued, so no process's memory decides (replicas share nothing).
     const remembered = this.memories.takeInterrupted(key);
-    const own = this.lookup === 'never' ? undefined : remembered;
+    const own = this.lookup === 'never' ? undefined : remembered?.taskId;
     const taskId = callerTaskId ?? own;
     const look =
       taskId === undefined && this.lookup !== 'never' && (this.lookup === 'every-message' || this.memories.get(key)?.lookedUp !== true);
@@ -126,6 +128,9 @@ export class Threads {
       fromCaller: callerTaskId !== undefined,
       look,
       ...(callerTaskId === undefined && own !== undefined ? { own } : {}),
+      ...(callerTaskId === undefined && own !== undefined && remembered?.generation !== undefined
+        ? { ownGeneration: remembered.generation }
+        : {}),
       rotate,
     };
   }

@@ -1,7 +1,17 @@
+import type { A2AError } from '../errors.js';
 import type { EndEvent, Interrupt, ReplyMissing } from '../port/events.js';
-import type { AgentMessage } from '../port/types.js';
+import type { AgentMessage, Elicitation } from '../port/types.js';
 import { agentText } from './parts.js';
-import type { TaskFacts } from './renderer.js';
+
+/** What the end's facts read of the turn's task (the renderer's `EndTask` has it all). */
+interface EndTask {
+  readonly taskId: string | undefined;
+  readonly contextId: string | undefined;
+  readonly messageOnly: boolean;
+  readonly replyUnread?: A2AError | undefined;
+  readonly generation?: number | undefined;
+  readonly elicitations?: Elicitation[] | undefined;
+}
 
 /** What the renderer saw that the end's facts depend on. */
 export interface EndSeen {
@@ -16,7 +26,7 @@ export interface EndSeen {
  * (A2A 1.1 draft); on an empty `completed` reply, why the agent's answer may be missing; on an
  * `input-required` or `auth-required` end of a task, the {@link Interrupt}.
  */
-export function endFacts(end: EndEvent, task: TaskFacts, seen: EndSeen): void {
+export function endFacts(end: EndEvent, task: EndTask, seen: EndSeen): void {
   if (task.generation !== undefined) end.generation = task.generation;
   const empty = end.text === '' && (end.attachments?.length ?? 0) === 0;
   if (end.outcome === 'completed' && !task.messageOnly && empty) {
@@ -28,7 +38,7 @@ export function endFacts(end: EndEvent, task: TaskFacts, seen: EndSeen): void {
 }
 
 /** Why an empty completed reply may not be the agent's whole answer: it was not read, or its artifacts held nothing. */
-function replyMissing(task: TaskFacts, artifactsSeen: boolean): ReplyMissing | undefined {
+function replyMissing(task: EndTask, artifactsSeen: boolean): ReplyMissing | undefined {
   const cause = task.replyUnread;
   if (cause !== undefined) return { reason: 'unread', cause };
   return artifactsSeen ? { reason: 'artifacts-empty' } : undefined;
@@ -39,7 +49,7 @@ function replyMissing(task: TaskFacts, artifactsSeen: boolean): ReplyMissing | u
  * `asked`, the status message it came with, else the reply's), the message, the task's requests for
  * input and its generation, each when known.
  */
-function interruptOf(end: EndEvent, task: TaskFacts, asked: AgentMessage | undefined): Interrupt | undefined {
+function interruptOf(end: EndEvent, task: EndTask, asked: AgentMessage | undefined): Interrupt | undefined {
   if ((end.outcome !== 'input-required' && end.outcome !== 'auth-required') || task.taskId === undefined) return undefined;
   const question = asked?.role === 'agent' ? asked : undefined;
   const interrupt: Interrupt = {

@@ -61,6 +61,33 @@ describe('answers that cannot land twice (A2A 1.1)', () => {
     const sends = agent.record.of('SendStreamingMessage');
     expect(sends.every((request) => JSON.stringify(request.params).includes('ifGenerationMatch') === false)).toBe(true);
   });
+
+  it("the thread's own answer (no taskId: the task it left waiting) names the question's generation: a second answer from another process is refused", async () => {
+    agent = await startV11Agent({ answerDelayMs: 150 });
+    const thread = { agent: agent.url(V11_MOUNTS.main), handle: 'h', thread: 'remembered' };
+    const asking = createA2A({ identitySecret: SECRET });
+    const asked = endOf(await lastValueFrom(asking.turn({ ...thread, text: 'input' }).pipe(toArray())));
+    expect(asking.thread(thread.agent, thread.handle, thread.thread)).toMatchObject({
+      interruptedTaskId: asked.taskId,
+      interruptedGeneration: asked.generation,
+    });
+    const other = createA2A({ identitySecret: SECRET });
+    const answer = (client: ReturnType<typeof createA2A>, input: Parameters<ReturnType<typeof createA2A>['turn']>[0]) =>
+      lastValueFrom(client.turn(input).pipe(toArray())).then(
+        (events) => ({ end: endOf(events) }),
+        (error: unknown) => ({ error: error as { kind?: string } }),
+      );
+    // The other process answers by the interrupt; this one, a moment later, by the thread (it remembers the task).
+    const byValue = answer(other, { ...thread, text: 'Paris', taskId: asked.taskId!, ifGenerationMatch: asked.generation! });
+    await new Promise((resolve) => setTimeout(resolve, 30));
+    const byThread = answer(asking, { ...thread, text: 'Rome' });
+    const [first, second] = await Promise.all([byValue, byThread]);
+    await Promise.all([asking.close(), other.close()]);
+    expect(first).toMatchObject({ end: { outcome: 'completed', taskId: asked.taskId } });
+    expect(second).toEqual({ error: expect.objectContaining({ kind: 'conflict' }) });
+    const toTask = agent.record.of('SendStreamingMessage', asked.taskId!);
+    expect(toTask.map((request) => request.refused)).toEqual([undefined, -32010]);
+  });
 });
 
 describe('ifGenerationMatch, checked before anything goes', () => {
