@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startV11Agent, V11_MOUNTS, type V11Agent } from '../../fixtures/agent-v11.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import type { TurnEvent } from '../../src/port/events.js';
+import { createSdkPorts } from '../../src/sdk/ports.js';
 
 // A2A 1.1 (draft): an answer names the generation its question was asked at (`end.generation`), so a
 // second answer to the same question — another tab, another replica — is refused, not added.
@@ -87,6 +88,30 @@ describe('answers that cannot land twice (A2A 1.1)', () => {
     expect(second).toEqual({ error: expect.objectContaining({ kind: 'conflict' }) });
     const toTask = agent.record.of('SendStreamingMessage', asked.taskId!);
     expect(toTask.map((request) => request.refused)).toEqual([undefined, -32010]);
+  });
+
+  it('a blocking send (an agent that does not stream, a push turn) carries the generation and the answered requests to a 1.1 interface too', async () => {
+    agent = await startV11Agent({ elicitations: 'one' });
+    const ports = createSdkPorts();
+    const port = ports(agent.url(V11_MOUNTS.main));
+    const asked = await lastValueFrom(port.send({ text: 'input', returnImmediately: false }));
+    if (asked.kind !== 'task') throw new Error(`a task was expected, not ${asked.kind}`);
+    expect(asked.task.status.state).toBe('input-required');
+    expect(asked.task.generation).toBeGreaterThan(0);
+    const [ask] = asked.task.elicitations ?? [];
+    expect(ask).toMatchObject({ state: 'blocked' });
+    const answer = { text: 'Paris', taskId: asked.task.id, ifGenerationMatch: asked.task.generation!, elicitationIds: [ask!.id] };
+    const answered = await lastValueFrom(port.send(answer));
+    const late = await lastValueFrom(port.send({ ...answer, text: 'Rome' })).catch((error: unknown) => error);
+    await ports.close();
+    expect(answered).toMatchObject({ kind: 'task', task: { id: asked.task.id } });
+    expect(late).toMatchObject({ kind: 'conflict', retryable: false });
+    const sends = agent.record.of('SendMessage', asked.task.id);
+    expect(sends.map((request) => request.refused)).toEqual([undefined, -32010]);
+    expect(sends[0]!.params).toMatchObject({
+      message: { elicitationIds: [ask!.id] },
+      configuration: { ifGenerationMatch: String(asked.task.generation) },
+    });
   });
 });
 

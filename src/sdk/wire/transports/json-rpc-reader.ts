@@ -1,8 +1,9 @@
-import { ListTasksResponse, ListTasksRequest, Task as SdkTask } from '@a2a-js/sdk';
+import { ListTasksResponse, ListTasksRequest, SendMessageRequest, SendMessageResponse, Task as SdkTask } from '@a2a-js/sdk';
 import { type Observable } from 'rxjs';
 import type { ListTasksOptions, TaskPage, GenerationWait } from '../../../port/port.js';
-import { endsStream, type AgentEvent, type OutgoingMessage, type Task } from '../../../port/types.js';
-import { fromSdkEvent, fromSdkTask } from '../mapping/from-sdk.js';
+import { A2AError } from '../../../errors.js';
+import { endsStream, type AgentEvent, type OutgoingMessage, type SendResult, type Task } from '../../../port/types.js';
+import { fromSdkEvent, fromSdkMessage, fromSdkTask } from '../mapping/from-sdk.js';
 import { fastEvent } from '../reader/fast.js';
 import { withDraftFields } from '../mapping/generation.js';
 import { scanTextChunk } from '../reader/scan.js';
@@ -10,7 +11,7 @@ import { readStream, type ReaderOptions, type StreamMapping } from '../reader/js
 import { MAX_SSE_EVENT_CHARS } from '../../http/sse.js';
 import { readReply, type ReplyOptions } from '../reader/reply.js';
 import { listRequest, SdkClientTransport, taskPage } from './sdk-client.js';
-import { resubscribeRequest, streamRequest } from './stream-requests.js';
+import { resubscribeRequest, streamRequest, writeDraftFields } from './stream-requests.js';
 import type { TurnCall } from './transport.js';
 
 /** A sign of life from our stream reader: it keeps the ladder's idle and first-event clocks going. */
@@ -45,6 +46,28 @@ export class JsonRpcReaderTransport extends SdkClientTransport {
     const sdkRequest = this.request(message);
     const wire = streamRequest(this.wire, sdkRequest, message, sdkRequest.message?.messageId ?? '');
     return readStream(this.reader(call), wire, this.site('stream', call), EVENTS);
+  }
+
+  /**
+   * A 1.1 agent's blocking `SendMessage` (the `dev-1.1` draft) read by our reader: `ifGenerationMatch` and the
+   * message's `elicitationIds` written, the answer's generation and elicitations read. Any other goes through
+   * the SDK's client.
+   */
+  override send(message: OutgoingMessage, call: TurnCall): Observable<SendResult> {
+    if (this.wire.version !== '1.1') return super.send(message, call);
+    const params = SendMessageRequest.toJSON({ ...this.request(message), tenant: this.wire.tenant ?? '' }) as Record<string, unknown>;
+    writeDraftFields(params, message);
+    const request = { endpoint: this.wire.endpoint, method: 'SendMessage', params, version: this.wire.version };
+    return readReply(this.replier(call), request, this.site('send', call), (result) => {
+      const payload = SendMessageResponse.fromJSON(result).payload;
+      if (payload === undefined)
+        throw new A2AError({ kind: 'protocol', operation: 'send', message: 'SendMessage answered neither a task nor a message' });
+      const event: SendResult =
+        payload.$case === 'task'
+          ? { kind: 'task', task: fromSdkTask(payload.value) }
+          : { kind: 'message', message: fromSdkMessage(payload.value) };
+      return withDraftFields(event, result) as SendResult;
+    });
   }
 
   override resubscribe(taskId: string, call: TurnCall): Observable<AgentEvent> {

@@ -13,7 +13,7 @@ export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: 
   if (!wire.legacy) {
     const params = SendMessageRequest.toJSON({ ...v1, tenant: wire.tenant ?? '' }) as Record<string, unknown>;
     // A2A 1.1 (draft): not in the SDK's 1.0 codec, so written into its JSON; to 1.1 interfaces only.
-    if (wire.version === '1.1') draftFields(params, message);
+    if (wire.version === '1.1') writeDraftFields(params, message);
     return { endpoint: wire.endpoint, method: 'SendStreamingMessage', params, version: wire.version };
   }
   const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
@@ -42,7 +42,7 @@ export function resubscribeRequest(wire: AgentWire, taskId: string): StreamReque
  * `configuration.ifGenerationMatch` (#1810) and, on a message continuing a task, `message.elicitationIds`
  * (ADR-002, PR #2149).
  */
-function draftFields(params: Record<string, unknown>, message: OutgoingMessage): void {
+export function writeDraftFields(params: Record<string, unknown>, message: OutgoingMessage): void {
   if (message.ifGenerationMatch !== undefined) {
     params['configuration'] = { ...(params['configuration'] as object | undefined), ifGenerationMatch: String(message.ifGenerationMatch) };
   }
