@@ -43,6 +43,14 @@ for (const target of TARGETS) {
       const first = endOf(await collect(runTurn(port(), { text: 'input', contextId: 'ctx-input-1' }, FAST)));
       expect(first).toMatchObject({ outcome: 'input-required', text: INPUT_QUESTION, contextId: 'ctx-input-1' });
       expect(first.taskId).toBeTruthy();
+      // The question as a value to answer: its task and text; a 1.0 or 0.3 agent has no requests for input, no generation.
+      expect(first.interrupt).toEqual({
+        kind: 'input',
+        taskId: first.taskId,
+        contextId: 'ctx-input-1',
+        text: INPUT_QUESTION,
+        message: expect.objectContaining({ role: 'agent' }),
+      });
       // The agent opens the follow-up's stream with the task as it was (still input-required, the old
       // question), as agents on @a2a-js/sdk 1.x do: the turn reads on to the answer.
       const events = await collect(runTurn(port(), { text: 'Paris', contextId: 'ctx-input-1', taskId: first.taskId! }, FAST));
@@ -65,6 +73,8 @@ for (const target of TARGETS) {
         const events = await collect(runTurn(port(), { text: 'auth' }, FAST));
         expect(events).toContainEqual(expect.objectContaining({ type: 'auth-required', text: AUTH_PROMPT }));
         expect(endOf(events)).toMatchObject({ outcome: 'auth-required', text: AUTH_PROMPT });
+        expect(endOf(events).interrupt).toMatchObject({ kind: 'auth', text: AUTH_PROMPT, taskId: endOf(events).taskId });
+        expect(endOf(events).interrupt).toMatchObject({ kind: 'auth', text: AUTH_PROMPT, taskId: endOf(events).taskId });
         expect(calls(r.agent, target, 'get')).toHaveLength(1);
         expect(calls(r.agent, target, 'cancel')).toEqual([]);
       });
