@@ -1,7 +1,8 @@
 /**
  * The agent's question through the transport in `useChat`'s engine, against the A2A 1.1 fixture agent
- * (its 1.1 and 1.0 mounts, on loopback): the interrupt a message carries, a question found again by
- * a reload's resume, and two chats answering one question at once: one answer reaches the task.
+ * (its 1.1 and 1.0 mounts, on loopback): the interrupt a message carries, an answer regenerated, a
+ * question found again by a reload's resume, and two chats answering one question at once: one answer
+ * reaches the task.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { startV11Agent, V11_MOUNTS, type V11Agent } from '../../fixtures/agent-v11.js';
@@ -53,6 +54,18 @@ describe('the interrupt through the transport, against the 1.1 fixture agent', (
       .map((request) => request.params as Record<string, Record<string, unknown>>);
     expect(sent!['configuration']?.['ifGenerationMatch']).toBe(String(asked.interrupt!.generation));
     expect(sent!['message']?.['elicitationIds']).toEqual([`${taskId}/q1`]);
+  });
+
+  it('regenerating the answer (a 1.1 agent): the question was answered already; nothing goes, not even to a new task', async () => {
+    agent = await startV11Agent({ elicitations: 'one' });
+    const { chat } = chatAt(V11_MOUNTS.main, 'again');
+    await chat.sendMessage({ text: 'input please' });
+    await chat.sendMessage({ text: 'Paris' });
+    expect(taskOf(chat.messages.at(-1))).toMatchObject({ outcome: 'completed' });
+    const sends = agent.record.of('SendStreamingMessage').length;
+    await chat.regenerate();
+    expect(chat.error?.message).toBe('The question was answered already.');
+    expect(agent.record.of('SendStreamingMessage')).toHaveLength(sends);
   });
 
   it('a 1.0 agent: the question carries no generation and no requests; the answer goes as ever', async () => {
