@@ -1,12 +1,13 @@
 /**
  * A turn's events as UI message chunks, one turn at a time: the reply as text parts, files as file
  * parts, the task, its status, data parts and framework records as `data-a2a-*` parts, the end as
- * the task's outcome and a `finish`, an error as an `error` chunk.
+ * the task's outcome (and, on a question, its interrupt) and a `finish`, an error as an `error` chunk.
  */
 import type { Attachment, EndEvent, TurnEvent } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import { publicErrorText } from './error-text.js';
 import { filePartOf } from './files.js';
+import { interruptData } from './interrupt.js';
 import type { A2AData, A2APartMetadata, A2ATaskData, A2AUIMessageChunk } from './types.js';
 
 /** The `providerMetadata` of a text part the reply no longer shows (a correction replaced it). */
@@ -104,6 +105,7 @@ export class TurnChunks {
     if (event.taskId !== undefined) task.taskId = event.taskId;
     if (event.contextId !== undefined) task.contextId = event.contextId;
     if (event.replyMissing !== undefined) task.replyMissing = event.replyMissing.reason;
+    if (event.interrupt !== undefined) task.interrupt = interruptData(event.interrupt);
     return [
       ...this.closeText(),
       { type: 'data-a2a-task', id: 'task', data: task },

@@ -4,11 +4,12 @@
  */
 import { A2AError } from '../errors.js';
 import { publicErrorText } from './error-text.js';
-import type { Attachment, UserMessage } from '../port/events.js';
+import type { Attachment, Interrupt, UserMessage } from '../port/events.js';
 import type { HistoryExchange, HistoryPage } from '../port/history.js';
 import type { OutgoingData, OutgoingFile } from '../port/types.js';
 import { dataOf } from './chunks.js';
 import { filePartOf, outgoingFileOf } from './files.js';
+import { interruptOf } from './interrupt.js';
 import type { A2AMessageLike, A2APartLike, A2ATaskData, A2AUIMessage, A2AUIPart } from './types.js';
 
 /** The id of the assistant message that shows the agent's task `taskId` (in a history page and a resumed reply). */
@@ -116,17 +117,17 @@ export function lastUserMessage(messages: readonly A2AMessageLike[]): A2AMessage
 }
 
 /**
- * The task whose question the person's last message answers: the one named by the assistant message
- * just before it, when that message's `data-a2a-task` says the task waits (`input-required`,
- * `auth-required`). Carried by the messages, so it holds after a reload and on any replica.
+ * The question the person's last message answers: the interrupt of the assistant message just before
+ * it, when that message's `data-a2a-task` says its task waits (`input-required`, `auth-required`):
+ * its generation and requests for input as the end said them, or the task alone (a history message).
+ * Carried by the messages, so it holds after a reload and on any replica.
  */
-export function questionTaskOf(messages: readonly A2AMessageLike[]): string | undefined {
+export function questionOf(messages: readonly A2AMessageLike[]): Interrupt | undefined {
   const before = messages.at(-2);
   if (before?.role !== 'assistant') return undefined;
   const task = before.parts.find((part) => part.type === 'data-a2a-task');
-  const data = task === undefined ? undefined : (dataField(task) as A2ATaskData | undefined);
-  const waiting = data?.outcome === 'input-required' || data?.outcome === 'auth-required';
-  return waiting && typeof data?.taskId === 'string' ? data.taskId : undefined;
+  const data = task === undefined ? undefined : dataField(task);
+  return data === undefined ? undefined : interruptOf(data);
 }
 
 /** Whether `part` is a text the reply no longer shows: a correction replaced it (`{ a4h: { replaced: true } }`). */

@@ -6,7 +6,8 @@
 import { defaultIfEmpty, defer, from, lastValueFrom, switchMap, take, takeWhile, type Observable } from 'rxjs';
 import type { A2AClient, LeaveMode, TurnInput } from '../client/types.js';
 import type { TurnEvent } from '../port/events.js';
-import { historyToUIMessages, lastUserMessage, questionTaskOf, replyMessageId, sentMessageOf } from './messages.js';
+import { answerTo } from '../client/answer.js';
+import { historyToUIMessages, lastUserMessage, questionOf, replyMessageId, sentMessageOf } from './messages.js';
 import { resumedStream, toUIMessageStream } from './stream.js';
 import type { A2AMessageLike, A2AUIMessage, A2AUIMessageChunk } from './types.js';
 
@@ -105,7 +106,9 @@ export interface A2AChatTransport {
   /**
    * Sends the person's last message as a turn on the chat's thread and streams the reply as UI
    * message chunks. When the assistant message before it holds the agent's question, the message
-   * answers it in its task.
+   * answers it in its task (`answerTo` its interrupt): against an A2A 1.1 agent, only while the task
+   * is still at the question's generation, so a second answer (another tab, another replica) ends
+   * in an `error` chunk of a `conflict` ("The question was answered already." by default).
    */
   sendMessages(options: A2ASendMessagesOptions): Promise<ReadableStream<A2AUIMessageChunk>>;
   /**
@@ -152,11 +155,13 @@ export function a2aChatTransport(options: A2AChatTransportOptions): A2AChatTrans
     sendMessages: async ({ chatId, messages, abortSignal, trigger, messageId }) => {
       const message = lastUserMessage(messages);
       const { text, files, data } = sentMessageOf(message);
-      const input: Omit<TurnInput, 'agent' | 'handle' | 'thread'> = { text, ...leave };
-      if (files.length > 0) input.files = files;
-      if (data.length > 0) input.data = data;
-      const taskId = questionTaskOf(messages);
-      if (taskId !== undefined) input.taskId = taskId;
+      const question = questionOf(messages);
+      const reply = { text, ...(files.length > 0 ? { files } : {}), ...(data.length > 0 ? { data } : {}) };
+      // An answer continues the question's task; of a 1.1 agent's, only at its generation (a second answer is a conflict).
+      const input: Omit<TurnInput, 'agent' | 'handle' | 'thread'> = {
+        ...(question === undefined ? reply : answerTo(question, reply)),
+        ...leave,
+      };
       // The person's message keeps its id at the agent (history shows it again); a regenerated or edited one gets a new one.
       if (trigger === 'submit-message' && messageId === undefined) input.messageId = message.id;
       const turn$: Observable<TurnEvent> = withContextId(chatId, (ids) => client.turn({ ...threadOf(chatId), ...input, ...ids }));

@@ -33,6 +33,36 @@ export type A2ATaskData = {
    * finishes with `finishReason: 'other'`, never a plain `stop`.
    */
   replyMissing?: 'unread' | 'artifacts-empty';
+  /**
+   * On an `input-required` or `auth-required` end: what the agent waits for (the end event's
+   * `interrupt`, less its task and message), so the page can show the question and the thread's next
+   * message answers it (`answerTo`: the generation and the open requests go with it). Carried by the
+   * messages: a server route reads it back from the messages `useChat` sends. A history message has
+   * none (its exchange does not say it); a resumed question has it again.
+   */
+  interrupt?: A2AInterruptData;
+};
+
+/** One of the agent's requests for input (A2A 1.1 draft, ADR-002), as the end's interrupt said it. */
+export type A2AElicitationData = {
+  /** Its id within the task: what an answer names. */
+  id: string;
+  /** `blocked` holds the task, `waiting` does not, `resolved` is answered; `unknown`, a state the client does not know. */
+  state: 'waiting' | 'blocked' | 'resolved' | 'unknown';
+  /** What the agent says of it (the kind of answer it expects, a schema), as sent. */
+  metadata?: Record<string, unknown>;
+};
+
+/** What an interrupted turn waits for: the question (or sign-in request), the agent's requests for input, the generation. */
+export type A2AInterruptData = {
+  /** `input`: the agent asks the person something; `auth`: it needs the person to sign in. */
+  kind: 'input' | 'auth';
+  /** The question's text; '' when the agent said nothing. */
+  text: string;
+  /** A2A 1.1 (draft): the task's requests for input, when the agent sent them. */
+  elicitations?: A2AElicitationData[];
+  /** A2A 1.1 (draft): the task's generation at the question, when the agent keeps them: an answer names it. */
+  generation?: number;
 };
 
 /** The agent's status: the task's state and its progress text (the preview), replaced by each newer one. */

@@ -110,7 +110,7 @@ describe('a turn as UI message chunks', () => {
     expect(replyTextOf(message!)).toBe('Here: ');
   });
 
-  it("the agent's progress and a question: the status part in place with its text, the question as the reply, outcome input-required", async () => {
+  it("the agent's progress and a question: the status part in place with its text, the question as the reply, outcome input-required and its interrupt", async () => {
     const chunks = await turnChunks([
       ev.task('Q', 'working'),
       ev.status('Q', 'working', 'Looking at the map…'),
@@ -118,7 +118,11 @@ describe('a turn as UI message chunks', () => {
     ]);
     const { message } = await foldChunks(chunks);
     expect(message!.parts).toEqual([
-      { type: 'data-a2a-task', id: 'task', data: { taskId: 'Q', contextId: 'ctx-1', outcome: 'input-required' } },
+      {
+        type: 'data-a2a-task',
+        id: 'task',
+        data: { taskId: 'Q', contextId: 'ctx-1', outcome: 'input-required', interrupt: { kind: 'input', text: 'Which city?' } },
+      },
       { type: 'data-a2a-status', id: 'status', data: { state: 'input-required', text: 'Which city?' } },
       { type: 'text', text: 'Which city?', state: 'done', providerMetadata: undefined },
     ]);

@@ -1,8 +1,17 @@
 /**
  * One message of the chat: the person's text, or the agent's reply (its text parts but those a
  * correction replaced: `replyTextOf`), its files and data parts, and a note from its task and status.
+ * A question the agent asked is a marked block, and the answer box is focused when it comes.
  */
-import { replyTextOf, type A2AStatusData, type A2ATaskData, type A2AUIMessage, type A2AUIPart } from 'a4h-a2a/ai-sdk';
+import { useEffect } from 'react';
+import {
+  replyTextOf,
+  type A2AInterruptData,
+  type A2AStatusData,
+  type A2ATaskData,
+  type A2AUIMessage,
+  type A2AUIPart,
+} from 'a4h-a2a/ai-sdk';
 
 /** The data of a message's `data-a2a-task` or `data-a2a-status` part, if it has one. */
 function dataOf(message: A2AUIMessage, type: 'data-a2a-task'): A2ATaskData | undefined;
@@ -27,11 +36,32 @@ function Attachment({ part }: { part: A2AUIPart }) {
   return null;
 }
 
+/**
+ * The question an ended turn waits on (`input-required`, `auth-required`): its interrupt (a history
+ * message has none until the resume finds the question again: then the kind alone).
+ */
+function questionOf(phase: string, task: A2ATaskData | undefined): A2AInterruptData | undefined {
+  if (phase !== 'ended' || (task?.outcome !== 'input-required' && task?.outcome !== 'auth-required')) return undefined;
+  return task.interrupt ?? { kind: task.outcome === 'auth-required' ? 'auth' : 'input', text: '' };
+}
+
+/**
+ * The question's mark. When it comes, the composer's answer box (`#input`, chat.tsx) takes the focus:
+ * the person's next message answers it (the transport sends it with the question's generation).
+ */
+function Asks({ question }: { question: A2AInterruptData }) {
+  useEffect(() => {
+    document.querySelector<HTMLInputElement>('#input')?.focus();
+  }, []);
+  return <span className="asks">{question.kind === 'auth' ? 'The agent needs you to sign in' : 'The agent asks'}</span>;
+}
+
 /** What the agent's message says below its reply. */
 function noteOf(phase: string, task: A2ATaskData | undefined, status: A2AStatusData | undefined): string {
   if (phase === 'stopped') return 'Stopped: the agent was told to cancel.';
   if (phase === 'running') return status?.text ?? '';
-  if (task?.outcome === 'input-required') return 'The agent asks: your next message answers it.';
+  if (task?.outcome === 'input-required') return 'Your next message answers it.';
+  if (task?.outcome === 'auth-required') return 'Sign in as it says; your next message goes on.';
   if (task?.outcome !== undefined && task.outcome !== 'completed') return `Not completed: ${task.outcome}.`;
   return task?.error ?? '';
 }
@@ -48,9 +78,17 @@ export function Message({ message, streaming, stopped }: { message: A2AUIMessage
   }
   const task = dataOf(message, 'data-a2a-task');
   const phase = streaming ? 'running' : stopped ? 'stopped' : task?.outcome !== undefined ? 'ended' : 'open';
+  const question = questionOf(phase, task);
   return (
-    <li className="msg agent" data-phase={phase} data-outcome={task?.outcome ?? ''} data-task-id={task?.taskId}>
-      <span className="body">{replyTextOf(message)}</span>
+    <li
+      className={question === undefined ? 'msg agent' : 'msg agent question'}
+      data-phase={phase}
+      data-outcome={task?.outcome ?? ''}
+      data-task-id={task?.taskId}
+      data-generation={question?.generation}
+    >
+      {question && <Asks question={question} />}
+      <span className="body">{replyTextOf(message) || question?.text}</span>
       {attachments}
       <span className="note">{noteOf(phase, task, dataOf(message, 'data-a2a-status'))}</span>
     </li>
