@@ -22,7 +22,7 @@ import { coalesceBy } from '../render/coalesce.js';
 import { contextIdFrom, conversationHistory, ids } from './history.js';
 import { answeredAlready, shownState, type Shown } from './interrupt.js';
 import type { A2AConversation, A2AConversationOptions } from './types.js';
-import { catchTurnError, endedTurnView, initialTurnView, type TurnView } from '../render/view.js';
+import { catchTurnError, endedTurnView, initialTurnView, isFinalView, type TurnView } from '../render/view.js';
 
 export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
@@ -85,7 +85,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const withContextId = contextIdFrom(options.contextId);
 
   // Per turn, inside the switchMap: a cancel or the next send drops the view waiting in the window, with its timer.
-  const coalesce = coalesceBy<Shown>(options, (shown) => shown.view.phase !== 'running');
+  const coalesce = coalesceBy<Shown>(options, (shown) => isFinalView(shown.view));
 
   const turn = (message: Message): Observable<Shown> =>
     concat(
