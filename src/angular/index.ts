@@ -15,17 +15,24 @@ import {
   type EnvironmentProviders,
 } from '@angular/core';
 import { concat, defer, EMPTY, finalize, of, skipWhile, Subject, switchMap, tap, type Observable } from 'rxjs';
+import { answerTo, type InterruptAnswer } from '../client/answer.js';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
+import type { Interrupt } from '../port/events.js';
 import { coalesceBy } from '../render/coalesce.js';
 import { contextIdFrom, conversationHistory, ids } from './history.js';
+import { answeredAlready, shownState, type Shown } from './interrupt.js';
 import type { A2AConversation, A2AConversationOptions } from './types.js';
-import { catchTurnError, endedTurnView, initialTurnView, isFinalView, turnState, type TurnView } from '../render/view.js';
+import { catchTurnError, endedTurnView, initialTurnView, isFinalView, type TurnView } from '../render/view.js';
 
 export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
 export type { HistoryExchange, HistoryPage } from '../port/history.js';
 export type { A2AError } from '../errors.js';
+export type { Elicitation } from '../port/types.js';
+export type { Interrupt } from '../port/events.js';
+export type { InterruptAnswer, InterruptReply } from '../client/answer.js';
 export type { A2AConversation, A2AConversationOptions } from './types.js';
+export { ANSWERED_ALREADY, answeredAlready } from './interrupt.js';
 
 /** The client `provideA2A` provides; `injectA2A()` reads it. */
 export const A2A_CLIENT = new InjectionToken<A2AClient>('a4h-a2a client');
@@ -53,8 +60,8 @@ export function injectA2A(): A2AClient {
   return inject(A2A_CLIENT);
 }
 
-/** A message of {@link A2AConversation.send}. */
-type Message = Pick<TurnInput, 'text' | 'files' | 'data'>;
+/** A message of {@link A2AConversation.send}, or an answer of {@link A2AConversation.answer} (`answerTo`'s fields). */
+type Message = Pick<TurnInput, 'text' | 'files' | 'data'> | InterruptAnswer;
 
 /** What the conversation's one switchMap runs next: a turn for a message, a resume, or nothing (a cancel). */
 type Next = { message: Message } | 'resume' | 'cancel';
@@ -62,13 +69,15 @@ type Next = { message: Message } | 'resume' | 'cancel';
 /**
  * A conversation whose current turn is a signal: each `send` runs a turn (switchMap: the previous
  * one is cancelled), its events folded by `turnState()` into `view`; `resume()` runs the thread's
- * reply in flight the same way. Call it in an injection context; the running turn is cancelled when
- * that context is destroyed.
+ * reply in flight the same way, and `answer()` a turn that answers the agent's question (`interrupt`,
+ * the `end` event's). Call it in an injection context; the running turn is cancelled when that
+ * context is destroyed.
  */
 export function a2aConversation(options: A2AConversationOptions): A2AConversation {
   const client = options.client ?? injectA2A();
   const onServer = inject(PLATFORM_ID, { optional: true }) === 'server';
   const view = signal<TurnView | undefined>(undefined);
+  const interrupt = signal<Interrupt | undefined>(undefined);
   const resuming = signal(false);
   const requests = new Subject<Next>();
   const thread = { agent: options.agent, handle: options.handle, thread: options.thread };
@@ -76,22 +85,22 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const withContextId = contextIdFrom(options.contextId);
 
   // Per turn, inside the switchMap: a cancel or the next send drops the view waiting in the window, with its timer.
-  const coalesce = coalesceBy(options, isFinalView);
+  const coalesce = coalesceBy<Shown>(options, (shown) => isFinalView(shown.view));
 
-  const turn = (message: Message): Observable<TurnView> =>
+  const turn = (message: Message): Observable<Shown> =>
     concat(
-      of(initialTurnView),
-      withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), turnState()),
+      of<Shown>({ view: initialTurnView }),
+      withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), shownState()),
     ).pipe(coalesce);
 
   // Nothing shows until the agent's task is known: a resume that finds none, or fails to look, leaves the view as it was.
-  const resumed = (): Observable<TurnView> =>
+  const resumed = (): Observable<Shown> =>
     defer(() => {
       resuming.set(true);
       return withContextId((contextId) => client.resume({ ...thread, ...ids(contextId) })).pipe(
         catchTurnError(),
-        turnState(),
-        skipWhile((next) => next.taskId === undefined),
+        shownState(),
+        skipWhile((next) => next.view.taskId === undefined),
         coalesce,
         tap(() => resuming.set(false)),
         finalize(() => resuming.set(false)),
@@ -103,9 +112,10 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const subscription = requests
     .pipe(switchMap((next) => (next === 'cancel' ? EMPTY : next === 'resume' ? resumed() : turn(next.message))))
     .subscribe((next) => {
-      const { taskId } = next;
+      const { taskId } = next.view;
       if (taskId !== undefined && !shownTasks().has(taskId)) shownTasks.update((tasks) => new Set(tasks).add(taskId));
-      view.set(next);
+      view.set(next.view);
+      interrupt.set(next.interrupt);
     });
 
   // The past, page by page, newest page first, each page prepended; less what `view` showed.
@@ -128,6 +138,11 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
     send: (text, extra) => {
       if (!onServer) requests.next({ message: { text, ...extra } });
     },
+    interrupt: interrupt.asReadonly(),
+    answer: (question, reply) => {
+      if (!onServer) requests.next({ message: answerTo(question, reply) });
+    },
+    answeredAlready: computed(() => answeredAlready(view())),
     cancel: () => {
       requests.next('cancel');
       const current = view();

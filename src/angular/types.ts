@@ -1,7 +1,9 @@
 import type { Signal } from '@angular/core';
 import type { ObservableInput } from 'rxjs';
+import type { InterruptReply } from '../client/answer.js';
 import type { A2AClient, TurnInput } from '../client/create-a2a.js';
 import type { A2AError } from '../errors.js';
+import type { Interrupt } from '../port/events.js';
 import type { HistoryExchange } from '../port/history.js';
 import type { CoalesceOptions } from '../render/coalesce.js';
 import type { TurnView } from '../render/view.js';
@@ -45,6 +47,29 @@ export interface A2AConversation {
    * On the server (`PLATFORM_ID` is `'server'`) it does nothing: no turn runs during SSR.
    */
   send(text: string, extra?: Pick<TurnInput, 'files' | 'data'>): void;
+  /**
+   * The question the current turn ended on (`input-required` or `auth-required`: the `end` event's
+   * interrupt): its kind, text, task, the agent's requests for input (`elicitations`) and, from an
+   * A2A 1.1 agent, the task's generation. Set with the view of that end (a resumed question's too);
+   * `undefined` while a turn runs and after any other end or an error. Answer it with `answer`.
+   */
+  readonly interrupt: Signal<Interrupt | undefined>;
+  /**
+   * Answers `question` (an {@link A2AConversation.interrupt} value) with `reply`: runs a turn with the
+   * fields of `answerTo(question, reply)` as `send` runs one (the running turn, if any, is cancelled).
+   * The answer continues the question's task, names the requests for input it answers (the open ones
+   * unless `reply` names its own) and, when the agent keeps generations (A2A 1.1), goes only while the
+   * task is still at the question: an answer to a question answered already (from another tab, another
+   * device) ends the turn with a `conflict` error, nothing sent to the task (see `answeredAlready`).
+   * Against a 1.0 or 0.3 agent it is an ordinary message on the task, and a second answer is not refused.
+   * On the server (`PLATFORM_ID` is `'server'`) it does nothing.
+   */
+  answer(question: Interrupt, reply: InterruptReply): void;
+  /**
+   * True when the current turn is an answer refused because its question was answered already (the
+   * view's error is a `conflict`): say so (`ANSWERED_ALREADY`), not a failure to retry.
+   */
+  readonly answeredAlready: Signal<boolean>;
   /** Cancels the running turn, if any (its task gets a CancelTask); the view ends with outcome `canceled`. */
   cancel(): void;
   /**

@@ -24,7 +24,8 @@ import { answeredReply, askQuestion, chatReply, slowReply } from '../../demo/rep
 import { deriveContextId } from '../../src/index.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
-import { buildAngularExample, EXAMPLE, refreshAngularExample } from '../../examples/angular/setup.mjs';
+import { EXAMPLE } from '../../examples/angular/setup.mjs';
+import { builtAngularExample } from './angular-interrupt-build.js';
 import {
   expectCanceledAtAgent,
   expectStopped,
@@ -57,8 +58,7 @@ const errors = { page: [] as string[], console: [] as string[] };
 let contextPrefix = '';
 
 async function setUp(): Promise<void> {
-  await refreshAngularExample(); // this checkout's library, packed
-  buildOutput = await buildAngularExample();
+  buildOutput = await builtAngularExample(); // this checkout's library, packed; built once with angular-interrupt.test.ts
   dir = await mkdtemp(join(tmpdir(), 'a4h-angular-test-'));
   agent = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 30, log: (line) => agentLog.push(line) });
   server = await startAngularChatServer({ port: 0, agent: agent.url, secret: SECRET });

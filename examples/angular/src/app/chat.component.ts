@@ -3,12 +3,14 @@
  * view in a signal, and loads the thread's past page by page; this component keeps this page's
  * earlier exchanges, the status line and the form. At start it loads the newest page of the past and
  * resumes the thread, so a page reloaded mid-reply shows the conversation so far, then the reply
- * going on below it (or the question the agent waits on).
+ * going on below it (or the question the agent waits on). A question the agent asks (`chat.interrupt()`)
+ * shows as a question, and the form answers it (`chat.answer`): an answer that comes after another
+ * tab's says the question was answered already.
  */
 import { HttpClient } from '@angular/common/http';
 import { ChangeDetectionStrategy, Component, computed, inject, signal } from '@angular/core';
 import { toSignal } from '@angular/core/rxjs-interop';
-import { a2aConversation, injectA2A, type HistoryExchange, type TurnView } from 'a4h-a2a/angular';
+import { a2aConversation, ANSWERED_ALREADY, injectA2A, type HistoryExchange, type TurnView } from 'a4h-a2a/angular';
 import { catchError, map, of, startWith } from 'rxjs';
 import { EXAMPLE_CONFIG } from './app.config';
 import { statusLine, type Reach } from './status';
@@ -96,11 +98,15 @@ export class ChatComponent {
   protected readonly saidIn = saidIn;
   protected readonly pastNote = pastNote;
 
+  protected readonly answeredAlreadyText = ANSWERED_ALREADY;
+
+  /** The question the agent waits on, when the latest turn ended on one: the form answers it. */
+  protected readonly question = this.chat.interrupt;
   protected readonly running = computed(() => this.chat.view()?.phase === 'running');
   /** Send waits while a turn runs, and while the resume at start or a page of the past is still loading (one round trip). */
   protected readonly canSend = computed(() => !this.running() && !this.chat.resuming() && !this.chat.loadingHistory());
   protected readonly status = computed(() =>
-    statusLine(this.chat.view(), this.reach(), this.config.agent, this.chat.resuming(), this.chat.loadingHistory()),
+    statusLine(this.chat.view(), this.reach(), this.config.agent, this.chat.resuming(), this.chat.loadingHistory(), this.question()),
   );
   protected readonly contextId = computed(() => this.chat.view()?.contextId);
   /** Where the past stands (the test waits on it): loading, shown, or why not (a v0.3 agent keeps no history). */
@@ -125,7 +131,10 @@ export class ChatComponent {
     if (latest !== undefined || view !== undefined) this.earlier.update((list) => [...list, { user: latest ?? view?.request?.text, view }]);
     this.latest.set(text);
     input.value = '';
-    this.chat.send(text);
+    // An answer to the agent's question goes as one (its task, its requests for input, its generation); else a new message.
+    const question = this.question();
+    if (question === undefined) this.chat.send(text);
+    else this.chat.answer(question, text);
   }
 
   protected cancel(): void {
