@@ -15,7 +15,7 @@
  *
  *   POST /threads/KEY/messages  {"text", "messageId"?, "taskId"?, "ifGenerationMatch"?, "elicitationIds"?}
  *                               → text/event-stream: the turn; with taskId, an answer to that task's question
- *                               (the `end` frame's `interrupt`); 409 when it was answered already: this answer reaches no task
+ *                               (the `end` frame's `interrupt`); 409 when it was answered already: this answer is not taken
  *   GET  /threads/KEY/events    Last-Event-ID: <position> (or ?from=) → the rest of that reply;
  *                               ?message=ID → the turn of that message, or `end` outcome not-received;
  *                               neither → the thread's reply in progress (or its pending question)

@@ -29,7 +29,7 @@ const PUBLIC_ERRORS = {
   config: 'the gateway is misconfigured',
   input: 'the message was refused',
   auth: 'the gateway could not sign in to the agent',
-  conflict: 'the question was answered already (or its task moved on): this answer reached no task',
+  conflict: 'the question was answered already (or its task moved on): this answer was not taken',
 };
 
 /** What ends an SSE line (CR, LF) or makes a browser drop an `id:` (NUL): never inside a field's value. */
