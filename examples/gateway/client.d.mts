@@ -20,6 +20,13 @@ export interface FollowOptions {
   sentAt?: number;
   /** The task of the question this message answers (the interrupted `end`'s `taskId`): any replica continues it. */
   taskId?: string;
+  /**
+   * With `taskId`: the generation the question was asked at (`interrupt.generation`). The answer goes only while
+   * the task is still there; once it was answered, the gateway answers 409 ({@link GatewayRefused}).
+   */
+  ifGenerationMatch?: number;
+  /** With `taskId`: the agent's requests for input this message answers (A2A 1.1 draft). */
+  elicitationIds?: string[];
   /** A position to start from (an earlier stream's last event id). */
   from?: string;
   /** How long to keep reconnecting without progress before giving up; default 180,000 ms. */
@@ -38,11 +45,31 @@ export interface FollowOptions {
   onReconnect?: (lastEventId: string | undefined) => void;
 }
 
+/** An `input-required` or `auth-required` end's question, as the gateway sends it (sse.mjs). */
+export interface GatewayInterrupt {
+  kind: 'input' | 'auth';
+  /** The task waiting for the answer. */
+  taskId: string;
+  /** The question's text. */
+  text: string;
+  /** The agent's requests for input (A2A 1.1 draft): `blocked` and `waiting` ones are open. */
+  elicitations?: Array<{ id: string; state: 'waiting' | 'blocked' | 'resolved' | 'unknown' }>;
+  /** The task's generation at the question (A2A 1.1 draft), when the agent keeps them. */
+  generation?: number;
+}
+
+/** What an answer's message names besides its text ({@link answerFields}). */
+export interface AnswerFields {
+  taskId: string;
+  ifGenerationMatch?: number;
+  elicitationIds?: string[];
+}
+
 export interface Followed {
   /** The reply as the client folded it from the `text` events of every stream. */
   reply: string;
   /** The turn's `end` event, when it ended. */
-  end?: { type: 'end'; outcome: string; text: string; taskId?: string };
+  end?: { type: 'end'; outcome: string; text: string; taskId?: string; generation?: number; interrupt?: GatewayInterrupt };
   /** The turn's `error` event, when it failed (kind, the gateway's sentence, retryable). */
   error?: { kind: string; message: string; retryable: boolean };
   /** Requests made after the first (streams asked again, messages asked for or sent again). */
@@ -75,6 +102,8 @@ export declare class GatewayRefused extends GatewayUnreachable {
   readonly status: number;
 }
 
+/** The fields of a message answering `interrupt`: its task, its generation, the requests for input still open. */
+export declare function answerFields(interrupt: GatewayInterrupt): AnswerFields;
 export declare function followTurn(options: FollowOptions): Promise<Followed>;
 /** The pause before reconnect number `attempt` (from 0). */
 export declare function backoff(attempt: number, random?: () => number): number;

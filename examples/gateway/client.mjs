@@ -12,12 +12,17 @@
  * - **A replica that cannot take it now** (its streams at their bound, or shutting down) answers 503
  *   with `X-Message-Taken: no` before taking the message: it counts as not sent, and goes again
  *   after its `Retry-After` (and up to half more, at random), which does not grow the backoff.
+ * - **An answer to a question.** An `input-required` or `auth-required` end carries its `interrupt`
+ *   (the question's task, its generation, the agent's requests for input): {@link answerFields} makes
+ *   the fields of the answer's message from it, so the answer goes only while the question is open. A
+ *   second answer to a question answered already (another tab, another device) is refused, 409:
+ *   {@link GatewayRefused}, never a new task (against an agent of A2A 1.1, which keeps generations).
  * - **Outages.** Reconnects back off exponentially with jitter, for `budgetMs` without progress
  *   (default 3 minutes); past it a {@link GatewayUnreachable} error carries the position and the
  *   message id to resume from later. A stream silent for two heartbeats (`X-Heartbeat-Ms`) is dead.
  *
- *     node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [--token T] [--task ID]
- *       [--from ID] [--message-id ID [--sent-at MS]] [--budget SECONDS]  (the token: $A4H_GATEWAY_TOKEN)
+ *     node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [--token T]
+ *       [--task ID [--generation N] [--elicitation ID]…] [--from ID] [--message-id ID [--sent-at MS]] [--budget SECONDS]  (the token: $A4H_GATEWAY_TOKEN)
  */
 import { randomUUID } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -59,6 +64,25 @@ export class GatewayRefused extends GatewayUnreachable {
   }
 }
 
+/** The requests for input still open (the ones an answer answers, as the library's `answerTo` chooses them). */
+const OPEN = new Set(['blocked', 'waiting']);
+
+/**
+ * The fields of a message that answers an interrupted end's question (its `interrupt`), for
+ * {@link followTurn}: the question's task, the generation it was asked at (when the agent keeps them)
+ * and the agent's requests for input still open. Spread them beside the answer's text.
+ * @param {import('./client.d.mts').GatewayInterrupt} interrupt
+ * @returns {import('./client.d.mts').AnswerFields}
+ */
+export function answerFields(interrupt) {
+  const open = (interrupt.elicitations ?? []).filter((request) => OPEN.has(request.state)).map((request) => request.id);
+  return {
+    taskId: interrupt.taskId,
+    ...(interrupt.generation === undefined ? {} : { ifGenerationMatch: interrupt.generation }),
+    ...(open.length > 0 ? { elicitationIds: open } : {}),
+  };
+}
+
 /**
  * Follows one turn to its end through the gateway (or the balancer) at `options.gateway`.
  * @param {import('./client.d.mts').FollowOptions} options
@@ -70,6 +94,14 @@ export async function followTurn(options) {
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   const base = new URL(`threads/${encodeURIComponent(options.thread)}/`, options.gateway);
   const sending = options.text !== undefined;
+  /** What the message answers: the question's task, its generation, the requests for input (all with a task only). */
+  const answering = options.taskId
+    ? {
+        taskId: options.taskId,
+        ...(options.ifGenerationMatch === undefined ? {} : { ifGenerationMatch: options.ifGenerationMatch }),
+        ...(options.elicitationIds?.length ? { elicitationIds: options.elicitationIds } : {}),
+      }
+    : {};
   const messageId = sending ? (options.messageId ?? randomUUID()) : undefined;
   /** @type {import('./client.d.mts').Followed} */
   const result = { reply: '', reconnects: 0, resent: 0, replicas: [], recoveries: [], messageId, lastEventId: options.from };
@@ -102,7 +134,7 @@ export async function followTurn(options) {
       headers['last-event-id'] = result.lastEventId;
     } else if (sending && !maySent) {
       posting = { sentAt };
-      const body = { text: options.text, messageId, ...(options.taskId ? { taskId: options.taskId } : {}) };
+      const body = { text: options.text, messageId, ...answering };
       request = { url: new URL('messages', base), method: 'POST', body: JSON.stringify(body) };
       headers['content-type'] = 'application/json';
       maySent = true;
@@ -228,10 +260,22 @@ const USAGE =
   'Usage: node examples/gateway/client.mjs GATEWAY_URL THREAD [MESSAGE…] [options]\n' +
   '  --token TOKEN     a bearer token (default $A4H_GATEWAY_TOKEN; node examples/gateway/token.mjs <user> makes one)\n' +
   '  --task ID         the task of the question this message answers\n' +
+  '  --generation N    with --task: the generation the question was asked at (refused, 409, once answered)\n' +
+  '  --elicitation ID  with --task: a request for input this message answers (again for each)\n' +
   '  --from ID         follow a reply from a position (an id an earlier run printed)\n' +
   "  --message-id ID   the message's id: resend a message whose turn was not seen, without doubling it\n" +
   '  --sent-at MS      with --message-id: when it was first sent (ms since the epoch, as printed)\n' +
   `  --budget SECONDS  how long to keep trying without progress (default ${DEFAULT_BUDGET_MS / 1000})\n`;
+
+/** The flags of an answer's fields: `--task`, `--generation`, an `--elicitation` per request. */
+function answerFlags(/** @type {import('./client.d.mts').AnswerFields} */ fields) {
+  return [
+    '--task',
+    fields.taskId,
+    ...(fields.ifGenerationMatch === undefined ? [] : ['--generation', String(fields.ifGenerationMatch)]),
+    ...(fields.elicitationIds ?? []).flatMap((id) => ['--elicitation', id]),
+  ];
+}
 
 /** The command line: the reply on stdout; the replica serving each stream, reconnects and how to go on, on stderr. */
 async function main() {
@@ -240,6 +284,8 @@ async function main() {
     options: {
       token: { type: 'string' },
       task: { type: 'string' },
+      generation: { type: 'string' },
+      elicitation: { type: 'string', multiple: true },
       from: { type: 'string' },
       'message-id': { type: 'string' },
       'sent-at': { type: 'string' },
@@ -249,7 +295,10 @@ async function main() {
   const [gateway, thread, ...words] = positionals;
   const budget = Number(values.budget ?? DEFAULT_BUDGET_MS / 1000);
   const sentAt = values['sent-at'] !== undefined && /^\d{1,15}$/.test(values['sent-at']) ? Number(values['sent-at']) : undefined;
-  if (!gateway || !thread || !(budget > 0) || (values['sent-at'] !== undefined && sentAt === undefined)) {
+  const generation = values.generation !== undefined && /^[1-9]\d{0,14}$/.test(values.generation) ? Number(values.generation) : undefined;
+  const elicitations = values.elicitation ?? [];
+  const badAnswer = (values.generation !== undefined && generation === undefined) || ((generation || elicitations.length) && !values.task);
+  if (!gateway || !thread || !(budget > 0) || (values['sent-at'] !== undefined && sentAt === undefined) || badAnswer) {
     process.stderr.write(USAGE);
     process.exitCode = 2;
     return;
@@ -266,6 +315,8 @@ async function main() {
       ...(text !== undefined ? { text } : {}),
       ...(values.token || process.env.A4H_GATEWAY_TOKEN ? { token: values.token || process.env.A4H_GATEWAY_TOKEN } : {}),
       ...(values.task ? { taskId: values.task } : {}),
+      ...(generation === undefined ? {} : { ifGenerationMatch: generation }),
+      ...(elicitations.length > 0 ? { elicitationIds: elicitations } : {}),
       ...(values.from ? { from: values.from } : {}),
       ...(values['message-id'] ? { messageId: values['message-id'] } : {}),
       ...(sentAt !== undefined ? { sentAt } : {}),
@@ -284,12 +335,18 @@ async function main() {
     }
     process.stdout.write(shown === 0 && followed.end ? `${followed.end.text}\n` : '\n');
     process.stderr.write(`[${followed.end?.outcome}; replicas: ${followed.replicas.join(' → ')}]\n`);
-    if (followed.end?.outcome === 'input-required' && followed.end.taskId) {
-      process.stderr.write(`To answer: ${again(['--task', followed.end.taskId, '<your answer>'])}\n`);
-    }
+    const interrupt = followed.end?.interrupt;
+    // An input-required or auth-required end: its question's task, generation and open requests, as flags.
+    if (interrupt) process.stderr.write(`To answer: ${again([...answerFlags(answerFields(interrupt)), '<your answer>'])}\n`);
   } catch (error) {
     if (!(error instanceof GatewayUnreachable)) throw error;
-    const answering = values.task ? ['--task', values.task] : [];
+    const answering = values.task
+      ? answerFlags({
+          taskId: values.task,
+          ...(generation === undefined ? {} : { ifGenerationMatch: generation }),
+          ...(elicitations.length > 0 ? { elicitationIds: elicitations } : {}),
+        })
+      : [];
     const sent = error.sentAt === undefined ? [] : ['--sent-at', String(error.sentAt)];
     const message = error.messageId ? [...answering, '--message-id', error.messageId, ...sent, text ?? ''] : [];
     const resume = error.lastEventId ? ['--from', error.lastEventId] : message;

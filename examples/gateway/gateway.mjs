@@ -13,7 +13,9 @@
  * the user is the handle the thread's contextId is derived with: a thread is its user's own, and a
  * task id or position of another user's thread is the library's `foreign-task`, answered 404.
  *
- *   POST /threads/KEY/messages  {"text", "messageId"?, "taskId"?} → text/event-stream: the turn
+ *   POST /threads/KEY/messages  {"text", "messageId"?, "taskId"?, "ifGenerationMatch"?, "elicitationIds"?}
+ *                               → text/event-stream: the turn; with taskId, an answer to that task's question
+ *                               (the `end` frame's `interrupt`); 409 when it was answered already: this answer is not taken
  *   GET  /threads/KEY/events    Last-Event-ID: <position> (or ?from=) → the rest of that reply;
  *                               ?message=ID → the turn of that message, or `end` outcome not-received;
  *                               neither → the thread's reply in progress (or its pending question)
@@ -41,7 +43,19 @@ import { firstValueFrom, takeWhile } from 'rxjs';
 import { catchTurnError, createA2A } from '../../dist/node/index.js';
 import { startedAs } from '../started-as.mjs';
 import { tokenVerifier } from './auth.mjs';
-import { isSafeId, MAX_KEY, optionalId, positionOf, quote, readJson, REASON_CHARS, Refusal, sentAtOf, threadKeyOf } from './request.mjs';
+import {
+  answerOf,
+  isSafeId,
+  MAX_KEY,
+  optionalId,
+  positionOf,
+  quote,
+  readJson,
+  REASON_CHARS,
+  Refusal,
+  sentAtOf,
+  threadKeyOf,
+} from './request.mjs';
 import { streamEvents } from './stream.mjs';
 import { isPushPath, pushWhenOf, replicaPush } from './push.mjs';
 import { devIssuer } from './token.mjs';
@@ -163,11 +177,14 @@ export async function startGateway(options) {
     if (action === 'messages') {
       if (typeof body.text !== 'string' || body.text.trim() === '') throw new Refusal(400, 'the body must be {"text": "<a message>"}');
       const messageId = optionalId(body.messageId, 'messageId');
-      const taskId = optionalId(body.taskId, 'taskId');
+      const answer = answerOf(body);
       // Checked here, with nothing awaited before the stream starts: no other request slips past the bound.
       if (streams.size >= maxStreams) throw busy();
-      log(`${who}: message ${quote(messageId ?? '(no id)')}${taskId ? ` answering ${quote(taskId)}` : ''}`);
-      const turn = { ...base, text: body.text, ...(messageId ? { messageId } : {}), ...(taskId ? { taskId } : {}) };
+      const answering = answer.taskId
+        ? ` answering ${quote(answer.taskId)}${answer.ifGenerationMatch ? ` at generation ${answer.ifGenerationMatch}` : ''}`
+        : '';
+      log(`${who}: message ${quote(messageId ?? '(no id)')}${answering}`);
+      const turn = { ...base, text: body.text, ...(messageId ? { messageId } : {}), ...answer };
       return stream(res, a2a.turn(turn), undefined, who);
     }
     const taskId = optionalId(body.taskId, 'taskId');

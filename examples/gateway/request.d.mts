@@ -17,6 +17,8 @@ export declare function quote(value: unknown, max?: number): string;
 export declare function isSafeId(value: unknown, max?: number): value is string;
 export declare function threadKeyOf(segment: string): string;
 export declare function optionalId(value: unknown, name: string): string | undefined;
+export declare const MAX_ELICITATION_IDS: number;
+export declare function answerOf(body: Record<string, unknown>): { taskId?: string; ifGenerationMatch?: number; elicitationIds?: string[] };
 export declare function positionOf(id: string | string[] | null | undefined): ReplyPosition | undefined;
 export declare function readJson(req: IncomingMessage): Promise<Record<string, unknown>>;
 export declare function sentAtOf(value: string | null, messageId: string | undefined): number | undefined;

@@ -69,6 +69,43 @@ export function optionalId(/** @type {unknown} */ value, /** @type {string} */ n
   return /** @type {string} */ (value);
 }
 
+/** The most `elicitationIds` one answer names (the library's own bound). */
+export const MAX_ELICITATION_IDS = 64;
+
+/**
+ * What a message body says it answers, checked: `taskId` (the question's task), `ifGenerationMatch` (the
+ * generation it was asked at: a whole number from 1) and `elicitationIds` (the agent's requests for input it
+ * answers: a list of at most {@link MAX_ELICITATION_IDS} safe ids). Both of the last go with `taskId`.
+ * @param {Record<string, unknown>} body
+ * @returns {{ taskId?: string; ifGenerationMatch?: number; elicitationIds?: string[] }}
+ */
+export function answerOf(body) {
+  const taskId = optionalId(body.taskId, 'taskId');
+  const generation = body.ifGenerationMatch;
+  const ids = body.elicitationIds;
+  const given = (/** @type {unknown} */ value) => value !== undefined && value !== null;
+  if ((given(generation) || given(ids)) && taskId === undefined) {
+    throw new Refusal(400, 'ifGenerationMatch and elicitationIds go with taskId: the task of the question answered');
+  }
+  const answer = taskId === undefined ? {} : { taskId };
+  if (given(generation)) {
+    if (!Number.isSafeInteger(generation) || /** @type {number} */ (generation) < 1) {
+      throw new Refusal(400, "ifGenerationMatch must be a whole number from 1 (the end's interrupt.generation)");
+    }
+    Object.assign(answer, { ifGenerationMatch: generation });
+  }
+  if (given(ids)) {
+    if (!Array.isArray(ids) || ids.length > MAX_ELICITATION_IDS) {
+      throw new Refusal(400, `elicitationIds must be a list of at most ${MAX_ELICITATION_IDS} ids`);
+    }
+    if (!ids.every((id) => isSafeId(id))) {
+      throw new Refusal(400, `each of elicitationIds must be a string of 1 to ${MAX_KEY} characters, no control characters`);
+    }
+    if (ids.length > 0) Object.assign(answer, { elicitationIds: [...ids] });
+  }
+  return answer;
+}
+
 /**
  * `?sent=` of a resume by message: when the client first posted it (milliseconds since the epoch, at
  * most 15 digits), or undefined when not given; refused without `?message=` or when malformed.

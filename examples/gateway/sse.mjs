@@ -2,7 +2,9 @@
  * Turn events as Server-Sent Events for a browser: the frame of one event, and the JSON a client
  * reads back. What the gateway knows of its side stays on its side: an error says its kind in a
  * sentence of the gateway's own (the library's message names the agent's URL: it goes to the log),
- * a note's cause is its kind, and no event carries the thread's contextId. File bytes go as base64.
+ * a note's cause is its kind, and no event carries the thread's contextId. File bytes go as base64. An
+ * interrupted `end` carries its question as the client answers it (`interrupt`: kind, task, text, the
+ * requests for input by id and state, the generation).
  */
 
 /** The headers of a turn's event stream (no caching, no proxy buffering). */
@@ -27,6 +29,7 @@ const PUBLIC_ERRORS = {
   config: 'the gateway is misconfigured',
   input: 'the message was refused',
   auth: 'the gateway could not sign in to the agent',
+  conflict: 'the question was answered already (or its task moved on): this answer was not taken',
 };
 
 /** What ends an SSE line (CR, LF) or makes a browser drop an `id:` (NUL): never inside a field's value. */
@@ -95,11 +98,37 @@ function toJson(/** @type {any} */ event) {
     }
     case 'attachment':
       return { ...event, attachment: attachmentJson(event.attachment) };
+    case 'end': {
+      const { contextId: _contextId, interrupt, ...rest } = event;
+      return {
+        ...rest,
+        ...(rest.attachments ? { attachments: rest.attachments.map(attachmentJson) } : {}),
+        ...(interrupt ? { interrupt: interruptJson(interrupt) } : {}),
+      };
+    }
     default: {
       const { contextId: _contextId, ...rest } = event;
-      return event.type === 'end' && rest.attachments ? { ...rest, attachments: rest.attachments.map(attachmentJson) } : rest;
+      return rest;
     }
   }
+}
+
+/**
+ * An interrupted end's question as a client answers it: what it asks (`kind`, `text`), the task an answer
+ * names (`taskId`), the agent's requests for input by id and state (A2A 1.1 draft; their metadata stays
+ * here) and the generation an answer names (`ifGenerationMatch`). Not the contextId, not the agent's
+ * whole message (its text is `text`).
+ * @param {import('../../dist/index.js').Interrupt} interrupt
+ */
+function interruptJson(interrupt) {
+  const { kind, taskId, text, elicitations, generation } = interrupt;
+  return {
+    kind,
+    taskId,
+    text,
+    ...(elicitations ? { elicitations: elicitations.map(({ id, state }) => ({ id, state })) } : {}),
+    ...(generation === undefined ? {} : { generation }),
+  };
 }
 
 function attachmentJson(/** @type {any} */ attachment) {

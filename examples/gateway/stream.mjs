@@ -3,8 +3,8 @@
  * replica that serves it:
  *
  * - **The head waits for the agent.** The 200 goes with the first event after `start` (the agent
- *   named the task, or the turn failed): a task that is not the user's is then a 404 and nothing was
- *   streamed. An agent slow to answer gets one heartbeat's time, then the stream starts anyway.
+ *   named the task, or the turn failed): a task that is not the user's is then a 404, an answer to a
+ *   question answered already a 409, and nothing was streamed. An agent slow to answer gets one heartbeat's time, then the stream starts anyway.
  * - **Backpressure.** When `res.write()` says the client is behind, frames wait in a queue until
  *   `drain`. A client behind is dropped when a frame comes while what waits (the socket's buffer
  *   and the queue) is past `maxBufferedBytes`, or when what waits has not shrunk for three
@@ -23,8 +23,11 @@ import { formatPosition, positionAfter } from '../../dist/node/index.js';
 import { isSafeId, quote, REASON_CHARS } from './request.mjs';
 import { comment, eventFrame, field, publicError, STREAM_HEADERS } from './sse.mjs';
 
-/** A turn that fails before anything was shown answers with a status: not the user's task, or input refused. */
-const REFUSED = { 'foreign-task': 404, 'task-not-found': 404, input: 400 };
+/**
+ * A turn that fails before anything was shown answers with a status: not the user's task, input refused, or an
+ * answer to a question answered already (`conflict`: the agent refused it, or the library sent nothing).
+ */
+const REFUSED = { 'foreign-task': 404, 'task-not-found': 404, input: 400, conflict: 409 };
 
 /**
  * Streams `events$` (already through `catchTurnError`) to `res`, each event's id its position (from
