@@ -6,18 +6,17 @@
  * input, its generation): one answer completes the task, the other page says the question was
  * answered already (a `conflict`), and the agent's record shows one answer accepted.
  *
- * The build is the one angular.test.ts makes (angular-interrupt-build.ts). Needs the example installed
+ * The build is the one angular.test.ts makes (angular-build.ts). Needs the example installed
  * (`node examples/angular/setup.mjs install`) and Chromium at /usr/bin/chromium.
  */
-import type { RequestHandler } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { cors } from '../../demo/cors.js';
-import { startV11Agent, V11_MOUNTS, type V11Agent, type V11Options } from '../../fixtures/agent-v11.js';
+import { startV11Agent, V11_MOUNTS, type V11Agent } from '../../fixtures/agent-v11.js';
 import { bookedReply, INPUT_QUESTION } from '../../fixtures/texts.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
-import { builtAngularExample } from './angular-interrupt-build.js';
+import { builtAngularExample } from './angular-build.js';
 import { launchChromium, openThreadPage, send, waitForPhase, type PageErrors } from './kit.js';
 
 const SECRET = 'angular-interrupt-test-secret-not-for-production';
@@ -69,8 +68,7 @@ describe('Angular chat example: the agent’s question answered from two pages a
   beforeAll(async () => {
     await builtAngularExample();
     // The page talks to the agent from another origin: the demo agent's CORS in front of the fixture's routes.
-    const options: V11Options & { before: RequestHandler[] } = { elicitations: 'one', answerDelayMs: 150, before: [cors] };
-    agent = await startV11Agent(options);
+    agent = await startV11Agent({ elicitations: 'one', answerDelayMs: 150, before: [cors] });
     server = await startAngularChatServer({ port: 0, agent: agent.url(V11_MOUNTS.main), secret: SECRET });
     browser = await launchChromium();
   }, 240_000);

@@ -25,7 +25,7 @@ import { deriveContextId } from '../../src/index.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
 import { EXAMPLE } from '../../examples/angular/setup.mjs';
-import { builtAngularExample } from './angular-interrupt-build.js';
+import { builtAngularExample } from './angular-build.js';
 import {
   expectCanceledAtAgent,
   expectStopped,

@@ -15,7 +15,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cors } from '../../demo/cors.js';
 import { startV11Agent, V11_MOUNTS, type V11Agent } from '../../fixtures/agent-v11.js';
 import { INPUT_QUESTION, bookedReply } from '../../fixtures/texts.js';
-import type { HostOptions } from '../../fixtures/http-host.js';
 import { buildReactChat } from '../../examples/react-chat/build.mjs';
 import { startReactChatServer, type ReactChatServer } from '../../examples/react-chat/server.mjs';
 import { launchChromium, openPage, send, waitForPhase, type PageErrors } from './kit.js';
@@ -68,14 +67,8 @@ async function settled(page: Page): Promise<{ error: string } | { outcome: strin
 describe('react chat example: the agent question, against an A2A 1.1 agent, in Chromium', { timeout: 45_000 }, () => {
   beforeAll(async () => {
     if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first');
-    // The page talks to the agent from another origin: the demo agent's CORS in front of the fixture's
-    // routes (startV11Agent hands its options to the host, whose `before` this is).
-    const options: Parameters<typeof startV11Agent>[0] & Pick<HostOptions, 'before'> = {
-      elicitations: 'one',
-      answerDelayMs: 150,
-      before: [cors],
-    };
-    agent = await startV11Agent(options);
+    // The page talks to the agent from another origin: the demo agent's CORS in front of the fixture's routes.
+    agent = await startV11Agent({ elicitations: 'one', answerDelayMs: 150, before: [cors] });
     await buildReactChat();
     server = await startReactChatServer({ port: 0, agent: agent.url(V11_MOUNTS.main), secret: SECRET });
     browser = await launchChromium();
