@@ -17,12 +17,11 @@ import {
 import { concat, defer, EMPTY, finalize, of, skipWhile, Subject, switchMap, tap, type Observable } from 'rxjs';
 import { answerTo, type InterruptAnswer } from '../client/answer.js';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
-import type { Interrupt } from '../port/events.js';
 import { coalesceBy } from '../render/coalesce.js';
 import { contextIdFrom, conversationHistory, ids } from './history.js';
-import { answeredAlready, shownState, type Shown } from './interrupt.js';
+import { answeredAlready } from './interrupt.js';
 import type { A2AConversation, A2AConversationOptions } from './types.js';
-import { catchTurnError, endedTurnView, initialTurnView, isFinalView, type TurnView } from '../render/view.js';
+import { catchTurnError, endedTurnView, initialTurnView, isFinalView, turnState, type TurnView } from '../render/view.js';
 
 export type { A2AClient, A2AOptions, ResumeInput, TurnInput } from '../client/create-a2a.js';
 export type { TurnView } from '../render/view.js';
@@ -77,7 +76,6 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const client = options.client ?? injectA2A();
   const onServer = inject(PLATFORM_ID, { optional: true }) === 'server';
   const view = signal<TurnView | undefined>(undefined);
-  const interrupt = signal<Interrupt | undefined>(undefined);
   const resuming = signal(false);
   const requests = new Subject<Next>();
   const thread = { agent: options.agent, handle: options.handle, thread: options.thread };
@@ -85,22 +83,22 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const withContextId = contextIdFrom(options.contextId);
 
   // Per turn, inside the switchMap: a cancel or the next send drops the view waiting in the window, with its timer.
-  const coalesce = coalesceBy<Shown>(options, (shown) => isFinalView(shown.view));
+  const coalesce = coalesceBy(options, isFinalView);
 
-  const turn = (message: Message): Observable<Shown> =>
+  const turn = (message: Message): Observable<TurnView> =>
     concat(
-      of<Shown>({ view: initialTurnView }),
-      withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), shownState()),
+      of(initialTurnView),
+      withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), turnState()),
     ).pipe(coalesce);
 
   // Nothing shows until the agent's task is known: a resume that finds none, or fails to look, leaves the view as it was.
-  const resumed = (): Observable<Shown> =>
+  const resumed = (): Observable<TurnView> =>
     defer(() => {
       resuming.set(true);
       return withContextId((contextId) => client.resume({ ...thread, ...ids(contextId) })).pipe(
         catchTurnError(),
-        shownState(),
-        skipWhile((next) => next.view.taskId === undefined),
+        turnState(),
+        skipWhile((next) => next.taskId === undefined),
         coalesce,
         tap(() => resuming.set(false)),
         finalize(() => resuming.set(false)),
@@ -112,10 +110,9 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const subscription = requests
     .pipe(switchMap((next) => (next === 'cancel' ? EMPTY : next === 'resume' ? resumed() : turn(next.message))))
     .subscribe((next) => {
-      const { taskId } = next.view;
+      const { taskId } = next;
       if (taskId !== undefined && !shownTasks().has(taskId)) shownTasks.update((tasks) => new Set(tasks).add(taskId));
-      view.set(next.view);
-      interrupt.set(next.interrupt);
+      view.set(next);
     });
 
   // The past, page by page, newest page first, each page prepended; less what `view` showed.
@@ -138,7 +135,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
     send: (text, extra) => {
       if (!onServer) requests.next({ message: { text, ...extra } });
     },
-    interrupt: interrupt.asReadonly(),
+    interrupt: computed(() => view()?.interrupt),
     answer: (question, reply) => {
       if (!onServer) requests.next({ message: answerTo(question, reply) });
     },

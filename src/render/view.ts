@@ -1,6 +1,6 @@
 import { catchError, defer, of, scan, type Observable, type OperatorFunction } from 'rxjs';
 import { toA2AError, type A2AError } from '../errors.js';
-import type { Attachment, ReplyMissing, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
+import type { Attachment, Interrupt, ReplyMissing, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 import { TextRope } from './rope.js';
@@ -23,6 +23,8 @@ export interface TurnView {
   outcome?: TurnOutcome;
   /** A completed turn's reply the turn did not get (the `end` event's `replyMissing`): say so, not a plain success. */
   replyMissing?: ReplyMissing;
+  /** The question an `input-required` or `auth-required` end waits on (the `end` event's), to answer with `answerTo`. */
+  interrupt?: Interrupt;
   /** The conversation's contextId, once known. */
   contextId?: string;
   /** The agent's task, once known. */
@@ -88,6 +90,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       const next: TurnView = { ...endedTurnView(view, event.outcome), reply: event.text, ...ids(event.contextId, event.taskId) };
       if (event.attachments !== undefined) next.attachments = event.attachments;
       if (event.replyMissing !== undefined) next.replyMissing = event.replyMissing;
+      if (event.interrupt !== undefined) next.interrupt = event.interrupt;
       if (event.outcome !== 'auth-required') delete next.authRequired;
       return next;
     }
@@ -98,7 +101,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
 
 /**
  * The view of a turn ended with `outcome`, as far as the outcome alone says: not running, not
- * reconnecting or polling, its progress text and activity cleared; its reply, ids, attachments and
+ * reconnecting or polling, its progress text, activity and question cleared; its reply, ids, attachments and
  * sign-in request as they were. The `end` step of {@link reduceTurn} starts from it, and so does a
  * view that shows a cancel at once (the Angular conversation's `cancel()`) rather than wait for an
  * end the unsubscribed turn never sends. The input is never mutated.
@@ -107,6 +110,7 @@ export function endedTurnView(view: TurnView, outcome: TurnOutcome): TurnView {
   const next: TurnView = { ...view, phase: 'ended', outcome, reconnecting: false, polling: false };
   delete next.preview;
   delete next.activity;
+  delete next.interrupt;
   return next;
 }
 

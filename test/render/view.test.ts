@@ -61,6 +61,14 @@ describe('the store-facing view', () => {
     expect(reduceTurn(initialTurnView, events.at(-1)!)).not.toHaveProperty('replyMissing');
   });
 
+  it('an end on a question: the view holds its interrupt, to answer; a cancel shown at once and any other end hold none', () => {
+    const interrupt = { kind: 'input' as const, taskId: 't1', text: 'Which city?', generation: 3 };
+    const asked = reduceTurn(initialTurnView, { type: 'end', outcome: 'input-required', text: 'Which city?', taskId: 't1', interrupt });
+    expect(asked).toMatchObject({ phase: 'ended', outcome: 'input-required', interrupt });
+    expect(endedTurnView(asked, 'canceled')).not.toHaveProperty('interrupt');
+    expect(reduceTurn(asked, { type: 'end', outcome: 'completed', text: 'Paris' })).not.toHaveProperty('interrupt');
+  });
+
   it('a replace replaces the reply', () => {
     const view = [
       { type: 'text', text: 'draft', replace: false },
