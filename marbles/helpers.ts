@@ -137,6 +137,10 @@ export function label(event: TurnEvent): string {
       return `activity ${event.kind}`;
     case 'auth-required':
       return `auth-required "${event.text ?? ''}"`;
+    case 'surface':
+      return `surface ${event.surfaceId} ${event.messages.map((m) => m.kind).join(',')}`;
+    case 'surface-refused':
+      return `surface refused (${event.reason})`;
     case 'reconnecting':
       return `reconnecting #${event.attempt} in ${event.delayMs}`;
     case 'polling':

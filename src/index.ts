@@ -81,6 +81,8 @@ export type {
   TurnInput,
 } from './client/create-a2a.js';
 export type { ThreadMemory } from './identity/threads.js';
+export type { A2UIMessage, A2UIMessageKind, A2UIRefusal, SurfaceView } from './port/a2ui.js';
+export { A2UI_MEDIA_TYPE, A2UI_MEDIA_TYPE_SDK, isA2UIPart } from './render/a2ui/wire.js';
 export { runResume, runTurn } from './turn/turn.js';
 export { afterDelivered, formatPosition, parsePosition, positionAfter } from './render/position.js';
 export type { ReplyPosition } from './render/position.js';
@@ -109,6 +111,8 @@ export type {
   ReconnectingEvent,
   StartEvent,
   StatusEvent,
+  SurfaceEvent,
+  SurfaceRefusedEvent,
   TaskEvent,
   TaskGoneEvent,
   ReconcileEvent,

@@ -1,4 +1,5 @@
 import type { A2AError } from '../errors.js';
+import type { A2UIMessage, A2UIRefusal, SurfaceView } from './a2ui.js';
 import type { LadderNote } from './notes.js';
 import type { AgentMessage, Elicitation, TaskState } from './types.js';
 
@@ -146,6 +147,36 @@ export interface ActivityEvent {
   data: unknown;
 }
 
+/**
+ * A2UI: the agent's messages about one of its surfaces (a form, a card, a picker), in order, from one
+ * part of its answer: hand them to a renderer's message processor together, and repaint after. The same
+ * part repeated (a chunk's whole, a snapshot) is not given again. Checked first: see `surface-refused`.
+ */
+export interface SurfaceEvent {
+  /** Discriminant. */
+  type: 'surface';
+  /** The surface the messages are about. */
+  surfaceId: string;
+  /** The messages, as the agent sent them, with their kind and version read. */
+  messages: A2UIMessage[];
+}
+
+/**
+ * A2UI: one of the agent's messages was refused and given to no renderer (a URL a browser would run,
+ * nesting or size past the bounds, too many surfaces or components in the turn, a malformed message);
+ * the turn and the other messages go on.
+ */
+export interface SurfaceRefusedEvent {
+  /** Discriminant. */
+  type: 'surface-refused';
+  /** The surface the message was about, when it named one. */
+  surfaceId?: string;
+  /** Why. */
+  reason: A2UIRefusal;
+  /** What was refused, in a sentence (no content of the message). */
+  message: string;
+}
+
 /** The agent needs the user to sign in out of band; the turn keeps listening (under the auth-wait bound). */
 export interface AuthRequiredEvent {
   /** Discriminant. */
@@ -181,6 +212,8 @@ export interface EndEvent {
   text: string;
   /** The answer's files and data parts (every `attachment` event's), when it had any. */
   attachments?: Attachment[];
+  /** A2UI: the surfaces the turn drew, as its messages left them (each to replay), when it drew any. */
+  surfaces?: SurfaceView[];
   /** The conversation's contextId, when known. */
   contextId?: string;
   /** The turn's task, when it had one (a message-only answer has none). */
@@ -241,6 +274,8 @@ export type TurnEvent =
   | AttachmentEvent
   | ActivityEvent
   | AuthRequiredEvent
+  | SurfaceEvent
+  | SurfaceRefusedEvent
   | LadderNote
   | EndEvent;
 

@@ -1,10 +1,12 @@
 import { A2AError } from '../errors.js';
-import type { ActivityEvent, Attachment, AttachmentEvent } from '../port/events.js';
+import type { ActivityEvent, Attachment, AttachmentEvent, SurfaceEvent, SurfaceRefusedEvent } from '../port/events.js';
 import type { DataPart, FilePart, Part } from '../port/types.js';
+import { SurfaceSet } from './a2ui/surfaces.js';
+import { isA2UIPart } from './a2ui/wire.js';
 import { recordKind } from './records.js';
 
 /** Where attachment and activity events go: any array of events. */
-type RichOut = { push(event: AttachmentEvent | ActivityEvent): unknown };
+type RichOut = { push(event: AttachmentEvent | ActivityEvent | SurfaceEvent | SurfaceRefusedEvent): unknown };
 
 /** Activity records remembered for de-duplication at most; past it the memory starts afresh. */
 const MAX_ACTIVITY_KEYS = 1_000;
@@ -15,19 +17,31 @@ const MAX_ACTIVITY_KEYS = 1_000;
  * its content (kind, name, media type, URI or bytes, data), so the same part seen again says
  * nothing. Bytes are kept by reference (never copied); `maxBytes` bounds the bytes and data kept
  * and `maxCount` the parts, past either a protocol error, so a hostile agent cannot grow memory.
- * Framework records (ADK tool calls) become activity events instead.
+ * Framework records (ADK tool calls) become activity events instead, and A2UI parts surface events
+ * ({@link SurfaceSet}).
  */
 export class AttachmentSet {
   private readonly kept: Attachment[] = [];
   /** Content key → the attachments with that key (more than one only on a fingerprint collision). */
   private readonly byKey = new Map<string, Attachment[]>();
   private readonly activityKeys = new Set<string>();
+  private readonly surfaces = new SurfaceSet();
   private bytes = 0;
 
   constructor(
     private readonly maxBytes: number,
     private readonly maxCount: number,
   ) {}
+
+  /** The turn's A2UI surfaces, as its messages left them (undefined while it drew none). */
+  surfaceList(): ReturnType<SurfaceSet['list']> {
+    return this.surfaces.list();
+  }
+
+  /** Nothing kept: no attachment, no A2UI surface. */
+  get empty(): boolean {
+    return this.kept.length === 0 && !this.surfaces.drew;
+  }
 
   /** Every attachment emitted so far, in order (the same array: copy it to keep it). */
   list(): readonly Attachment[] {
@@ -42,6 +56,7 @@ export class AttachmentSet {
       if (part.kind === 'data') {
         const record = recordKind(part.metadata);
         if (record !== undefined) this.activity(record, part.data, out);
+        else if (isA2UIPart(part)) this.surfaces.part(part, out);
         else this.data(part, out);
       } else {
         this.file(part, out);

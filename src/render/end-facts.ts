@@ -1,6 +1,7 @@
 import type { A2AError } from '../errors.js';
 import type { EndEvent, Interrupt, ReplyMissing } from '../port/events.js';
 import type { AgentMessage, Elicitation } from '../port/types.js';
+import type { SurfaceView } from '../port/a2ui.js';
 import { agentText } from './parts.js';
 
 /** What the end's facts read of the turn's task (the renderer's `EndTask` has it all). */
@@ -19,16 +20,19 @@ export interface EndSeen {
   asked: AgentMessage | undefined;
   /** An artifact came (an update, or one a snapshot lists), whatever it held. */
   artifactsSeen: boolean;
+  /** The turn's A2UI surfaces, when it drew any. */
+  surfaces: SurfaceView[] | undefined;
 }
 
 /**
  * What the end of a turn says of its task beyond the reply (`end` changed in place): the generation
- * (A2A 1.1 draft); on an empty `completed` reply, why the agent's answer may be missing; on an
+ * (A2A 1.1 draft), the A2UI surfaces drawn; on an empty `completed` reply (no text, attachment or surface), why the agent's answer may be missing; on an
  * `input-required` or `auth-required` end of a task, the {@link Interrupt}.
  */
 export function endFacts(end: EndEvent, task: EndTask, seen: EndSeen): void {
+  if (seen.surfaces !== undefined) end.surfaces = seen.surfaces;
   if (task.generation !== undefined) end.generation = task.generation;
-  const empty = end.text === '' && (end.attachments?.length ?? 0) === 0;
+  const empty = end.text === '' && (end.attachments?.length ?? 0) === 0 && end.surfaces === undefined;
   if (end.outcome === 'completed' && !task.messageOnly && empty) {
     const missing = replyMissing(task, seen.artifactsSeen);
     if (missing !== undefined) end.replyMissing = missing;

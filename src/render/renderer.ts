@@ -114,9 +114,7 @@ export class TurnRenderer {
 
   /** Nothing to show so far: no artifact text, no status or message text, no file or data part. */
   get nothingShown(): boolean {
-    return (
-      this.reply.text() === '' && this.finalText === undefined && this.lastAgentText === undefined && this.attachments.list().length === 0
-    );
+    return this.reply.text() === '' && this.finalText === undefined && this.lastAgentText === undefined && this.attachments.empty;
   }
 
   /**
@@ -143,7 +141,7 @@ export class TurnRenderer {
     if (attachments.length > 0) end.attachments = [...attachments];
     if (contextId !== undefined) end.contextId = contextId;
     if (taskId !== undefined) end.taskId = taskId;
-    endFacts(end, this.task, { asked: this.asked, artifactsSeen: this.artifactsSeen });
+    endFacts(end, this.task, { asked: this.asked, artifactsSeen: this.artifactsSeen, surfaces: this.attachments.surfaceList() });
     out.push(end);
     return out;
   }

@@ -2,6 +2,8 @@ import { catchError, defer, of, scan, type Observable, type OperatorFunction } f
 import { toA2AError, type A2AError } from '../errors.js';
 import type { Attachment, Interrupt, ReplyMissing, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
+import type { SurfaceView } from '../port/a2ui.js';
+import { withSurfaceMessages } from './a2ui/surface-view.js';
 import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 import { TextRope } from './rope.js';
 
@@ -37,6 +39,8 @@ export interface TurnView {
   polling: boolean;
   /** The agent's sign-in request while the task is AUTH_REQUIRED. */
   authRequired?: { text?: string };
+  /** A2UI: the agent's surfaces as the turn left them, by id (each its messages, to replay); absent while there are none. */
+  surfaces?: Readonly<Record<string, SurfaceView>>;
   /** The turn's error, when `phase` is `error`. */
   error?: A2AError;
 }
@@ -74,6 +78,10 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       };
     case 'auth-required':
       return { ...view, reconnecting: false, authRequired: event.text === undefined ? {} : { text: event.text } };
+    case 'surface':
+      return { ...view, reconnecting: false, surfaces: withSurfaceMessages(view.surfaces, event.surfaceId, event.messages) };
+    case 'surface-refused':
+      return view;
     case 'reconnecting':
       return { ...view, reconnecting: true };
     case 'polling':

@@ -39,6 +39,8 @@ const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
   attachment: true,
   activity: true,
   'auth-required': true,
+  surface: true,
+  'surface-refused': true,
   reconnecting: false,
   polling: false,
   fallback: false,

@@ -50,6 +50,8 @@ describe('the first-event clock', () => {
     attachment: [{ type: 'attachment', attachment: { kind: 'data', data: {} } }, true],
     activity: [{ type: 'activity', kind: 'function_call', data: {} }, true],
     'auth-required': [{ type: 'auth-required' }, true],
+    surface: [{ type: 'surface', surfaceId: 's1', messages: [] }, true],
+    'surface-refused': [{ type: 'surface-refused', reason: 'unsafe-url', message: 'refused' }, true],
     reconnecting: [{ type: 'reconnecting', attempt: 1, delayMs: 0, cause }, false],
     polling: [{ type: 'polling', reason: 'resubscribe-failed', cause }, false],
     fallback: [{ type: 'fallback', from: 'stream', to: 'send', cause }, false],

@@ -16,6 +16,8 @@ import { terminalLine, terminalText } from '../output/terminal-text.js';
 export class TurnPrinter {
   private shown = '';
   private statusShown = false;
+  /** The A2UI surfaces this turn told of (each once). */
+  private readonly surfaces = new Set<string>();
 
   constructor(private readonly io: Io) {}
 
@@ -76,6 +78,16 @@ export class TurnPrinter {
         this.shown = '';
         return;
       }
+      case 'surface':
+        // A2UI: a terminal draws no interface; it says one came, once per surface, and where to see it.
+        if (!this.surfaces.has(event.surfaceId)) {
+          this.surfaces.add(event.surfaceId);
+          notice(io, io.style.dim(SURFACE_NOTICE(terminalLine(event.surfaceId))));
+        }
+        return;
+      case 'surface-refused':
+        notice(io, io.style.dim(`an interface from the agent was refused: ${event.message}`));
+        return;
       case 'request':
         // What a resumed reply answers, dimmed on stderr (stdout keeps the reply alone).
         this.clearStatus();
@@ -127,7 +139,10 @@ export class TurnPrinter {
   }
 }
 
-/** What the ladder's recoveries tell a person at the terminal. */
+/** What a terminal says of an A2UI surface: that it came, and where it can be seen. */
+const SURFACE_NOTICE = (surfaceId: string): string =>
+  `the agent sent an interface (A2UI surface ${surfaceId}); a terminal cannot draw it: open the thread in a page that renders A2UI, or see its messages with -o json`;
+
 /** What a push note says on the terminal (`asked` says nothing: the reply follows as ever). */
 const PUSH_NOTICES = {
   'handed-off': 'the agent will post the rest of this reply; the stream is let go',

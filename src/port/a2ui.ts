@@ -1,0 +1,45 @@
+/**
+ * A2UI (agent-to-UI, an A2A extension: a2ui.org) as the turn gives it: the agent's messages about its
+ * surfaces, read and checked, renderer-agnostic, and why one was refused.
+ */
+
+/**
+ * The kinds of A2UI messages an agent sends: v0.9 and later (`createSurface`, `updateComponents`,
+ * `updateDataModel`, `deleteSurface`, `actionResponse`) and v0.8 (`beginRendering`, `surfaceUpdate`,
+ * `dataModelUpdate`, `deleteSurface`).
+ */
+export type A2UIMessageKind =
+  | 'createSurface'
+  | 'updateComponents'
+  | 'updateDataModel'
+  | 'deleteSurface'
+  | 'actionResponse'
+  | 'beginRendering'
+  | 'surfaceUpdate'
+  | 'dataModelUpdate';
+
+/** One A2UI message from the agent, renderer-agnostic: a renderer takes `message` as it came. */
+export interface A2UIMessage {
+  /** The message's kind (its one key besides `version`). */
+  kind: A2UIMessageKind;
+  /** The surface it is about; absent only on an `actionResponse` (which names its `actionId`). */
+  surfaceId?: string;
+  /** The version the message says (`"v1.0"`, `"v0.9"`); absent when it says none (v0.8). */
+  version?: string;
+  /** The message as the agent sent it (the envelope), for a renderer's message processor. */
+  message: Record<string, unknown>;
+}
+
+/** Why a turn refused one of the agent's A2UI messages (the others go on). */
+export type A2UIRefusal = 'unsafe-url' | 'too-deep' | 'too-large' | 'malformed' | 'too-many-surfaces' | 'too-many-components';
+
+/**
+ * One surface as a turn left it: the agent's messages about it since it was created (a `deleteSurface`
+ * ends it), in order, for a renderer to replay: the surface as it stands.
+ */
+export interface SurfaceView {
+  /** The surface's id. */
+  surfaceId: string;
+  /** Its messages since its `createSurface` (or `beginRendering`, v0.8; or since the turn began, for one created earlier). */
+  messages: readonly A2UIMessage[];
+}
