@@ -69,6 +69,9 @@ export type {
 export { CONTEXT_ID_DOMAIN, deriveContextId, isContextIdShape } from './identity/context-id.js';
 export { createA2A } from './client/create-a2a.js';
 export { answerTo } from './client/answer.js';
+export { surfaceAction } from './client/surface-action.js';
+export type { SurfaceActionAnswer, SurfaceActionInput } from './client/surface-action.js';
+export type { A2UIOption } from './port/a2ui-option.js';
 export type { InterruptAnswer, InterruptReply } from './client/answer.js';
 export type {
   A2AClient,

@@ -198,6 +198,8 @@ export interface OutgoingData {
   data: unknown;
   /** Default `application/json`. */
   mediaType?: string;
+  /** The part's metadata (A2UI's `mimeType`, say), sent as given. */
+  metadata?: Record<string, unknown>;
 }
 
 /**
@@ -241,6 +243,8 @@ export interface OutgoingMessage {
    * a hint the agent may use; sent only to a 1.1 interface, on a message that continues a task (`taskId`).
    */
   elicitationIds?: readonly string[];
+  /** The message's metadata (A2UI's client capabilities and data model, say), sent as given; a JSON object. */
+  metadata?: Record<string, unknown>;
   /**
    * The message's id, when the caller chooses it (to ask the thread for the message after a crash,
    * see `resumeMessage`); a fresh UUID otherwise. Every send of the turn's message carries it (a

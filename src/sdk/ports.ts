@@ -1,5 +1,6 @@
 import { A2AError } from '../errors.js';
 import { checkExtensionUris } from '../port/extensions.js';
+import { checkA2UIOption } from '../port/a2ui-option.js';
 import { AgentExtensions } from './http/extensions/options.js';
 import { ResponseWatch } from './wire/fetch/response-watch.js';
 import { CardCache } from './agent/card/cache.js';
@@ -118,7 +119,11 @@ export function createSdkPorts(options: SdkPortOptions = {}): SdkPorts {
     ...(options.interfaceOrder ? { order: options.interfaceOrder } : {}),
   };
   const ttl = { defaultTtlMs: options.cardTtlMs ?? 300_000, maxTtlMs: options.cardMaxTtlMs ?? 3_600_000, maxEntries: 256 };
-  const shared: PortShared = { cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock), loader };
+  const shared: PortShared = {
+    cache: new CardCache<ResolvedAgent, CardValidators>(ttl, options.clock),
+    loader,
+    a2ui: checkA2UIOption(options.a2ui),
+  };
   const extensions = new AgentExtensions(options.extensions);
 
   const ports: PortFactory = (agent, turn) => {

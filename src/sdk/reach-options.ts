@@ -1,3 +1,4 @@
+import type { A2UIOption } from '../port/a2ui-option.js';
 import type { ExtensionsOption } from '../port/extensions.js';
 import type { BindingsOption } from './wire/bindings/options.js';
 import type { CredentialsOption } from './http/credentials/options.js';
@@ -45,6 +46,12 @@ export interface AgentReachOptions {
    * choice is the newest protocol version, then JSON-RPC, HTTP+JSON, gRPC, then the card's order.
    */
   bindings?: BindingsOption;
+  /**
+   * A2UI (a2ui.org): the catalogs the app renders. A turn to an agent whose card offers the A2UI
+   * extension activates it and sends `metadata.a2uiClientCapabilities` on its message; other agents
+   * see nothing of it. The agent's surfaces come as `surface` events either way. None by default.
+   */
+  a2ui?: A2UIOption;
 }
 
 const REACH_KEYS = [
@@ -54,6 +61,7 @@ const REACH_KEYS = [
   'trust',
   'extensions',
   'bindings',
+  'a2ui',
 ] as const satisfies readonly (keyof AgentReachOptions)[];
 
 /** The agent-reach options among `options` (those given). */

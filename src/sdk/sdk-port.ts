@@ -25,6 +25,7 @@ import { loadAgent, type AgentLoader } from './agent/load.js';
 import { BINDINGS } from './wire/bindings/registry.js';
 import type { ResolvedAgent } from './agent/resolve.js';
 import { extensionHeaders } from './http/extensions/headers.js';
+import { a2uiOffer, type A2UIOption } from '../port/a2ui-option.js';
 import { missingExtensions } from './http/extensions/required.js';
 import { capabilityMissing } from './agent/capabilities.js';
 import { firstDraftRefusal } from './agent/first-draft.js';
@@ -34,6 +35,8 @@ import type { TurnCall } from './wire/transports/transport.js';
 export interface PortShared {
   cache: CardCache<ResolvedAgent, CardValidators>;
   loader: AgentLoader;
+  /** What the app renders of A2UI, when it said (`a2ui`): taken up with each agent whose card offers it. */
+  a2ui?: A2UIOption | undefined;
 }
 
 /** A -32601 (method not found: every binding's), or a binding's own sign (gRPC's UNIMPLEMENTED): the call met the other protocol generation. */
@@ -81,11 +84,11 @@ export class SdkPort implements A2APort, PushConfigPort {
   }
 
   send(message: OutgoingMessage): Observable<SendResult> {
-    return this.firstCall('send', (resolved) => resolved.transport.send(message, this.callOf(resolved)));
+    return this.firstCall('send', (resolved) => resolved.transport.send(this.withA2UI(message, resolved), this.callOf(resolved)));
   }
 
   stream(message: OutgoingMessage): Observable<AgentEvent> {
-    return this.firstCall('stream', (resolved) => resolved.transport.stream(message, this.callOf(resolved)));
+    return this.firstCall('stream', (resolved) => resolved.transport.stream(this.withA2UI(message, resolved), this.callOf(resolved)));
   }
 
   resubscribe(taskId: string): Observable<AgentEvent> {
@@ -126,12 +129,25 @@ export class SdkPort implements A2APort, PushConfigPort {
    * object on every call after.
    */
   private callOf(resolved: ResolvedAgent): TurnCall {
-    return (this.turnCalls[resolved.legacy ? 'legacy' : 'modern'] ??= this.turnCall(resolved.legacy));
+    return (this.turnCalls[resolved.legacy ? 'legacy' : 'modern'] ??= this.turnCall(resolved));
   }
 
-  private turnCall(legacy: boolean): TurnCall {
-    const headers = this.extensions.length === 0 ? this.headers : { ...this.headers, ...extensionHeaders(this.extensions, legacy) };
+  private turnCall(resolved: ResolvedAgent): TurnCall {
+    const a2ui = this.a2uiOf(resolved);
+    const extensions = a2ui === undefined || this.extensions.includes(a2ui.uri) ? this.extensions : [...this.extensions, a2ui.uri];
+    const headers = extensions.length === 0 ? this.headers : { ...this.headers, ...extensionHeaders(extensions, resolved.legacy) };
     return { ...(headers && { headers }), ...(this.caller && { caller: this.caller }) };
+  }
+
+  /** The A2UI extension this turn takes up with the agent (the `a2ui` option and a card that offers it), if any. */
+  private a2uiOf(resolved: ResolvedAgent): ReturnType<typeof a2uiOffer> {
+    return this.shared.a2ui === undefined ? undefined : a2uiOffer(resolved.summary, this.shared.a2ui);
+  }
+
+  /** The message with A2UI's client capabilities in its metadata, when the turn takes A2UI up with the agent. */
+  private withA2UI(message: OutgoingMessage, resolved: ResolvedAgent): OutgoingMessage {
+    const a2ui = this.a2uiOf(resolved);
+    return a2ui === undefined ? message : { ...message, metadata: { ...message.metadata, ...a2ui.metadata } };
   }
 
   /** The agent from the shared card cache (one load for concurrent turns), remembered as this port's. */

@@ -30,6 +30,27 @@ export function checkRequest(request: TurnRequest, maxAttachmentBytes = Number.P
     });
   }
   if (request.elicitationIds !== undefined) checkElicitationIds(request.elicitationIds, request.taskId);
+  if (request.metadata !== undefined) checkMetadata(request.metadata);
+}
+
+/** The most characters of a message's metadata, as JSON. */
+const MAX_METADATA_CHARS = 1_048_576;
+
+/** Refuses message metadata that is not a JSON object of bounded size. */
+function checkMetadata(metadata: unknown): void {
+  let json: string | undefined;
+  try {
+    json = typeof metadata === 'object' && metadata !== null && !Array.isArray(metadata) ? JSON.stringify(metadata) : undefined;
+  } catch {
+    json = undefined;
+  }
+  if (json === undefined || json.length > MAX_METADATA_CHARS) {
+    throw new A2AError({
+      kind: 'input',
+      operation: 'turn',
+      message: `metadata must be a JSON object of at most ${MAX_METADATA_CHARS} characters`,
+    });
+  }
 }
 
 /** The most elicitation ids one message names. */

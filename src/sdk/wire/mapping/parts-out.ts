@@ -40,7 +40,7 @@ function sdkFile(file: OutgoingFile): SdkPart {
 }
 
 function sdkData(part: OutgoingData): SdkPart {
-  return { content: { $case: 'data', value: part.data }, metadata: undefined, filename: '', mediaType: part.mediaType ?? DATA_MEDIA_TYPE };
+  return { content: { $case: 'data', value: part.data }, metadata: part.metadata, filename: '', mediaType: part.mediaType ?? DATA_MEDIA_TYPE };
 }
 
 /** v0.3 parts (`kind`s; file bytes in base64; a data part's value wrapped when it is no object, as the SDK's v0.3 translation does). */
@@ -68,9 +68,14 @@ function legacyFile(file: OutgoingFile): Record<string, unknown> {
 }
 
 function legacyData(part: OutgoingData): Record<string, unknown> {
-  const plain = typeof part.data === 'object' && part.data !== null && !Array.isArray(part.data);
-  return plain ? { kind: 'data', data: part.data } : { kind: 'data', data: { value: part.data }, metadata: { data_part_compat: true } };
+  // A one-message A2UI list goes as that message, as A2UI's agent SDK writes it for A2A 0.3 (whose data is an object).
+  const data = Array.isArray(part.data) && part.data.length === 1 && isA2UIMediaType(part.metadata?.['mimeType']) ? part.data[0] : part.data;
+  const plain = typeof data === 'object' && data !== null && !Array.isArray(data);
+  if (plain) return part.metadata === undefined ? { kind: 'data', data } : { kind: 'data', data, metadata: part.metadata };
+  return { kind: 'data', data: { value: data }, metadata: { ...part.metadata, data_part_compat: true } };
 }
+
+const isA2UIMediaType = (value: unknown): boolean => value === 'application/a2ui+json' || value === 'application/json+a2ui';
 
 /** Base64 of some bytes: Node's Buffer over the same memory when there is one, else `btoa` in slices. */
 export function toBase64(bytes: Uint8Array): string {

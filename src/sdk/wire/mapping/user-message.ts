@@ -11,7 +11,7 @@ export function userMessage(message: OutgoingMessage): SdkMessage {
     taskId: message.taskId ?? '',
     role: Role.ROLE_USER,
     parts: sdkParts(message),
-    metadata: undefined,
+    metadata: message.metadata,
     extensions: [],
     referenceTaskIds: [],
   };

@@ -19,6 +19,7 @@ export function streamRequest(wire: AgentWire, v1: SendMessageRequest, message: 
   const sent: Record<string, unknown> = { kind: 'message', messageId, role: 'user', parts: legacyParts(message) };
   if (message.contextId !== undefined) sent['contextId'] = message.contextId;
   if (message.taskId !== undefined) sent['taskId'] = message.taskId;
+  if (message.metadata !== undefined) sent['metadata'] = message.metadata;
   const configuration: Record<string, unknown> = {
     blocking: true,
     acceptedOutputModes: v1.configuration?.acceptedOutputModes ?? [],
