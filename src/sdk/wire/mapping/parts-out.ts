@@ -40,7 +40,12 @@ function sdkFile(file: OutgoingFile): SdkPart {
 }
 
 function sdkData(part: OutgoingData): SdkPart {
-  return { content: { $case: 'data', value: part.data }, metadata: part.metadata, filename: '', mediaType: part.mediaType ?? DATA_MEDIA_TYPE };
+  return {
+    content: { $case: 'data', value: part.data },
+    metadata: part.metadata,
+    filename: '',
+    mediaType: part.mediaType ?? DATA_MEDIA_TYPE,
+  };
 }
 
 /** v0.3 parts (`kind`s; file bytes in base64; a data part's value wrapped when it is no object, as the SDK's v0.3 translation does). */
@@ -69,7 +74,8 @@ function legacyFile(file: OutgoingFile): Record<string, unknown> {
 
 function legacyData(part: OutgoingData): Record<string, unknown> {
   // A one-message A2UI list goes as that message, as A2UI's agent SDK writes it for A2A 0.3 (whose data is an object).
-  const data = Array.isArray(part.data) && part.data.length === 1 && isA2UIMediaType(part.metadata?.['mimeType']) ? part.data[0] : part.data;
+  const data =
+    Array.isArray(part.data) && part.data.length === 1 && isA2UIMediaType(part.metadata?.['mimeType']) ? part.data[0] : part.data;
   const plain = typeof data === 'object' && data !== null && !Array.isArray(data);
   if (plain) return part.metadata === undefined ? { kind: 'data', data } : { kind: 'data', data, metadata: part.metadata };
   return { kind: 'data', data: { value: data }, metadata: { ...part.metadata, data_part_compat: true } };
