@@ -62,6 +62,10 @@ export function acceptsMediaType(modes: readonly string[], mediaType: string): b
   });
 }
 
+/** What every A2UI extension URI starts with, and A2UI's media types (both spellings). */
+const A2UI_EXTENSION_PREFIX = 'https://a2ui.org/a2a-extension/a2ui/';
+const A2UI_TYPES: ReadonlySet<string> = new Set(['application/a2ui+json', 'application/json+a2ui']);
+
 function essence(mediaType: string): string {
   return mediaType.split(';')[0]!.trim().toLowerCase();
 }
@@ -69,7 +73,8 @@ function essence(mediaType: string): string {
 /**
  * Refuses, before the message is sent, a file or data part whose media type the agent's card does
  * not take: not in its `defaultInputModes` nor in any skill's `inputModes`. A card that names no
- * input modes at all takes anything.
+ * input modes at all takes anything; a card that offers the A2UI extension takes A2UI's parts (its
+ * actions), whatever its input modes say.
  */
 export function checkInputModes(
   card: CardSummary,
@@ -79,7 +84,11 @@ export function checkInputModes(
   if (files === undefined && data === undefined) return;
   const modes = [...(card.defaultInputModes ?? []), ...(card.skills ?? []).flatMap((skill) => skill.inputModes ?? [])];
   if (modes.length === 0) return;
-  const types = [...(files ?? []).map((file) => file.mediaType), ...(data ?? []).map((part) => part.mediaType ?? DATA_MEDIA_TYPE)];
+  const a2ui = (card.extensions ?? []).some((extension) => extension.uri.startsWith(A2UI_EXTENSION_PREFIX));
+  const types = [
+    ...(files ?? []).map((file) => file.mediaType),
+    ...(data ?? []).map((part) => part.mediaType ?? DATA_MEDIA_TYPE).filter((type) => !(a2ui && A2UI_TYPES.has(essence(type)))),
+  ];
   for (const mediaType of types) {
     if (!acceptsMediaType(modes, mediaType)) {
       throw refuse(

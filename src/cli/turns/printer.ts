@@ -141,7 +141,7 @@ export class TurnPrinter {
 
 /** What a terminal says of an A2UI surface: that it came, and where it can be seen. */
 const SURFACE_NOTICE = (surfaceId: string): string =>
-  `the agent sent an interface (A2UI surface ${surfaceId}); a terminal cannot draw it: open the thread in a page that renders A2UI, or see its messages with -o json`;
+  `the agent sent an interface (A2UI surface ${surfaceId}); a terminal cannot draw it: open the thread in a page that renders A2UI, or see its messages with a4h send -o json`;
 
 /** What a push note says on the terminal (`asked` says nothing: the reply follows as ever). */
 const PUSH_NOTICES = {

@@ -33,7 +33,7 @@ export function a2uiProblem(message: unknown): A2UIProblem | undefined {
     if (typeof value === 'string') {
       size += value.length;
       if (UNSAFE_URL.test(value.slice(0, 64)))
-        return { reason: 'unsafe-url', message: 'an A2UI message carries a URL a browser would run (javascript:, data:text/html…)' };
+        return { reason: 'unsafe-url', message: 'an A2UI message carries a URL a browser would run (a script or an HTML document)' };
     } else if (typeof value === 'object' && value !== null) {
       if (depth >= MAX_A2UI_DEPTH) return { reason: 'too-deep', message: `an A2UI message nests deeper than ${MAX_A2UI_DEPTH} levels` };
       if (Array.isArray(value)) for (const item of value) stack.push({ value: item, depth: depth + 1 });

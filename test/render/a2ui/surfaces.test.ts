@@ -103,7 +103,10 @@ describe('A2UI surfaces in a turn', () => {
       answer(part([FORM[0], evil, { nonsense: {} }, data('form', deep), data('form', 'x'.repeat(1_200_000)), FORM[2]])),
     );
     expect(of(events, 'surface-refused').map((e) => e.reason)).toEqual(['unsafe-url', 'malformed', 'too-deep', 'too-large']);
-    expect(of(events, 'surface-refused')[0]).toMatchObject({ surfaceId: 'form', message: expect.stringContaining('javascript:') });
+    expect(of(events, 'surface-refused')[0]).toMatchObject({
+      surfaceId: 'form',
+      message: expect.stringContaining('a URL a browser would run'),
+    });
     expect(of(events, 'surface').map((e) => e.messages.map((m) => m.kind))).toEqual([['createSurface'], ['updateDataModel']]);
     expect(JSON.stringify(events)).not.toContain('alert(1)');
   });
