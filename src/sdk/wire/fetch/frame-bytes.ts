@@ -25,11 +25,17 @@ type NodeBuffer = { from(data: ArrayBufferLike, offset: number, length: number):
 export function lacksQuotedMessage(bytes: Uint8Array): boolean {
   const buffer = (globalThis as { Buffer?: NodeBuffer }).Buffer;
   if (buffer === undefined) return false;
-  const view = buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  for (let at = view.indexOf(TAIL); at !== -1; at = view.indexOf(TAIL, at + 1)) {
-    if (at >= HEAD.length && HEAD.every((byte, i) => bytes[at - HEAD.length + i] === byte)) return false;
+  try {
+    // Both sides as the global Buffer's own: a browser's polyfill (the npm `buffer`) searches for a Buffer only.
+    const view = buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const tail = buffer.from(TAIL.buffer, TAIL.byteOffset, TAIL.byteLength) as unknown as Uint8Array;
+    for (let at = view.indexOf(tail); at !== -1; at = view.indexOf(tail, at + 1)) {
+      if (at >= HEAD.length && HEAD.every((byte, i) => bytes[at - HEAD.length + i] === byte)) return false;
+    }
+    return true;
+  } catch {
+    return false; // a global Buffer that cannot search: nothing is known, and the text is searched instead
   }
-  return true;
 }
 
 /** The index of the last LF or CR in `bytes`, or -1. */
