@@ -2,16 +2,20 @@
  * The web chat page: asks its backend where the agent is and which contextId this conversation has,
  * then renders the chat state (signals, see chat.ts) into the DOM with a few effects. A reload keeps
  * the thread: the page shows its past (read from the agent, "Load earlier" for more), then picks up
- * a reply that was in progress below it.
+ * a reply that was in progress below it. An agent's A2UI surfaces are drawn in its bubble (surfaces.ts);
+ * a button on one sends its action as the next turn, and the agent's answer updates it in place.
  */
 // First, before the library: the SDK needs a global `Buffer` for raw-bytes file parts (see the file).
 import './buffer-polyfill.js';
 import { attachmentElement, fileToPart } from './attachments.js';
 import { createChat, outcomeText } from './chat.js';
 import type { Chat, Exchange, HistoryState } from './chat.js';
+import { surfaceAction } from 'a4h-a2a';
 import type { HistoryExchange, UserMessage } from 'a4h-a2a';
 import { RESUMED_NOTE } from './resume.js';
 import { effect } from './signals.js';
+import { SurfaceBoard } from './surfaces.js';
+import type { PageAction } from './surfaces.js';
 
 /** The exchanges of each page of the past: `?page=N` (1–100), else 20. */
 function historyLimit(): number {
@@ -64,10 +68,14 @@ interface Row {
   user: HTMLElement;
   agent: HTMLElement;
   body: HTMLElement;
+  /** The A2UI surfaces this exchange's turn created. */
+  surfaces: HTMLElement;
   attachments: HTMLElement;
   /** How many of the view's attachments are in the DOM. */
   shown: number;
   note: HTMLElement;
+  /** The surface messages the library refused, and those the renderer could not draw: one line each. */
+  surfaceNotes: HTMLElement;
 }
 
 /** A line under the person's text for each file they sent. */
@@ -98,7 +106,8 @@ function userElement(exchange: Exchange): HTMLElement {
     fillUser(user, [], RESUMED_NOTE);
     return user;
   }
-  user.textContent = exchange.text;
+  user.textContent = exchange.action ?? exchange.text;
+  if (exchange.action !== undefined) user.classList.add('action');
   for (const file of exchange.files) user.append(sentFile(file.name ?? 'file'));
   return user;
 }
@@ -109,12 +118,16 @@ function newRow(user: HTMLElement): Row {
   agent.className = 'msg agent';
   const body = document.createElement('span');
   body.className = 'body';
+  const surfaces = document.createElement('div');
+  surfaces.className = 'surfaces';
   const attachments = document.createElement('div');
   attachments.className = 'attachments';
   const note = document.createElement('span');
   note.className = 'note';
-  agent.append(body, attachments, note);
-  return { user, agent, body, attachments, shown: 0, note };
+  const surfaceNotes = document.createElement('div');
+  surfaceNotes.className = 'surface-notes';
+  agent.append(body, surfaces, attachments, surfaceNotes, note);
+  return { user, agent, body, surfaces, attachments, shown: 0, note, surfaceNotes };
 }
 
 function liveRow(exchange: Exchange): Row {
@@ -143,7 +156,24 @@ function pastRow(exchange: HistoryExchange): Row {
   return row;
 }
 
-function updateRow(row: Row, { view, stopped, resumed }: Exchange): void {
+/** What the person's bubble says of an action: its name and the context it sends. */
+function actionLabel(action: PageAction): string {
+  const context = JSON.stringify(action.context);
+  return `Pressed “${action.name}”${context === '{}' ? '' : ` ${context.length > 200 ? `${context.slice(0, 199)}…` : context}`}`;
+}
+
+/** One line per refused surface message (`surface-refused`, class `refused`) and per one the renderer could not draw. */
+function fillSurfaceNotes(row: Row, refused: readonly string[], problems: readonly string[]): void {
+  const lines = [...refused.map((text) => ({ text, kind: 'refused' })), ...problems.map((text) => ({ text, kind: 'undrawn' }))];
+  if (row.surfaceNotes.childElementCount === lines.length) return;
+  row.surfaceNotes.replaceChildren(
+    ...lines.map(({ text, kind }) =>
+      Object.assign(document.createElement('div'), { className: `surface-note ${kind}`, textContent: text }),
+    ),
+  );
+}
+
+function updateRow(row: Row, { view, stopped, resumed, refused }: Exchange, key: string, board: SurfaceBoard): void {
   if (resumed && view.request !== undefined && row.user.classList.contains('resumed')) fillUser(row.user, [view.request], RESUMED_NOTE);
   const phase = stopped ? 'stopped' : view.phase;
   row.agent.dataset['phase'] = phase;
@@ -153,6 +183,7 @@ function updateRow(row: Row, { view, stopped, resumed }: Exchange): void {
   // Attachments only grow during a turn (end repeats the same list): add the new ones.
   const attachments = view.attachments ?? [];
   for (; row.shown < attachments.length; row.shown++) row.attachments.append(attachmentElement(attachments[row.shown]!));
+  fillSurfaceNotes(row, refused, board.show(key, view.surfaces, row.surfaces));
   let note = '';
   if (phase === 'stopped') note = 'Cancelled by you.';
   else if (phase === 'error') note = view.error?.message ?? 'The turn failed.';
@@ -173,6 +204,11 @@ function renderHistory(history: HistoryState): void {
 
 function render(chat: Chat): void {
   const rows = new Map<string, Row>();
+  // A surface's action goes as the thread's next turn; while a turn runs the click is not sent.
+  const board = new SurfaceBoard((action) => {
+    if (!chat.act(surfaceAction(action), actionLabel(action)))
+      ui.statusText.textContent = 'Wait for the running turn to end, then press again.';
+  });
   let first: string | undefined;
   const list = ui.messages;
   // Whether the list follows its end: until the reader scrolls up, and again once they scroll back down.
@@ -207,7 +243,7 @@ function render(chat: Chat): void {
     for (const item of items) {
       let row = rows.get(item.key);
       if (row === undefined) rows.set(item.key, (row = 'past' in item ? pastRow(item.past) : liveRow(item.exchange)));
-      if ('exchange' in item) updateRow(row, item.exchange);
+      if ('exchange' in item) updateRow(row, item.exchange, item.key, board);
       for (const node of [row.user, row.agent]) {
         if (node === at) at = node.nextSibling;
         else list.insertBefore(node, at);
