@@ -9,11 +9,15 @@ import { catchTurnError, createA2A, initialTurnView, isA2AError, turnState } fro
 import type { A2AClient, HistoryExchange, OutgoingFile, SurfaceActionAnswer, TurnEvent, TurnView } from 'a4h-a2a';
 import { tap, type Observable, type Subscription } from 'rxjs';
 import { resumeCheckOf } from './resume.js';
+import { statusOf } from './status.js';
+import type { Status } from './status.js';
 import type { ResumeCheck } from './resume.js';
 import { computed, signal } from './signals.js';
 import type { ReadonlySignal } from './signals.js';
 
 export type { ResumeCheck } from './resume.js';
+export { outcomeText } from './status.js';
+export type { Status } from './status.js';
 
 /** Where the page talks, from its backend (`/api/config` and `/api/context`). */
 export interface ChatConfig {
@@ -61,14 +65,6 @@ export interface ResumedExchange extends ExchangeBase {
 
 /** A message and the agent's turn in answer. */
 export type Exchange = SentExchange | ResumedExchange;
-
-/** The line under the messages: what the running turn is doing, or how the last one ended. */
-export interface Status {
-  tone: 'idle' | 'busy' | 'warn' | 'error';
-  text: string;
-  /** `reconnecting`, `polling`: the library's recovery, shown as badges. */
-  flags: string[];
-}
 
 /**
  * Where the thread's past stands: `loading` a page; `shown` (with `earlier` when the agent has
@@ -266,66 +262,4 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A({ a
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The idle line: "Ready" only once the agent answered. */
-function idleStatus(reach: AgentReach, agent: string): Status {
-  if (reach.state === 'checking') return { tone: 'busy', text: 'Connecting to the agent…', flags: [] };
-  if (reach.state === 'unreachable') {
-    const text = `The agent at ${new URL(agent).host} cannot be reached (${reach.message}). Is it running?`;
-    return { tone: 'error', text, flags: [] };
-  }
-  return { tone: 'idle', text: 'Ready', flags: [] };
-}
-
-/**
- * The line before any exchange: the idle line, while the past loads or the look for a reply in flight
- * checks, or, quietly, why it could not.
- */
-function startStatus(reach: AgentReach, resume: ResumeCheck, opened: boolean, agent: string): Status {
-  const idle = idleStatus(reach, agent);
-  if (idle.tone === 'error') return idle;
-  if (resume.state === 'checking') return { tone: 'busy', text: 'Checking for a reply in progress…', flags: [] };
-  if (!opened) return { tone: 'busy', text: 'Loading the conversation…', flags: [] };
-  if (resume.state === 'failed' && reach.state === 'reachable') {
-    return { tone: 'idle', text: `Ready (could not check for a reply in progress: ${resume.message})`, flags: [] };
-  }
-  return idle;
-}
-
-function statusOf(exchange: Exchange | undefined, reach: AgentReach, resume: ResumeCheck, opened: boolean, agent: string): Status {
-  if (exchange === undefined) return startStatus(reach, resume, opened, agent);
-  const idle = idleStatus(reach, agent);
-  const { view } = exchange;
-  if (exchange.stopped)
-    return { tone: 'warn', text: 'Stopped: you cancelled the turn, and the agent was told to cancel its task.', flags: [] };
-  if (view.phase === 'error') return { tone: 'error', text: `Error: ${view.error?.message ?? 'the turn failed'}`, flags: [] };
-  if (view.phase === 'ended') {
-    return view.outcome === 'completed' ? idle : { tone: 'warn', text: `The turn ended: ${outcomeText(view)}`, flags: [] };
-  }
-  const flags = [...(view.reconnecting ? ['reconnecting'] : []), ...(view.polling ? ['polling'] : [])];
-  let text = 'Sending…';
-  if (view.authRequired) text = `The agent asks you to sign in${view.authRequired.text ? `: ${view.authRequired.text}` : ''}`;
-  else if (view.preview !== undefined) text = view.preview;
-  else if (view.reply !== '') text = 'The agent is answering…';
-  else if (view.state !== undefined) text = `The agent is ${view.state}…`;
-  return { tone: 'busy', text, flags };
-}
-
-/** How a turn (or an exchange of the past) that did not complete ended, in words. */
-export function outcomeText(view: Pick<TurnView, 'outcome'>): string {
-  switch (view.outcome) {
-    case 'input-required':
-      return 'the agent needs more input';
-    case 'auth-required':
-      return 'the agent needs you to sign in';
-    case 'failed':
-      return 'the agent failed';
-    case 'rejected':
-      return 'the agent rejected the request';
-    case 'canceled':
-      return 'the task was cancelled';
-    default:
-      return view.outcome ?? 'unknown';
-  }
 }
