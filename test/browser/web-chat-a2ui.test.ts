@@ -4,7 +4,7 @@
  * the thread's next turn (as the browser sent it: the demo keeps no request log), and the agent's
  * answer updates the form in place. Against the A2UI fixture agents, whose record shows what the page
  * sent: the action and the data model the renderer held; a form the agent waits on, redrawn after a
- * reload and acted on there; hostile surfaces (a `javascript:` URL, a value nested too deep, a huge tree,
+ * reload and acted on there; the agent SDK's v0.9 form drawn, a v0.8 one noted as not drawn; hostile surfaces (a `javascript:` URL, a value nested too deep, a huge tree,
  * a data model bomb) refused or bounded with a note while no script runs, and the page goes on.
  */
 import { mkdir } from 'node:fs/promises';
@@ -177,6 +177,23 @@ describe('web chat: A2UI surfaces drawn with @a2ui/lit', { timeout: 60_000 }, ()
       expect(await page.locator(LAST).getAttribute('data-outcome')).toBe('completed');
       // The action went on the task that waited for it.
       expect(await page.locator(LAST).getAttribute('data-task-id')).toBe(taskId);
+      expect({ dialogs: a2ui.dialogs, errors: a2ui.errors }).toEqual({ dialogs: [], errors: { page: [], console: [] } });
+    });
+
+    it('the agent SDK’s v0.9 form (one message per part) is drawn; a v0.8 form is not, and a note says why', async () => {
+      const page = await a2ui.open('a2ui-dialects');
+      await send(page, 'sdk-form');
+      await waitForPhase(page, LAST, 'ended');
+      await expect.poll(() => page.locator(`${LAST} a2ui-surface h3`).textContent()).toBe(FORM_TITLE);
+      expect(await page.locator(`${LAST} .surface-note`).count()).toBe(0);
+      await send(page, 'v08-form');
+      await waitForPhase(page, LAST, 'ended');
+      const notes = page.locator(`${LAST} .surface-note.undrawn`);
+      await expect.poll(() => notes.count()).toBe(3);
+      expect(await notes.first().textContent()).toMatch(
+        /^Surface "v08-form-[0-9a-f]{8}" \(beginRendering\) was not drawn: it is A2UI v0\.8/,
+      );
+      expect(await page.locator(`${LAST} a2ui-surface`).count()).toBe(0);
       expect({ dialogs: a2ui.dialogs, errors: a2ui.errors }).toEqual({ dialogs: [], errors: { page: [], console: [] } });
     });
 
