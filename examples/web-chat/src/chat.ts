@@ -2,17 +2,22 @@
  * The chat's state and actions, with no DOM: the thread's past (its history, read from the agent),
  * a list of exchanges (what the user said, and the agent's turn folded into a `TurnView`), the one
  * running turn, and a status line derived from it. At start it reads the newest page of the past
- * and resumes the thread's reply in flight, if any (a page reloaded mid-reply).
+ * and resumes the thread's reply in flight, if any (a page reloaded mid-reply). The client opts in to
+ * A2UI with the basic catalog the page draws (main.ts and surfaces.ts draw it; this file has no DOM).
  */
 import { catchTurnError, createA2A, initialTurnView, isA2AError, turnState } from 'a4h-a2a';
-import type { A2AClient, HistoryExchange, OutgoingFile, TurnEvent, TurnView } from 'a4h-a2a';
-import type { Observable, Subscription } from 'rxjs';
+import type { A2AClient, HistoryExchange, OutgoingFile, SurfaceActionAnswer, TurnEvent, TurnView } from 'a4h-a2a';
+import { tap, type Observable, type Subscription } from 'rxjs';
 import { resumeCheckOf } from './resume.js';
+import { statusOf } from './status.js';
+import type { Status } from './status.js';
 import type { ResumeCheck } from './resume.js';
 import { computed, signal } from './signals.js';
 import type { ReadonlySignal } from './signals.js';
 
 export type { ResumeCheck } from './resume.js';
+export { outcomeText } from './status.js';
+export type { Status } from './status.js';
 
 /** Where the page talks, from its backend (`/api/config` and `/api/context`). */
 export interface ChatConfig {
@@ -26,11 +31,16 @@ export interface ChatConfig {
   historyLimit?: number;
 }
 
+/** The A2UI catalog the page draws: the basic catalog of A2UI v1.0 (the spec's v0_10 folder), as the demo agent uses it. */
+export const A2UI_CATALOG = 'https://a2ui.org/specification/v0_10/catalogs/basic/catalog.json';
+
 /** What every exchange has: the agent's turn. */
 interface ExchangeBase {
   id: number;
   /** The turn so far, from `turnState()`. */
   view: TurnView;
+  /** The turn's `surface-refused` events, each its sentence (the view keeps no refusal). */
+  refused: readonly string[];
   /** The user pressed Cancel: the turn was unsubscribed, which cancelled the agent's task. */
   stopped: boolean;
 }
@@ -39,6 +49,8 @@ interface ExchangeBase {
 export interface SentExchange extends ExchangeBase {
   resumed: false;
   text: string;
+  /** What the person did on a surface, when the message carries an action (`text` is then empty). */
+  action?: string;
   /** The files the user sent with the text. */
   files: readonly OutgoingFile[];
 }
@@ -53,14 +65,6 @@ export interface ResumedExchange extends ExchangeBase {
 
 /** A message and the agent's turn in answer. */
 export type Exchange = SentExchange | ResumedExchange;
-
-/** The line under the messages: what the running turn is doing, or how the last one ended. */
-export interface Status {
-  tone: 'idle' | 'busy' | 'warn' | 'error';
-  text: string;
-  /** `reconnecting`, `polling`: the library's recovery, shown as badges. */
-  flags: string[];
-}
 
 /**
  * Where the thread's past stands: `loading` a page; `shown` (with `earlier` when the agent has
@@ -93,6 +97,11 @@ export interface Chat {
   readonly status: ReadonlySignal<Status>;
   /** Sends `text` (and `files`) as the next turn; ignored unless `canSend`, or when there is neither text nor a file. */
   send(text: string, files?: readonly OutgoingFile[]): void;
+  /**
+   * Sends a surface's action (`surfaceAction(...)`'s fields) as the next turn, `label` what the person's
+   * bubble says; ignored unless `canSend`. Returns whether it went.
+   */
+  act(answer: SurfaceActionAnswer, label: string): boolean;
   /** Cancels the running turn: unsubscribing makes the library abort the stream and send CancelTask. */
   cancel(): void;
   /** Loads the page of the past before the oldest shown ("Load earlier"); ignored while one loads or when there is none. */
@@ -109,12 +118,12 @@ export const HANDLE = 'web';
  * waits on shows again (the next message answers it in its task); nothing unfinished, or a failure
  * to look, shows no exchange. Send waits for both.
  */
-export function createChat(config: ChatConfig, client: A2AClient = createA2A()): Chat {
+export function createChat(config: ChatConfig, client: A2AClient = createA2A({ a2ui: { catalogs: [A2UI_CATALOG] } })): Chat {
   const exchanges = signal<readonly Exchange[]>([]);
   let running: { id: number; subscription: Subscription } | undefined;
   let nextId = 1;
 
-  const patch = (id: number, change: Partial<Pick<Exchange, 'view' | 'stopped'>>): void =>
+  const patch = (id: number, change: Partial<Pick<Exchange, 'view' | 'stopped' | 'refused'>>): void =>
     exchanges.update((list) => list.map((exchange) => (exchange.id === id ? { ...exchange, ...change } : exchange)));
 
   const last = computed(() => exchanges().at(-1));
@@ -146,15 +155,17 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
   });
 
   /**
-   * Runs the turn `turn$` as exchange `id`: each view goes to `show`; the turn is `running` until it
-   * completes. The views are coalesced (at most one per 50 ms, the first and the end at once), so a
-   * long reply re-renders the page twenty times a second at most, not once per chunk.
+   * Runs the turn `turn$` as exchange `id`: each view goes to `show`, with the refusals so far; the
+   * turn is `running` until it completes. The views are coalesced (at most one per 50 ms, the first and
+   * the end at once), so a long reply re-renders the page twenty times a second at most, not once per chunk.
    */
-  const run = (id: number, turn$: Observable<TurnEvent>, show: (view: TurnView) => void): void => {
-    const subscription = turn$.pipe(catchTurnError(), turnState({ coalesceMs: 50 })).subscribe({
+  const run = (id: number, turn$: Observable<TurnEvent>, show: (view: TurnView, refused: readonly string[]) => void): void => {
+    let refused: readonly string[] = [];
+    const noted = turn$.pipe(tap((event) => event.type === 'surface-refused' && (refused = [...refused, event.message])));
+    const subscription = noted.pipe(catchTurnError(), turnState({ coalesceMs: 50 })).subscribe({
       next: (view) => {
         if (view.outcome !== undefined) reach.set({ state: 'reachable' });
-        show(view);
+        show(view, refused);
       },
       complete: () => {
         if (running?.id === id) running = undefined;
@@ -166,13 +177,13 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
   // The reply in flight, if any: the exchange appears once the agent's task is known.
   const resumedId = nextId++;
   const thread = { agent: config.agent, handle: HANDLE, thread: config.thread, contextId: config.contextId };
-  run(resumedId, client.resume(thread), (view) => {
+  run(resumedId, client.resume(thread), (view, refused) => {
     if (resume.peek().state === 'found') {
-      patch(resumedId, { view });
+      patch(resumedId, { view, refused });
       return;
     }
     const check = resumeCheckOf(view);
-    if (check.state === 'found') exchanges.update((list) => [...list, { id: resumedId, resumed: true, view, stopped: false }]);
+    if (check.state === 'found') exchanges.update((list) => [...list, { id: resumedId, resumed: true, view, refused, stopped: false }]);
     if (check.state !== resume.peek().state) resume.set(check);
   });
 
@@ -210,6 +221,15 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
   };
   loadPage();
 
+  /** Sends the next turn: `text` and `files`, or an action's fields; the person's bubble shows `text`, or `action`. */
+  const sendTurn = (text: string, files: readonly OutgoingFile[], answer?: SurfaceActionAnswer, action?: string): void => {
+    const id = nextId++;
+    const exchange: SentExchange = { id, resumed: false, text, files, view: initialTurnView, refused: [], stopped: false };
+    exchanges.update((list) => [...list, action === undefined ? exchange : { ...exchange, action }]);
+    const fields = answer ?? { text, ...(files.length > 0 ? { files } : {}) };
+    run(id, client.turn({ ...thread, ...fields }), (view, refused) => patch(id, { view, refused }));
+  };
+
   return {
     reach,
     resume,
@@ -221,10 +241,12 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
     status,
     send(text, files = []) {
       if (!canSend.peek() || (text.trim() === '' && files.length === 0)) return;
-      const id = nextId++;
-      exchanges.update((list) => [...list, { id, resumed: false, text, files, view: initialTurnView, stopped: false }]);
-      const turn$ = client.turn({ ...thread, text, ...(files.length > 0 ? { files } : {}) });
-      run(id, turn$, (view) => patch(id, { view }));
+      sendTurn(text, files);
+    },
+    act(answer, label) {
+      if (!canSend.peek()) return false;
+      sendTurn('', [], answer, label);
+      return true;
     },
     cancel() {
       // While the look for a reply in flight is checking there is nothing on the page to cancel.
@@ -240,66 +262,4 @@ export function createChat(config: ChatConfig, client: A2AClient = createA2A()):
 
 function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
-}
-
-/** The idle line: "Ready" only once the agent answered. */
-function idleStatus(reach: AgentReach, agent: string): Status {
-  if (reach.state === 'checking') return { tone: 'busy', text: 'Connecting to the agent…', flags: [] };
-  if (reach.state === 'unreachable') {
-    const text = `The agent at ${new URL(agent).host} cannot be reached (${reach.message}). Is it running?`;
-    return { tone: 'error', text, flags: [] };
-  }
-  return { tone: 'idle', text: 'Ready', flags: [] };
-}
-
-/**
- * The line before any exchange: the idle line, while the past loads or the look for a reply in flight
- * checks, or, quietly, why it could not.
- */
-function startStatus(reach: AgentReach, resume: ResumeCheck, opened: boolean, agent: string): Status {
-  const idle = idleStatus(reach, agent);
-  if (idle.tone === 'error') return idle;
-  if (resume.state === 'checking') return { tone: 'busy', text: 'Checking for a reply in progress…', flags: [] };
-  if (!opened) return { tone: 'busy', text: 'Loading the conversation…', flags: [] };
-  if (resume.state === 'failed' && reach.state === 'reachable') {
-    return { tone: 'idle', text: `Ready (could not check for a reply in progress: ${resume.message})`, flags: [] };
-  }
-  return idle;
-}
-
-function statusOf(exchange: Exchange | undefined, reach: AgentReach, resume: ResumeCheck, opened: boolean, agent: string): Status {
-  if (exchange === undefined) return startStatus(reach, resume, opened, agent);
-  const idle = idleStatus(reach, agent);
-  const { view } = exchange;
-  if (exchange.stopped)
-    return { tone: 'warn', text: 'Stopped: you cancelled the turn, and the agent was told to cancel its task.', flags: [] };
-  if (view.phase === 'error') return { tone: 'error', text: `Error: ${view.error?.message ?? 'the turn failed'}`, flags: [] };
-  if (view.phase === 'ended') {
-    return view.outcome === 'completed' ? idle : { tone: 'warn', text: `The turn ended: ${outcomeText(view)}`, flags: [] };
-  }
-  const flags = [...(view.reconnecting ? ['reconnecting'] : []), ...(view.polling ? ['polling'] : [])];
-  let text = 'Sending…';
-  if (view.authRequired) text = `The agent asks you to sign in${view.authRequired.text ? `: ${view.authRequired.text}` : ''}`;
-  else if (view.preview !== undefined) text = view.preview;
-  else if (view.reply !== '') text = 'The agent is answering…';
-  else if (view.state !== undefined) text = `The agent is ${view.state}…`;
-  return { tone: 'busy', text, flags };
-}
-
-/** How a turn (or an exchange of the past) that did not complete ended, in words. */
-export function outcomeText(view: Pick<TurnView, 'outcome'>): string {
-  switch (view.outcome) {
-    case 'input-required':
-      return 'the agent needs more input';
-    case 'auth-required':
-      return 'the agent needs you to sign in';
-    case 'failed':
-      return 'the agent failed';
-    case 'rejected':
-      return 'the agent rejected the request';
-    case 'canceled':
-      return 'the task was cancelled';
-    default:
-      return view.outcome ?? 'unknown';
-  }
 }

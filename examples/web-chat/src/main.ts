@@ -2,16 +2,19 @@
  * The web chat page: asks its backend where the agent is and which contextId this conversation has,
  * then renders the chat state (signals, see chat.ts) into the DOM with a few effects. A reload keeps
  * the thread: the page shows its past (read from the agent, "Load earlier" for more), then picks up
- * a reply that was in progress below it.
+ * a reply that was in progress below it. An agent's A2UI surfaces are drawn in its bubble (surfaces.ts);
+ * a button on one sends its action as the next turn, and the agent's answer updates it in place.
  */
 // First, before the library: the SDK needs a global `Buffer` for raw-bytes file parts (see the file).
 import './buffer-polyfill.js';
-import { attachmentElement, fileToPart } from './attachments.js';
-import { createChat, outcomeText } from './chat.js';
-import type { Chat, Exchange, HistoryState } from './chat.js';
-import type { HistoryExchange, UserMessage } from 'a4h-a2a';
-import { RESUMED_NOTE } from './resume.js';
+import { fileToPart } from './attachments.js';
+import { createChat } from './chat.js';
+import type { Chat, HistoryState } from './chat.js';
+import { surfaceAction } from 'a4h-a2a';
+import { actionLabel, liveRow, pastRow, updateRow } from './rows.js';
+import type { Row } from './rows.js';
 import { effect } from './signals.js';
+import { SurfaceBoard } from './surfaces.js';
 
 /** The exchanges of each page of the past: `?page=N` (1–100), else 20. */
 function historyLimit(): number {
@@ -59,107 +62,6 @@ const ui = {
   cancel: element<HTMLButtonElement>('cancel'),
 };
 
-/** The DOM of one exchange, created once (and, for this page's turns, updated in place while the reply streams). */
-interface Row {
-  user: HTMLElement;
-  agent: HTMLElement;
-  body: HTMLElement;
-  attachments: HTMLElement;
-  /** How many of the view's attachments are in the DOM. */
-  shown: number;
-  note: HTMLElement;
-}
-
-/** A line under the person's text for each file they sent. */
-function sentFile(name: string): HTMLElement {
-  const line = document.createElement('span');
-  line.className = 'sent-file';
-  line.textContent = `attached: ${name}`;
-  return line;
-}
-
-/** The person's messages of an exchange the page did not send (of the past, or resumed): their texts, one a line, and files. */
-function fillUser(user: HTMLElement, messages: readonly UserMessage[], missing: string): void {
-  user.replaceChildren();
-  user.classList.toggle('resumed', messages.length === 0);
-  if (messages.length === 0) user.textContent = missing;
-  messages.forEach((message, i) => {
-    user.append(`${i > 0 ? '\n' : ''}${message.text}`);
-    for (const attachment of message.attachments ?? [])
-      user.append(sentFile(attachment.kind === 'file' ? (attachment.name ?? 'file') : 'data'));
-  });
-}
-
-function userElement(exchange: Exchange): HTMLElement {
-  const user = document.createElement('div');
-  user.className = 'msg user';
-  if (exchange.resumed) {
-    // The message the resumed task answers comes with the view (`request`), a moment after the task.
-    fillUser(user, [], RESUMED_NOTE);
-    return user;
-  }
-  user.textContent = exchange.text;
-  for (const file of exchange.files) user.append(sentFile(file.name ?? 'file'));
-  return user;
-}
-
-/** A row's elements, not yet in the page. */
-function newRow(user: HTMLElement): Row {
-  const agent = document.createElement('div');
-  agent.className = 'msg agent';
-  const body = document.createElement('span');
-  body.className = 'body';
-  const attachments = document.createElement('div');
-  attachments.className = 'attachments';
-  const note = document.createElement('span');
-  note.className = 'note';
-  agent.append(body, attachments, note);
-  return { user, agent, body, attachments, shown: 0, note };
-}
-
-function liveRow(exchange: Exchange): Row {
-  const row = newRow(userElement(exchange));
-  if (exchange.resumed) row.agent.dataset['resumed'] = 'true';
-  return row;
-}
-
-/** An exchange of the past, as the agent keeps it: drawn once, as a turn that ended so would be. */
-function pastRow(exchange: HistoryExchange): Row {
-  const user = document.createElement('div');
-  user.className = 'msg user';
-  fillUser(user, exchange.user, '(the agent kept no message)');
-  const row = newRow(user);
-  Object.assign(row.agent.dataset, {
-    past: 'true',
-    phase: exchange.outcome === undefined ? 'open' : 'ended',
-    outcome: exchange.outcome ?? '',
-    taskId: exchange.taskId,
-  });
-  row.body.textContent = exchange.reply;
-  for (const attachment of exchange.attachments ?? []) row.attachments.append(attachmentElement(attachment));
-  if (exchange.error !== undefined) row.note.textContent = exchange.error.message;
-  else if (exchange.outcome === undefined) row.note.textContent = `Unfinished (${exchange.state}).`;
-  else if (exchange.outcome !== 'completed') row.note.textContent = `Not completed: ${outcomeText(exchange)}.`;
-  return row;
-}
-
-function updateRow(row: Row, { view, stopped, resumed }: Exchange): void {
-  if (resumed && view.request !== undefined && row.user.classList.contains('resumed')) fillUser(row.user, [view.request], RESUMED_NOTE);
-  const phase = stopped ? 'stopped' : view.phase;
-  row.agent.dataset['phase'] = phase;
-  row.agent.dataset['outcome'] = view.outcome ?? '';
-  if (view.taskId !== undefined) row.agent.dataset['taskId'] = view.taskId;
-  if (row.body.textContent !== view.reply) row.body.textContent = view.reply;
-  // Attachments only grow during a turn (end repeats the same list): add the new ones.
-  const attachments = view.attachments ?? [];
-  for (; row.shown < attachments.length; row.shown++) row.attachments.append(attachmentElement(attachments[row.shown]!));
-  let note = '';
-  if (phase === 'stopped') note = 'Cancelled by you.';
-  else if (phase === 'error') note = view.error?.message ?? 'The turn failed.';
-  else if (phase === 'ended' && view.outcome !== 'completed') note = `Not completed: ${outcomeText(view)}.`;
-  if (row.note.textContent !== note) row.note.textContent = note;
-}
-
 /** The small line above the messages: "Load earlier" while there is an earlier page, or why the past does not show. */
 function renderHistory(history: HistoryState): void {
   ui.loadEarlier.hidden = !(history.state === 'shown' && history.earlier);
@@ -173,6 +75,11 @@ function renderHistory(history: HistoryState): void {
 
 function render(chat: Chat): void {
   const rows = new Map<string, Row>();
+  // A surface's action goes as the thread's next turn; while a turn runs the click is not sent.
+  const board = new SurfaceBoard((action) => {
+    if (!chat.act(surfaceAction(action), actionLabel(action)))
+      ui.statusText.textContent = 'Wait for the running turn to end, then press again.';
+  });
   let first: string | undefined;
   const list = ui.messages;
   // Whether the list follows its end: until the reader scrolls up, and again once they scroll back down.
@@ -207,7 +114,7 @@ function render(chat: Chat): void {
     for (const item of items) {
       let row = rows.get(item.key);
       if (row === undefined) rows.set(item.key, (row = 'past' in item ? pastRow(item.past) : liveRow(item.exchange)));
-      if ('exchange' in item) updateRow(row, item.exchange);
+      if ('exchange' in item) updateRow(row, item.exchange, item.key, board);
       for (const node of [row.user, row.agent]) {
         if (node === at) at = node.nextSibling;
         else list.insertBefore(node, at);
