@@ -152,6 +152,9 @@ describe('react chat example: A2UI surfaces drawn by @copilotkit/a2ui-renderer t
     await form.getByRole('button', { name: 'Submit' }).click();
     await replyEnded(page, 3);
     await expect.poll(() => form.textContent()).toContain(choseText('water'));
+    // The surface asked for its data model (sendDataModel): the page sent it as the renderer held it, to that agent.
+    const surfaceId = await form.getAttribute('data-surface');
+    expect(fixture!.record('v1', '/').at(-1)?.dataModel).toEqual({ version: 'v1.0', surfaces: { [surfaceId!]: { choice: ['water'] } } });
     expect(dialogs).toEqual([]);
   });
 
