@@ -61,8 +61,9 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
  * assistant message whose id is `replyMessageId(taskId)`, with its `data-a2a-task` (the task and its
  * outcome: a question's task says `input-required`) and `data-a2a-status` parts, its text, files and
  * data parts, and a `data-a2a-surface` part per A2UI surface when the exchange carries its surfaces
- * (`surfaces`, as an end's; the core's exchanges do not carry them yet). A reply still in progress is there as far as it got: a resumed reply (`resume: true`)
- * replaces that message in place, since its `start` chunk names the same id.
+ * (`surfaces`, as an end's; the core's exchanges do not carry them yet). A reply still in progress is
+ * there as far as it got: a resumed reply (`resume: true`) replaces that message in place, since its
+ * `start` chunk names the same id.
  */
 export function historyToUIMessages(page: HistoryPage): A2AUIMessage[] {
   return page.exchanges.flatMap((exchange) => [
