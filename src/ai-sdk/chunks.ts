@@ -1,6 +1,6 @@
 /**
  * A turn's events as UI message chunks, one turn at a time: the reply as text parts, files as file
- * parts, the task, its status, data parts and framework records as `data-a2a-*` parts, the end as
+ * parts, the task, its status, data parts, framework records and A2UI surfaces as `data-a2a-*` parts, the end as
  * the task's outcome (and, on a question, its interrupt) and a `finish`, an error as an `error` chunk.
  */
 import type { Attachment, EndEvent, TurnEvent } from '../port/events.js';
@@ -8,6 +8,7 @@ import type { TaskState } from '../port/types.js';
 import { publicErrorText } from './error-text.js';
 import { filePartOf } from './files.js';
 import { interruptData } from './interrupt.js';
+import { refusedChunk, TurnSurfaces } from './surfaces.js';
 import type { A2AData, A2APartMetadata, A2ATaskData, A2AUIMessageChunk } from './types.js';
 
 /** The `providerMetadata` of a text part the reply no longer shows (a correction replaced it). */
@@ -28,13 +29,15 @@ function finishReasonOf(event: EndEvent): 'stop' | 'error' | 'other' {
  * Reply text appends to the open text part. A `replace` whose text extends what the part shows
  * appends the rest; any other (a correction) ends the part marked `{ a4h: { replaced: true } }` and
  * opens a new one with the whole text: `useChat` cannot shorten a part, so the reply is the text
- * parts not marked replaced (`replyTextOf`).
+ * parts not marked replaced (`replyTextOf`). A surface's events update its one `data-a2a-surface` part
+ * (id its `surfaceId`): the turn's messages about it so far.
  */
 export class TurnChunks {
   private textId: string | undefined;
   private shown = '';
   private texts = 0;
   private task: A2ATaskData = {};
+  private readonly surfaces = new TurnSurfaces();
 
   constructor(private readonly errorText: (error: unknown) => string = publicErrorText) {}
 
@@ -56,6 +59,10 @@ export class TurnChunks {
         const { kind, name, data } = event;
         return [{ type: 'data-a2a-activity', data: name === undefined ? { kind, data } : { kind, name, data } }];
       }
+      case 'surface':
+        return [this.surfaces.of(event)];
+      case 'surface-refused':
+        return [refusedChunk(event)];
       case 'end':
         return this.end(event);
       default:

@@ -1,7 +1,8 @@
 /**
  * `a4h-a2a/ai-sdk`: A2A agents behind the AI SDK's `useChat`. A `ChatTransport` whose messages are
  * turns (Stop cancels at the agent), whose reconnect resumes the thread's reply in flight, and whose
- * history gives `useChat` its first messages; the mapping of a turn to UI message chunks, for a
+ * history gives `useChat` its first messages, whose agents' A2UI surfaces are data parts and whose
+ * person's actions on them are data parts too; the mapping of a turn to UI message chunks, for a
  * route handler. Types only meet `ai` (6 or 7, an optional peer dependency): nothing is imported from it.
  *
  * @packageDocumentation
@@ -20,6 +21,7 @@ export { toUIMessageStream } from './stream.js';
 export { publicErrorText } from './error-text.js';
 export type { UIMessageStreamOptions } from './stream.js';
 export { historyToUIMessages, isReplacedText, replyMessageId, replyTextOf } from './messages.js';
+export type { A2AActionData, A2ASurfaceData, A2ASurfaceRefusedData } from './a2ui-types.js';
 export type {
   A2AActivityData,
   A2AData,

@@ -5,11 +5,13 @@
 import { A2AError } from '../errors.js';
 import { publicErrorText } from './error-text.js';
 import type { Attachment, Interrupt, UserMessage } from '../port/events.js';
+import type { SurfaceView } from '../port/a2ui.js';
 import type { HistoryExchange, HistoryPage } from '../port/history.js';
 import type { OutgoingData, OutgoingFile } from '../port/types.js';
 import { dataOf } from './chunks.js';
 import { filePartOf, outgoingFileOf } from './files.js';
 import { interruptOf } from './interrupt.js';
+import { surfaceParts } from './surfaces.js';
 import type { A2AMessageLike, A2APartLike, A2ATaskData, A2AUIMessage, A2AUIPart } from './types.js';
 
 /** The id of the assistant message that shows the agent's task `taskId` (in a history page and a resumed reply). */
@@ -45,7 +47,12 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
     { type: 'data-a2a-status', id: 'status', data: { state: exchange.state } },
   ];
   if (exchange.reply !== '') parts.push({ type: 'text', text: exchange.reply, state: 'done' });
-  return { id: replyMessageId(exchange.taskId), role: 'assistant', parts: [...parts, ...attachmentParts(exchange.attachments)] };
+  const surfaces = surfaceParts((exchange as { surfaces?: readonly SurfaceView[] }).surfaces);
+  return {
+    id: replyMessageId(exchange.taskId),
+    role: 'assistant',
+    parts: [...parts, ...attachmentParts(exchange.attachments), ...surfaces],
+  };
 }
 
 /**
@@ -53,8 +60,10 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
  * messages (their A2A `messageId` as id when the agent kept it), then the agent's reply as an
  * assistant message whose id is `replyMessageId(taskId)`, with its `data-a2a-task` (the task and its
  * outcome: a question's task says `input-required`) and `data-a2a-status` parts, its text, files and
- * data parts. A reply still in progress is there as far as it got: a resumed reply (`resume: true`)
- * replaces that message in place, since its `start` chunk names the same id.
+ * data parts, and a `data-a2a-surface` part per A2UI surface when the exchange carries its surfaces
+ * (`surfaces`, as an end's; the core's exchanges do not carry them yet). A reply still in progress is
+ * there as far as it got: a resumed reply (`resume: true`) replaces that message in place, since its
+ * `start` chunk names the same id.
  */
 export function historyToUIMessages(page: HistoryPage): A2AUIMessage[] {
   return page.exchanges.flatMap((exchange) => [

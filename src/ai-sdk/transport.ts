@@ -7,13 +7,18 @@ import { defaultIfEmpty, defer, from, lastValueFrom, switchMap, take, takeWhile,
 import type { A2AClient, LeaveMode, TurnInput } from '../client/types.js';
 import type { TurnEvent } from '../port/events.js';
 import { answerTo } from '../client/answer.js';
+import { sentActionOf } from './action.js';
 import { historyToUIMessages, lastUserMessage, questionOf, replyMessageId, sentMessageOf } from './messages.js';
 import { resumedStream, toUIMessageStream } from './stream.js';
 import type { A2AMessageLike, A2AUIMessage, A2AUIMessageChunk } from './types.js';
 
 /** Options of {@link a2aChatTransport}: one agent, each chat one thread. */
 export interface A2AChatTransportOptions {
-  /** The client the turns run on (`createA2A` of `a4h-a2a` in a browser, of `a4h-a2a/node` on a server). */
+  /**
+   * The client the turns run on (`createA2A` of `a4h-a2a` in a browser, of `a4h-a2a/node` on a server).
+   * For A2UI, its `a2ui` option names the catalogs the page renders (`createA2A({ a2ui: { catalogs } })`):
+   * the turns to an agent whose card offers A2UI take it up.
+   */
   client: A2AClient;
   /** The agent's base URL or card URL. */
   agent: string;
@@ -108,7 +113,9 @@ export interface A2AChatTransport {
    * message chunks. When the assistant message before it holds the agent's question, the message
    * answers it in its task (`answerTo` its interrupt): against an A2A 1.1 agent, only while the task
    * is still at the question's generation, so a second answer (another tab, another replica) ends
-   * in an `error` chunk of a `conflict` ("The question was answered already." by default).
+   * in an `error` chunk of a `conflict` ("The question was answered already." by default). A
+   * `data-a2a-action` part in the message sends that action on its surface (`surfaceAction`, against
+   * the `data-a2a-surface` part of an assistant message that created it; none: an `input` error).
    */
   sendMessages(options: A2ASendMessagesOptions): Promise<ReadableStream<A2AUIMessageChunk>>;
   /**
@@ -155,11 +162,19 @@ export function a2aChatTransport(options: A2AChatTransportOptions): A2AChatTrans
     sendMessages: async ({ chatId, messages, abortSignal, trigger, messageId }) => {
       const message = lastUserMessage(messages);
       const { text, files, data } = sentMessageOf(message);
+      // An action on a surface (a `data-a2a-action` part) goes as surfaceAction builds it, after the message's own data.
+      const action = sentActionOf(message, messages);
+      const sent = [...data, ...(action?.data ?? [])];
       const question = questionOf(messages);
-      const reply = { text, ...(files.length > 0 ? { files } : {}), ...(data.length > 0 ? { data } : {}) };
+      const reply = {
+        text: text + (action?.text ?? ''),
+        ...(files.length > 0 ? { files } : {}),
+        ...(sent.length > 0 ? { data: sent } : {}),
+      };
       // An answer continues the question's task; of a 1.1 agent's, only at its generation (a second answer is a conflict).
       const input: Omit<TurnInput, 'agent' | 'handle' | 'thread'> = {
         ...(question === undefined ? reply : answerTo(question, reply)),
+        ...(action?.metadata === undefined ? {} : { metadata: action.metadata }),
         ...leave,
       };
       // The person's message keeps its id at the agent (history shows it again); a regenerated or edited one gets a new one.

@@ -6,6 +6,7 @@
  */
 import type { TurnOutcome } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
+import type { A2AActionData, A2ASurfaceData, A2ASurfaceRefusedData } from './a2ui-types.js';
 
 /**
  * What the entry marks on a part, under the `a4h` key of its `providerMetadata`: a text part the
@@ -104,6 +105,12 @@ export type A2ADataTypes = {
   'a2a-data': A2AData;
   /** One framework record. */
   'a2a-activity': A2AActivityData;
+  /** An A2UI surface as the turn left it (one part per surface, id its `surfaceId`, updated in place). */
+  'a2a-surface': A2ASurfaceData;
+  /** An A2UI message refused before any renderer. */
+  'a2a-surface-refused': A2ASurfaceRefusedData;
+  /** The person's action on a surface (a part of their message; the transport sends it as the action). */
+  'a2a-action': A2AActionData;
 };
 
 /** A text part: the reply, or the person's text. */
@@ -132,12 +139,12 @@ export type A2AFilePart = {
   providerMetadata?: A2APartMetadata;
 };
 
-/** A data part of an {@link A2AUIMessage}: `data-a2a-task`, `data-a2a-status`, `data-a2a-data` or `data-a2a-activity`. */
+/** A data part of an {@link A2AUIMessage}: `data-a2a-task`, `data-a2a-status`, `data-a2a-data`, `data-a2a-activity`, `data-a2a-surface`, `data-a2a-surface-refused` or `data-a2a-action`. */
 export type A2ADataPart = {
   [Name in keyof A2ADataTypes]: {
     /** Discriminant. */
     type: `data-${Name}`;
-    /** Set on the parts updated in place (`task`, `status`). */
+    /** Set on the parts updated in place (`task`, `status`, a surface's id). */
     id?: string;
     /** The part's data. */
     data: A2ADataTypes[Name];
@@ -219,7 +226,8 @@ export type A2AUIMessageChunk =
 
 /**
  * A part of a message as the transport reads it: any `useChat` part is one. Text, file and
- * `data-a2a-data` parts of the person's message are sent; others are skipped.
+ * `data-a2a-data` parts of the person's message are sent, and a `data-a2a-action` as the action it
+ * names; others are skipped.
  */
 export type A2APartLike = {
   /** The part's type. */

@@ -22,3 +22,13 @@ export const data: UIDataTypes = {} as A2ADataTypes;
 /** Every chunk the entry writes is a UI message chunk, typed by the entry's data types too. */
 export const chunk: UIMessageChunk = {} as A2AUIMessageChunk;
 export const typedChunk: UIMessageChunk<unknown, A2ADataTypes> = {} as A2AUIMessageChunk;
+/** A2UI: a surface part is a part of `useChat`'s messages, and the person's action part is one `sendMessage` takes. */
+export const surfacePart: UIMessage<unknown, A2ADataTypes>['parts'][number] = {
+  type: 'data-a2a-surface',
+  id: 'form',
+  data: { surfaceId: 'form', messages: [] },
+};
+export const actionPart: UIMessage<unknown, A2ADataTypes>['parts'][number] = {
+  type: 'data-a2a-action',
+  data: { surfaceId: 'form', name: 'submit', sourceComponentId: 'go' },
+};

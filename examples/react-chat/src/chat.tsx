@@ -1,10 +1,12 @@
 // The chat: `useChat` from `@ai-sdk/react` with the A2A transport of `a4h-a2a/ai-sdk`. It opens with
 // the thread's past (`history`, read from the agent), picks up a reply still in flight (`resume: true`:
-// after a reload it goes on under the conversation so far), and Stop cancels the agent's task.
+// after a reload it goes on under the conversation so far), and Stop cancels the agent's task. The
+// agent's A2UI forms are drawn in its replies (surfaces.tsx); a form's button sends its action.
 import { useChat } from '@ai-sdk/react';
 import { useState } from 'react';
 import type { A2AChatTransport, A2AUIMessage } from 'a4h-a2a/ai-sdk';
 import { Message } from './message.js';
+import { SurfaceHost } from './surfaces.js';
 
 export interface ChatProps {
   /** The conversation key: `useChat`'s id, which the transport takes as the thread. */
@@ -29,11 +31,17 @@ export function Chat({ thread, transport, history }: ChatProps) {
 
   return (
     <>
-      <ol id="messages" className="messages">
-        {messages.map((message, i) => (
-          <Message key={message.id} message={message} streaming={busy && i === messages.length - 1} stopped={message.id === stopped} />
-        ))}
-      </ol>
+      {/* A form's button sends its action as the chat's next message (a data-a2a-action part); the answer updates the form. */}
+      <SurfaceHost
+        messages={messages}
+        onAction={(action) => void (busy || sendMessage({ parts: [{ type: 'data-a2a-action', data: action }] }))}
+      >
+        <ol id="messages" className="messages">
+          {messages.map((message, i) => (
+            <Message key={message.id} message={message} streaming={busy && i === messages.length - 1} stopped={message.id === stopped} />
+          ))}
+        </ol>
+      </SurfaceHost>
       {error && <p className="error">{error.message}</p>}
       <form
         id="composer"

@@ -8,6 +8,7 @@ import { createA2A } from 'a4h-a2a';
 import { a2aChatTransport, type A2AUIMessage } from 'a4h-a2a/ai-sdk';
 import { createRoot } from 'react-dom/client';
 import { Chat } from './chat.js';
+import { BASIC_CATALOG } from './surfaces.js';
 
 /** The conversation key: `?thread=…` if given, else one kept in localStorage (so a reload continues). */
 function threadKey(): string {
@@ -33,7 +34,9 @@ async function main(): Promise<void> {
     const { agent, handle } = await getJson<{ agent: string; handle: string }>('/api/config');
     // The backend derives the thread's contextId (the identity secret stays there); asked once, used by every turn.
     const contextId = getJson<{ contextId: string }>(`/api/context?thread=${encodeURIComponent(thread)}`).then((body) => body.contextId);
-    const transport = a2aChatTransport({ client: createA2A(), agent, handle, contextId: () => contextId });
+    // The catalog the page draws A2UI with: an agent whose card offers A2UI is told so on each message.
+    const client = createA2A({ a2ui: { catalogs: [BASIC_CATALOG] } });
+    const transport = a2aChatTransport({ client, agent, handle, contextId: () => contextId });
     // The thread's past, read from the agent; one that lists no tasks (a v0.3 agent) shows none.
     const history = await transport.history({ chatId: thread }).then(
       (page) => page.messages,

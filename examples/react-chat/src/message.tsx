@@ -1,6 +1,7 @@
 /**
- * One message of the chat: the person's text, or the agent's reply (its text parts but those a
- * correction replaced: `replyTextOf`), its files and data parts, and a note from its task and status.
+ * One message of the chat: the person's text (or action on a form), or the agent's reply (its text
+ * parts but those a correction replaced: `replyTextOf`), its files, data parts and A2UI surfaces, and
+ * a note from its task and status.
  * A question the agent asked is a marked block, and the answer box is focused when it comes.
  */
 import { useEffect } from 'react';
@@ -12,6 +13,7 @@ import {
   type A2AUIMessage,
   type A2AUIPart,
 } from 'a4h-a2a/ai-sdk';
+import { ActionSent, SurfacePart, SurfaceRefused } from './surfaces.js';
 
 /** The data of a message's `data-a2a-task` or `data-a2a-status` part, if it has one. */
 function dataOf(message: A2AUIMessage, type: 'data-a2a-task'): A2ATaskData | undefined;
@@ -20,7 +22,10 @@ function dataOf(message: A2AUIMessage, type: 'data-a2a-task' | 'data-a2a-status'
   return message.parts.find((part): part is Extract<A2AUIPart, { type: typeof type }> => part.type === type)?.data;
 }
 
-/** A file (a picture inline, any other file as a link) or a data part (a JSON block); nothing for the rest. */
+/**
+ * A file (a picture inline, any other file as a link), a data part (a JSON block), an A2UI surface
+ * (drawn, surfaces.tsx), a refused one, the person's action on one; nothing for the rest.
+ */
 function Attachment({ part }: { part: A2AUIPart }) {
   if (part.type === 'file') {
     const name = part.filename ?? String(part.providerMetadata?.a4h['filename'] ?? 'file');
@@ -33,6 +38,9 @@ function Attachment({ part }: { part: A2AUIPart }) {
     );
   }
   if (part.type === 'data-a2a-data') return <pre>{JSON.stringify(part.data.data, null, 2)}</pre>;
+  if (part.type === 'data-a2a-surface') return <SurfacePart data={part.data} />;
+  if (part.type === 'data-a2a-surface-refused') return <SurfaceRefused data={part.data} />;
+  if (part.type === 'data-a2a-action') return <ActionSent data={part.data} />;
   return null;
 }
 
