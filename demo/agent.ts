@@ -21,8 +21,7 @@
  */
 import { PATHS, startHost } from '../fixtures/http-host.js';
 import { mountGrpcV03, mountGrpcV1 } from '../fixtures/mount-grpc.js';
-import { mountV03 } from '../fixtures/mount-v03.js';
-import { mountV1 } from '../fixtures/mount-v1.js';
+import { mountPartsV03, mountPartsV1 } from '../fixtures/a2ui-mount.js';
 import { quietPushSends } from '../fixtures/push-quiet.js';
 import { demoScript } from './behaviour.js';
 import { cardV03, cardV03Grpc, cardV1, cardV1Grpc } from './card.js';
@@ -106,8 +105,9 @@ export async function startDemoAgent(options: DemoAgentOptions = {}): Promise<De
   const grpc = { mount: '/', script, record: false, host: options.host ?? '127.0.0.1' };
   if (options.grpc && protocol === '0.3') await mountGrpcV03(host, { ...grpc, card: (target) => cardV03Grpc(host, target) });
   else if (options.grpc) await mountGrpcV1(host, { ...grpc, ...sign, card: cardV1Grpc, taskStore: tasks });
-  else if (protocol === '0.3') mountV03(host, { mount: '/', card: cardV03(host), script });
-  else mountV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'], taskStore: tasks, ...sign });
+  // Over HTTP the turns can publish A2UI parts (a `form`); the kit's gRPC mounts cannot.
+  else if (protocol === '0.3') mountPartsV03(host, { mount: '/', card: cardV03(host), script });
+  else mountPartsV1(host, { mount: '/', card: cardV1(host), script, bindings: ['JSONRPC', 'HTTP+JSON'], taskStore: tasks, ...sign });
   const url = host.url('/');
   host.mount('/', (router) => {
     router.get('/', (_req, res) => {

@@ -3,6 +3,7 @@
  * answer word by word on one artifact. The kit's v1.0 and v0.3 executors publish it in their shapes.
  */
 import type { AgentScript, ArtifactOptions, Turn } from '../fixtures/turn.js';
+import { answerForm, demoSurfaces, drawForm, formActionOf, type DemoSurfaces, type FormAction } from './a2ui.js';
 import type { Memory } from './memory.js';
 import {
   ATTACHMENT,
@@ -36,16 +37,20 @@ export const shortId = (contextId: string): string => contextId.slice(0, 8);
  * One turn: Task(submitted) → working → the answer as word chunks on the `answer` artifact → completed;
  * an `ask` turn ends input-required with a question, and the answer to it finishes that task. An
  * `attach` turn's last chunk also carries {@link ATTACHMENT} as a raw-bytes file part, an `echo`
- * turn's the user's own files and data parts, unchanged. A cancel or
+ * turn's the user's own files and data parts, unchanged. A `form` turn draws a form, and a message
+ * holding an action on it is answered on it (a2ui.ts). A cancel or
  * the agent's close stops it between words (the kit's `sleep` throws); nothing is published after that.
  */
-async function converse(t: Turn, settings: DemoSettings): Promise<void> {
+async function converse(t: Turn, settings: DemoSettings, surfaces: DemoSurfaces): Promise<void> {
+  const action = formActionOf(t);
+  if (action) return formAction(t, action, settings, surfaces);
   // Only the answer to an `ask` question continues a task: the task waits for nothing else.
   if (t.followUp) return finishAsked(t, settings);
   t.task('submitted');
   const { contextId } = t;
   const intent = intentOf(t.text);
   if (intent === 'ask') return ask(t, settings);
+  if (intent === 'form') return form(t, settings, surfaces);
   let answer = FORGET_REPLY;
   let delayMs = settings.chunkDelayMs;
   if (intent === 'forget') {
@@ -90,6 +95,26 @@ async function ask(t: Turn, settings: DemoSettings): Promise<void> {
   t.status('input-required', askQuestion(t.text));
 }
 
+/** A `form` turn: remembered, then the form drawn. */
+async function form(t: Turn, settings: DemoSettings, surfaces: DemoSurfaces): Promise<void> {
+  const record = settings.memory.remember(t.contextId, t.text.trim());
+  settings.log?.(`${shortId(t.contextId)} turn ${record.turn} (form)`);
+  await drawForm(t, surfaces, settings.chunkDelayMs);
+}
+
+/** A form's action, on a task of its own (or on the task it names): answered on the form, the choice remembered. */
+async function formAction(t: Turn, action: FormAction, settings: DemoSettings, surfaces: DemoSurfaces): Promise<void> {
+  if (t.followUp) t.resumed();
+  else t.task('submitted');
+  const choice = await answerForm(t, action, surfaces, settings.chunkDelayMs);
+  if (choice === undefined) {
+    settings.log?.(`${shortId(t.contextId)} action refused: not our surface`);
+    return;
+  }
+  const record = settings.memory.remember(t.contextId, `(chose ${choice})`);
+  settings.log?.(`${shortId(t.contextId)} turn ${record.turn} (form action)`);
+}
+
 /**
  * The answer to an `ask` question, on the same task, the way an agent on @a2a-js/sdk 1.x answers a
  * follow-up: the task as it was first (still input-required), then working, the reply quoting the
@@ -107,8 +132,9 @@ async function finishAsked(t: Turn, settings: DemoSettings): Promise<void> {
 
 /** The demo agent's script: {@link converse} per message; a cancel is logged and says {@link CANCELED_REPLY}. */
 export function demoScript(settings: DemoSettings): AgentScript {
+  const surfaces = demoSurfaces();
   return {
-    behaviour: (turn) => converse(turn, settings),
+    behaviour: (turn) => converse(turn, settings, surfaces),
     cancelMessage: CANCELED_REPLY,
     onCancel: (contextId) => settings.log?.(`${shortId(contextId)} canceled`),
   };

@@ -6,6 +6,7 @@
  */
 import type { AgentCard as CardV1 } from '@a2a-js/sdk';
 import type { AgentCard as CardV03 } from 'sdk03';
+import { a2uiExtension } from '../fixtures/a2ui-mount.js';
 import { grpcInterface, v03Card, v1Card, v1Interfaces } from '../fixtures/cards.js';
 import type { CardInfo } from '../fixtures/cards.js';
 import type { Host } from '../fixtures/http-host.js';
@@ -45,6 +46,14 @@ const SKILLS = [
     tags: ['demo', 'files'],
     examples: ['attach a chart', 'echo'],
   },
+  {
+    id: 'form',
+    name: 'A form',
+    description:
+      'Start a message with "form" for a small form (an A2UI v1.0 surface: a choice and a button); press Submit and the agent answers on the form.',
+    tags: ['demo', 'a2ui'],
+    examples: ['form please'],
+  },
 ];
 
 /** What `echo` takes back: text, pictures, documents and JSON. */
@@ -79,14 +88,16 @@ function pushingV03(card: CardV03): CardV03 {
   return { ...card, capabilities: { ...card.capabilities, pushNotifications: true } };
 }
 
-/** The v1.0 card of the agent at the host's root: JSON-RPC first, HTTP+JSON second. */
+/** The v1.0 card of the agent at the host's root: JSON-RPC first, HTTP+JSON second; it draws A2UI v1.0. */
 export function cardV1(host: Pick<Host, 'url'>): CardV1 {
-  return pushingV1(v1Card(info('1.0.0'), v1Interfaces(host, '/', ['JSONRPC', 'HTTP+JSON'])));
+  const card = pushingV1(v1Card(info('1.0.0'), v1Interfaces(host, '/', ['JSONRPC', 'HTTP+JSON'])));
+  return { ...card, capabilities: { ...card.capabilities!, extensions: [a2uiExtension()] } };
 }
 
-/** The v0.3 card of the agent at the host's root: one JSON-RPC endpoint in `url`. */
+/** The v0.3 card of the agent at the host's root: one JSON-RPC endpoint in `url`; it draws A2UI v1.0. */
 export function cardV03(host: Pick<Host, 'url'>): CardV03 {
-  return pushingV03(v03Card(info('0.3.0'), host, '/'));
+  const card = pushingV03(v03Card(info('0.3.0'), host, '/'));
+  return { ...card, capabilities: { ...card.capabilities, extensions: [{ ...a2uiExtension() }] } };
 }
 
 /** The v1.0 card of the agent served over gRPC only, at `target` (`host:port`). */

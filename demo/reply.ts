@@ -12,13 +12,14 @@ const QUOTED = 3;
 const QUOTE_LENGTH = 60;
 
 /** What the user asked for, decided by the message text. */
-export type Intent = 'chat' | 'slow' | 'forget' | 'attach' | 'echo' | 'ask';
+export type Intent = 'chat' | 'slow' | 'forget' | 'attach' | 'echo' | 'ask' | 'form';
 
 /**
  * `forget` (the whole message) clears the conversation; a first word `slow` streams slowly; a first
  * word `attach` adds a small chart (a PNG) to the answer; a first word `echo` sends the message's
  * files and data back unchanged; a first word `ask` makes the agent ask a question back (the task
- * waits, input-required, for the answer); anything else chats.
+ * waits, input-required, for the answer); a first word `form` draws a small form (an A2UI surface,
+ * a2ui.ts); anything else chats.
  */
 export function intentOf(text: string): Intent {
   const words = text.trim().toLowerCase().split(/\s+/);
@@ -27,6 +28,7 @@ export function intentOf(text: string): Intent {
   if (words[0] === 'attach') return 'attach';
   if (words[0] === 'echo') return 'echo';
   if (words[0] === 'ask') return 'ask';
+  if (words[0] === 'form') return 'form';
   return 'chat';
 }
 
