@@ -2,7 +2,9 @@
  * The A2UI agent of the Angular page's browser test: the A2UI fixture behaviours (fixtures/a2ui-behaviours.ts:
  * `form`, `v08-form`, `evil-url`, … and the kit's for any other word) on one v1.0 host whose card offers
  * A2UI, behind the demo agent's CORS, plus one behaviour of its own: `v08-drink`, the fixture's v0.8 form
- * with its components named apart from every string of the form. Its card takes `application/a2ui+json`
+ * with its components named apart from every string of the form; and `v08-evil`, a v0.8 surface whose Text
+ * carries markdown with script in its HTML and links (a2ui's URL check reads a string's start only: the
+ * renderer's own defences meet it) and whose Image, added by a message of its own, a `javascript:` URL. Its card takes `application/a2ui+json`
  * (the fixture's cards do not: the client would refuse the action before it goes).
  *
  * Why: `@a2ui/angular` 0.8.3's message processor (`@a2ui/web_core` 0.8.0) reads any string of a
@@ -27,8 +29,14 @@ import { startHost } from '../../fixtures/http-host.js';
 import type { AgentScript, Turn } from '../../fixtures/turn.js';
 import type { FixtureAgent } from '../../fixtures/types.js';
 
-/** The behaviour of its own. */
+/** The behaviours of its own. */
 export const V08_DRINK = 'v08-drink';
+export const V08_EVIL = 'v08-evil';
+/** `v08-evil`'s Text: markdown whose HTML and link would run script if drawn as they came (no string starts with a URL). */
+export const EVIL_MARKDOWN =
+  'Hello **there** <img src=x onerror="alert(1)"> [run](javascript:alert(2)) <script>alert(3)</script> <a href="javascript:alert(4)">here</a>';
+/** `v08-evil`'s Image URL, in a message of its own that adds it under the root (refused before any renderer). */
+export const EVIL_IMAGE = 'javascript:alert(5)';
 /** The component ids the fixture's v0.8 form uses that collide with its strings, and what `v08-drink` names them. */
 export const RENAMED: Readonly<Record<string, string>> = { submit: 'submit-button', choice: 'drink-picker' };
 
@@ -74,7 +82,33 @@ async function draw(t: Turn, out: PartsOut, messages: A2UIMessage[]): Promise<vo
   t.status('completed');
 }
 
-/** `v08-drink` and the actions on its surfaces; everything else to the fixture's A2UI script. */
+/** `v08-evil`'s messages on `surfaceId`. */
+export function evilMessages(surfaceId: string): A2UIMessage[] {
+  const literal = (text: string) => ({ literalString: text });
+  return [
+    { beginRendering: { surfaceId, root: 'root' } },
+    {
+      surfaceUpdate: {
+        surfaceId,
+        components: [
+          { id: 'root', component: { Column: { children: { explicitList: ['words'] } } } },
+          { id: 'words', component: { Text: { text: literal(EVIL_MARKDOWN) } } },
+        ],
+      },
+    },
+    {
+      surfaceUpdate: {
+        surfaceId,
+        components: [
+          { id: 'root', component: { Column: { children: { explicitList: ['words', 'picture'] } } } },
+          { id: 'picture', component: { Image: { url: literal(EVIL_IMAGE) } } },
+        ],
+      },
+    },
+  ];
+}
+
+/** `v08-drink`, `v08-evil` and the actions on `v08-drink`'s surfaces; everything else to the fixture's A2UI script. */
 function script(drinks: Set<string>): AgentScript {
   const fixture = a2uiScript(new SurfaceBook());
   return {
@@ -90,6 +124,10 @@ function script(drinks: Set<string>): AgentScript {
         drinks.add(surfaceId);
         t.task('submitted');
         return draw(t, out, renamed(formMessages('v0.8', surfaceId)));
+      }
+      if (out && !action && !t.followUp && t.text.trim().toLowerCase() === V08_EVIL) {
+        t.task('submitted');
+        return draw(t, out, evilMessages(`${V08_EVIL}-${randomUUID().slice(0, 8)}`));
       }
       return fixture.behaviour(t);
     },

@@ -20,7 +20,7 @@ import { EVIL_URL } from '../../fixtures/a2ui-hostile.js';
 import { FORM_BUTTON, FORM_TITLE, choseText } from '../../fixtures/a2ui-protocol.js';
 import type { ExampleBackend } from '../../examples/backend.mjs';
 import { startAngularChatServer } from '../../examples/angular/server.mjs';
-import { startAngularA2UIAgent, V08_DRINK, RENAMED, type AngularA2UIAgent } from './angular-a2ui-agent.js';
+import { EVIL_IMAGE, startAngularA2UIAgent, V08_DRINK, V08_EVIL, RENAMED, type AngularA2UIAgent } from './angular-a2ui-agent.js';
 import { builtAngularExample } from './angular-build.js';
 import { launchChromium, openThreadPage, send, waitForPhase, type PageErrors } from './kit.js';
 
@@ -153,6 +153,29 @@ describe('Angular chat example: A2UI surfaces drawn by @a2ui/angular 0.8.3 (A2UI
     expect(await note.textContent()).toContain('v0.8 only');
     expect(await page.locator('[data-testid="surface"]').count()).toBe(0);
     expect(await page.locator('a2ui-surface').count()).toBe(0);
+    expect(errors.page).toEqual([]);
+    await page.context().close();
+  });
+
+  it('draws a v0.8 surface whose markdown carries script, and none of it runs; its javascript: Image is refused', async () => {
+    const page = await threadPage('angular-a2ui-v08-evil');
+    const before = page.url();
+    await exchange(page, V08_EVIL);
+    const surface = page.locator('[data-testid="surface"]');
+    await expect.poll(() => surface.locator('a2ui-text strong').textContent(), { timeout: 10_000 }).toBe('there');
+    const refused = page.locator('[data-testid="surface-refused"]');
+    expect(await refused.count()).toBe(1);
+    expect(await refused.getAttribute('data-reason')).toBe('unsafe-url');
+    // markdown-it (no raw HTML, no javascript: link) and Angular's sanitizer: the HTML shows as text, nothing runs.
+    expect(await surface.locator('img, script, iframe, [onerror]').count()).toBe(0);
+    expect(await surface.locator('a[href^="javascript" i]').count()).toBe(0);
+    expect(await surface.textContent()).toContain('<img src=x onerror="alert(1)">');
+    expect(await page.content()).not.toContain(EVIL_IMAGE);
+    await surface.locator('a2ui-text').click(); // a click on what it drew runs nothing either
+    await screenshot(page, 'angular-a2ui-v08-evil.png');
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(dialogs).toEqual([]);
+    expect(page.url()).toBe(before);
     expect(errors.page).toEqual([]);
     await page.context().close();
   });
