@@ -1,6 +1,6 @@
 /** a2aConversation's A2UI surfaces across turns, the turn's refusals, and act() over the fake port (the kit: angular-kit.ts). */
 import { of, Subject } from 'rxjs';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { MAX_CONVERSATION_SURFACES, type SurfaceView } from '../../src/angular/index.js';
 import type { AgentEvent, DataPart, OutgoingMessage, Task } from '../../src/port/types.js';
 import { createFakePort, ev, task, testCard, type FakePort } from '../../src/testing/index.js';
@@ -183,6 +183,34 @@ describe('a2aConversation: A2UI surfaces', () => {
     await flush();
     expect(chat.view()).toMatchObject({ phase: 'error', error: { kind: 'input' } });
     expect(methods(port).filter((m) => m === 'stream')).toHaveLength(1);
+  });
+
+  it('a resumed reply brings its surfaces too, and act() answers on them', async () => {
+    let context = '';
+    const resubscribed = new Subject<AgentEvent>();
+    const action = new Subject<AgentEvent>();
+    const port = createFakePort({
+      card: () => of(testCard()),
+      listTasks: (contextId) => {
+        context = contextId;
+        return of({ tasks: [{ ...task('T', 'working'), contextId }] });
+      },
+      resubscribe: () => resubscribed,
+      stream: () => action,
+      cancel: (taskId) => of<Task>(task(taskId, 'canceled')),
+    });
+    const chat = conversation(port);
+    chat.resume();
+    await vi.waitFor(() => expect(methods(port)).toContain('resubscribe'));
+    answer(resubscribed, context, 'T', form('form-r'));
+    await flush();
+    expect(chat.view()).toMatchObject({ phase: 'ended', taskId: 'T' });
+    expect(kinds(chat.surfaces()[0])).toEqual(['createSurface', 'updateComponents', 'updateDataModel']);
+    chat.act(chat.surfaces()[0]!, { name: 'submit', sourceComponentId: 'go' });
+    await streaming(port);
+    expect(streamed(port)[0]?.data?.[0]?.data).toEqual([
+      { version: 'v1.0', action: expect.objectContaining({ surfaceId: 'form-r', name: 'submit' }) },
+    ]);
   });
 
   it('does nothing on the server', async () => {
