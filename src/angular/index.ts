@@ -15,11 +15,13 @@ import {
   type EnvironmentProviders,
 } from '@angular/core';
 import { concat, defer, EMPTY, finalize, of, skipWhile, Subject, switchMap, tap, type Observable } from 'rxjs';
+import { surfaceAction } from '../client/surface-action.js';
 import { answerTo, type InterruptAnswer } from '../client/answer.js';
 import { createA2A, type A2AClient, type A2AOptions, type TurnInput } from '../client/create-a2a.js';
 import { coalesceBy } from '../render/coalesce.js';
 import { contextIdFrom, conversationHistory, ids } from './history.js';
 import { answeredAlready } from './interrupt.js';
+import { conversationSurfaces } from './surfaces.js';
 import type { A2AConversation, A2AConversationOptions } from './types.js';
 import { catchTurnError, endedTurnView, initialTurnView, isFinalView, turnState, type TurnView } from '../render/view.js';
 
@@ -30,6 +32,11 @@ export type { A2AError } from '../errors.js';
 export type { Elicitation } from '../port/types.js';
 export type { Interrupt } from '../port/events.js';
 export type { InterruptAnswer, InterruptReply } from '../client/answer.js';
+export type { SurfaceActionInput } from '../client/surface-action.js';
+export type { A2UIMessage, A2UIMessageKind, A2UIRefusal, SurfaceView } from '../port/a2ui.js';
+export type { SurfaceRefusedEvent } from '../port/events.js';
+export type { SurfaceAct } from './types.js';
+export { MAX_CONVERSATION_SURFACES, MAX_TURN_REFUSALS } from './surfaces.js';
 export type { A2AConversation, A2AConversationOptions } from './types.js';
 export { ANSWERED_ALREADY, answeredAlready } from './interrupt.js';
 
@@ -59,8 +66,11 @@ export function injectA2A(): A2AClient {
   return inject(A2A_CLIENT);
 }
 
-/** A message of {@link A2AConversation.send}, or an answer of {@link A2AConversation.answer} (`answerTo`'s fields). */
-type Message = Pick<TurnInput, 'text' | 'files' | 'data'> | InterruptAnswer;
+/**
+ * A message of {@link A2AConversation.send}, an answer of {@link A2AConversation.answer} (`answerTo`'s
+ * fields), or an action of {@link A2AConversation.act} (`surfaceAction`'s, made when the turn starts).
+ */
+type Message = Pick<TurnInput, 'text' | 'files' | 'data'> | InterruptAnswer | (() => Pick<TurnInput, 'text' | 'data' | 'metadata'>);
 
 /** What the conversation's one switchMap runs next: a turn for a message, a resume, or nothing (a cancel). */
 type Next = { message: Message } | 'resume' | 'cancel';
@@ -68,9 +78,10 @@ type Next = { message: Message } | 'resume' | 'cancel';
 /**
  * A conversation whose current turn is a signal: each `send` runs a turn (switchMap: the previous
  * one is cancelled), its events folded by `turnState()` into `view`; `resume()` runs the thread's
- * reply in flight the same way, and `answer()` a turn that answers the agent's question (`interrupt`,
- * the `end` event's). Call it in an injection context; the running turn is cancelled when that
- * context is destroyed.
+ * reply in flight the same way, `answer()` a turn that answers the agent's question (`interrupt`,
+ * the `end` event's), and `act()` a turn that carries an action on one of the agent's A2UI
+ * `surfaces`. Call it in an injection context; the running turn is cancelled when that context is
+ * destroyed.
  */
 export function a2aConversation(options: A2AConversationOptions): A2AConversation {
   const client = options.client ?? injectA2A();
@@ -79,16 +90,27 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const resuming = signal(false);
   const requests = new Subject<Next>();
   const thread = { agent: options.agent, handle: options.handle, thread: options.thread };
+  const drawn = conversationSurfaces();
 
   const withContextId = contextIdFrom(options.contextId);
 
   // Per turn, inside the switchMap: a cancel or the next send drops the view waiting in the window, with its timer.
   const coalesce = coalesceBy(options, isFinalView);
 
+  // An action's fields are made inside the turn: a surface never created is that turn's error, not a throw.
   const turn = (message: Message): Observable<TurnView> =>
     concat(
-      of(initialTurnView),
-      withContextId((contextId) => client.turn({ ...thread, ...message, ...ids(contextId) })).pipe(catchTurnError(), turnState()),
+      defer(() => {
+        drawn.turnStarts();
+        return of(initialTurnView);
+      }),
+      withContextId((contextId) =>
+        client.turn({ ...thread, ...(typeof message === 'function' ? message() : message), ...ids(contextId) }),
+      ).pipe(
+        tap((event) => drawn.take(event)),
+        catchTurnError(),
+        turnState(),
+      ),
     ).pipe(coalesce);
 
   // Nothing shows until the agent's task is known: a resume that finds none, or fails to look, leaves the view as it was.
@@ -96,6 +118,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
     defer(() => {
       resuming.set(true);
       return withContextId((contextId) => client.resume({ ...thread, ...ids(contextId) })).pipe(
+        tap((event) => drawn.take(event)),
         catchTurnError(),
         turnState(),
         skipWhile((next) => next.taskId === undefined),
@@ -140,6 +163,11 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
       if (!onServer) requests.next({ message: answerTo(question, reply) });
     },
     answeredAlready: computed(() => answeredAlready(view())),
+    surfaces: drawn.surfaces,
+    surfacesRefused: drawn.refused,
+    act: (surface, action) => {
+      if (!onServer) requests.next({ message: () => surfaceAction({ ...action, surface }) });
+    },
     cancel: () => {
       requests.next('cancel');
       const current = view();

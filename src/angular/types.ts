@@ -3,7 +3,9 @@ import type { ObservableInput } from 'rxjs';
 import type { InterruptReply } from '../client/answer.js';
 import type { A2AClient, TurnInput } from '../client/create-a2a.js';
 import type { A2AError } from '../errors.js';
-import type { Interrupt } from '../port/events.js';
+import type { SurfaceActionInput } from '../client/surface-action.js';
+import type { SurfaceView } from '../port/a2ui.js';
+import type { Interrupt, SurfaceRefusedEvent } from '../port/events.js';
 import type { HistoryExchange } from '../port/history.js';
 import type { CoalesceOptions } from '../render/coalesce.js';
 import type { TurnView } from '../render/view.js';
@@ -32,6 +34,9 @@ export interface A2AConversationOptions extends CoalesceOptions {
   /** The exchanges of each history page {@link A2AConversation.loadEarlier} loads, 1–100. Default 20 (the client's). */
   historyLimit?: number;
 }
+
+/** A person's action on a surface, for {@link A2AConversation.act}: `surfaceAction`'s input less the surface. */
+export type SurfaceAct = Omit<SurfaceActionInput, 'surface'>;
 
 /** What {@link a2aConversation} returns. */
 export interface A2AConversation {
@@ -70,6 +75,29 @@ export interface A2AConversation {
    * view's error is a `conflict`): say so (`ANSWERED_ALREADY`), not a failure to retry.
    */
   readonly answeredAlready: Signal<boolean>;
+  /**
+   * The agent's A2UI surfaces, drawn by this conversation's turns (and a resumed one), oldest drawn
+   * first, each as its messages left it (`SurfaceView`: replay `messages` into a renderer's message
+   * processor): a turn's `surface` events applied to what the earlier turns drew, so the turn that
+   * answers an action updates the surface an earlier turn created; a `deleteSurface` removes it. At most
+   * {@link MAX_CONVERSATION_SURFACES} (the oldest forgotten). Checked before they come here: see
+   * `surfacesRefused`. The thread's past (`history`) brings none.
+   */
+  readonly surfaces: Signal<readonly SurfaceView[]>;
+  /**
+   * The A2UI messages the current turn refused (a URL a browser runs, too deep, too large, malformed, too
+   * many surfaces or components), each its `reason` and a sentence, never the content; the first
+   * {@link MAX_TURN_REFUSALS}. Empty again when the next turn starts. Say so on the page.
+   */
+  readonly surfacesRefused: Signal<readonly SurfaceRefusedEvent[]>;
+  /**
+   * Sends a person's action on `surface` (one of `surfaces()`): runs a turn with the fields of
+   * `surfaceAction({ surface, ...action })` as `send` runs one (the running turn, if any, is cancelled);
+   * the agent's answer updates the surface through `surfaces`. Send it in this conversation only (its
+   * agent drew the surface). A surface never created in what the conversation saw ends the turn with an
+   * `input` error, nothing sent. On the server (`PLATFORM_ID` is `'server'`) it does nothing.
+   */
+  act(surface: SurfaceView, action: SurfaceAct): void;
   /** Cancels the running turn, if any (its task gets a CancelTask); the view ends with outcome `canceled`. */
   cancel(): void;
   /**

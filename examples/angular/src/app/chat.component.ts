@@ -14,6 +14,7 @@ import { a2aConversation, ANSWERED_ALREADY, injectA2A, type HistoryExchange, typ
 import { catchError, map, of, startWith } from 'rxjs';
 import { EXAMPLE_CONFIG } from './app.config';
 import { statusLine, type Reach } from './status';
+import { SurfacesComponent } from './surfaces.component';
 
 /**
  * A message sent and the agent's turn for it (its last view, once the next message is sent). `user`
@@ -26,6 +27,9 @@ export interface Exchange {
 
 /** What the user column says for a resumed reply whose message the agent did not keep. */
 export const RESUMED_NOTE = '(your message from before the page was reloaded)';
+
+/** What the user column says for an action sent from the agent's surface. */
+export const actionNote = (name: string): string => `(pressed “${name}” on the agent's form)`;
 
 /** The conversation key: `?thread=…`, else the example's own. */
 function threadKey(): string {
@@ -54,6 +58,7 @@ export function pastNote(exchange: HistoryExchange): string {
   selector: 'a4h-chat',
   templateUrl: './chat.component.html',
   styleUrl: './chat.component.css',
+  imports: [SurfacesComponent],
   changeDetection: ChangeDetectionStrategy.OnPush,
 })
 export class ChatComponent {
@@ -123,18 +128,29 @@ export class ChatComponent {
     this.chat.resume();
   }
 
-  protected send(input: HTMLInputElement): void {
-    const text = input.value.trim();
-    if (text === '' || !this.canSend()) return;
+  /** The latest exchange, if any, moved to the earlier ones (before the next turn replaces `view`). */
+  private keepLatest(): void {
     const latest = this.latest();
     const view = this.chat.view();
     if (latest !== undefined || view !== undefined) this.earlier.update((list) => [...list, { user: latest ?? view?.request?.text, view }]);
+  }
+
+  protected send(input: HTMLInputElement): void {
+    const text = input.value.trim();
+    if (text === '' || !this.canSend()) return;
+    this.keepLatest();
     this.latest.set(text);
     input.value = '';
     // An answer to the agent's question goes as one (its task, its requests for input, its generation); else a new message.
     const question = this.question();
     if (question === undefined) this.chat.send(text);
     else this.chat.answer(question, text);
+  }
+
+  /** An action on the agent's surface is about to run as a turn: the exchange so far moves up, the action shows as the message. */
+  protected acted(name: string): void {
+    this.keepLatest();
+    this.latest.set(actionNote(name));
   }
 
   protected cancel(): void {
