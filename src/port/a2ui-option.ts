@@ -1,5 +1,6 @@
 import { A2AError } from '../errors.js';
 import type { CardSummary } from './card.js';
+import type { OutgoingMessage } from './message-out.js';
 
 /**
  * What the app renders of A2UI (a2ui.org): the catalogs its renderer draws, by id. With it, a turn
@@ -69,4 +70,14 @@ export function checkA2UIOption(option: unknown): A2UIOption | undefined {
     });
   }
   return option as A2UIOption;
+}
+
+/** `extensions` with the A2UI extension the turn takes up with the agent (`offer`), once. */
+export function withA2UIExtension(extensions: readonly string[], offer: A2UIOffer | undefined): readonly string[] {
+  return offer === undefined || extensions.includes(offer.uri) ? extensions : [...extensions, offer.uri];
+}
+
+/** `message` with A2UI's client capabilities in its metadata, when the turn takes A2UI up with the agent (`offer`). */
+export function withA2UIMetadata(message: OutgoingMessage, offer: A2UIOffer | undefined): OutgoingMessage {
+  return offer === undefined ? message : { ...message, metadata: { ...message.metadata, ...offer.metadata } };
 }

@@ -43,3 +43,33 @@ export interface SurfaceView {
   /** Its messages since its `createSurface` (or `beginRendering`, v0.8; or since the turn began, for one created earlier). */
   messages: readonly A2UIMessage[];
 }
+
+/**
+ * A2UI: the agent's messages about one of its surfaces (a form, a card, a picker), in order, from one
+ * part of its answer: hand them to a renderer's message processor together, and repaint after. The same
+ * part repeated (a chunk's whole, a snapshot) is not given again. Checked first: see `surface-refused`.
+ */
+export interface SurfaceEvent {
+  /** Discriminant. */
+  type: 'surface';
+  /** The surface the messages are about. */
+  surfaceId: string;
+  /** The messages, as the agent sent them, with their kind and version read. */
+  messages: A2UIMessage[];
+}
+
+/**
+ * A2UI: one of the agent's messages was refused and given to no renderer (a URL a browser would run,
+ * nesting or size past the bounds, too many surfaces or components in the turn, a malformed message);
+ * the turn and the other messages go on.
+ */
+export interface SurfaceRefusedEvent {
+  /** Discriminant. */
+  type: 'surface-refused';
+  /** The surface the message was about, when it named one. */
+  surfaceId?: string;
+  /** Why. */
+  reason: A2UIRefusal;
+  /** What was refused, in a sentence (no content of the message). */
+  message: string;
+}

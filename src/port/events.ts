@@ -1,9 +1,12 @@
 import type { A2AError } from '../errors.js';
-import type { A2UIMessage, A2UIRefusal, SurfaceView } from './a2ui.js';
+import type { SurfaceEvent, SurfaceRefusedEvent, SurfaceView } from './a2ui.js';
+import type { Interrupt } from './interrupt.js';
 import type { LadderNote } from './notes.js';
-import type { AgentMessage, Elicitation, TaskState } from './types.js';
+import type { AgentMessage, TaskState } from './types.js';
 
 export type * from './notes.js';
+export type { Interrupt } from './interrupt.js';
+export type { SurfaceEvent, SurfaceRefusedEvent } from './a2ui.js';
 
 /**
  * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing
@@ -147,36 +150,6 @@ export interface ActivityEvent {
   data: unknown;
 }
 
-/**
- * A2UI: the agent's messages about one of its surfaces (a form, a card, a picker), in order, from one
- * part of its answer: hand them to a renderer's message processor together, and repaint after. The same
- * part repeated (a chunk's whole, a snapshot) is not given again. Checked first: see `surface-refused`.
- */
-export interface SurfaceEvent {
-  /** Discriminant. */
-  type: 'surface';
-  /** The surface the messages are about. */
-  surfaceId: string;
-  /** The messages, as the agent sent them, with their kind and version read. */
-  messages: A2UIMessage[];
-}
-
-/**
- * A2UI: one of the agent's messages was refused and given to no renderer (a URL a browser would run,
- * nesting or size past the bounds, too many surfaces or components in the turn, a malformed message);
- * the turn and the other messages go on.
- */
-export interface SurfaceRefusedEvent {
-  /** Discriminant. */
-  type: 'surface-refused';
-  /** The surface the message was about, when it named one. */
-  surfaceId?: string;
-  /** Why. */
-  reason: A2UIRefusal;
-  /** What was refused, in a sentence (no content of the message). */
-  message: string;
-}
-
 /** The agent needs the user to sign in out of band; the turn keeps listening (under the auth-wait bound). */
 export interface AuthRequiredEvent {
   /** Discriminant. */
@@ -236,32 +209,6 @@ export interface EndEvent {
    * the question, its task, the agent's requests for input and the generation. Absent from every other end.
    */
   interrupt?: Interrupt;
-}
-
-/**
- * Why an interrupted turn stopped: the agent's question (or its sign-in request) as a value. Answer it
- * with `answerTo(interrupt, reply)`, whose result goes into the thread's next `turn`: the answer then
- * continues this task, names the requests it answers and (A2A 1.1) goes only while the task still waits
- * for it. A 1.0 or 0.3 agent's interrupt has no `elicitations` and no `generation`.
- */
-export interface Interrupt {
-  /** `input`: the agent asks the person something; `auth`: it needs the person to sign in or send credentials. */
-  kind: 'input' | 'auth';
-  /** The task waiting for the answer. */
-  taskId: string;
-  /** The task's conversation, when known. */
-  contextId?: string;
-  /** The question's text (its status message's text parts); '' when the agent said nothing. */
-  text: string;
-  /** The agent's whole status message (its parts: a form as a data part, files), when it sent one. */
-  message?: AgentMessage;
-  /**
-   * A2A 1.1 (draft, ADR-002): the task's requests for input, when the agent sent them: `blocked` ones
-   * hold the task, `waiting` ones do not; a state this client does not know is `unknown`.
-   */
-  elicitations?: Elicitation[];
-  /** A2A 1.1 (draft): the task's generation at the question, when the agent keeps them. */
-  generation?: number;
 }
 
 /** Everything a turn emits. `start` comes first, `end` last; the error channel means "could not learn what the agent did". */

@@ -25,7 +25,7 @@ import { loadAgent, type AgentLoader } from './agent/load.js';
 import { BINDINGS } from './wire/bindings/registry.js';
 import type { ResolvedAgent } from './agent/resolve.js';
 import { extensionHeaders } from './http/extensions/headers.js';
-import { a2uiOffer, type A2UIOption } from '../port/a2ui-option.js';
+import { a2uiOffer, withA2UIExtension, withA2UIMetadata, type A2UIOption } from '../port/a2ui-option.js';
 import { missingExtensions } from './http/extensions/required.js';
 import { capabilityMissing } from './agent/capabilities.js';
 import { firstDraftRefusal } from './agent/first-draft.js';
@@ -84,11 +84,11 @@ export class SdkPort implements A2APort, PushConfigPort {
   }
 
   send(message: OutgoingMessage): Observable<SendResult> {
-    return this.firstCall('send', (resolved) => resolved.transport.send(this.withA2UI(message, resolved), this.callOf(resolved)));
+    return this.firstCall('send', (agent) => agent.transport.send(withA2UIMetadata(message, this.a2uiOf(agent)), this.callOf(agent)));
   }
 
   stream(message: OutgoingMessage): Observable<AgentEvent> {
-    return this.firstCall('stream', (resolved) => resolved.transport.stream(this.withA2UI(message, resolved), this.callOf(resolved)));
+    return this.firstCall('stream', (agent) => agent.transport.stream(withA2UIMetadata(message, this.a2uiOf(agent)), this.callOf(agent)));
   }
 
   resubscribe(taskId: string): Observable<AgentEvent> {
@@ -133,8 +133,7 @@ export class SdkPort implements A2APort, PushConfigPort {
   }
 
   private turnCall(resolved: ResolvedAgent): TurnCall {
-    const a2ui = this.a2uiOf(resolved);
-    const extensions = a2ui === undefined || this.extensions.includes(a2ui.uri) ? this.extensions : [...this.extensions, a2ui.uri];
+    const extensions = withA2UIExtension(this.extensions, this.a2uiOf(resolved));
     const headers = extensions.length === 0 ? this.headers : { ...this.headers, ...extensionHeaders(extensions, resolved.legacy) };
     return { ...(headers && { headers }), ...(this.caller && { caller: this.caller }) };
   }
@@ -142,12 +141,6 @@ export class SdkPort implements A2APort, PushConfigPort {
   /** The A2UI extension this turn takes up with the agent (the `a2ui` option and a card that offers it), if any. */
   private a2uiOf(resolved: ResolvedAgent): ReturnType<typeof a2uiOffer> {
     return this.shared.a2ui === undefined ? undefined : a2uiOffer(resolved.summary, this.shared.a2ui);
-  }
-
-  /** The message with A2UI's client capabilities in its metadata, when the turn takes A2UI up with the agent. */
-  private withA2UI(message: OutgoingMessage, resolved: ResolvedAgent): OutgoingMessage {
-    const a2ui = this.a2uiOf(resolved);
-    return a2ui === undefined ? message : { ...message, metadata: { ...message.metadata, ...a2ui.metadata } };
   }
 
   /** The agent from the shared card cache (one load for concurrent turns), remembered as this port's. */

@@ -9,7 +9,8 @@
 import './buffer-polyfill.js';
 import { fileToPart } from './attachments.js';
 import { createChat } from './chat.js';
-import type { Chat, HistoryState } from './chat.js';
+import type { Chat } from './chat.js';
+import type { HistoryState } from './exchange.js';
 import { surfaceAction } from 'a4h-a2a';
 import { actionLabel, liveRow, pastRow, updateRow } from './rows.js';
 import type { Row } from './rows.js';

@@ -5,7 +5,7 @@
  */
 import { attachmentElement } from './attachments.js';
 import { outcomeText } from './status.js';
-import type { Exchange } from './chat.js';
+import type { Exchange } from './exchange.js';
 import type { HistoryExchange, UserMessage } from 'a4h-a2a';
 import { RESUMED_NOTE } from './resume.js';
 import type { PageAction, SurfaceBoard } from './surfaces.js';

@@ -3,7 +3,7 @@
  * progress, loading the past, ready; what the running turn is doing; how the last one ended.
  */
 import type { TurnView } from 'a4h-a2a';
-import type { AgentReach, Exchange } from './chat.js';
+import type { AgentReach, Exchange } from './exchange.js';
 import type { ResumeCheck } from './resume.js';
 
 /** The line under the messages: what the running turn is doing, or how the last one ended. */

@@ -13,7 +13,7 @@ import { Catalog, MessageProcessor } from '@a2ui/web_core/v0_9';
 import type { A2uiMessage } from '@a2ui/web_core/v0_9';
 import { injectBasicCatalogStyles } from '@a2ui/web_core/v0_9/basic_catalog';
 import type { A2UIMessage, SurfaceView } from 'a4h-a2a';
-import { A2UI_CATALOG } from './chat.js';
+import { A2UI_CATALOG } from './exchange.js';
 
 /** A person's action on a surface, as `surfaceAction` takes it. */
 export interface PageAction {
