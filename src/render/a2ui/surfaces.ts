@@ -56,17 +56,26 @@ export class SurfaceSet {
     }
     // Each message read and checked alone; the part is known again by what was read of it (never by a bomb's JSON).
     const read = raws.map((raw) => this.read(raw));
-    const key = read.map((item) => ('refusal' in item ? `!${item.refusal.reason}` : JSON.stringify(item.message.message))).join('\n');
-    if (this.seen.has(key)) return;
-    if (this.chars + key.length > MAX_A2UI_TURN_CHARS) {
+    // The key grows only as far as the turn's budget (a part past it alone is refused before more is written).
+    const refuseSize = (): void => {
       out.push({
         type: 'surface-refused',
         reason: 'too-large',
         message: `the agent's A2UI parts pass ${MAX_A2UI_TURN_CHARS} characters in this turn`,
       });
-      return;
+    };
+    const pieces: string[] = [];
+    let size = 0;
+    for (const item of read) {
+      const piece = 'refusal' in item ? `!${item.refusal.reason}` : JSON.stringify(item.message.message);
+      size += piece.length + 1;
+      if (size > MAX_A2UI_TURN_CHARS) return refuseSize();
+      pieces.push(piece);
     }
-    this.chars += key.length;
+    const key = pieces.join('\n');
+    if (this.seen.has(key)) return;
+    if (this.chars + size > MAX_A2UI_TURN_CHARS) return refuseSize();
+    this.chars += size;
     this.seen.add(key);
     // Refusals go out as they come; the runs between them, whole, so that what is pushed never changes.
     let run: SurfaceEvent | undefined;

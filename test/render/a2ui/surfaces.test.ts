@@ -119,6 +119,16 @@ describe('A2UI surfaces in a turn', () => {
     expect(of(events, 'surface-refused').map((e) => e.reason)).toEqual(['too-many-surfaces', 'too-many-surfaces', 'too-many-components']);
   });
 
+  it('bounds the A2UI a turn takes in all: a part seen again is still given nothing, a new one past the budget is refused', () => {
+    const big = (tag: string) =>
+      part([create(`s-${tag}`), ...Array.from({ length: 6 }, (_, i) => data(`s-${tag}`, `${tag}${i}`.padEnd(900_000, 'x')))]);
+    const events = render(answer(big('a'), big('a'), big('b')));
+    expect(of(events, 'surface').map((e) => e.surfaceId)).toEqual(['s-a']);
+    expect(of(events, 'surface-refused')).toEqual([
+      { type: 'surface-refused', reason: 'too-large', message: expect.stringContaining('characters in this turn') },
+    ]);
+  });
+
   it('a deleted surface leaves the view and the end', () => {
     const events = render(answer(part([...FORM, { version: 'v1.0', deleteSurface: { surfaceId: 'form' } }])));
     expect((events.at(-1) as Extract<TurnEvent, { type: 'end' }>).surfaces).toBeUndefined();
