@@ -5,7 +5,6 @@
 import { A2AError } from '../errors.js';
 import { publicErrorText } from './error-text.js';
 import type { Attachment, Interrupt, UserMessage } from '../port/events.js';
-import type { SurfaceView } from '../port/a2ui.js';
 import type { HistoryExchange, HistoryPage } from '../port/history.js';
 import type { OutgoingData, OutgoingFile } from '../port/types.js';
 import { dataOf } from './chunks.js';
@@ -47,7 +46,7 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
     { type: 'data-a2a-status', id: 'status', data: { state: exchange.state } },
   ];
   if (exchange.reply !== '') parts.push({ type: 'text', text: exchange.reply, state: 'done' });
-  const surfaces = surfaceParts((exchange as { surfaces?: readonly SurfaceView[] }).surfaces);
+  const surfaces = surfaceParts(exchange.surfaces);
   return {
     id: replyMessageId(exchange.taskId),
     role: 'assistant',
@@ -61,7 +60,7 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
  * assistant message whose id is `replyMessageId(taskId)`, with its `data-a2a-task` (the task and its
  * outcome: a question's task says `input-required`) and `data-a2a-status` parts, its text, files and
  * data parts, and a `data-a2a-surface` part per A2UI surface when the exchange carries its surfaces
- * (`surfaces`, as an end's; the core's exchanges do not carry them yet). A reply still in progress is
+ * (`surfaces`, as the task's snapshot draws them). A reply still in progress is
  * there as far as it got: a resumed reply (`resume: true`) replaces that message in place, since its
  * `start` chunk names the same id.
  */

@@ -1,5 +1,6 @@
 import type { A2AError } from '../errors.js';
 import type { Attachment, TurnOutcome, UserMessage } from './events.js';
+import type { SurfaceView } from './a2ui.js';
 import type { TaskState } from './types.js';
 
 /**
@@ -19,6 +20,8 @@ export interface HistoryExchange {
   reply: string;
   /** The reply's files and data parts, when it had any. */
   attachments?: Attachment[];
+  /** A2UI: the surfaces the task's snapshot draws, each as its messages left it (checked as a live turn's), when it has any. */
+  surfaces?: SurfaceView[];
   /** The task's state when it was listed. */
   state: TaskState;
   /** How the task ended (as a turn's `end` says it); absent while it runs (a `resume` follows it). */

@@ -22,7 +22,7 @@ export interface ReplyLimits {
  * One listed task as an exchange: the person's messages from its history, and its snapshot through
  * the turn renderer, folded as a turn's view folds it: the reply is what a live turn would have
  * ended with (its artifacts, else its final status message, else the agent's last answer in its
- * history), its attachments each once, its outcome. A running task has the reply so far and no
+ * history), its attachments each once, its A2UI surfaces, its outcome. A running task has the reply so far and no
  * outcome. A reply past `limits` is the exchange's `error`, never the whole history's.
  */
 export function exchangeOf(task: Task, limits: ReplyLimits = {}): HistoryExchange {
@@ -42,6 +42,7 @@ export function exchangeOf(task: Task, limits: ReplyLimits = {}): HistoryExchang
   const view = events.reduce(reduceTurn, initialTurnView);
   exchange.reply = view.reply;
   if (view.attachments !== undefined) exchange.attachments = [...view.attachments];
+  if (view.surfaces !== undefined && Object.keys(view.surfaces).length > 0) exchange.surfaces = Object.values(view.surfaces);
   if (view.outcome !== undefined) exchange.outcome = view.outcome;
   return exchange;
 }
@@ -50,6 +51,7 @@ export function exchangeOf(task: Task, limits: ReplyLimits = {}): HistoryExchang
 export function exchangeSize(exchange: HistoryExchange): number {
   let size = exchange.reply.length;
   for (const said of exchange.user) size += said.text.length + attachmentsSize(said.attachments);
+  for (const surface of exchange.surfaces ?? []) size += jsonLength(surface.messages.map((message) => message.message));
   return size + attachmentsSize(exchange.attachments);
 }
 

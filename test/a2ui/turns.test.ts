@@ -92,6 +92,18 @@ describe('A2UI surfaces against agents that draw', () => {
     expect(endOf(answered)).toMatchObject({ outcome: 'completed' });
   });
 
+  it("the thread's history shows a past turn's surface as it stands (a reload draws it again), checked as a live turn's", async () => {
+    const a2a = createA2A({ identitySecret: SECRET, a2ui: A2UI });
+    const url = agents.v1.url(A2UI_V1_MOUNTS.main);
+    const drawn = endOf(await turn(a2a, url, 'history', { text: 'form' }));
+    await turn(a2a, url, 'history', { text: 'evil-url' });
+    const page = await lastValueFrom(a2a.history({ agent: url, handle: 'h', thread: 'history' }));
+    await a2a.close();
+    const [form, evil] = page.exchanges;
+    expect(form!.surfaces).toEqual(drawn.surfaces);
+    expect(JSON.stringify(evil)).not.toMatch(/javascript:|alert\(/);
+  });
+
   it('an action aimed at another agent’s surface is refused by that agent (the task fails), nothing drawn', async () => {
     const a2a = createA2A({ identitySecret: SECRET, a2ui: A2UI });
     const drawn = endOf(await turn(a2a, agents.v1.url(A2UI_V1_MOUNTS.main), 'mine', { text: 'form' }));

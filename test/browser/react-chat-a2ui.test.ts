@@ -73,8 +73,8 @@ describe('react chat example: A2UI surfaces drawn by @copilotkit/a2ui-renderer t
     dir = await mkdtemp(join(tmpdir(), 'a4h-react-chat-a2ui-'));
     shots = await mkdtemp(join(tmpdir(), 'a4h-react-chat-a2ui-shots-'));
     demo = await startDemoAgent({ port: 0, memoryFile: join(dir, 'memory.json'), chunkDelayMs: 10, log: (line) => agentLog.push(line) });
-    // CORS, as the demo agent's, for the page: startA2UIAgent hands its options to startHost, which takes `before`.
-    fixture = await startA2UIAgent({ before: [cors] } as Parameters<typeof startA2UIAgent>[0]);
+    // CORS, as the demo agent's, for the page (on another origin).
+    fixture = await startA2UIAgent({ before: [cors] });
     await buildReactChat();
     demoPage = await startReactChatServer({ port: 0, agent: demo.url, secret: SECRET });
     fixturePage = await startReactChatServer({ port: 0, agent: fixture.v1.url('/'), secret: SECRET });
