@@ -73,3 +73,19 @@ export interface SurfaceRefusedEvent {
   /** What was refused, in a sentence (no content of the message). */
   message: string;
 }
+
+/** A2UI's media type (the extension specification's spelling). */
+export const A2UI_MEDIA_TYPE = 'application/a2ui+json';
+
+/** The spelling the official A2UI agent SDK still writes for v0.8 and v0.9 (the specification calls it deprecated). */
+export const A2UI_MEDIA_TYPE_SDK = 'application/json+a2ui';
+
+const SPELLINGS: ReadonlySet<string> = new Set([A2UI_MEDIA_TYPE, A2UI_MEDIA_TYPE_SDK]);
+
+/** Whether a media type names A2UI, in either spelling (a parameter such as `; charset=utf-8` aside). */
+export function isA2UIMediaType(value: unknown): boolean {
+  return typeof value === 'string' && SPELLINGS.has(value.split(';')[0]!.trim().toLowerCase());
+}
+
+/** What every A2UI extension URI starts with (`…/v1.0`, `…/v0.8`). */
+export const A2UI_EXTENSION_PREFIX = 'https://a2ui.org/a2a-extension/a2ui/';

@@ -1,3 +1,4 @@
+import { A2UI_EXTENSION_PREFIX, isA2UIMediaType } from './a2ui.js';
 import { A2AError } from '../errors.js';
 import type { CardSummary } from './card.js';
 import type { OutgoingData, OutgoingFile, OutgoingMessage } from './types.js';
@@ -62,10 +63,6 @@ export function acceptsMediaType(modes: readonly string[], mediaType: string): b
   });
 }
 
-/** What every A2UI extension URI starts with, and A2UI's media types (both spellings). */
-const A2UI_EXTENSION_PREFIX = 'https://a2ui.org/a2a-extension/a2ui/';
-const A2UI_TYPES: ReadonlySet<string> = new Set(['application/a2ui+json', 'application/json+a2ui']);
-
 function essence(mediaType: string): string {
   return mediaType.split(';')[0]!.trim().toLowerCase();
 }
@@ -87,7 +84,7 @@ export function checkInputModes(
   const a2ui = (card.extensions ?? []).some((extension) => extension.uri.startsWith(A2UI_EXTENSION_PREFIX));
   const types = [
     ...(files ?? []).map((file) => file.mediaType),
-    ...(data ?? []).map((part) => part.mediaType ?? DATA_MEDIA_TYPE).filter((type) => !(a2ui && A2UI_TYPES.has(essence(type)))),
+    ...(data ?? []).map((part) => part.mediaType ?? DATA_MEDIA_TYPE).filter((type) => !(a2ui && isA2UIMediaType(type))),
   ];
   for (const mediaType of types) {
     if (!acceptsMediaType(modes, mediaType)) {

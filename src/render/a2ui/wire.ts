@@ -1,17 +1,8 @@
 import type { DataPart } from '../../port/types.js';
 
-/** A2UI's media type (the extension specification's spelling). */
-export const A2UI_MEDIA_TYPE = 'application/a2ui+json';
+import { isA2UIMediaType } from '../../port/a2ui.js';
 
-/** The spelling the official A2UI agent SDK still writes for v0.8 and v0.9 (the specification calls it deprecated). */
-export const A2UI_MEDIA_TYPE_SDK = 'application/json+a2ui';
-
-const SPELLINGS: ReadonlySet<string> = new Set([A2UI_MEDIA_TYPE, A2UI_MEDIA_TYPE_SDK]);
-
-/** Whether a media type names A2UI, in either spelling (a parameter such as `; charset=utf-8` aside). */
-function namesA2UI(value: unknown): boolean {
-  return typeof value === 'string' && SPELLINGS.has(value.split(';')[0]!.trim().toLowerCase());
-}
+export { A2UI_MEDIA_TYPE, A2UI_MEDIA_TYPE_SDK } from '../../port/a2ui.js';
 
 /**
  * Whether a data part carries A2UI messages: its media type, in either spelling, in the part's
@@ -19,7 +10,7 @@ function namesA2UI(value: unknown): boolean {
  * official agent SDK's `is_a2ui_part` reads it.
  */
 export function isA2UIPart(part: DataPart): boolean {
-  return namesA2UI(part.metadata?.['mimeType']) || namesA2UI(part.mediaType);
+  return isA2UIMediaType(part.metadata?.['mimeType']) || isA2UIMediaType(part.mediaType);
 }
 
 /**

@@ -1,3 +1,4 @@
+import { isA2UIMediaType } from '../../../port/a2ui.js';
 import type { Part as SdkPart } from '@a2a-js/sdk';
 import { DATA_MEDIA_TYPE } from '../../../port/outgoing.js';
 import type { OutgoingData, OutgoingFile, OutgoingMessage, OutgoingPart } from '../../../port/types.js';
@@ -80,8 +81,6 @@ function legacyData(part: OutgoingData): Record<string, unknown> {
   if (plain) return part.metadata === undefined ? { kind: 'data', data } : { kind: 'data', data, metadata: part.metadata };
   return { kind: 'data', data: { value: data }, metadata: { ...part.metadata, data_part_compat: true } };
 }
-
-const isA2UIMediaType = (value: unknown): boolean => value === 'application/a2ui+json' || value === 'application/json+a2ui';
 
 /** Base64 of some bytes: Node's Buffer over the same memory when there is one, else `btoa` in slices. */
 export function toBase64(bytes: Uint8Array): string {
