@@ -81,6 +81,7 @@ export type {
   HistoryInput,
   LeaveMode,
   ResumeInput,
+  SurfaceOrigin,
   TurnInput,
 } from './client/create-a2a.js';
 export type { ThreadMemory } from './identity/threads.js';

@@ -17,7 +17,17 @@ import { onPort } from './on-port.js';
 import { taskResume, threadResume, threadTurn, type ThreadTurnParts } from './thread-turns.js';
 import type { A2AClient, A2AOptions } from './types.js';
 
-export type { A2AClient, A2AOptions, CancelInput, CloseOptions, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './types.js';
+export type {
+  A2AClient,
+  A2AOptions,
+  CancelInput,
+  CloseOptions,
+  HistoryInput,
+  LeaveMode,
+  ResumeInput,
+  SurfaceOrigin,
+  TurnInput,
+} from './types.js';
 
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {

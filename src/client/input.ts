@@ -2,6 +2,7 @@ import { A2AError } from '../errors.js';
 import { cardUrlOf } from '../port/card-url.js';
 import { checkExtensionUris } from '../port/extensions.js';
 import { callerIdProblem, checkCallerIds, checkRequest } from '../turn/request.js';
+import { surfaceAgentOf } from './surface-origin.js';
 import type { CancelInput, HistoryInput, ResumeInput, TurnInput } from './types.js';
 
 /**
@@ -15,7 +16,26 @@ export function checkInput(input: TurnInput, maxAttachmentBytes?: number): strin
   checkNames(input);
   checkLeave(input);
   checkExtensions(input);
+  checkActsOn(input, cardUrl);
   return cardUrl;
+}
+
+/**
+ * An action on a surface goes to the agent that drew it, and to no other: its data model is that
+ * agent's, and another agent would take the action as its own surface's (or a person's words).
+ */
+function checkActsOn(input: TurnInput, cardUrl: string): void {
+  const on = input.actsOn;
+  if (on === undefined) return;
+  const refuse = (message: string) => new A2AError({ kind: 'input', operation: 'turn', message });
+  if (on === null || typeof on !== 'object' || typeof on.agent !== 'string' || typeof on.surfaceId !== 'string') {
+    throw refuse('actsOn names the surface an action is on and its agent (strings, as surfaceAction gives them)');
+  }
+  if (on.agent !== surfaceAgentOf(cardUrl)) {
+    throw refuse(
+      `the action is on the surface ${JSON.stringify(on.surfaceId).slice(0, 80)}, which another agent drew: it goes only to that agent; nothing was sent`,
+    );
+  }
 }
 
 /** A resume on a thread: its handle and conversation key are given. */

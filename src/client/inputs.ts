@@ -48,6 +48,20 @@ export interface TurnInput extends OutgoingMessage {
    * before the message is sent.
    */
   extensions?: readonly string[];
+  /**
+   * The agent's surface this message acts on, as `surfaceAction` names it: the turn refuses (an
+   * `input` error, nothing sent) when it goes to another agent than the one that drew the surface, so
+   * an action and its data model reach only that agent.
+   */
+  actsOn?: SurfaceOrigin;
+}
+
+/** The surface an action is on and the agent that drew it (`SurfaceView.agent`). */
+export interface SurfaceOrigin {
+  /** The surface's id. */
+  surfaceId: string;
+  /** The agent that drew it: its card URL without the query. */
+  agent: string;
 }
 
 /**

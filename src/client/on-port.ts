@@ -1,7 +1,9 @@
 import type { Observable } from 'rxjs';
+import { cardUrlOf } from '../port/card-url.js';
 import type { TurnEvent } from '../port/events.js';
 import type { A2APort, PortFactory, PortTurn } from '../port/port.js';
 import type { TurnTelemetry } from '../telemetry/turn.js';
+import { surfaceAgentOf, surfacesDrawnBy } from './surface-origin.js';
 
 /** The agent a turn is for, its handle and thread (for telemetry and the credentials) and the extensions it activates. */
 export interface TurnTarget {
@@ -30,12 +32,14 @@ export type OnPort = (target: TurnTarget, run: (port: A2APort) => Observable<Tur
  * The client's {@link OnPort}: a port per turn from `ports` (making one costs about a microsecond, a
  * URL parse; the card cache behind the factory is shared), with the turn's extensions and caller; with
  * telemetry, the turn traced and its port decorated. Without telemetry a turn does no telemetry work.
+ * The turn's surfaces name their agent ({@link surfacesDrawnBy}).
  */
 export function onPort(ports: PortFactory, telemetry: TurnTelemetry | undefined): OnPort {
   return (target, run) => {
-    if (telemetry === undefined) return run(ports(target.agent, portTurn(target)));
+    const drawn = surfacesDrawnBy(surfaceAgentOf(cardUrlOf(target.agent)));
+    if (telemetry === undefined) return run(ports(target.agent, portTurn(target))).pipe(drawn);
     return telemetry.turn(target.agent, target.handle ?? '', (headers, traced) =>
-      run(traced(ports(target.agent, portTurn(target, headers)))),
+      run(traced(ports(target.agent, portTurn(target, headers)))).pipe(drawn),
     );
   };
 }

@@ -22,7 +22,7 @@ export interface SurfaceActionInput {
 }
 
 /** What {@link surfaceAction} gives: the fields of the thread's next turn that carry the action. */
-export type SurfaceActionAnswer = Pick<TurnInput, 'text' | 'data' | 'metadata'>;
+export type SurfaceActionAnswer = Pick<TurnInput, 'text' | 'data' | 'metadata' | 'actsOn'>;
 
 const MEDIA_TYPE = 'application/a2ui+json';
 
@@ -33,6 +33,8 @@ const MEDIA_TYPE = 'application/a2ui+json';
  * the `action` in the surface's version (v0.8: `userAction`), and the data model when the surface
  * asked for it. Send it to the agent whose turn drew the surface, on the same thread: its answer
  * comes as that turn's surface events. A surface the turn never saw created cannot be acted on here.
+ * A surface that names its agent (the client's turns and history name it) gives `actsOn`: a turn to
+ * any other agent refuses the action before it sends anything.
  */
 export function surfaceAction(input: SurfaceActionInput): SurfaceActionAnswer {
   const { surface, name, sourceComponentId } = input;
@@ -57,6 +59,7 @@ export function surfaceAction(input: SurfaceActionInput): SurfaceActionAnswer {
   const legacy = created.kind === 'beginRendering';
   const message = legacy ? { userAction: action } : { ...(created.version === undefined ? {} : { version: created.version }), action };
   const answer: SurfaceActionAnswer = { text: '', data: [{ data: [message], mediaType: MEDIA_TYPE, metadata: { mimeType: MEDIA_TYPE } }] };
+  if (surface.agent !== undefined) answer.actsOn = { surfaceId: surface.surfaceId, agent: surface.agent };
   const body = created.message[created.kind] as Record<string, unknown>;
   if (!legacy && body['sendDataModel'] === true && input.dataModel !== undefined) {
     answer.metadata = { a2uiClientDataModel: { version: created.version, surfaces: { [surface.surfaceId]: input.dataModel } } };

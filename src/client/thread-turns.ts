@@ -35,6 +35,7 @@ export function threadTurn(
     onLeave: _onLeave,
     extensions: _extensions,
     taskId: _taskId,
+    actsOn: _actsOn,
     ...message
   } = input;
   const request: TurnRequest = plan.taskId === undefined ? { ...message, contextId } : { ...message, contextId, taskId: plan.taskId };

@@ -12,7 +12,7 @@ import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 
-export type { CancelInput, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './inputs.js';
+export type { CancelInput, HistoryInput, LeaveMode, ResumeInput, SurfaceOrigin, TurnInput } from './inputs.js';
 
 /**
  * How a client reaches agents and keeps threads. The agent-reach options ({@link AgentReachOptions}:

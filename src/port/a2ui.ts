@@ -42,6 +42,11 @@ export interface SurfaceView {
   surfaceId: string;
   /** Its messages since its `createSurface` (or `beginRendering`, v0.8; or since the turn began, for one created earlier). */
   messages: readonly A2UIMessage[];
+  /**
+   * The agent that drew it, as the client names it for an action's check ({@link SurfaceEvent.agent}):
+   * set by the client's turns and history; absent on a surface made by hand.
+   */
+  agent?: string;
 }
 
 /**
@@ -56,6 +61,11 @@ export interface SurfaceEvent {
   surfaceId: string;
   /** The messages, as the agent sent them, with their kind and version read. */
   messages: A2UIMessage[];
+  /**
+   * The agent that drew the surface: its card URL without the query (which may carry a key), as the
+   * client's turn addressed it. `surfaceAction` carries it so that an action goes only to that agent.
+   */
+  agent?: string;
 }
 
 /**

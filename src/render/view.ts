@@ -79,7 +79,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
     case 'auth-required':
       return { ...view, reconnecting: false, authRequired: event.text === undefined ? {} : { text: event.text } };
     case 'surface':
-      return { ...view, reconnecting: false, surfaces: withSurfaceMessages(view.surfaces, event.surfaceId, event.messages) };
+      return { ...view, reconnecting: false, surfaces: withSurfaceMessages(view.surfaces, event.surfaceId, event.messages, event.agent) };
     case 'surface-refused':
       return view;
     case 'reconnecting':

@@ -101,19 +101,38 @@ describe('A2UI surfaces against agents that draw', () => {
     await a2a.close();
     const [form, evil] = page.exchanges;
     expect(form!.surfaces).toEqual(drawn.surfaces);
+    expect(form!.surfaces![0]!.agent).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/.*agent-card\.json$/);
     expect(JSON.stringify(evil)).not.toMatch(/javascript:|alert\(/);
   });
 
-  it('an action aimed at another agent’s surface is refused by that agent (the task fails), nothing drawn', async () => {
+  it('an action aimed at another agent’s surface is refused by the client before anything is sent; without its origin, by that agent', async () => {
     const a2a = createA2A({ identitySecret: SECRET, a2ui: A2UI });
-    const drawn = endOf(await turn(a2a, agents.v1.url(A2UI_V1_MOUNTS.main), 'mine', { text: 'form' }));
+    const main = agents.v1.url(A2UI_V1_MOUNTS.main);
+    const drawn = endOf(await turn(a2a, main, 'mine', { text: 'form' }));
+    const surface = drawn.surfaces![0]!;
+    // The surface names its agent (no query: a hosted agent's key rides there), the same on the live event.
+    expect(surface.agent).toBe(new URL('.well-known/agent-card.json', main.endsWith('/') ? main : `${main}/`).href);
     const action = surfaceAction({
-      surface: drawn.surfaces![0]!,
+      surface,
       name: 'submit',
       sourceComponentId: 'submit',
       context: { choice: ['tea'] },
+      dataModel: { choice: ['tea'] },
     });
-    const elsewhere = await turn(a2a, agents.v1.url(A2UI_V1_MOUNTS.other), 'theirs', action);
+    expect(action.actsOn).toEqual({ surfaceId: surface.surfaceId, agent: surface.agent });
+    const other = agents.v1.url(A2UI_V1_MOUNTS.other);
+    const before = agents.record('v1', A2UI_V1_MOUNTS.other).length;
+    const refused = await lastValueFrom(a2a.turn({ agent: other, handle: 'h', thread: 'theirs', ...action }).pipe(toArray())).catch(
+      (e: unknown) => e,
+    );
+    expect(refused).toMatchObject({ kind: 'input', message: expect.stringMatching(/another agent drew.*nothing was sent/) });
+    expect(agents.record('v1', A2UI_V1_MOUNTS.other).length).toBe(before);
+    // The same agent by another spelling of its URL (a trailing slash, a key in the query) takes it.
+    const same = await turn(a2a, `${main.replace(/\/$/, '')}/?key=k`, 'mine', action);
+    expect(endOf(same)).toMatchObject({ outcome: 'completed' });
+    // A caller who drops the origin vouches for the action: the other agent itself refuses it (the task fails).
+    const { actsOn: _origin, ...bare } = action;
+    const elsewhere = await turn(a2a, other, 'theirs', bare);
     await a2a.close();
     expect(endOf(elsewhere)).toMatchObject({ outcome: 'failed' });
     expect(of(elsewhere, 'surface')).toEqual([]);

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { checkInput } from '../../src/client/input.js';
 import { surfaceAction } from '../../src/client/surface-action.js';
 import type { SurfaceView } from '../../src/port/a2ui.js';
 import { a2uiOffer, checkA2UIOption } from '../../src/port/a2ui-option.js';
@@ -51,6 +52,21 @@ describe('surfaceAction', () => {
     expect(
       surfaceAction({ surface: created('v1.0', false), name: 'submit', sourceComponentId: 'go', dataModel: { x: 1 }, timestamp: at }),
     ).not.toHaveProperty('metadata');
+  });
+
+  it('a surface that names its agent gives the action its origin (a turn to another agent refuses it); one made by hand, none', () => {
+    const agent = 'http://127.0.0.1:1/a/.well-known/agent-card.json';
+    const action = surfaceAction({ surface: { ...created('v1.0', false), agent }, name: 'submit', sourceComponentId: 'go', timestamp: at });
+    expect(action.actsOn).toEqual({ surfaceId: 'form', agent });
+    expect(surfaceAction({ surface: created('v1.0', false), name: 'submit', sourceComponentId: 'go', timestamp: at })).not.toHaveProperty(
+      'actsOn',
+    );
+    const turn = { agent: 'http://127.0.0.1:1/a?key=k', handle: 'h', thread: 't', ...action };
+    expect(checkInput(turn)).toBe('http://127.0.0.1:1/a/.well-known/agent-card.json?key=k');
+    expect(() => checkInput({ ...turn, agent: 'http://127.0.0.1:1/b' })).toThrow(
+      expect.objectContaining({ kind: 'input', message: expect.stringMatching(/"form", which another agent drew/) }),
+    );
+    expect(() => checkInput({ ...turn, actsOn: { surfaceId: 'form' } as never })).toThrow(/actsOn names the surface/);
   });
 
   it("a v0.8 surface's action is a userAction; a surface never created, or an action without a name, is refused", () => {
