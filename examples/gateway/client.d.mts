@@ -37,7 +37,10 @@ export interface FollowOptions {
   random?: () => number;
   fetch?: typeof fetch;
   signal?: AbortSignal;
-  /** Each event as JSON, with its SSE id. */
+  /**
+   * Each event as JSON, with its SSE id: among them `surface` ({@link GatewaySurface}: what a resumed stream
+   * gives again is left out, an event with nothing left not given) and `surface-refused` ({@link GatewaySurfaceRefused}).
+   */
   onEvent?: (event: { type: string; [key: string]: unknown }, id: string | undefined) => void;
   /** Each stream opened, with the replica that serves it (`X-Replica`: the replica's `--name`). */
   onStream?: (replica: string) => void;
@@ -58,6 +61,42 @@ export interface GatewayInterrupt {
   generation?: number;
 }
 
+/** One A2UI message as the gateway sends it (sse.mjs): read and checked by the library, for a renderer's message processor. */
+export interface GatewaySurfaceMessage {
+  /** `createSurface`, `updateComponents`, `updateDataModel`, `deleteSurface`, `actionResponse`; v0.8's `beginRendering`, …. */
+  kind: string;
+  /** The surface it is about (absent only on an `actionResponse`). */
+  surfaceId?: string;
+  /** The version it says (`"v1.0"`, `"v0.9"`); absent on v0.8. */
+  version?: string;
+  /** The message as the agent sent it. */
+  message: Record<string, unknown>;
+}
+
+/** A `surface` frame: messages about one surface, in order, to hand to a renderer together. */
+export interface GatewaySurface {
+  type: 'surface';
+  surfaceId: string;
+  messages: GatewaySurfaceMessage[];
+}
+
+/** A `surface-refused` frame: one of the agent's A2UI messages was refused (nothing of it is sent). */
+export interface GatewaySurfaceRefused {
+  type: 'surface-refused';
+  /** `unsafe-url`, `too-deep`, `too-large`, `malformed`, `too-many-surfaces`, `too-many-components`. */
+  reason: string;
+  /** The gateway's sentence for the reason. */
+  message: string;
+  /** The surface the message was about, when it named one that does not read as a URL. */
+  surfaceId?: string;
+}
+
+/** A surface as the turn left it (the `end`'s `surfaces`): its messages since it was created, to replay. */
+export interface GatewaySurfaceView {
+  surfaceId: string;
+  messages: GatewaySurfaceMessage[];
+}
+
 /** What an answer's message names besides its text ({@link answerFields}). */
 export interface AnswerFields {
   taskId: string;
@@ -69,13 +108,24 @@ export interface Followed {
   /** The reply as the client folded it from the `text` events of every stream. */
   reply: string;
   /** The turn's `end` event, when it ended. */
-  end?: { type: 'end'; outcome: string; text: string; taskId?: string; generation?: number; interrupt?: GatewayInterrupt };
+  end?: {
+    type: 'end';
+    outcome: string;
+    text: string;
+    taskId?: string;
+    generation?: number;
+    interrupt?: GatewayInterrupt;
+    /** The turn's A2UI surfaces as they stand at its end. */
+    surfaces?: GatewaySurfaceView[];
+  };
   /** The turn's `error` event, when it failed (kind, the gateway's sentence, retryable). */
   error?: { kind: string; message: string; retryable: boolean };
   /** Requests made after the first (streams asked again, messages asked for or sent again). */
   reconnects: number;
   /** Times the message was sent again because the agent never got it. */
   resent: number;
+  /** A2UI messages and refusals a resumed stream gave again (its replica did not see them), not given to `onEvent`. */
+  replayed: number;
   /** The replica of each stream, in order. */
   replicas: string[];
   /** For each stream that broke: ms from the last event before the break to the first one after. */

@@ -17,6 +17,10 @@
  *   the fields of the answer's message from it, so the answer goes only while the question is open. A
  *   second answer to a question answered already (another tab, another device) is refused, 409:
  *   {@link GatewayRefused}, never a new task (against an agent of A2A 1.1, which keeps generations).
+ * - **A2UI surfaces, once.** `surface` and `surface-refused` frames go to `onEvent` like the others; a
+ *   stream resumed at another replica gives a surface's messages again (that replica did not see them):
+ *   what the caller was given already is dropped (client-surfaces.mjs; `replayed` counts it), so a
+ *   renderer is handed each `createSurface` once. The `end`'s `surfaces` are each surface as it stands.
  * - **Outages.** Reconnects back off exponentially with jitter, for `budgetMs` without progress
  *   (default 3 minutes); past it a {@link GatewayUnreachable} error carries the position and the
  *   message id to resume from later. A stream silent for two heartbeats (`X-Heartbeat-Ms`) is dead.
@@ -29,6 +33,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { exampleArgs } from '../args.mjs';
 import { createParser } from 'eventsource-parser';
 import { startedAs } from '../started-as.mjs';
+import { SurfaceReplays, surfaceNotice } from './client-surfaces.mjs';
 
 /** How long the client keeps trying without progress, unless told. */
 export const DEFAULT_BUDGET_MS = 180_000;
@@ -104,7 +109,9 @@ export async function followTurn(options) {
     : {};
   const messageId = sending ? (options.messageId ?? randomUUID()) : undefined;
   /** @type {import('./client.d.mts').Followed} */
-  const result = { reply: '', reconnects: 0, resent: 0, replicas: [], recoveries: [], messageId, lastEventId: options.from };
+  const result = { reply: '', reconnects: 0, resent: 0, replayed: 0, replicas: [], recoveries: [], messageId, lastEventId: options.from };
+  /** The A2UI the caller was given, across streams: a resumed stream's repeats are dropped. */
+  const surfaces = new SurfaceReplays();
   let heartbeatMs = options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
   /** The message may have reached a replica (or did, with a caller's id): it is asked for before it is sent again. */
   let maySent = options.messageId !== undefined;
@@ -166,6 +173,7 @@ export async function followTurn(options) {
         const replica = response.headers.get('x-replica') ?? '?';
         result.replicas.push(replica);
         options.onStream?.(replica);
+        surfaces.stream();
         await readEvents(
           response.body,
           () => silence.refresh(),
@@ -175,7 +183,9 @@ export async function followTurn(options) {
             broken = false;
             lastEventAt = Date.now();
             if (event.id) result.lastEventId = event.id;
-            const data = JSON.parse(event.data);
+            const data = surfaces.take(JSON.parse(event.data));
+            result.replayed = surfaces.dropped;
+            if (data === undefined) return;
             if (data.type === 'text') result.reply = data.replace ? data.text : result.reply + data.text;
             if (data.type === 'end' && data.outcome === 'not-received') notReceived = true;
             else if (data.type === 'end' && data.outcome === 'unknown') unknown = true;
@@ -307,6 +317,8 @@ async function main() {
   const again = (/** @type {string[]} */ extra) =>
     ['node examples/gateway/client.mjs', gateway, thread, ...extra].map((w, i) => (i === 0 ? w : shellWord(w))).join(' ');
   let shown = 0;
+  /** The surfaces told of: once each. */
+  const told = new Set();
   try {
     const followed = await followTurn({
       gateway,
@@ -322,6 +334,8 @@ async function main() {
       ...(sentAt !== undefined ? { sentAt } : {}),
       onStream: (replica) => process.stderr.write(`[via replica ${replica}]\n`),
       onEvent: (event) => {
+        const notice = surfaceNotice(told, event);
+        if (notice !== undefined) process.stderr.write(`${shown > 0 ? '\n' : ''}${notice}\n`);
         if (event.type !== 'text') return;
         process.stdout.write(event.replace ? `\n${event.text}` : String(event.text));
         shown += String(event.text).length;

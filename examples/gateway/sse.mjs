@@ -5,6 +5,12 @@
  * a note's cause is its kind, and no event carries the thread's contextId. File bytes go as base64. An
  * interrupted `end` carries its question as the client answers it (`interrupt`: kind, task, text, the
  * requests for input by id and state, the generation).
+ *
+ * A2UI: a `surface` frame carries the messages as the library gave them after its checks (`surfaceId`, and
+ * each message's `kind`, `surfaceId`, `version` and the agent's `message`), and so does each of the `end`'s
+ * `surfaces`; a `surface-refused` frame carries the reason and a sentence of the gateway's own by reason
+ * (never the library's, which may quote what was refused), and the surface's id only when it cannot be
+ * taken for a URL.
  */
 
 /** The headers of a turn's event stream (no caching, no proxy buffering). */
@@ -31,6 +37,19 @@ const PUBLIC_ERRORS = {
   auth: 'the gateway could not sign in to the agent',
   conflict: 'the question was answered already (or its task moved on): this answer was not taken',
 };
+
+/** What a browser is told of a refused A2UI message, by reason. */
+const PUBLIC_REFUSALS = {
+  'unsafe-url': 'a part of the interface carried a link a browser would run',
+  'too-deep': 'a part of the interface was nested too deep',
+  'too-large': 'a part of the interface was too large',
+  'too-many-surfaces': 'the agent drew more interfaces than a turn shows',
+  'too-many-components': 'an interface had more components than a turn shows',
+  malformed: 'a part of the interface could not be read',
+};
+
+/** A scheme and its colon at the start (`javascript:`, `https:`): an id that reads as a URL is not sent back in a refusal. */
+const URL_LIKE = /^\s*[a-z][a-z\d+.-]*:/i;
 
 /** What ends an SSE line (CR, LF) or makes a browser drop an `id:` (NUL): never inside a field's value. */
 const BREAKS = /[\r\n\u0000]/;
@@ -98,12 +117,17 @@ function toJson(/** @type {any} */ event) {
     }
     case 'attachment':
       return { ...event, attachment: attachmentJson(event.attachment) };
+    case 'surface':
+      return { type: 'surface', ...surfaceJson(event) };
+    case 'surface-refused':
+      return refusalJson(event);
     case 'end': {
-      const { contextId: _contextId, interrupt, ...rest } = event;
+      const { contextId: _contextId, interrupt, surfaces, ...rest } = event;
       return {
         ...rest,
         ...(rest.attachments ? { attachments: rest.attachments.map(attachmentJson) } : {}),
         ...(interrupt ? { interrupt: interruptJson(interrupt) } : {}),
+        ...(surfaces ? { surfaces: surfaces.map(surfaceJson) } : {}),
       };
     }
     default: {
@@ -128,6 +152,39 @@ function interruptJson(interrupt) {
     text,
     ...(elicitations ? { elicitations: elicitations.map(({ id, state }) => ({ id, state })) } : {}),
     ...(generation === undefined ? {} : { generation }),
+  };
+}
+
+/**
+ * A surface (a `surface` event's, or one of the `end`'s `surfaces`) as a renderer takes it: its id and its
+ * messages, each its kind, surface, version and the agent's message as the library's checks passed it.
+ * Named field by field: nothing else the library may add to an event reaches a browser unseen.
+ * @param {{ surfaceId: string; messages: readonly import('../../dist/index.js').A2UIMessage[] }} surface
+ */
+function surfaceJson({ surfaceId, messages }) {
+  return {
+    surfaceId,
+    messages: messages.map(({ kind, surfaceId: about, version, message }) => ({
+      kind,
+      ...(about === undefined ? {} : { surfaceId: about }),
+      ...(version === undefined ? {} : { version }),
+      message,
+    })),
+  };
+}
+
+/**
+ * A refused A2UI message as a browser is told of it: the reason, the gateway's sentence for it (the
+ * library's may quote a key of the refused message), and the surface's id unless it reads as a URL.
+ * @param {{ reason: string; surfaceId?: string }} refusal
+ */
+function refusalJson({ reason, surfaceId }) {
+  const known = Object.hasOwn(PUBLIC_REFUSALS, reason);
+  return {
+    type: 'surface-refused',
+    reason: known ? reason : 'malformed',
+    message: PUBLIC_REFUSALS[/** @type {keyof typeof PUBLIC_REFUSALS} */ (known ? reason : 'malformed')],
+    ...(surfaceId === undefined || URL_LIKE.test(surfaceId) ? {} : { surfaceId }),
   };
 }
 
