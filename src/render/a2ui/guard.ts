@@ -13,6 +13,11 @@ export const MAX_A2UI_MESSAGE_CHARS = 1_000_000;
 /** URL schemes a link, an image or an action must never carry: a browser would run them. */
 const UNSAFE_URL = /^\s*(?:javascript|vbscript|livescript):|^\s*data:\s*(?:text\/html|application\/xhtml\+xml|image\/svg\+xml)/i;
 
+/** Whether `value` starts as a URL a browser would run (its first 64 characters: leading spaces, then the scheme). */
+export function isUnsafeUrl(value: string): boolean {
+  return UNSAFE_URL.test(value.slice(0, 64));
+}
+
 /** Why a message is refused: the reason for the turn's event and a sentence. */
 export interface A2UIProblem {
   reason: 'unsafe-url' | 'too-deep' | 'too-large';
@@ -32,7 +37,7 @@ export function a2uiProblem(message: unknown): A2UIProblem | undefined {
     size += 1;
     if (typeof value === 'string') {
       size += value.length;
-      if (UNSAFE_URL.test(value.slice(0, 64)))
+      if (isUnsafeUrl(value))
         return { reason: 'unsafe-url', message: 'an A2UI message carries a URL a browser would run (a script or an HTML document)' };
     } else if (typeof value === 'object' && value !== null) {
       if (depth >= MAX_A2UI_DEPTH) return { reason: 'too-deep', message: `an A2UI message nests deeper than ${MAX_A2UI_DEPTH} levels` };

@@ -25,7 +25,7 @@ export function readA2UIMessage(raw: unknown): A2UIMessage | string {
   const kinds = keys.filter((key) => KINDS.has(key));
   if (kinds.length !== 1)
     return kinds.length === 0
-      ? `an A2UI message of no known kind (${keys.slice(0, 3).join(', ') || 'empty'})`
+      ? 'an A2UI message of no known kind' // its keys are the agent's: a refusal names none of them
       : 'an A2UI message of more than one kind';
   const kind = kinds[0] as A2UIMessageKind;
   const body = raw[kind];

@@ -1,7 +1,7 @@
 import type { A2UIMessage, SurfaceView } from '../../port/a2ui.js';
 import type { SurfaceEvent, SurfaceRefusedEvent } from '../../port/events.js';
 import type { DataPart } from '../../port/types.js';
-import { a2uiProblem } from './guard.js';
+import { a2uiProblem, isUnsafeUrl } from './guard.js';
 import { readA2UIMessage } from './message.js';
 import { withSurfaceMessages } from './surface-view.js';
 import { a2uiMessagesOf } from './wire.js';
@@ -110,7 +110,8 @@ export class SurfaceSet {
     if (typeof message === 'string') return { refusal: { type: 'surface-refused', reason: 'malformed', message } };
     if (problem === undefined && message !== undefined) return { message };
     const refusal: SurfaceRefusedEvent = { type: 'surface-refused', reason: problem!.reason, message: problem!.message };
-    if (message?.surfaceId !== undefined) refusal.surfaceId = message.surfaceId;
+    // The refusal names the surface unless its id is itself what was refused (a `javascript:` id).
+    if (message?.surfaceId !== undefined && !isUnsafeUrl(message.surfaceId)) refusal.surfaceId = message.surfaceId;
     return { refusal };
   }
 

@@ -111,6 +111,22 @@ describe('A2UI surfaces in a turn', () => {
     expect(JSON.stringify(events)).not.toContain('alert(1)');
   });
 
+  it("a refusal quotes nothing of what it refused: not a malformed message's keys, not a surfaceId that is itself the URL", () => {
+    const events = render(
+      answer(
+        part([
+          { 'javascript:alert(1)': {}, ['k'.repeat(100_000)]: {} },
+          { version: 'v1.0', createSurface: { surfaceId: 'javascript:alert(2)', catalogId: 'c' } },
+        ]),
+      ),
+    );
+    const refused = of(events, 'surface-refused');
+    expect(refused.map((e) => e.reason)).toEqual(['malformed', 'unsafe-url']);
+    expect(refused[1]).not.toHaveProperty('surfaceId');
+    expect(JSON.stringify(events)).not.toMatch(/alert|kkkk/);
+    expect(Math.max(...refused.map((e) => JSON.stringify(e).length))).toBeLessThan(200);
+  });
+
   it('bounds the surfaces and the components of one turn', () => {
     const many = Array.from({ length: MAX_SURFACES_PER_TURN + 2 }, (_, i) => create(`s${i}`));
     const tree = Array.from({ length: MAX_COMPONENTS_PER_SURFACE + 1 }, (_, i) => ({ id: `c${i}`, component: 'Text', text: 'x' }));
