@@ -90,9 +90,10 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
   const resuming = signal(false);
   const requests = new Subject<Next>();
   const thread = { agent: options.agent, handle: options.handle, thread: options.thread };
-  const drawn = conversationSurfaces();
-
   const withContextId = contextIdFrom(options.contextId);
+  // The past, page by page, newest page first, each page prepended; its surfaces under the turns'.
+  const past = conversationHistory(client, thread, withContextId, options.historyLimit);
+  const drawn = conversationSurfaces(past.loaded);
 
   // Per turn, inside the switchMap: a cancel or the next send drops the view waiting in the window, with its timer.
   const coalesce = coalesceBy(options, isFinalView);
@@ -138,8 +139,7 @@ export function a2aConversation(options: A2AConversationOptions): A2AConversatio
       view.set(next);
     });
 
-  // The past, page by page, newest page first, each page prepended; less what `view` showed.
-  const past = conversationHistory(client, thread, withContextId, options.historyLimit);
+  // The past less what `view` showed.
   const shownHistory = computed(() => {
     if (resuming()) return [];
     const shown = shownTasks();

@@ -76,12 +76,16 @@ export interface A2AConversation {
    */
   readonly answeredAlready: Signal<boolean>;
   /**
-   * The agent's A2UI surfaces, drawn by this conversation's turns (and a resumed one), oldest drawn
-   * first, each as its messages left it (`SurfaceView`: replay `messages` into a renderer's message
-   * processor): a turn's `surface` events applied to what the earlier turns drew, so the turn that
-   * answers an action updates the surface an earlier turn created; a `deleteSurface` removes it. At most
-   * {@link MAX_CONVERSATION_SURFACES} (the oldest forgotten). Checked before they come here: see
-   * `surfacesRefused`. The thread's past (`history`) brings none.
+   * The agent's A2UI surfaces, drawn by the thread's past and this conversation's turns (and a resumed
+   * one), each as its messages left it (`SurfaceView`: replay `messages` into a renderer's message
+   * processor). The past's first: the surfaces of every exchange {@link A2AConversation.loadEarlier} loaded
+   * (`HistoryExchange.surfaces`, oldest exchange first, each applied to what the earlier ones drew, so a
+   * form answered in a later exchange stands answered), in the order first drawn; then those only the
+   * turns drew, oldest first. A turn's `surface` events apply to what came before, so the turn that answers
+   * an action updates the surface an earlier turn, or an exchange of the past, created; a creation starts
+   * it over in its place; a `deleteSurface` removes it (and an earlier page of the past does not bring it
+   * back). At most {@link MAX_CONVERSATION_SURFACES} (the oldest forgotten). Checked before they come here:
+   * see `surfacesRefused` (the past's were checked as a live turn's, their refusals not kept).
    */
   readonly surfaces: Signal<readonly SurfaceView[]>;
   /**
@@ -119,6 +123,8 @@ export interface A2AConversation {
    * exchange whose task this conversation showed in `view` (the reply in flight that `resume()`
    * follows, which the agent lists too, or a question a `send` answered) is left out, as it shows
    * through `view`; and while `resuming()` is true it is empty, so the reply in flight never shows twice.
+   * An exchange's A2UI surfaces (`surfaces`, as they stood when it was listed) come through `surfaces()`
+   * too, with the later turns' answers applied, for `act()`.
    */
   readonly history: Signal<readonly HistoryExchange[]>;
   /** True when the agent has exchanges before the oldest in `history`: show a "Load earlier" button. */

@@ -19,8 +19,8 @@ export interface A2UIPage {
   errors: PageErrors;
   /** Every dialog (alert, confirm, prompt) a page opened, by its message. */
   dialogs: string[];
-  /** A fresh page on thread `thread`, ready. */
-  open(thread: string): Promise<Page>;
+  /** A fresh page on thread `thread` (`query`: more of the URL's query, e.g. `&page=1`), ready, its past shown. */
+  open(thread: string, query?: string): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -37,14 +37,14 @@ export async function startA2UIAgents(browser: Browser): Promise<A2UIPage> {
     agents,
     errors,
     dialogs,
-    async open(thread) {
+    async open(thread, query = '') {
       const page = await openPage(browser, errors);
       pages.push(page);
       page.on('dialog', (dialog) => {
         dialogs.push(dialog.message());
         void dialog.dismiss();
       });
-      await page.goto(`${server.url}?thread=${thread}`);
+      await page.goto(`${server.url}?thread=${thread}${query}`);
       await page.waitForSelector('body[data-ready="true"]', { timeout: 10_000 });
       await page.waitForSelector('body[data-history="shown"]', { timeout: 10_000 });
       return page;

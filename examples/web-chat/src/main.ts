@@ -2,8 +2,9 @@
  * The web chat page: asks its backend where the agent is and which contextId this conversation has,
  * then renders the chat state (signals, see chat.ts) into the DOM with a few effects. A reload keeps
  * the thread: the page shows its past (read from the agent, "Load earlier" for more), then picks up
- * a reply that was in progress below it. An agent's A2UI surfaces are drawn in its bubble (surfaces.ts);
- * a button on one sends its action as the next turn, and the agent's answer updates it in place.
+ * a reply that was in progress below it. An agent's A2UI surfaces are drawn in its bubble (surfaces.ts),
+ * a past exchange's too (from history, as they stand); a button on one sends its action as the next
+ * turn, and the agent's answer updates it in place.
  */
 // First, before the library: the SDK needs a global `Buffer` for raw-bytes file parts (see the file).
 import './buffer-polyfill.js';
@@ -12,7 +13,7 @@ import { createChat } from './chat.js';
 import type { Chat } from './chat.js';
 import type { HistoryState } from './exchange.js';
 import { surfaceAction } from 'a4h-a2a';
-import { actionLabel, liveRow, pastRow, updateRow } from './rows.js';
+import { actionLabel, liveRow, pastRow, updatePastRow, updateRow } from './rows.js';
 import type { Row } from './rows.js';
 import { effect } from './signals.js';
 import { SurfaceBoard } from './surfaces.js';
@@ -115,11 +116,13 @@ function render(chat: Chat): void {
     for (const item of items) {
       let row = rows.get(item.key);
       if (row === undefined) rows.set(item.key, (row = 'past' in item ? pastRow(item.past) : liveRow(item.exchange)));
-      if ('exchange' in item) updateRow(row, item.exchange, item.key, board);
       for (const node of [row.user, row.agent]) {
         if (node === at) at = node.nextSibling;
         else list.insertBefore(node, at);
       }
+      // In the page first: a surface's element makes its shadow root, where its styles go, once connected.
+      if ('exchange' in item) updateRow(row, item.exchange, item.key, board);
+      else updatePastRow(row, item.past, item.key, board);
     }
     // At the bottom, stay there; when earlier exchanges came in above, keep what was on screen in place.
     const prepended = first !== undefined && keys.has(first) && items[0]?.key !== first;

@@ -1,7 +1,7 @@
 /**
  * The DOM of one exchange (a row: the person's bubble and the agent's), made once and, for this page's
  * turns, updated in place while the reply streams: the reply, its attachments, the surfaces its turn
- * drew (through the page's SurfaceBoard) and the notes about them.
+ * drew, or a past exchange's from history (through the page's SurfaceBoard), and the notes about them.
  */
 import { attachmentElement } from './attachments.js';
 import { outcomeText } from './status.js';
@@ -118,6 +118,17 @@ function fillSurfaceNotes(row: Row, refused: readonly string[], problems: readon
       Object.assign(document.createElement('div'), { className: `surface-note ${kind}`, textContent: text }),
     ),
   );
+}
+
+/**
+ * Draws a past exchange's surfaces (`HistoryExchange.surfaces`, as they stand) in its row through the
+ * page's board, with a note for each the renderer could not draw; its buttons act as a live turn's do.
+ * Call it on every render once the row is in the page: a surface that an exchange on an earlier page
+ * created is drawn when that page comes.
+ */
+export function updatePastRow(row: Row, exchange: HistoryExchange, key: string, board: SurfaceBoard): void {
+  const surfaces = Object.fromEntries((exchange.surfaces ?? []).map((surface) => [surface.surfaceId, surface]));
+  fillSurfaceNotes(row, [], board.show(key, surfaces, row.surfaces, { past: true }));
 }
 
 export function updateRow(row: Row, { view, stopped, resumed, refused }: Exchange, key: string, board: SurfaceBoard): void {

@@ -1,7 +1,8 @@
 /**
  * The page's A2UI renderer: @a2ui/web_core's message processor (one for the page) and @a2ui/lit's
- * `<a2ui-surface>` element. Each exchange's surfaces (its view's `surfaces`: each surface's messages,
- * already checked by the library) are fed to the processor, each message once; a surface is drawn in
+ * `<a2ui-surface>` element. Each exchange's surfaces (its view's `surfaces`, or a past exchange's from
+ * `history`, as they stand: each surface's messages, already checked by the library) are fed to the
+ * processor, each message once; a surface is drawn in
  * the bubble of the turn that created it, and a later turn's messages about it (the answer to an
  * action) update it there, in place. A later turn that sees the creation again (a turn on the task
  * that drew it reads that task's earlier parts) does not draw it twice. A button's action goes to `onAction` with the surface as its
@@ -66,11 +67,18 @@ export class SurfaceBoard {
   }
 
   /**
-   * Feeds exchange `key`'s surfaces (its latest view's) to the processor: the messages not fed yet; a
-   * surface created again, or gone from the view (deleted), dropped first. Surfaces it creates are drawn
-   * in `container`. Returns what could not be drawn, in sentences.
+   * Feeds exchange `key`'s surfaces (its latest view's, or a past exchange's from `history`) to the
+   * processor: the messages not fed yet; a surface created again, or gone from the view (deleted),
+   * dropped first. Surfaces it creates are drawn in `container`. With `past`, the exchange is of the
+   * thread's past: a surface it only updates waits, unfed, until an earlier exchange's creation is drawn
+   * (call again then). Returns what could not be drawn, in sentences.
    */
-  show(key: string, surfaces: Readonly<Record<string, SurfaceView>> | undefined, container: HTMLElement): readonly string[] {
+  show(
+    key: string,
+    surfaces: Readonly<Record<string, SurfaceView>> | undefined,
+    container: HTMLElement,
+    { past = false }: { past?: boolean } = {},
+  ): readonly string[] {
     const fed: Fed = this.#fed.get(key) ?? new Map();
     this.#fed.set(key, fed);
     for (const surfaceId of fed.keys()) {
@@ -80,6 +88,7 @@ export class SurfaceBoard {
     }
     for (const view of Object.values(surfaces ?? {})) {
       const before = fed.get(view.surfaceId) ?? [];
+      if (past && before.length === 0 && this.#waits(view)) continue;
       const goesOn = before.length > 0 && before.every((message, i) => view.messages[i] === message);
       const fresh = goesOn ? view.messages.slice(before.length) : view.messages.slice(this.#seen(key, view));
       if (view.messages[0]?.kind === 'createSurface') this.#created.set(view.surfaceId, view);
@@ -87,6 +96,17 @@ export class SurfaceBoard {
       fed.set(view.surfaceId, view.messages);
     }
     return this.#problems.get(key) ?? [];
+  }
+
+  /**
+   * Whether a past exchange's surface waits for its creation: its messages update a surface that an
+   * earlier exchange created, and that exchange is not shown yet (on a page of the past not loaded, or
+   * loaded after this one). Fed once the creation is drawn (the next `show` of the exchange).
+   */
+  #waits(view: SurfaceView): boolean {
+    const kind = view.messages[0]?.kind;
+    if (kind === undefined || kind === 'createSurface' || V08.has(kind)) return false; // a v0.8 one is fed, to be noted
+    return this.#processor.model.getSurface(view.surfaceId) === undefined;
   }
 
   /**

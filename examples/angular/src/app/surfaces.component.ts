@@ -1,7 +1,8 @@
 /**
  * The agent's A2UI surfaces under the conversation, drawn by `@a2ui/angular` 0.8.3: its message
- * processor fed the conversation's surfaces (`chat.surfaces()`, checked by a4h-a2a first) as they
- * change, one `<a2ui-surface>` per surface it holds. A click on a surface's Button comes out of the
+ * processor fed the conversation's surfaces (`chat.surfaces()`, checked by a4h-a2a first: the thread's
+ * past's, as they stand after a reload, and this page's turns') as they change, one `<a2ui-surface>` per
+ * surface it holds. A click on a surface's Button comes out of the
  * processor's `events` as a v0.8 `userAction`, and goes to the agent as `chat.act(surface, …)` (`acted`
  * says so first); the
  * agent's answer comes back through `chat.surfaces()` and updates the surface. That renderer knows A2UI
