@@ -33,9 +33,9 @@ export interface ConversationSurfaces {
 function pastSurfaces(exchanges: readonly HistoryExchange[]): ReadonlyMap<string, SurfaceView> {
   const byId = new Map<string, SurfaceView>();
   for (const exchange of exchanges) {
-    for (const { surfaceId, messages } of exchange.surfaces ?? []) {
+    for (const { surfaceId, messages, agent } of exchange.surfaces ?? []) {
       const before = byId.get(surfaceId);
-      const after = withSurfaceMessages(before === undefined ? {} : { [surfaceId]: before }, surfaceId, messages)[surfaceId];
+      const after = withSurfaceMessages(before === undefined ? {} : { [surfaceId]: before }, surfaceId, messages, agent)[surfaceId];
       if (after === undefined) byId.delete(surfaceId);
       else byId.set(surfaceId, after); // a Map keeps a key's first place
     }
@@ -66,7 +66,7 @@ export function conversationSurfaces(history: Signal<readonly HistoryExchange[]>
       const after = turns.get(surfaceId);
       if (after === undefined) merged.push(before);
       else if (restarts(after)) merged.push(after);
-      else merged.push(withSurfaceMessages({ [surfaceId]: before }, surfaceId, after.messages)[surfaceId] ?? before);
+      else merged.push(withSurfaceMessages({ [surfaceId]: before }, surfaceId, after.messages, after.agent)[surfaceId] ?? before);
     }
     for (const [surfaceId, view] of turns) if (!past().has(surfaceId)) merged.push(view);
     return merged.slice(-MAX_CONVERSATION_SURFACES);
@@ -83,7 +83,9 @@ export function conversationSurfaces(history: Signal<readonly HistoryExchange[]>
       if (event.type !== 'surface') return;
       const { surfaceId } = event;
       const before = byId.get(surfaceId);
-      const after = withSurfaceMessages(before === undefined ? {} : { [surfaceId]: before }, surfaceId, event.messages)[surfaceId];
+      const after = withSurfaceMessages(before === undefined ? {} : { [surfaceId]: before }, surfaceId, event.messages, event.agent)[
+        surfaceId
+      ];
       if (after === undefined) {
         byId.delete(surfaceId);
         deleted.delete(surfaceId);

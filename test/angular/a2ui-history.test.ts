@@ -75,6 +75,8 @@ describe('a2aConversation: A2UI surfaces of the past', () => {
     const surface = chat.surfaces()[0]!;
     expect(kinds(surface)).toEqual(['createSurface', 'updateComponents', 'updateDataModel', 'updateDataModel', 'updateComponents']);
     expect(chat.history().map((exchange) => exchange.surfaces?.map((one) => one.surfaceId))).toEqual([['form-1'], ['form-1']]);
+    // The past's surface names the agent that drew it: the action goes there only.
+    expect(surface.agent).toMatch(/agent-card\.json$/);
 
     chat.act(surface, { name: 'submit', sourceComponentId: 'go', context: { choice: ['water'] } });
     await streaming(port);
@@ -95,6 +97,7 @@ describe('a2aConversation: A2UI surfaces of the past', () => {
     expect(kinds(now)).toHaveLength(7);
     expect(now.messages.slice(0, 5)).toEqual(surface.messages); // the past's, the same objects, then the answer
     expect(now.messages.at(-1)!.message).toEqual(components('form-1', 'You chose water'));
+    expect(now.agent).toBe(surface.agent);
   });
 
   it('an answer on the newest page, its form on the earlier one: whole once "Load earlier" brings it, in its first place', async () => {
