@@ -36,8 +36,9 @@ export interface Usage {
 
 /**
  * Where a report was read: `message` an agent message's metadata (a status message, a message answer, a
- * message in the task's history); `artifact` an artifact's (or its update event's) metadata; `task` the
- * task's own total (the task's metadata, or a status update event's, which the SDKs merge into it).
+ * message in the task's history) or ADK's key on its status update event; `artifact` an artifact's
+ * metadata or ADK's key on its update event; `task` the task's own total (`usage` in the task's metadata,
+ * or in a status or artifact update event's, which the SDKs merge into the task's).
  */
 export type UsageScope = 'message' | 'artifact' | 'task';
 

@@ -21,7 +21,7 @@ interface Kept {
  * report replaces its earlier one, so a report seen again (a snapshot, the history, a resubscribe, a
  * repeated chunk) counts once, and a report that grows (an artifact's chunks) counts as it last was.
  * The total is the task's own total when the agent gives one (`metadata.usage` on the task or on a
- * status update event), else the sum of the carriers' reports; ADK's key on a task (the last model
+ * status or artifact update event, which the SDKs merge into the task's), else the sum of the carriers' reports; ADK's key on a task (the last model
  * call's, merged there by the agent's SDK) stands for the total only while nothing else reported.
  */
 export class UsageLedger {
@@ -50,9 +50,15 @@ export class UsageLedger {
         else if (read !== undefined) this.message(message, read, out);
         return;
       }
-      case 'artifact':
+      case 'artifact': {
         if (isPartial(signal.metadata, signal.artifact.metadata)) return;
-        return this.artifact(signal.artifact, signal.metadata, out);
+        this.artifact(signal.artifact, undefined, out);
+        const read = readUsage(signal.metadata);
+        // As a status update's: the event's `usage` is the task's, ADK's its artifact's.
+        if (read?.convention === 'usage') this.taskReport(read, out);
+        else if (read !== undefined) this.artifact(signal.artifact, read, out);
+        return;
+      }
       case 'alive':
     }
   }
@@ -95,8 +101,9 @@ export class UsageLedger {
     this.report('message', id ? `m\u0000${id}` : undefined, found.usage, out);
   }
 
-  private artifact(artifact: Artifact, eventMetadata: Record<string, unknown> | undefined, out: UsageOut): void {
-    const found = readUsage(artifact.metadata) ?? readUsage(eventMetadata);
+  /** An artifact's report (its own metadata's, or `read` from its event's). */
+  private artifact(artifact: Artifact, read: UsageRead | undefined, out: UsageOut): void {
+    const found = read ?? readUsage(artifact.metadata);
     if (found !== undefined) this.report('artifact', `a\u0000${artifact.artifactId}`, found.usage, out);
   }
 

@@ -108,6 +108,26 @@ describe('usage in a turn', () => {
     expect(usageEvents(growing).map((e) => n(e.total))).toEqual([{ inputTokens: 3 }, { inputTokens: 8 }, { inputTokens: 9 }]);
   });
 
+  it("an update event's own `usage` is the task's (the SDKs merge it into the task's metadata); ADK's on it is its artifact's", () => {
+    const chunk = (artifactId: string, metadata: Record<string, unknown>): AgentEvent => ({
+      kind: 'artifact',
+      taskId: 'T',
+      artifact: { artifactId, parts: [{ kind: 'text', text: 'x' }] },
+      append: false,
+      lastChunk: true,
+      metadata,
+    });
+    const merged = render([status(m1), chunk('A', { usage: { input_tokens: 99 } }), done]);
+    expect(usageEvents(merged).map((e) => e.scope)).toEqual(['message', 'task']);
+    expect(n(endOf(merged).usage)).toEqual({ inputTokens: 99 });
+    const adk = render([
+      chunk('A', { adk_usage_metadata: { promptTokenCount: 4 } }),
+      chunk('A', { adk_usage_metadata: { promptTokenCount: 4 } }),
+      done,
+    ]);
+    expect(usageEvents(adk).map((e) => [e.scope, n(e.total)])).toEqual([['artifact', { inputTokens: 4 }]]);
+  });
+
   it('a message without an id is known by its report: the same report again counts once', () => {
     const events = render([status(said(undefined, { inputTokens: 4 })), status(said(undefined, { inputTokens: 4 })), done]);
     expect(n(endOf(events).usage)).toEqual({ inputTokens: 4 });
