@@ -3,6 +3,9 @@ import type { Usage, UsageEvent, UsageScope } from '../port/usage.js';
 import { isPartial } from './parts.js';
 import { readUsage, type UsageRead } from './usage-read.js';
 
+/** Metadata as sent. */
+type Meta = Record<string, unknown>;
+
 /** Where usage events go: any array of events. */
 type UsageOut = { push(event: UsageEvent): unknown };
 
@@ -17,19 +20,23 @@ interface Kept {
 
 /**
  * A turn's usage, as its agent reports it (docs/usage.md). Each report belongs to what carried it: a
- * message (by its messageId, else its content), an artifact (by its artifactId); a carrier's latest
- * report replaces its earlier one, so a report seen again (a snapshot, the history, a resubscribe, a
- * repeated chunk) counts once, and a report that grows (an artifact's chunks) counts as it last was.
- * The total is the task's own total when the agent gives one (`metadata.usage` on the task or on a
- * status or artifact update event, which the SDKs merge into the task's), else the sum of the carriers' reports; ADK's key on a task (the last model
- * call's, merged there by the agent's SDK) stands for the total only while nothing else reported.
+ * message (by its messageId, else its content), an artifact (by its artifactId); a carrier's latest report
+ * replaces its earlier one, so a report seen again (a snapshot, the history, a resubscribe, a repeated
+ * chunk) counts once, and a report that grows (an artifact's chunks) counts as it last was. The total is the
+ * task's own total when the agent gives one (`metadata.usage` on the task or on a status or artifact update
+ * event, which the SDKs merge into the task's), else the sum of the carriers' reports; ADK's key on a task
+ * (the last model call's, merged there by the agent's SDK) stands for the total only while nothing else
+ * reported.
  */
 export class UsageLedger {
   private readonly reports = new Map<string, Kept>();
   private taskTotal: Kept | undefined;
   private taskCall: Kept | undefined;
 
-  /** `wholeHistory`: a task's history read whole (a listed task); else only after the person's last message (the turn's). */
+  /**
+   * `wholeHistory`: a task's history read whole (a listed task, every exchange of it); else only after the
+   * person's last message (the turn's own exchange).
+   */
   constructor(private readonly wholeHistory = false) {}
 
   /** The usage one agent event reports, as events for what is new. Never throws on what the agent sent. */
@@ -44,23 +51,26 @@ export class UsageLedger {
         // A partial (streamed delta) event's report comes again, whole, on the event that closes it.
         if (isPartial(signal.metadata, message?.metadata)) return;
         this.message(message, undefined, out);
-        const read = readUsage(signal.metadata);
-        // The event's `usage` is the task's total (the SDKs merge it into the task); ADK's is its message's call.
-        if (read?.convention === 'usage') this.taskReport(read, out);
-        else if (read !== undefined) this.message(message, read, out);
-        return;
+        return this.event(signal.metadata, message?.metadata, (read) => this.message(message, read, out), out);
       }
       case 'artifact': {
-        if (isPartial(signal.metadata, signal.artifact.metadata)) return;
-        this.artifact(signal.artifact, undefined, out);
-        const read = readUsage(signal.metadata);
-        // As a status update's: the event's `usage` is the task's, ADK's its artifact's.
-        if (read?.convention === 'usage') this.taskReport(read, out);
-        else if (read !== undefined) this.artifact(signal.artifact, read, out);
-        return;
+        const { artifact } = signal;
+        if (isPartial(signal.metadata, artifact.metadata)) return;
+        this.artifact(artifact, undefined, out);
+        return this.event(signal.metadata, artifact.metadata, (read) => this.artifact(artifact, read, out), out);
       }
       case 'alive':
     }
+  }
+
+  /**
+   * An update event's own report: `usage` is the task's total (the SDKs merge an event's metadata into the
+   * task's); ADK's is its message's or artifact's (`carried`), unless that carries a report of its own.
+   */
+  private event(metadata: Meta | undefined, carrier: Meta | undefined, carried: (read: UsageRead) => void, out: UsageOut): void {
+    const read = readUsage(metadata);
+    if (read?.convention === 'usage') this.taskReport(read, out);
+    else if (read !== undefined && readUsage(carrier) === undefined) carried(read);
   }
 
   /** The turn's total, when the agent reported anything (a new object each call). */
@@ -78,8 +88,8 @@ export class UsageLedger {
 
   private task(task: Task, out: UsageOut): void {
     const history = task.history ?? [];
-    let from = 0;
-    if (!this.wholeHistory) for (let i = history.length - 1; i >= 0 && from === 0; i--) if (history[i]!.role === 'user') from = i + 1;
+    let from = history.length;
+    while (from > 0 && (this.wholeHistory || history[from - 1]!.role !== 'user')) from--;
     for (let i = from; i < history.length; i++) this.message(history[i], undefined, out);
     this.message(task.status.message, undefined, out);
     for (const artifact of task.artifacts) if (!isPartial(artifact.metadata)) this.artifact(artifact, undefined, out);
@@ -92,7 +102,10 @@ export class UsageLedger {
     out.push(event('task', read.usage, this.current()!));
   }
 
-  /** A message's report (its own metadata's, or `read` from its event's, known by its content without a message): the agent's messages only. */
+  /**
+   * A message's report (its own metadata's, or `read` from its event's; without a message, known by its
+   * content): the agent's messages only.
+   */
   private message(message: AgentMessage | undefined, read: UsageRead | undefined, out: UsageOut): void {
     if (message !== undefined && message.role !== 'agent') return;
     const found = read ?? readUsage(message?.metadata);

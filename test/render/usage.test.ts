@@ -150,6 +150,18 @@ describe('usage in a turn', () => {
     expect(n(endOf(alone).usage)).toEqual({ inputTokens: 120 });
   });
 
+  it("a message's own report wins over ADK's on its event: seen again, nothing changes", () => {
+    const own = said('m', { input_tokens: 10 });
+    const events = render([
+      status(own, { adk_usage_metadata: { promptTokenCount: 99 } }),
+      snapshot({ status: { state: 'working', message: own } }),
+      status(own, { adk_usage_metadata: { promptTokenCount: 99 } }),
+      done,
+    ]);
+    expect(usageEvents(events)).toHaveLength(1);
+    expect(n(endOf(events).usage)).toEqual({ inputTokens: 10 });
+  });
+
   it("a continued task's earlier exchanges are not this turn's: only the history after the person's last message counts", () => {
     const history = [said('u1', undefined, 'user'), m1, said('u2', undefined, 'user'), m2];
     expect(n(endOf(render([snapshot({ history }), done])).usage)).toEqual({ inputTokens: 20, outputTokens: 7, totalTokens: 27 });
