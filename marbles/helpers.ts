@@ -141,6 +141,8 @@ export function label(event: TurnEvent): string {
       return `surface ${event.surfaceId} ${event.messages.map((m) => m.kind).join(',')}`;
     case 'surface-refused':
       return `surface refused (${event.reason})`;
+    case 'usage':
+      return `usage ${event.scope} in ${event.usage.inputTokens ?? '-'} out ${event.usage.outputTokens ?? '-'} total-in ${event.total.inputTokens ?? '-'}`;
     case 'reconnecting':
       return `reconnecting #${event.attempt} in ${event.delayMs}`;
     case 'polling':

@@ -125,6 +125,11 @@ export type {
   TextEvent,
   TurnEvent,
   TurnOutcome,
+  Usage,
+  UsageCost,
+  UsageEvent,
+  UsageJson,
+  UsageScope,
   UserMessage,
 } from './port/events.js';
 export { backoffDelay, DEFAULT_POLICY, resolvePolicy } from './turn/policy.js';

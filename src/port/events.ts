@@ -3,10 +3,12 @@ import type { SurfaceEvent, SurfaceRefusedEvent, SurfaceView } from './a2ui.js';
 import type { Interrupt } from './interrupt.js';
 import type { LadderNote } from './notes.js';
 import type { AgentMessage, TaskState } from './types.js';
+import type { Usage, UsageEvent } from './usage.js';
 
 export type * from './notes.js';
 export type { Interrupt } from './interrupt.js';
 export type { SurfaceEvent, SurfaceRefusedEvent } from './a2ui.js';
+export type { Usage, UsageCost, UsageEvent, UsageJson, UsageScope } from './usage.js';
 
 /**
  * How a turn ended: the agent's task state at its end; `none` for a resume that found nothing
@@ -209,6 +211,11 @@ export interface EndEvent {
    * the question, its task, the agent's requests for input and the generation. Absent from every other end.
    */
   interrupt?: Interrupt;
+  /**
+   * The turn's usage as the agent reported it (the last `usage` event's total): the task's own total
+   * when the agent gave one, else the sum of its reports. Absent when the agent reported nothing.
+   */
+  usage?: Usage;
 }
 
 /** Everything a turn emits. `start` comes first, `end` last; the error channel means "could not learn what the agent did". */
@@ -223,6 +230,7 @@ export type TurnEvent =
   | AuthRequiredEvent
   | SurfaceEvent
   | SurfaceRefusedEvent
+  | UsageEvent
   | LadderNote
   | EndEvent;
 

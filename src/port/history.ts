@@ -2,6 +2,7 @@ import type { A2AError } from '../errors.js';
 import type { Attachment, TurnOutcome, UserMessage } from './events.js';
 import type { SurfaceView } from './a2ui.js';
 import type { TaskState } from './types.js';
+import type { Usage } from './usage.js';
 
 /**
  * One exchange of a thread's past, rebuilt from one of the agent's tasks: what the person said and
@@ -28,6 +29,11 @@ export interface HistoryExchange {
   outcome?: TurnOutcome;
   /** When the agent recorded the task's status (ISO 8601), when it said. */
   timestamp?: string;
+  /**
+   * The task's usage as the agent reported it (read as a turn reads it, over the task's whole history: every
+   * exchange of the task), when it reported any.
+   */
+  usage?: Usage;
   /**
    * Set when the reply cannot be shown: it passes the policy's bounds on a reply (characters,
    * artifacts, attachments), as the live turn would have failed; `reply` is then empty.

@@ -1,6 +1,7 @@
 import type { A2AError } from '../errors.js';
-import type { EndEvent, Interrupt, ReplyMissing } from '../port/events.js';
-import type { AgentMessage, Elicitation } from '../port/types.js';
+import type { EndEvent, Interrupt, ReplyMissing, TurnOutcome } from '../port/events.js';
+import type { AgentMessage, Elicitation, TaskState } from '../port/types.js';
+import type { Usage } from '../port/usage.js';
 import type { SurfaceView } from '../port/a2ui.js';
 import { agentText } from './parts.js';
 
@@ -22,15 +23,18 @@ export interface EndSeen {
   artifactsSeen: boolean;
   /** The turn's A2UI surfaces, when it drew any. */
   surfaces: SurfaceView[] | undefined;
+  /** The turn's usage as the agent reported it, when it reported any. */
+  usage: Usage | undefined;
 }
 
 /**
  * What the end of a turn says of its task beyond the reply (`end` changed in place): the generation
- * (A2A 1.1 draft), the A2UI surfaces drawn; on an empty `completed` reply (no text, attachment or surface), why the agent's answer may be missing; on an
+ * (A2A 1.1 draft), the A2UI surfaces drawn, the usage reported; on an empty `completed` reply (no text, attachment or surface), why the agent's answer may be missing; on an
  * `input-required` or `auth-required` end of a task, the {@link Interrupt}.
  */
 export function endFacts(end: EndEvent, task: EndTask, seen: EndSeen): void {
   if (seen.surfaces !== undefined) end.surfaces = seen.surfaces;
+  if (seen.usage !== undefined) end.usage = seen.usage;
   if (task.generation !== undefined) end.generation = task.generation;
   const empty = end.text === '' && (end.attachments?.length ?? 0) === 0 && end.surfaces === undefined;
   if (end.outcome === 'completed' && !task.messageOnly && empty) {
@@ -66,4 +70,19 @@ function interruptOf(end: EndEvent, task: EndTask, asked: AgentMessage | undefin
   if (task.elicitations !== undefined) interrupt.elicitations = task.elicitations.map((e) => ({ ...e }));
   if (task.generation !== undefined) interrupt.generation = task.generation;
   return interrupt;
+}
+
+/** The outcome of a turn whose task ended in `state` (a message-only answer completed); undefined while it is not settled. */
+export function outcomeOf(state: TaskState | undefined, messageOnly: boolean): TurnOutcome | undefined {
+  switch (state) {
+    case 'completed':
+    case 'input-required':
+    case 'auth-required':
+    case 'failed':
+    case 'rejected':
+    case 'canceled':
+      return state;
+    default:
+      return messageOnly ? 'completed' : undefined;
+  }
 }

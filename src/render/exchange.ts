@@ -3,6 +3,7 @@ import type { TurnEvent } from '../port/events.js';
 import type { HistoryExchange } from '../port/history.js';
 import { isSettled, type Task } from '../port/types.js';
 import { TurnRenderer, type TaskFacts } from './renderer.js';
+import { UsageLedger } from './usage.js';
 import { userMessageOf, userMessages } from './user-messages.js';
 import { initialTurnView, reduceTurn } from './view.js';
 
@@ -22,7 +23,7 @@ export interface ReplyLimits {
  * One listed task as an exchange: the person's messages from its history, and its snapshot through
  * the turn renderer, folded as a turn's view folds it: the reply is what a live turn would have
  * ended with (its artifacts, else its final status message, else the agent's last answer in its
- * history), its attachments each once, its A2UI surfaces, its outcome. A running task has the reply so far and no
+ * history), its attachments each once, its A2UI surfaces, its outcome, its usage. A running task has the reply so far and no
  * outcome. A reply past `limits` is the exchange's `error`, never the whole history's.
  */
 export function exchangeOf(task: Task, limits: ReplyLimits = {}): HistoryExchange {
@@ -44,6 +45,11 @@ export function exchangeOf(task: Task, limits: ReplyLimits = {}): HistoryExchang
   if (view.attachments !== undefined) exchange.attachments = [...view.attachments];
   if (view.surfaces !== undefined && Object.keys(view.surfaces).length > 0) exchange.surfaces = Object.values(view.surfaces);
   if (view.outcome !== undefined) exchange.outcome = view.outcome;
+  // The task's whole history: a turn reads only its own exchange's messages, an exchange is every one of the task's.
+  const usage = new UsageLedger(true);
+  usage.read({ kind: 'task', task }, []);
+  const total = usage.total();
+  if (total !== undefined) exchange.usage = total;
   return exchange;
 }
 

@@ -1,5 +1,5 @@
 import { A2AError } from '../errors.js';
-import type { EndEvent, LadderNote, TurnEvent, TurnOutcome } from '../port/events.js';
+import type { EndEvent, LadderNote, TurnEvent } from '../port/events.js';
 import {
   isInterrupted,
   isSettled,
@@ -12,8 +12,9 @@ import {
 import { ArtifactReply } from './artifacts.js';
 import { AttachmentSet } from './attachments.js';
 import { checkIds } from './ids.js';
-import { endFacts } from './end-facts.js';
+import { endFacts, outcomeOf } from './end-facts.js';
 import { agentText, isAside, isDelta, isPartial, lastAgentAnswer } from './parts.js';
+import { UsageLedger } from './usage.js';
 import { userMessageOf } from './user-messages.js';
 
 export { ARTIFACT_SEPARATOR } from './artifacts.js';
@@ -50,6 +51,7 @@ export interface TaskFacts {
 export class TurnRenderer {
   private readonly reply: ArtifactReply;
   private readonly attachments: AttachmentSet;
+  private readonly usage = new UsageLedger();
   /** The state of the last status event. */
   private shownState: TaskState | undefined;
   private announcedTaskId: string | undefined;
@@ -109,6 +111,7 @@ export class TurnRenderer {
         break;
       case 'alive':
     }
+    this.usage.read(signal, out);
     return out;
   }
 
@@ -141,7 +144,8 @@ export class TurnRenderer {
     if (attachments.length > 0) end.attachments = [...attachments];
     if (contextId !== undefined) end.contextId = contextId;
     if (taskId !== undefined) end.taskId = taskId;
-    endFacts(end, this.task, { asked: this.asked, artifactsSeen: this.artifactsSeen, surfaces: this.attachments.surfaceList() });
+    const { asked, artifactsSeen } = this;
+    endFacts(end, this.task, { asked, artifactsSeen, surfaces: this.attachments.surfaceList(), usage: this.usage.total() });
     out.push(end);
     return out;
   }
@@ -230,19 +234,5 @@ export class TurnRenderer {
   private bounded(text: string): string {
     this.reply.checkLength(text.length);
     return text;
-  }
-}
-
-function outcomeOf(state: TaskState | undefined, messageOnly: boolean): TurnOutcome | undefined {
-  switch (state) {
-    case 'completed':
-    case 'input-required':
-    case 'auth-required':
-    case 'failed':
-    case 'rejected':
-    case 'canceled':
-      return state;
-    default:
-      return messageOnly ? 'completed' : undefined;
   }
 }

@@ -3,6 +3,7 @@ import { toA2AError, type A2AError } from '../errors.js';
 import type { Attachment, Interrupt, ReplyMissing, TurnErrorEvent, TurnEvent, TurnOutcome, UserMessage } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import type { SurfaceView } from '../port/a2ui.js';
+import type { Usage } from '../port/usage.js';
 import { withSurfaceMessages } from './a2ui/surface-view.js';
 import { coalesceBy, type CoalesceOptions } from './coalesce.js';
 import { TextRope } from './rope.js';
@@ -41,6 +42,8 @@ export interface TurnView {
   authRequired?: { text?: string };
   /** A2UI: the agent's surfaces as the turn left them, by id (each its messages, to replay); absent while there are none. */
   surfaces?: Readonly<Record<string, SurfaceView>>;
+  /** The turn's usage as the agent reported it so far (the latest `usage` event's total; the `end` event's); absent while it reported none. */
+  usage?: Usage;
   /** The turn's error, when `phase` is `error`. */
   error?: A2AError;
 }
@@ -82,6 +85,8 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       return { ...view, reconnecting: false, surfaces: withSurfaceMessages(view.surfaces, event.surfaceId, event.messages, event.agent) };
     case 'surface-refused':
       return view;
+    case 'usage':
+      return { ...view, usage: event.total };
     case 'reconnecting':
       return { ...view, reconnecting: true };
     case 'polling':
@@ -99,6 +104,7 @@ export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): T
       if (event.attachments !== undefined) next.attachments = event.attachments;
       if (event.replyMissing !== undefined) next.replyMissing = event.replyMissing;
       if (event.interrupt !== undefined) next.interrupt = event.interrupt;
+      if (event.usage !== undefined) next.usage = event.usage;
       if (event.outcome !== 'auth-required') delete next.authRequired;
       return next;
     }

@@ -1,6 +1,6 @@
 import { Observable, tap } from 'rxjs';
 import { isA2AError } from '../errors.js';
-import type { TurnEvent, TurnOutcome } from '../port/events.js';
+import type { TurnEvent, TurnOutcome, Usage } from '../port/events.js';
 import type { CardSummary } from '../port/card.js';
 import { ForwardingPort } from '../port/forwarding.js';
 import type { A2APort } from '../port/port.js';
@@ -41,6 +41,7 @@ const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
   'auth-required': true,
   surface: true,
   'surface-refused': true,
+  usage: true,
   reconnecting: false,
   polling: false,
   fallback: false,
@@ -94,6 +95,8 @@ export class TurnTelemetry {
       /** A completed end whose reply the turn did not get: why (`a2a.reply_missing`). */
       let replyMissing: string | undefined;
       let errorType: string | undefined;
+      /** The usage the agent reported so far (the latest total): on the span whatever the turn's end. */
+      let usage: Usage | undefined;
       let waiting = true;
       const note = (name: string, detail: TelemetryAttributes): void => {
         if (!ended) span?.addEvent(name, detail);
@@ -120,7 +123,9 @@ export class TurnTelemetry {
           else if (event.type === 'end') {
             outcome = event.outcome;
             replyMissing = event.replyMissing?.reason;
-          } else if (event.type === 'reconnecting') this.reconnects?.add(1, attributes);
+            usage = event.usage ?? usage;
+          } else if (event.type === 'usage') usage = event.total;
+          else if (event.type === 'reconnecting') this.reconnects?.add(1, attributes);
           const noted = spanEventOf(event);
           if (noted !== undefined) note(noted[0], noted[1]);
           subscriber.next(event);
@@ -146,6 +151,7 @@ export class TurnTelemetry {
         if (span === undefined) return;
         span.setAttribute('a2a.outcome', outcome);
         if (replyMissing !== undefined) span.setAttribute('a2a.reply_missing', replyMissing);
+        for (const [name, value] of usageAttributes(usage)) span.setAttribute(name, value);
         if (errorType !== undefined) {
           span.setAttribute('error.type', errorType);
           span.setStatus({ code: ERROR, message: errorType });
@@ -208,4 +214,16 @@ function spanEventOf(event: TurnEvent): [string, TelemetryAttributes] | undefine
     default:
       return undefined;
   }
+}
+
+/**
+ * OpenTelemetry's GenAI attributes of the usage the agent reported (`gen_ai.usage.input_tokens`,
+ * `gen_ai.usage.output_tokens`), each only when the agent gave it. The semantic conventions name no
+ * total and no cost: those stay off the span.
+ */
+function usageAttributes(usage: Usage | undefined): Array<[string, number]> {
+  const attributes: Array<[string, number]> = [];
+  if (usage?.inputTokens !== undefined) attributes.push(['gen_ai.usage.input_tokens', usage.inputTokens]);
+  if (usage?.outputTokens !== undefined) attributes.push(['gen_ai.usage.output_tokens', usage.outputTokens]);
+  return attributes;
 }

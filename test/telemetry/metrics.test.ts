@@ -52,6 +52,7 @@ describe('the first-event clock', () => {
     'auth-required': [{ type: 'auth-required' }, true],
     surface: [{ type: 'surface', surfaceId: 's1', messages: [] }, true],
     'surface-refused': [{ type: 'surface-refused', reason: 'unsafe-url', message: 'refused' }, true],
+    usage: [{ type: 'usage', scope: 'message', usage: { inputTokens: 1 }, total: { inputTokens: 1 } }, true],
     reconnecting: [{ type: 'reconnecting', attempt: 1, delayMs: 0, cause }, false],
     polling: [{ type: 'polling', reason: 'resubscribe-failed', cause }, false],
     fallback: [{ type: 'fallback', from: 'stream', to: 'send', cause }, false],

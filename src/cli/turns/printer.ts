@@ -97,7 +97,8 @@ export class TurnPrinter {
       case 'task':
       case 'attachment':
       case 'activity':
-        // Nothing to show yet: the attachment lines come with the end, the rest is the ladder's.
+      case 'usage':
+        // Nothing to show yet: the attachment lines come with the end, the rest is the ladder's (usage: the end's).
         return;
       default:
         // Every event type is one of the cases above: a new one does not compile until it is shown or let pass.
