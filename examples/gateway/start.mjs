@@ -22,12 +22,12 @@ import { fairUseOf } from './fair-use.mjs';
 import { devIssuer } from './token.mjs';
 import { exampleArgs, usageError } from '../args.mjs';
 
-const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--push] [--verbose]
+const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--push] [--messages-per-minute N] [--turns-per-person N] [--verbose]
   the demo agent, three gateway replicas and haproxy in front of them, on 127.0.0.1 (needs npm run build, and haproxy)
   --port N                 haproxy's port (default 8080; 0 for a free one)
   --push                   follow tasks by the agent's push notifications, posted through haproxy to each replica
   --messages-per-minute N  per user and replica; past it 429 + Retry-After (default 30; 0: no limit)
-  --turns-per-person N     replies one user may stream at once per replica (default 4; 0: no limit)
+  --turns-per-person N     streams (replies, resumes) one user may hold at once per replica (default 4; 0: no limit)
   -v, --verbose            haproxy's own log lines too`;
 const { values } = exampleArgs(USAGE, {
   options: {
