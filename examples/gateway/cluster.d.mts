@@ -1,6 +1,7 @@
 /** Types of cluster.mjs, for the TypeScript tests. */
 import type { AuthOptions } from './auth.mjs';
 import type { GatewayPush } from './push.mjs';
+import type { FairUseOptions } from './fair-use.mjs';
 
 export interface Replica {
   name: string;
@@ -31,6 +32,8 @@ export interface ReplicaSettings {
   lookup?: 'every-message';
   /** `--push`, `--push-when`, `--push-check-ms`. */
   push?: GatewayPush;
+  /** `--messages-per-minute`, `--turns-per-person` (each replica's own: behind the balancer a user gets up to N times them). */
+  fairUse?: Omit<FairUseOptions, 'maxPeople'>;
 }
 
 export interface ClusterOptions extends Omit<ReplicaSettings, 'push'> {

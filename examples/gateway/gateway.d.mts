@@ -2,6 +2,7 @@
 import type { A2AClient } from '../../dist/index.js';
 import type { AuthOptions } from './auth.mjs';
 import type { GatewayPush } from './push.mjs';
+import type { FairUseOptions } from './fair-use.mjs';
 
 export declare const HEARTBEAT_MS: number;
 export declare const MAX_BUFFERED_BYTES: number;
@@ -50,6 +51,11 @@ export interface GatewayOptions {
    * `name` of letters, digits, `.`, `_`, `-`; not with `client`.
    */
   push?: GatewayPush;
+  /**
+   * Per user in this replica (fair-use.mjs): messages a minute and streams at once; past either a 429 with
+   * `Retry-After`, before anything goes to the agent. Default 30 a minute and 4 at once; 0 turns a limit off.
+   */
+  fairUse?: FairUseOptions;
   /** The client to use (default: the Node entry's `createA2A`). */
   client?: A2AClient;
   /** One line per request (keys and ids quoted). */

@@ -7,6 +7,7 @@
  *
  *     A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [--port N] [--name NAME]
  *       [--jwks FILE|URL --issuer ISS --audience AUD] [--heartbeat-ms N] [--max-buffered-bytes N] [--max-streams N]
+ *       [--messages-per-minute N] [--turns-per-person N]
  *       [--push http://BALANCER/ [--push-when offered|always|MS] [--push-check-ms N]]
  *
  * Every /threads request carries `Authorization: Bearer <JWT>` (auth.mjs); its `sub` is the user, and
@@ -27,6 +28,10 @@
  * A replica serves at most `--max-streams` streams at once (each holds one of its connections to the
  * agent); past that a message or a resume is refused before anything goes to the agent, 503 with `Retry-After` and
  * `X-Message-Taken: no`: a message the replica takes goes to the agent at once, never waits inside it.
+ *
+ * Fair use (fair-use.mjs): a user may start at most `--messages-per-minute` messages a minute and hold
+ * at most `--turns-per-person` streams at once in this replica; past either, 429 with `Retry-After`,
+ * `X-Message-Taken: no` and a JSON body naming the limit, before anything goes to the agent.
  *
  * A client that leaves mid-reply leaves the task running (`onLeave: 'detach'`). On SIGTERM (a
  * deploy) the replica stops taking requests, fails its health check, hands over the turns whose task
@@ -57,6 +62,7 @@ import {
   threadKeyOf,
 } from './request.mjs';
 import { streamEvents } from './stream.mjs';
+import { fairUse, fairUseOf, MESSAGES_PER_MINUTE, TURNS_PER_PERSON } from './fair-use.mjs';
 import { isPushPath, pushWhenOf, replicaPush } from './push.mjs';
 import { devIssuer } from './token.mjs';
 import { exampleArgs, usageError } from '../args.mjs';
@@ -114,21 +120,35 @@ export async function startGateway(options) {
   const a2a =
     options.client ??
     createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy, http, ...(push ? { push: push.delivery } : {}) });
+  const fair = fairUse({ ...options.fairUse, log });
   let draining = false;
   /** The streams open now, each ended when its turn is handed over. */
   const streams = new Set();
 
-  /** @param {import('node:http').ServerResponse} res @param {import('rxjs').Observable<any>} events$ @param {any} from @param {string} who */
-  const stream = (res, events$, from, who) => {
-    const open = streamEvents(res, events$.pipe(catchTurnError()), {
-      ...settings,
-      name,
-      from,
-      draining: () => draining,
-      log: (line) => log(`${who}: ${line}`),
-      onFinish: () => streams.delete(open),
-    });
-    if (!open.finished) streams.add(open);
+  /**
+   * A stream to a client, counted against the replica's bound and, until it finishes, the person's turns.
+   * @param {import('node:http').ServerResponse} res @param {import('rxjs').Observable<any>} events$ @param {any} from @param {string} who
+   * @param {import('./fair-use.d.mts').Admitted} admitted
+   */
+  const stream = (res, events$, from, who, admitted) => {
+    try {
+      const open = streamEvents(res, events$.pipe(catchTurnError()), {
+        ...settings,
+        name,
+        from,
+        draining: () => draining,
+        log: (line) => log(`${who}: ${line}`),
+        onFinish: () => {
+          streams.delete(open);
+          admitted.release();
+        },
+      });
+      if (open.finished) admitted.release();
+      else streams.add(open);
+    } catch (error) {
+      admitted.release();
+      throw error;
+    }
   };
 
   /** @param {import('node:http').IncomingMessage} req @param {import('node:http').ServerResponse} res */
@@ -142,7 +162,7 @@ export async function startGateway(options) {
     if (url.pathname === '/healthz') {
       if (req.method !== 'GET' && req.method !== 'HEAD') throw new Refusal(405, 'only GET');
       // Draining: 404, which haproxy (`http-check disable-on-404`) takes as "no new sessions, keep the open ones".
-      return reply(res, draining ? 404 : 200, { replica: name, draining, ...(push ? { push: push.stats() } : {}) });
+      return reply(res, draining ? 404 : 200, { replica: name, draining, fairUse: fair.stats(), ...(push ? { push: push.stats() } : {}) });
     }
     // Before anything reads the body (the receiver bounds it), and served while draining: a push after the
     // hand-over finds no turn here and is answered 204; the replica that resumed the task has set its own receiver.
@@ -163,6 +183,7 @@ export async function startGateway(options) {
       const sentAt = sentAtOf(url.searchParams.get('sent'), messageId);
       const what = from ? `${quote(from.taskId)} after ${from.delivered}` : messageId ? `message ${quote(messageId)}` : 'the thread';
       if (streams.size >= maxStreams) throw busy();
+      const admitted = fair.admit(user, 'resume');
       log(`${who}: resume ${what}`);
       const asked = {
         ...base,
@@ -170,7 +191,7 @@ export async function startGateway(options) {
         ...(messageId ? { messageId } : {}),
         ...(sentAt === undefined ? {} : { sentAt }),
       };
-      return stream(res, a2a.resume(asked), from, who);
+      return stream(res, a2a.resume(asked), from, who, admitted);
     }
     if (req.method !== 'POST') throw new Refusal(405, 'only POST');
     const body = await readJson(req);
@@ -178,14 +199,15 @@ export async function startGateway(options) {
       if (typeof body.text !== 'string' || body.text.trim() === '') throw new Refusal(400, 'the body must be {"text": "<a message>"}');
       const messageId = optionalId(body.messageId, 'messageId');
       const answer = answerOf(body);
-      // Checked here, with nothing awaited before the stream starts: no other request slips past the bound.
+      // Checked here, with nothing awaited before the stream starts: no other request slips past the bounds.
       if (streams.size >= maxStreams) throw busy();
+      const admitted = fair.admit(user, 'message');
       const answering = answer.taskId
         ? ` answering ${quote(answer.taskId)}${answer.ifGenerationMatch ? ` at generation ${answer.ifGenerationMatch}` : ''}`
         : '';
       log(`${who}: message ${quote(messageId ?? '(no id)')}${answering}`);
       const turn = { ...base, text: body.text, ...(messageId ? { messageId } : {}), ...answer };
-      return stream(res, a2a.turn(turn), undefined, who);
+      return stream(res, a2a.turn(turn), undefined, who, admitted);
     }
     const taskId = optionalId(body.taskId, 'taskId');
     if (taskId === undefined) throw new Refusal(400, 'the body must be {"taskId": "<the task>"}');
@@ -218,7 +240,13 @@ export async function startGateway(options) {
             : undefined;
       if (refusal === undefined) log(`request failed: ${quote(error?.kind ?? 'error')}: ${quote(error?.message ?? error, REASON_CHARS)}`);
       if (res.headersSent) res.end();
-      else reply(res, refusal?.status ?? 502, { error: refusal?.message ?? 'the agent could not be reached' }, refusal?.headers);
+      else
+        reply(
+          res,
+          refusal?.status ?? 502,
+          { error: refusal?.message ?? 'the agent could not be reached', ...refusal?.details },
+          refusal?.headers,
+        );
     });
   });
   server.on('clientError', (_error, socket) => socket.destroy());
@@ -287,6 +315,10 @@ async function main() {
     `  --heartbeat-ms N            a comment on an idle stream this often (default ${HEARTBEAT_MS})\n` +
     `  --max-buffered-bytes N      unread bytes before a client is dropped (default ${MAX_BUFFERED_BYTES})\n` +
     `  --max-streams N             streams served at once; past them 503 + Retry-After (default ${MAX_STREAMS})\n` +
+    `  --messages-per-minute N     messages one user may start a minute here; past it 429 + Retry-After (default\n` +
+    `                              ${MESSAGES_PER_MINUTE}, or $A4H_GATEWAY_MESSAGES_PER_MINUTE; 0: no limit)\n` +
+    `  --turns-per-person N        streams one user may hold at once here; past it 429 + Retry-After (default\n` +
+    `                              ${TURNS_PER_PERSON}, or $A4H_GATEWAY_TURNS_PER_PERSON; 0: no limit)\n` +
     '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
     '                              its task id; a message then waits a round trip before it goes)\n' +
     "  --push URL                  follow tasks by the agent's pushes, posted to URL/a2a/push/NAME: URL is the load\n" +
@@ -306,6 +338,8 @@ async function main() {
       'heartbeat-ms': { type: 'string' },
       'max-buffered-bytes': { type: 'string' },
       'max-streams': { type: 'string' },
+      'messages-per-minute': { type: 'string' },
+      'turns-per-person': { type: 'string' },
       lookup: { type: 'string' },
       push: { type: 'string' },
       'push-when': { type: 'string' },
@@ -341,6 +375,7 @@ async function main() {
     ...(values['max-streams'] ? { maxStreams: count(values['max-streams'], '--max-streams', 100_000) } : {}),
     ...(values.lookup ? { lookup: /** @type {'every-message'} */ (values.lookup) } : {}),
     ...(push ? { push } : {}),
+    fairUse: fairUseOf(values, process.env),
     log: (line) => process.stderr.write(`gateway ${name}: ${line}\n`),
   });
   process.stdout.write(`gateway ${name} on ${gateway.url}\n`);

@@ -6,9 +6,11 @@ export declare const MAX_KEY: number;
 export declare const MAX_BODY: number;
 
 export declare class Refusal extends Error {
-  constructor(status: number, message: string, headers?: Record<string, string>);
+  constructor(status: number, message: string, headers?: Record<string, string>, details?: Record<string, string | number>);
   readonly status: number;
   readonly headers: Record<string, string>;
+  /** Fields the JSON body carries beside `error`. */
+  readonly details: Record<string, string | number>;
 }
 
 export declare const NAME_CHARS: number;

@@ -15,13 +15,17 @@ export const MAX_BODY = 64 * 1024;
 const UNSAFE = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/u;
 const UNSAFE_ALL = /[\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]/gu;
 
-/** A request the gateway refuses: an HTTP status, a short reason, and headers to send with it. */
+/**
+ * A request the gateway refuses: an HTTP status, a short reason, headers to send with it, and fields the
+ * JSON body carries beside `error` (a 429's `limit` and `retryAfter`).
+ */
 export class Refusal extends Error {
-  /** @param {number} status @param {string} message @param {Record<string, string>} [headers] */
-  constructor(status, message, headers = {}) {
+  /** @param {number} status @param {string} message @param {Record<string, string>} [headers] @param {Record<string, string | number>} [details] */
+  constructor(status, message, headers = {}, details = {}) {
     super(message);
     this.status = status;
     this.headers = headers;
+    this.details = details;
   }
 }
 

@@ -3,7 +3,10 @@
  * haproxy in front of them, all on 127.0.0.1; prints haproxy's URL, a token from the development
  * issuer (token.mjs), which the replicas trust, and what to try. Ctrl+C stops everything.
  *
- *     node examples/gateway/start.mjs [--port N] [--push]    (haproxy's port; default 8080)
+ *     node examples/gateway/start.mjs [--port N] [--push] [--messages-per-minute N] [--turns-per-person N]
+ *
+ * `--port` is haproxy's (default 8080); the fair-use limits are each replica's (gateway.mjs), so a person
+ * spread over the three replicas gets up to three times them.
  *
  * With `--push` the replicas follow tasks by the demo agent's push notifications (gateway.mjs `--push`):
  * the agent posts each event to `<haproxy>/a2a/push/<replica>`, and haproxy routes it to that replica.
@@ -15,17 +18,32 @@ import { join } from 'node:path';
 // The demo agent as `npm run build` builds it (dist/demo).
 import { startDemoAgent } from '../../dist/demo/agent.js';
 import { startCluster } from './cluster.mjs';
+import { fairUseOf } from './fair-use.mjs';
 import { devIssuer } from './token.mjs';
 import { exampleArgs, usageError } from '../args.mjs';
 
-const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--push] [--verbose]
+const USAGE = `Usage: node examples/gateway/start.mjs [--port N] [--push] [--messages-per-minute N] [--turns-per-person N] [--verbose]
   the demo agent, three gateway replicas and haproxy in front of them, on 127.0.0.1 (needs npm run build, and haproxy)
-  --port N      haproxy's port (default 8080; 0 for a free one)
-  --push        follow tasks by the agent's push notifications, posted through haproxy to each replica
-  -v, --verbose haproxy's own log lines too`;
+  --port N                 haproxy's port (default 8080; 0 for a free one)
+  --push                   follow tasks by the agent's push notifications, posted through haproxy to each replica
+  --messages-per-minute N  per user and replica; past it 429 + Retry-After (default 30; 0: no limit)
+  --turns-per-person N     streams (replies, resumes) one user may hold at once per replica (default 4; 0: no limit)
+  -v, --verbose            haproxy's own log lines too`;
 const { values } = exampleArgs(USAGE, {
-  options: { port: { type: 'string' }, push: { type: 'boolean' }, verbose: { type: 'boolean', short: 'v' } },
+  options: {
+    port: { type: 'string' },
+    push: { type: 'boolean' },
+    verbose: { type: 'boolean', short: 'v' },
+    'messages-per-minute': { type: 'string' },
+    'turns-per-person': { type: 'string' },
+  },
 });
+let fairUse;
+try {
+  fairUse = fairUseOf(values, process.env);
+} catch (error) {
+  usageError(USAGE, error instanceof Error ? error.message : String(error));
+}
 const port = Number(values.port ?? '8080');
 if (!/^\d+$/.test(values.port ?? '8080') || port > 65_535) usageError(USAGE, `--port must be 0 to 65535, not ${values.port}`);
 
@@ -42,6 +60,7 @@ const cluster = await startCluster({
   secret,
   port,
   ...(values.push ? { push: true } : {}),
+  fairUse,
   log: (line) => (values.verbose || !line.startsWith('haproxy') ? log(line) : undefined),
 });
 

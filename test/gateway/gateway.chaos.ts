@@ -16,6 +16,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../fixtures/http-host.js';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
 import { freePort, startReplica } from '../../examples/gateway/cluster.mjs';
+import { FAIR_USE_OFF } from '../../examples/gateway/fair-use.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';
@@ -171,6 +172,7 @@ describe('the gateway under chaos', () => {
       name: 'S',
       secret: SECRET,
       auth: rig.auth,
+      fairUse: FAIR_USE_OFF, // the clients are one user
       log: (l) => log.push(l),
     });
     if (options === undefined) delete process.env.NODE_OPTIONS;

@@ -12,6 +12,7 @@ import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from '../../dem
 import { startCluster, type Cluster, type ClusterOptions } from '../../examples/gateway/cluster.mjs';
 import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
 import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { FAIR_USE_OFF, type FairUseOptions } from '../../examples/gateway/fair-use.mjs';
 import { devIssuer, type DevIssuer } from '../../examples/gateway/token.mjs';
 import { startFarAgent, type FarAgent } from './far-agent.js';
 
@@ -42,7 +43,10 @@ export interface RigOptions {
   methods?: string[];
   /** How long the far agent holds a request before the agent has it (startFarAgent's `holdMs`). */
   holdMs?: (body: string) => number;
-  /** The cluster's options beyond its agent, secret and auth; `false`: no cluster (the test starts its replica). */
+  /**
+   * The cluster's options beyond its agent, secret and auth; `false`: no cluster (the test starts its replica).
+   * Its replicas run without fair-use limits (the tests drive many turns as one user) unless `fairUse` says.
+   */
   cluster?: Omit<ClusterOptions, 'agent' | 'secret' | 'auth'> | false;
   /** What must be there first: haproxy (for a cluster) and the built library. Default: both. */
   needs?: { haproxy?: boolean; build?: boolean };
@@ -91,7 +95,8 @@ export async function startGatewayRig(options: RigOptions): Promise<GatewayRig> 
             onRequest?.(body);
           };
     far = await startFarAgent(agent.url, options.rttMs, heard, options.holdMs);
-    if (options.cluster !== false) cluster = await startCluster({ agent: far.url, secret: options.secret, auth, ...options.cluster });
+    if (options.cluster !== false)
+      cluster = await startCluster({ agent: far.url, secret: options.secret, auth, fairUse: FAIR_USE_OFF, ...options.cluster });
     return { dir, token, auth, agent, far, cluster, close };
   } catch (error) {
     await close();
@@ -172,12 +177,16 @@ export interface SoloGateway {
   close(): Promise<void>;
 }
 
-/** Starts a solo gateway: a folder named by `prefix`, its issuer, the demo agent with `agent`, the replica with `log`. */
+/**
+ * Starts a solo gateway: a folder named by `prefix`, its issuer, the demo agent with `agent`, the replica with `log`
+ * and `fairUse` (default: no limits).
+ */
 export async function startSoloGateway(options: {
   prefix: string;
   secret: string;
   agent?: Omit<DemoAgentOptions, 'port' | 'memoryFile'>;
   log?: (line: string) => void;
+  fairUse?: FairUseOptions;
 }): Promise<SoloGateway> {
   const dir = await mkdtemp(join(tmpdir(), options.prefix));
   const issuer = await devIssuer(join(dir, 'issuer'));
@@ -186,6 +195,7 @@ export async function startSoloGateway(options: {
     agent: agent.url,
     secret: options.secret,
     name: 'solo',
+    fairUse: options.fairUse ?? FAIR_USE_OFF,
     auth: { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience },
     ...(options.log ? { log: options.log } : {}),
   });

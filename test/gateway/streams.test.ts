@@ -13,6 +13,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
 import { freePort, startReplica, type Replica } from '../../examples/gateway/cluster.mjs';
+import { FAIR_USE_OFF } from '../../examples/gateway/fair-use.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import { rigOf } from './rig.js';
@@ -48,6 +49,7 @@ beforeAll(async () => {
     name: 'R',
     secret: SECRET,
     auth: rig.auth,
+    fairUse: FAIR_USE_OFF, // the clients are one user
     log: (line) => {
       const id = /: message "([^"]+)"/.exec(line)?.[1];
       if (id !== undefined) note(taken, id);
