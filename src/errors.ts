@@ -23,6 +23,8 @@ import type { CardSignature } from './card-signature.js';
  *   them), or none could be made; never retryable. `auth` in the error says what was sent (never a value).
  * - `conflict`: A2A 1.1 (draft): the task moved on since the generation the message named (the agent's
  *   TaskGenerationMismatchError, -32010): another answer reached it first. Never retryable as it is.
+ * - `queue-full`: the client's own bound (`agentLimits`): the agent's queue of waiting turns was
+ *   full, so the turn failed at once and sent nothing. Retryable: later, the queue has room.
  */
 export type A2AErrorKind =
   | 'card'
@@ -38,7 +40,8 @@ export type A2AErrorKind =
   | 'config'
   | 'input'
   | 'auth'
-  | 'conflict';
+  | 'conflict'
+  | 'queue-full';
 
 /** The operation that failed, as the ladder names it. */
 export type A2AOperation =
