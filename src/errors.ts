@@ -94,7 +94,7 @@ export interface A2AErrorInit {
   cause?: unknown;
 }
 
-const RETRYABLE_BY_DEFAULT: ReadonlySet<A2AErrorKind> = new Set(['network', 'stream-closed', 'timeout']);
+const RETRYABLE_BY_DEFAULT: ReadonlySet<A2AErrorKind> = new Set(['network', 'stream-closed', 'timeout', 'queue-full']);
 
 /**
  * The mark every A2AError carries, shared by every copy of the library in a process (`Symbol.for`):
@@ -149,7 +149,7 @@ export class A2AError extends Error {
   /** With {@link A2AError.retryAfterMs}: the same moment as a time (epoch milliseconds, `Date.now()`'s clock). */
   readonly retryAt?: number;
 
-  /** An error of `init.kind`; `retryable` defaults by kind (`network`, `stream-closed` and `timeout` are). */
+  /** An error of `init.kind`; `retryable` defaults by kind (`network`, `stream-closed`, `timeout` and `queue-full` are). */
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;

@@ -1,7 +1,8 @@
 import { asyncScheduler, map, Observable, type Subscription } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import { AgentLimit, type ResolvedLimits } from '../../src/client/agent-limit.js';
-import type { AgentLimitsOption } from '../../src/client/agent-limits.js';
+import { AgentLimit } from '../../src/client/agent-limit.js';
+import type { ResolvedLimits } from '../../src/client/agent-limit-option.js';
+import type { AgentLimitsOption } from '../../src/client/agent-limit-option.js';
 import { createA2A } from '../../src/client/create-a2a.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import type { A2APort } from '../../src/port/port.js';

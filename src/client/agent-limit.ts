@@ -1,17 +1,8 @@
 import { asyncScheduler, Observable, type SchedulerLike, type Subscription } from 'rxjs';
 import { A2AError } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
+import type { ResolvedLimits } from './agent-limit-option.js';
 import { LimitedTurn, type LimitedRun } from './agent-limit-turn.js';
-
-/** One agent's bounds, checked and with their defaults (see `AgentLimits`): `Infinity` where none. */
-export interface ResolvedLimits {
-  /** The most turns running at once. */
-  maxInFlight: number;
-  /** The most turns started in any one second (a whole number). */
-  maxStartsPerSecond: number;
-  /** The most turns waiting. */
-  maxQueued: number;
-}
 
 /** The window of the rate: one second. */
 const SECOND_MS = 1_000;
@@ -149,7 +140,6 @@ export class AgentLimit {
   private full(): A2AError {
     return new A2AError({
       kind: 'queue-full',
-      retryable: true,
       operation: 'turn',
       agent: this.agent,
       message: `turn to ${this.agent}: ${this.limits.maxQueued} turns wait for this agent already (agentLimits.maxQueued): this one was not sent`,

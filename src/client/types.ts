@@ -10,7 +10,7 @@ import type { HistoryPage } from '../port/history.js';
 import type { AgentReachOptions } from '../sdk/reach-options.js';
 import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
-import type { AgentLimitsOption } from './agent-limits.js';
+import type { AgentLimitsOption } from './agent-limit-option.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 
 export type { CancelInput, HistoryInput, LeaveMode, ResumeInput, TurnInput } from './inputs.js';

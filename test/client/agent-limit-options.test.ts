@@ -4,16 +4,14 @@
  */
 import { NEVER } from 'rxjs';
 import { describe, expect, it } from 'vitest';
-import type { AgentLimitsOption } from '../../src/client/agent-limits.js';
+import type { AgentLimitsOption } from '../../src/client/agent-limit-option.js';
 import { createA2A } from '../../src/client/create-a2a.js';
 import { isA2AError } from '../../src/errors.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { initialTurnView, reduceTurn } from '../../src/render/view.js';
 import { createFakePort } from '../../src/testing/index.js';
+import { eventually } from '../eventually.js';
 import { SECRET } from './client-kit.js';
-
-/** Lets the turns' contextIds be derived (WebCrypto: a promise) and their first calls go. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
 
 const refused: [string, unknown, string][] = [
   ['maxInFlight 0', { maxInFlight: 0 }, 'agentLimits.maxInFlight: it must be at least 1'],
@@ -68,7 +66,7 @@ describe('the agentLimits option', () => {
     expect((error as Error).message).toContain('1000 turns wait for this agent already');
     expect((error as Error).message).not.toContain('sk-secret-value');
     // Only the running turn asked (its card, and its thread's lookup beside it); the waiting ones and the refused one asked nothing.
-    await settle();
+    await eventually(() => port.calls.length >= 2);
     expect(port.calls.map((c) => c.method)).toEqual(['card', 'listTasks']);
     for (const subscription of subscriptions) subscription.unsubscribe();
     await client.close();
@@ -80,8 +78,7 @@ describe('the agentLimits option', () => {
     const subscriptions = Array.from({ length: 50 }, (_, n) =>
       client.turn({ agent: 'http://127.0.0.1/', handle: 'h', thread: `t${n}`, text: 'hi' }).subscribe(),
     );
-    await settle();
-    expect(port.calls.filter((call) => call.method === 'card')).toHaveLength(50);
+    await eventually(() => port.calls.filter((call) => call.method === 'card').length === 50);
     for (const subscription of subscriptions) subscription.unsubscribe();
     await client.close();
   });
