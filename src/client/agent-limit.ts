@@ -47,6 +47,8 @@ export class AgentLimit {
   /** Starts no waiting turn from now on: the client closes, and ends them as they are (unsent). */
   close(): void {
     this.closed = true;
+    this.timer?.unsubscribe();
+    this.timer = undefined;
   }
 
   /** Nothing runs or waits here, and no start counts against the rate any more: the limit can be dropped. */

@@ -10,6 +10,7 @@ import { isA2AError } from '../../src/errors.js';
 import type { TurnEvent } from '../../src/port/events.js';
 import { initialTurnView, reduceTurn } from '../../src/render/view.js';
 import { createFakePort } from '../../src/testing/index.js';
+import { handles } from '../../fixtures/handles.js';
 import { eventually } from '../eventually.js';
 import { SECRET } from './client-kit.js';
 
@@ -70,6 +71,20 @@ describe('the agentLimits option', () => {
     expect(port.calls.map((c) => c.method)).toEqual(['card', 'listTasks']);
     for (const subscription of subscriptions) subscription.unsubscribe();
     await client.close();
+  });
+
+  it("close() leaves no timer of the rate's behind (a turn waiting for the next second)", async () => {
+    const before = handles().get('Timeout') ?? 0;
+    const port = createFakePort({ card: () => NEVER });
+    const client = createA2A({ identitySecret: SECRET, ports: () => port, agentLimits: { maxStartsPerSecond: 1 } });
+    const events: TurnEvent[] = [];
+    client.turn({ agent: 'http://127.0.0.1/', handle: 'h', thread: 'a', text: 'hi' }).subscribe({ error: () => undefined });
+    client
+      .turn({ agent: 'http://127.0.0.1/', handle: 'h', thread: 'b', text: 'hi' })
+      .subscribe({ next: (e) => events.push(e), error: () => undefined });
+    expect(events).toEqual([{ type: 'queued', place: 1 }]);
+    await client.close();
+    expect(handles().get('Timeout') ?? 0).toBe(before);
   });
 
   it("without the option no turn waits, and a client's turns run side by side", async () => {
