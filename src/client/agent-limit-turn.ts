@@ -1,4 +1,4 @@
-import type { Observable, Observer, SchedulerLike, Subscriber, Subscription } from 'rxjs';
+import type { Observable, SchedulerLike, Subscriber, Subscription } from 'rxjs';
 import type { A2AError } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
 
@@ -12,19 +12,19 @@ export type LimitedRun = (hold: (cancel: Subscription) => void) => Observable<Tu
 /** Told when a turn leaves its queue unstarted (`started` false), or is let go after it ran. */
 export type LetGo = (turn: LimitedTurn, started: boolean) => void;
 
-type Phase = 'waiting' | 'running' | 'ending' | 'holding' | 'done';
+type Phase = 'waiting' | 'running' | 'holding' | 'done';
 
 /**
  * One subscription of a limited turn: its subscriber, the turn to run once the limit lets it start,
- * and its teardown, in one object. Waiting, it says its place (`queued`); running, it passes the
- * turn's events on; left or ended, it lets its place go: at once, or, when the turn left a CancelTask
- * behind, once that is answered (each is bounded by the policy's `cancelTimeoutMs`).
+ * and its teardown, in one object. Waiting, it says its place (`queued`); running, the turn's events
+ * go straight to the subscriber (no hop of its own per event); ended or left, it lets its place go: at
+ * once, or, when the turn left a CancelTask behind, once that is answered (each is bounded by the
+ * policy's `cancelTimeoutMs`).
  */
-export class LimitedTurn implements Observer<TurnEvent> {
+export class LimitedTurn {
   private phase: Phase = 'waiting';
   /** The place last said: the turn is told only when it moved. */
   private place = 0;
-  private inner: Subscription | undefined;
   /** The turn's CancelTasks still in flight. */
   private holds = 0;
 
@@ -49,44 +49,25 @@ export class LimitedTurn implements Observer<TurnEvent> {
     this.subscriber.error(error);
   }
 
-  /** Starts the turn (the limit counted it). */
+  /**
+   * Starts the turn (the limit counted it), subscribed with this turn's own subscriber: the turn's
+   * teardown is added to it first, so `ended`, added after, runs once that teardown ran (and gave
+   * `hold` the CancelTask it sends), however the turn ends.
+   */
   run(): void {
     this.phase = 'running';
-    const inner = this.turn(this.hold).subscribe(this);
-    // A turn that ended while it was subscribed (an error at once) was torn down before `inner` was known.
-    if (this.phase === 'running') this.inner = inner;
-    else {
-      inner.unsubscribe();
-      this.settle();
-    }
+    this.turn(this.hold).subscribe(this.subscriber);
+    this.subscriber.add(this.ended);
   }
 
-  next(event: TurnEvent): void {
-    this.subscriber.next(event);
-  }
-
-  error(error: unknown): void {
-    this.subscriber.error(error);
-  }
-
-  complete(): void {
-    this.subscriber.complete();
-  }
-
-  /** The subscription's teardown: however it ends (its end, its error, its subscriber leaving). */
+  /** The subscription's teardown: a waiting turn leaves its queue (a running one is let go by `ended`). */
   unsubscribe(): void {
-    if (this.phase === 'waiting') {
-      this.phase = 'done';
-      this.letGo(this, false);
-    } else if (this.phase === 'running') {
-      this.phase = 'ending';
-      // The turn's teardown runs here: a CancelTask it sends comes to `hold` before `settle`.
-      if (this.inner !== undefined) {
-        this.inner.unsubscribe();
-        this.settle();
-      }
-    }
+    if (this.phase !== 'waiting') return;
+    this.phase = 'done';
+    this.letGo(this, false);
   }
+
+  private readonly ended = (): void => this.settle();
 
   /** The ladder's `onCancel`: the place is kept until `cancel` ended. */
   private readonly hold = (cancel: Subscription): void => {
