@@ -159,6 +159,8 @@ export function label(event: TurnEvent): string {
       return `context ${event.sent} -> ${event.adopted}`;
     case 'push':
       return `push ${event.step}${event.cause ? ` (${event.cause.kind})` : ''}`;
+    case 'queued':
+      return `queued #${event.place}`;
     case 'end':
       return `end ${event.outcome} "${event.text}"${event.replyMissing ? ` [${event.replyMissing.reason}]` : ''}`;
   }

@@ -23,6 +23,8 @@ import type { CardSignature } from './card-signature.js';
  *   them), or none could be made; never retryable. `auth` in the error says what was sent (never a value).
  * - `conflict`: A2A 1.1 (draft): the task moved on since the generation the message named (the agent's
  *   TaskGenerationMismatchError, -32010): another answer reached it first. Never retryable as it is.
+ * - `queue-full`: the client's own bound (`agentLimits`): the agent's queue of waiting turns was
+ *   full, so the turn failed at once and sent nothing. Retryable: later, the queue has room.
  */
 export type A2AErrorKind =
   | 'card'
@@ -38,7 +40,8 @@ export type A2AErrorKind =
   | 'config'
   | 'input'
   | 'auth'
-  | 'conflict';
+  | 'conflict'
+  | 'queue-full';
 
 /** The operation that failed, as the ladder names it. */
 export type A2AOperation =
@@ -91,7 +94,7 @@ export interface A2AErrorInit {
   cause?: unknown;
 }
 
-const RETRYABLE_BY_DEFAULT: ReadonlySet<A2AErrorKind> = new Set(['network', 'stream-closed', 'timeout']);
+const RETRYABLE_BY_DEFAULT: ReadonlySet<A2AErrorKind> = new Set(['network', 'stream-closed', 'timeout', 'queue-full']);
 
 /**
  * The mark every A2AError carries, shared by every copy of the library in a process (`Symbol.for`):
@@ -146,7 +149,7 @@ export class A2AError extends Error {
   /** With {@link A2AError.retryAfterMs}: the same moment as a time (epoch milliseconds, `Date.now()`'s clock). */
   readonly retryAt?: number;
 
-  /** An error of `init.kind`; `retryable` defaults by kind (`network`, `stream-closed` and `timeout` are). */
+  /** An error of `init.kind`; `retryable` defaults by kind (`network`, `stream-closed`, `timeout` and `queue-full` are). */
   constructor(init: A2AErrorInit) {
     super(init.message, init.cause === undefined ? undefined : { cause: init.cause });
     this.kind = init.kind;

@@ -84,6 +84,7 @@ export type {
   SurfaceOrigin,
   TurnInput,
 } from './client/create-a2a.js';
+export type { AgentLimits, AgentLimitsOption } from './client/agent-limit-option.js';
 export type { ThreadMemory } from './identity/threads.js';
 export type { A2UIMessage, A2UIMessageKind, A2UIRefusal, SurfaceView } from './port/a2ui.js';
 export { A2UI_MEDIA_TYPE, A2UI_MEDIA_TYPE_SDK, isA2UIPart } from './render/a2ui/wire.js';
@@ -106,6 +107,7 @@ export type {
   Interrupt,
   LadderNote,
   ContextAdoptedEvent,
+  QueuedEvent,
   ContextRefusedEvent,
   EndEvent,
   TurnErrorEvent,

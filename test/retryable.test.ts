@@ -20,6 +20,8 @@ const BY_KIND: [A2AErrorKind, boolean][] = [
   ['config', false],
   ['input', false],
   ['auth', false],
+  ['conflict', false],
+  ['queue-full', true],
 ];
 
 const BY_PHASE: [TimeoutPhase, boolean][] = [

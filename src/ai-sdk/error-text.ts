@@ -22,6 +22,7 @@ const SENTENCES: Readonly<Record<A2AErrorKind, string>> = {
   input: 'The message was refused.',
   auth: 'The agent refused our credentials.',
   conflict: 'The question was answered already.',
+  'queue-full': 'The agent is busy; try again shortly.',
 };
 
 /** The `errorText` of a failed turn's `error` chunk by default: a sentence by its kind (any other error: that the turn failed); no URL, no agent text. */

@@ -1,17 +1,20 @@
+import type { Observable } from 'rxjs';
 import { A2AError } from '../errors.js';
 import { contextIdDeriver } from '../identity/context-id.js';
 import { identitySecret, warnOnDerive } from '../identity/secret.js';
 import { Threads } from '../identity/threads.js';
 import { readableLogger, silentLogger, type Logger } from '../logger.js';
 import type { CardSummary } from '../port/card.js';
+import type { TurnEvent } from '../port/events.js';
 import { agentReach, createSdkPorts, type GrpcSupport, type SdkPorts } from '../sdk/ports.js';
 import { TurnTelemetry } from '../telemetry/turn.js';
 import { MAX_TIMER_MS, resolvePolicy } from '../turn/policy.js';
 import { within } from '../turn/within.js';
+import { AgentLimiters } from './agent-limits.js';
 import { CancelsInFlight } from './cancels.js';
 import { clientCancel } from './cancel.js';
 import { clientHistory } from './history.js';
-import { TurnsInFlight } from './in-flight.js';
+import { TurnsInFlight, type Ladder } from './in-flight.js';
 import { agentKey, checkInput, checkResumeInput, onThread } from './input.js';
 import { onPort } from './on-port.js';
 import { taskResume, threadResume, threadTurn, type ThreadTurnParts } from './thread-turns.js';
@@ -28,6 +31,9 @@ export type {
   SurfaceOrigin,
   TurnInput,
 } from './types.js';
+
+/** A client's turn, run on its thread's key with its ladder. */
+type Run = (key: string, ladder: Ladder) => Observable<TurnEvent>;
 
 /** What a platform entry (the Node one) hands the core client: a resource it owns, a faster deriver. */
 export interface ClientPlatform {
@@ -71,6 +77,9 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
   // Only with the option: without it a turn is exactly what it was (no operator, no per-event work).
   const telemetry = options.telemetry ? new TurnTelemetry(options.telemetry) : undefined;
   const parts: ThreadTurnParts = { threads, onPort: onPort(ports, telemetry) };
+  // Only with the option: without it a turn runs as it is given (no gate, no operator).
+  const limits = options.agentLimits === undefined ? undefined : new AgentLimiters(options.agentLimits);
+  const limited = limits === undefined ? (_agent: string, run: Run) => run : (agent: string, run: Run) => limits.limited(agent, run);
   const inFlight = new TurnsInFlight(
     {
       policy,
@@ -88,7 +97,9 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
         input,
         true,
         () => Threads.key(checkInput(input, policy.maxAttachmentBytes), input.handle, input.thread),
-        (key, ladder) => threads.withContextId(key, input, (contextId) => threadTurn(parts, input, key, contextId, ladder)),
+        limited(input.agent, (key, ladder) =>
+          threads.withContextId(key, input, (contextId) => threadTurn(parts, input, key, contextId, ladder)),
+        ),
       ),
     resume: (input) =>
       inFlight.turn(
@@ -98,10 +109,11 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
           const url = checkResumeInput(input);
           return onThread(input) ? Threads.key(url, input.handle, input.thread) : '';
         },
-        (key, ladder) =>
+        limited(input.agent, (key, ladder) =>
           onThread(input)
             ? threads.withContextId(key, input, (contextId) => threadResume(parts, input, key, contextId, ladder))
             : taskResume(parts, input, (input.from?.taskId ?? input.taskId)!, ladder),
+        ),
       ),
     history: (input) => clientHistory({ threads, ports, policy }, input),
     cancel: (input) => clientCancel({ threads, ports, policy }, input),
@@ -119,7 +131,9 @@ export function createClient(options: A2AOptions = {}, platform: ClientPlatform 
       return url === undefined ? undefined : threads.memory(Threads.key(url, handle, thread));
     },
     close: async (closing = {}) => {
-      // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's.
+      // A turn still running ends now: handed over (detach), or abandoned, its task cancelled as any left turn's;
+      // one still waiting for its agent's room ends unsent (no turn ending lets it start).
+      limits?.close();
       await inFlight.end(closing.detach === true, handOverWait(closing.handOverWaitMs));
       await cancels.settled();
       await sdkPorts?.close();

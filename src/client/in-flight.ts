@@ -86,9 +86,9 @@ export class TurnsInFlight {
     if (detach) this.detaching = true;
     this.closed = true;
     const turns = [...this.running.keys()];
-    // A message still waiting in its thread's lane was never sent: nothing to hand over or wait for.
-    const now = turns.filter((turn) => !this.detaching || turn.named || !turn.started);
-    for (const turn of now) turn.end(turn.started ? closedError(this.detaching) : unsentError());
+    // A message still waiting in its thread's lane, or in its agent's queue, was never sent: nothing to hand over or wait for.
+    const now = turns.filter((turn) => !this.detaching || turn.named || !turn.started || turn.queued);
+    for (const turn of now) turn.end(turn.started && !turn.queued ? closedError(this.detaching) : unsentError(turn.started));
     const waiting = turns.filter((turn) => !now.includes(turn));
     return Promise.all(waiting.map((turn) => handOverWhenNamed(turn, waitMs))).then(() => undefined);
   }
@@ -120,11 +120,13 @@ function handOverWhenNamed(turn: Running, waitMs: number): Promise<void> {
   });
 }
 
-function unsentError(): A2AError {
+function unsentError(queued: boolean): A2AError {
   return new A2AError({
     kind: 'aborted',
     operation: 'turn',
-    message: "the client closed while this message waited for the thread's reply in progress: it was not sent",
+    message: queued
+      ? "the client closed while this turn waited in its agent's queue (agentLimits): nothing was sent"
+      : "the client closed while this message waited for the thread's reply in progress: it was not sent",
   });
 }
 

@@ -17,6 +17,8 @@ export class Running implements LaneEntry, Observer<TurnEvent> {
   whenNamed?: () => void;
   /** Set while a closing client waits for this turn: told when it ended, however. */
   whenEnded?: () => void;
+  /** The turn waits in its agent's queue (`agentLimits`): its latest event is `queued`; nothing was sent. */
+  queued = false;
   /** The subscriber left before the turn ended (only read for `onLeave: 'detach'`). */
   left = false;
   /** A newer message of the thread ended this turn: its task is cancelled, whatever `onLeave` says. */
@@ -52,6 +54,7 @@ export class Running implements LaneEntry, Observer<TurnEvent> {
 
   /** The turn's events to its subscriber, noting when the agent names the task (and handing over then, if waited for). */
   next(event: TurnEvent): void {
+    this.queued = event.type === 'queued';
     this.subscriber.next(event);
     if (!this.named && event.type === 'task') {
       this.named = true;

@@ -10,6 +10,7 @@ import type { HistoryPage } from '../port/history.js';
 import type { AgentReachOptions } from '../sdk/reach-options.js';
 import type { PortFactory } from '../port/port.js';
 import type { A2ATelemetry } from '../telemetry/types.js';
+import type { AgentLimitsOption } from './agent-limit-option.js';
 import type { TurnPolicyInput } from '../turn/policy.js';
 
 export type { CancelInput, HistoryInput, LeaveMode, ResumeInput, SurfaceOrigin, TurnInput } from './inputs.js';
@@ -59,6 +60,14 @@ export interface A2AOptions extends AgentReachOptions {
    * docs/push.md. None by default.
    */
   push?: PushDelivery;
+  /**
+   * Bounds per agent (its card URL): `maxInFlight` turns running at once, `maxStartsPerSecond` new
+   * turns in any second; a turn (or resume) past them waits in order, with `queued` events, in a queue
+   * of `maxQueued` (default 1,000) past which it fails at once with a `queue-full` error, sending
+   * nothing. `agents` sets other bounds per origin or URL prefix. None by default: then a turn is not
+   * gated at all. See docs/limits.md.
+   */
+  agentLimits?: AgentLimitsOption;
 }
 
 /** How a client closes. */

@@ -21,7 +21,7 @@ export type { Usage, UsageCost, UsageEvent, UsageJson, UsageScope } from './usag
 export type TurnOutcome =
   'completed' | 'input-required' | 'auth-required' | 'failed' | 'rejected' | 'canceled' | 'none' | 'not-received' | 'unknown';
 
-/** Emitted first, always, before any I/O. */
+/** Emitted first, always, before any I/O (after the `queued` events of a turn the client's `agentLimits` held back). */
 export interface StartEvent {
   /** Discriminant. */
   type: 'start';

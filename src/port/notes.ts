@@ -120,7 +120,19 @@ export interface PushNoteEvent {
   cause?: A2AError;
 }
 
-/** The ladder's own notes, passed through the renderer unchanged. */
+/**
+ * The turn waits in its agent's queue (the client's `agentLimits`: the agent has its most turns
+ * running, or started its most this second): emitted before `start`, when the turn is held back and
+ * again each time it moves up. Nothing was sent yet: a turn left now sends nothing.
+ */
+export interface QueuedEvent {
+  /** Discriminant. */
+  type: 'queued';
+  /** Its place in the agent's queue: 1 starts next. */
+  place: number;
+}
+
+/** The ladder's own notes (and the client's `queued`), passed through the renderer unchanged. */
 export type LadderNote =
   | ReconnectingEvent
   | PollingEvent
@@ -129,4 +141,5 @@ export type LadderNote =
   | ContextRefusedEvent
   | ReconcileEvent
   | ContextAdoptedEvent
-  | PushNoteEvent;
+  | PushNoteEvent
+  | QueuedEvent;

@@ -10,6 +10,8 @@ import { TextRope } from './rope.js';
 
 /** A turn as a UI shows it: the state a store keeps, folded from the turn's events by {@link reduceTurn}. */
 export interface TurnView {
+  /** Its place in its agent's queue while the client holds it back (`agentLimits`: its `queued` events); absent once it starts. */
+  queued?: number;
   /** `running` until the `end` event (`ended`) or an error (`error`). */
   phase: 'running' | 'ended' | 'error';
   /** The reply so far; after `end`, the final reply. */
@@ -54,6 +56,8 @@ export const initialTurnView: TurnView = { phase: 'running', reply: '', reconnec
 /** The pure reducer behind {@link turnState}: one event in, the next view out (the input is never mutated). */
 export function reduceTurn(view: TurnView, event: TurnEvent | TurnErrorEvent): TurnView {
   switch (event.type) {
+    case 'queued':
+      return { ...view, queued: event.place };
     case 'start':
       return { ...initialTurnView, ...ids(event.contextId, event.taskId) };
     case 'task':

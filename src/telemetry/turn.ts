@@ -32,6 +32,7 @@ export function agentAttribute(agent: string): string {
  */
 const FROM_AGENT: Readonly<Record<TurnEvent['type'], boolean>> = {
   start: false,
+  queued: false,
   task: true,
   request: true,
   status: true,

@@ -43,6 +43,7 @@ describe('the first-event clock', () => {
   /** One event of each type, and whether it is the agent's (it stops the clock) or the client's own note. */
   const samples: Record<TurnEvent['type'], [event: TurnEvent, fromAgent: boolean]> = {
     start: [{ type: 'start' }, false],
+    queued: [{ type: 'queued', place: 1 }, false],
     task: [{ type: 'task', taskId: 'task-1' }, true],
     request: [{ type: 'request', text: 'hi' }, true],
     status: [{ type: 'status', state: 'working' }, true],

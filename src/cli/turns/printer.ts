@@ -93,6 +93,7 @@ export class TurnPrinter {
         this.clearStatus();
         dimLines(io, userLines(event));
         return;
+      case 'queued': // the command sets no agentLimits
       case 'start':
       case 'task':
       case 'attachment':
