@@ -5,14 +5,21 @@
  * a history message carries its exchange's usage. Against real SDK agents in each convention too.
  */
 import { DefaultChatTransport, createUIMessageStreamResponse, type UIMessage } from 'ai';
-import { of } from 'rxjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { map, of, Subject } from 'rxjs';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { USAGE_MOUNTS, startUsageAgent, type UsageAgents } from '../../fixtures/agent-usage.js';
 import { USAGE_CONVENTIONS } from '../../fixtures/usage-conventions.js';
-import { a2aChatTransport, historyToUIMessages, type A2AUIMessage, type A2AUIMessageChunk } from '../../src/ai-sdk/index.js';
-import type { AgentEvent } from '../../src/index.js';
+import {
+  a2aChatTransport,
+  historyToUIMessages,
+  replyMessageId,
+  type A2AUIMessage,
+  type A2AUIMessageChunk,
+} from '../../src/ai-sdk/index.js';
+import type { AgentEvent, AgentMessage, Task } from '../../src/index.js';
 import { createA2A } from '../../src/node/create-a2a.js';
 import { createFakePort, ev, testCard } from '../../src/testing/index.js';
+import { withContext } from '../fake-events.js';
 import { chunksOf, clientOf, foldChunks, NodeChat, SECRET, submitHi, userMessage } from './kit.js';
 
 const AGENT = 'http://127.0.0.1:1/';
@@ -138,6 +145,37 @@ describe("a reply's usage as message metadata", () => {
       { usage: { cost: { amount: 0.02, currency: 'EUR' } } },
     ]);
     expect(messages[1]).not.toHaveProperty('metadata');
+  });
+});
+
+describe('a resumed reply and its usage', () => {
+  it("after a reload: the history's running usage, then the resumed reply's from its start (reset, not merged), counted once", async () => {
+    const CONTEXT = 'ctx-1';
+    const said: AgentMessage = { role: 'user', parts: [{ kind: 'text', text: 'go' }], messageId: 'm-1' };
+    const first = { artifactId: 'a', parts: [{ kind: 'text' as const, text: 'Once' }], metadata: usage({ input_tokens: 5, cost: 0.5 }) };
+    const running: Task = { id: 'T', contextId: CONTEXT, status: { state: 'working' }, artifacts: [first], history: [said] };
+    const resubscribed = new Subject<AgentEvent>();
+    const port = createFakePort({
+      card: () => of(testCard()),
+      listTasks: () => of({ tasks: [running] }),
+      resubscribe: () => resubscribed.pipe(map((event) => withContext(event, CONTEXT))),
+    });
+    const transport = a2aChatTransport({ client: clientOf(port), agent: AGENT, handle: 'web', contextId: () => CONTEXT });
+    const { messages } = await transport.history({ chatId: 'thread-1' });
+    expect(messages.at(-1)!.metadata).toEqual({ usage: { inputTokens: 5, cost: { amount: 0.5 } } });
+
+    const chat = new NodeChat<A2AUIMessage>({ id: 'thread-1', transport, messages });
+    const resumed = chat.resumeStream();
+    await vi.waitFor(() => expect(resubscribed.observed).toBe(true));
+    // The snapshot again (its report counted once), then an artifact whose report has no cost: the sum keeps the one cost.
+    resubscribed.next(ev.task('T', 'working', { artifacts: [first] }));
+    resubscribed.next(ev.artifact('T', 'b', ' upon.', { lastChunk: true, metadata: usage({ input_tokens: 3, output_tokens: 1 }) }));
+    resubscribed.next(ev.status('T', 'completed'));
+    resubscribed.complete();
+    await resumed;
+    const reply = chat.messages.at(-1)!;
+    expect(reply.id).toBe(replyMessageId('T'));
+    expect(reply.metadata).toEqual({ usage: { inputTokens: 8, outputTokens: 1, cost: { amount: 0.5 } } });
   });
 });
 
