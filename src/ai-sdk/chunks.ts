@@ -1,7 +1,8 @@
 /**
  * A turn's events as UI message chunks, one turn at a time: the reply as text parts, files as file
- * parts, the task, its status, data parts, framework records and A2UI surfaces as `data-a2a-*` parts, the end as
- * the task's outcome (and, on a question, its interrupt) and a `finish`, an error as an `error` chunk.
+ * parts, the task, its status, data parts, framework records and A2UI surfaces as `data-a2a-*` parts, the
+ * agent's usage as message metadata, the end as the task's outcome (and, on a question, its interrupt) and a
+ * `finish` (with the turn's usage), an error as an `error` chunk.
  */
 import type { Attachment, EndEvent, TurnEvent } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
@@ -10,6 +11,7 @@ import { filePartOf } from './files.js';
 import { interruptData } from './interrupt.js';
 import { refusedChunk, TurnSurfaces } from './surfaces.js';
 import type { A2AData, A2APartMetadata, A2ATaskData, A2AUIMessageChunk } from './types.js';
+import { StreamedUsage } from './usage.js';
 
 /** The `providerMetadata` of a text part the reply no longer shows (a correction replaced it). */
 export const REPLACED: A2APartMetadata = { a4h: { replaced: true } };
@@ -30,7 +32,8 @@ function finishReasonOf(event: EndEvent): 'stop' | 'error' | 'other' {
  * appends the rest; any other (a correction) ends the part marked `{ a4h: { replaced: true } }` and
  * opens a new one with the whole text: `useChat` cannot shorten a part, so the reply is the text
  * parts not marked replaced (`replyTextOf`). A surface's events update its one `data-a2a-surface` part
- * (id its `surfaceId`): the turn's messages about it so far.
+ * (id its `surfaceId`): the turn's messages about it so far. The turn's running usage is the message's
+ * `metadata.usage` (a `message-metadata` chunk when it changes), its total on `finish`.
  */
 export class TurnChunks {
   private textId: string | undefined;
@@ -38,6 +41,7 @@ export class TurnChunks {
   private texts = 0;
   private task: A2ATaskData = {};
   private readonly surfaces = new TurnSurfaces();
+  private readonly usage = new StreamedUsage();
 
   constructor(private readonly errorText: (error: unknown) => string = publicErrorText) {}
 
@@ -63,6 +67,10 @@ export class TurnChunks {
         return [this.surfaces.of(event)];
       case 'surface-refused':
         return [refusedChunk(event)];
+      case 'usage': {
+        const messageMetadata = this.usage.of(event.total);
+        return messageMetadata === undefined ? [] : [{ type: 'message-metadata', messageMetadata }];
+      }
       case 'end':
         return this.end(event);
       default:
@@ -113,10 +121,13 @@ export class TurnChunks {
     if (event.contextId !== undefined) task.contextId = event.contextId;
     if (event.replyMissing !== undefined) task.replyMissing = event.replyMissing.reason;
     if (event.interrupt !== undefined) task.interrupt = interruptData(event.interrupt);
+    const finishReason = finishReasonOf(event);
     return [
       ...this.closeText(),
       { type: 'data-a2a-task', id: 'task', data: task },
-      { type: 'finish', finishReason: finishReasonOf(event) },
+      event.usage === undefined
+        ? { type: 'finish', finishReason }
+        : { type: 'finish', finishReason, messageMetadata: this.usage.finish(event.usage) },
     ];
   }
 }

@@ -22,6 +22,7 @@ export { publicErrorText } from './error-text.js';
 export type { UIMessageStreamOptions } from './stream.js';
 export { historyToUIMessages, isReplacedText, replyMessageId, replyTextOf } from './messages.js';
 export type { A2AActionData, A2ASurfaceData, A2ASurfaceRefusedData } from './a2ui-types.js';
+export type { A2AMessageMetadata, A2AUsage, A2AUsageCost } from './usage.js';
 export type {
   A2AActivityData,
   A2AData,

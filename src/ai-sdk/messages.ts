@@ -12,6 +12,7 @@ import { filePartOf, outgoingFileOf } from './files.js';
 import { interruptOf } from './interrupt.js';
 import { surfaceParts } from './surfaces.js';
 import type { A2AMessageLike, A2APartLike, A2ATaskData, A2AUIMessage, A2AUIPart } from './types.js';
+import { usageMetadataOf } from './usage.js';
 
 /** The id of the assistant message that shows the agent's task `taskId` (in a history page and a resumed reply). */
 export function replyMessageId(taskId: string): string {
@@ -51,6 +52,7 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
     id: replyMessageId(exchange.taskId),
     role: 'assistant',
     parts: [...parts, ...attachmentParts(exchange.attachments), ...surfaces],
+    ...usageMetadataOf(exchange.usage),
   };
 }
 
@@ -60,7 +62,8 @@ function replyMessage(exchange: HistoryExchange, contextId: string): A2AUIMessag
  * assistant message whose id is `replyMessageId(taskId)`, with its `data-a2a-task` (the task and its
  * outcome: a question's task says `input-required`) and `data-a2a-status` parts, its text, files and
  * data parts, and a `data-a2a-surface` part per A2UI surface when the exchange carries its surfaces
- * (`surfaces`, as the task's snapshot draws them). A reply still in progress is
+ * (`surfaces`, as the task's snapshot draws them), and `metadata.usage` when the exchange carries usage
+ * (`HistoryExchange.usage`; none reported, no metadata). A reply still in progress is
  * there as far as it got: a resumed reply (`resume: true`) replaces that message in place, since its
  * `start` chunk names the same id.
  */

@@ -7,6 +7,7 @@
 import type { TurnOutcome } from '../port/events.js';
 import type { TaskState } from '../port/types.js';
 import type { A2AActionData, A2ASurfaceData, A2ASurfaceRefusedData } from './a2ui-types.js';
+import type { A2AMessageMetadata } from './usage.js';
 
 /**
  * What the entry marks on a part, under the `a4h` key of its `providerMetadata`: a text part the
@@ -162,8 +163,8 @@ export type A2AUIMessage = {
   role: 'user' | 'assistant';
   /** Its parts, in order. */
   parts: A2AUIPart[];
-  /** No metadata is set; the field is there for `useChat`'s type. */
-  metadata?: unknown;
+  /** An assistant message's `usage`, when its agent reported usage (see {@link A2AMessageMetadata}); else absent. */
+  metadata?: A2AMessageMetadata;
 };
 
 /** A data chunk: a data part to add, or to update in place when its `id` was seen (the part itself). */
@@ -171,7 +172,8 @@ export type A2ADataChunk = A2ADataPart;
 
 /**
  * A UI message chunk of a turn: the subset of the AI SDK's `UIMessageChunk` the entry writes
- * (`start`, `text-start` / `text-delta` / `text-end`, `file`, `data-a2a-*`, `error`, `abort`, `finish`).
+ * (`start`, `text-start` / `text-delta` / `text-end`, `file`, `data-a2a-*`, `message-metadata`, `error`,
+ * `abort`, `finish`).
  */
 export type A2AUIMessageChunk =
   | {
@@ -219,9 +221,17 @@ export type A2AUIMessageChunk =
     }
   | {
       /** Discriminant. */
+      type: 'message-metadata';
+      /** The message's metadata to merge: the turn's running usage, when it changed. */
+      messageMetadata: A2AMessageMetadata;
+    }
+  | {
+      /** Discriminant. */
       type: 'finish';
       /** `stop` (completed), `error` (failed, rejected) or `other` (a question, a cancel). */
       finishReason: 'stop' | 'error' | 'other';
+      /** The turn's total usage, when the agent reported any. */
+      messageMetadata?: A2AMessageMetadata;
     };
 
 /**

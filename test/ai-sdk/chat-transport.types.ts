@@ -6,7 +6,7 @@
 import type { ChatTransport, UIDataTypes, UIMessage, UIMessageChunk } from 'ai';
 import type { A2AClient } from '../../src/index.js';
 import { a2aChatTransport, historyToUIMessages } from '../../src/ai-sdk/index.js';
-import type { A2ADataTypes, A2AUIMessage, A2AUIMessageChunk } from '../../src/ai-sdk/index.js';
+import type { A2ADataTypes, A2AMessageMetadata, A2AUIMessage, A2AUIMessageChunk } from '../../src/ai-sdk/index.js';
 
 declare const client: A2AClient;
 const transport = a2aChatTransport({ client, agent: 'http://127.0.0.1:1/', handle: 'web' });
@@ -32,3 +32,7 @@ export const actionPart: UIMessage<unknown, A2ADataTypes>['parts'][number] = {
   type: 'data-a2a-action',
   data: { surfaceId: 'form', name: 'submit', sourceComponentId: 'go' },
 };
+/** Usage: the messages' metadata type is `useChat`'s metadata, and the chunks that carry it are typed by it. */
+export const withUsage: UIMessage<A2AMessageMetadata, A2ADataTypes>[] = historyToUIMessages({ contextId: 'c', exchanges: [] });
+export const usageChunk: UIMessageChunk<A2AMessageMetadata, A2ADataTypes> = {} as A2AUIMessageChunk;
+export const typedUsage: ChatTransport<UIMessage<A2AMessageMetadata, A2ADataTypes>> = transport;

@@ -1,7 +1,7 @@
 /**
  * One message of the chat: the person's text (or action on a form), or the agent's reply (its text
- * parts but those a correction replaced: `replyTextOf`), its files, data parts and A2UI surfaces, and
- * a note from its task and status.
+ * parts but those a correction replaced: `replyTextOf`), its files, data parts and A2UI surfaces, a
+ * note from its task and status, and its usage when the agent reported any (usage.tsx).
  * A question the agent asked is a marked block, and the answer box is focused when it comes.
  */
 import { useEffect } from 'react';
@@ -14,6 +14,7 @@ import {
   type A2AUIPart,
 } from 'a4h-a2a/ai-sdk';
 import { ActionSent, SurfacePart, SurfaceRefused } from './surfaces.js';
+import { Usage } from './usage.js';
 
 /** The data of a message's `data-a2a-task` or `data-a2a-status` part, if it has one. */
 function dataOf(message: A2AUIMessage, type: 'data-a2a-task'): A2ATaskData | undefined;
@@ -99,6 +100,7 @@ export function Message({ message, streaming, stopped }: { message: A2AUIMessage
       <span className="body">{replyTextOf(message) || question?.text}</span>
       {attachments}
       <span className="note">{noteOf(phase, task, dataOf(message, 'data-a2a-status'))}</span>
+      <Usage message={message} />
     </li>
   );
 }

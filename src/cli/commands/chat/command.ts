@@ -39,8 +39,8 @@ ${DEFAULT_CHAT_HISTORY}; 0 for none; an agent that cannot list them, A2A v0.3, s
 still in progress on the thread, or a question the agent is waiting on, under what you said ("you: …").
 --task-id ID: your first line continues that task (--task is taken as it). /attach PATH sends a file with your next
 message; the agent's files and data parts show as one line each ([file] name (mediaType, N bytes)),
-and /save DIR writes the last reply's into DIR. /help lists the chat's commands (//text sends a line
-that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
+and /save DIR writes the last reply's into DIR. /usage prints the last turn's usage and this chat's sum,
+as the agent reported them. /help lists the chat's commands (//text sends a line that starts with a slash). -H, --bearer-env and the --oauth flags give the agent
 credentials, --extension activates an extension on every turn, as for send. The identity secret
 comes from A4H_IDENTITY_SECRET. --debug logs each request and answer on stderr (gRPC calls too),
 every credential redacted. --verbose shows an error's causes.

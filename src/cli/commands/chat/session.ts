@@ -4,12 +4,12 @@ import type { A2AClient, TurnEvent } from '../../../node/index.js';
 import { ChatFiles } from './files.js';
 import { HeldHistory, pastExchanges } from './history.js';
 import type { ChatSettings } from './settings.js';
-import { CHAT_COMMANDS, readChatLine, SLASH_COMMANDS, type ChatLine } from './lines.js';
+import { CHAT_COMMANDS, readChatLine, unknownCommand, type ChatLine } from './lines.js';
+import { ChatUsage } from './usage.js';
 import { reportError } from '../../core/errors.js';
 import { notice, onOutClosed, type Io } from '../../core/io.js';
 import { isFailure } from '../../turns/outcome.js';
 import { TurnPrinter } from '../../turns/printer.js';
-import { didYouMean } from '../../core/suggest.js';
 import { startTurn, type RunningTurn, type TurnResult } from '../../turns/turn-runner.js';
 import { leftNote, TurnTrail } from '../../turns/left-turn.js';
 import { warnReplyMissing } from '../../output/print.js';
@@ -46,6 +46,7 @@ export class ChatSession {
   /** What the running turn told: the message it sent, the task the agent named (what a Ctrl-C leaves at the agent). */
   private trail = new TurnTrail();
   private readonly files: ChatFiles;
+  private readonly usage = new ChatUsage();
   private readonly lines: Interface;
   /** The input and the output are a terminal: a prompt, and a new line when leaving. */
   private readonly tty: boolean;
@@ -144,18 +145,15 @@ export class ChatSession {
       case 'blank':
         return this.advance();
       case 'help':
-        this.io.err.write(`${CHAT_COMMANDS}\n`);
+      case 'usage':
+        this.io.err.write(line.kind === 'help' ? `${CHAT_COMMANDS}\n` : this.usage.text());
         return this.advance();
       case 'attach':
-        return this.filing(this.files.attach(line.argument));
       case 'save':
-        return this.filing(this.files.save(line.argument));
-      case 'unknown': {
-        const guess = didYouMean(line.word, SLASH_COMMANDS);
-        const hint = `/help lists them; //${line.line.slice(1)} sends the line as it is`;
-        notice(this.io, this.io.style.yellow(`unknown command ${line.word}${guess}: ${hint}`));
+        return this.filing(line.kind === 'attach' ? this.files.attach(line.argument) : this.files.save(line.argument));
+      case 'unknown':
+        notice(this.io, this.io.style.yellow(unknownCommand(line)));
         return this.advance();
-      }
       case 'message':
         return this.send(line.text);
     }
@@ -216,6 +214,7 @@ export class ChatSession {
   private show(event: TurnEvent): void {
     const { io } = this;
     this.trail.see(event);
+    this.usage.see(event);
     this.printer.show(event);
     if (event.type !== 'end') return;
     this.files.replied(event.attachments);

@@ -116,7 +116,7 @@ async function sendOne({ values, positionals, args, io, about }: Call<typeof SEN
       verbose,
       port: delivered,
       ...thread,
-      reread: (taskId) => firstValueFrom(port.getTask(taskId)),
+      reread: (taskId, historyLength) => firstValueFrom(port.getTask(taskId, historyLength)),
       authWait,
       ...save,
     });

@@ -33,3 +33,29 @@ function foldInto(task: Task, event: AgentEvent): Task {
   else artifacts[at] = event.append ? ({ ...artifacts[at]!, parts: [...artifacts[at]!.parts, ...chunk.parts] } satisfies Artifact) : chunk;
   return { ...task, artifacts };
 }
+
+/** The most messages of history a streamed send's terminal object asks for (GetTask's `historyLength`). */
+export const HISTORY_BOUND = 100;
+
+/**
+ * The agent's messages a stream told of (its status updates'), for the terminal object read after it: when
+ * one of them carried metadata (usage, as redpanda's and OpenRouter's agents report it on each message), the
+ * GetTask asks for that many messages of history, so `-o json` shows them as the agent sent them; otherwise
+ * none (historyLength 0, as every other call).
+ */
+export class HeardMessages {
+  private count = 0;
+  private withMetadata = false;
+
+  /** Notes the message of a status update. */
+  see(event: AgentEvent): void {
+    if (event.kind !== 'status' || event.status.message === undefined) return;
+    this.count++;
+    if (event.status.message.metadata !== undefined && Object.keys(event.status.message.metadata).length > 0) this.withMetadata = true;
+  }
+
+  /** The history the terminal object asks for: the messages heard (bounded) when one carried metadata, else none. */
+  historyLength(): number | undefined {
+    return this.withMetadata ? Math.min(this.count, HISTORY_BOUND) : undefined;
+  }
+}

@@ -14,12 +14,13 @@ import {
 } from '../../../node/index.js';
 import { mkdir } from 'node:fs/promises';
 import { saveAttachments } from '../../turns/attachments.js';
-import { foldTask, taskOfUpdate } from './fold.js';
+import { foldTask, HeardMessages, taskOfUpdate } from './fold.js';
 import type { DeliveryPort } from './ports.js';
 import { notice, type Io } from '../../core/io.js';
 import { reportFailure, writeRecord, type OutputMode } from '../../output/output.js';
 import { finalRecord, printEvent, printResult, warnOutcome, warnReplyMissing } from '../../output/print.js';
 import { sendRecord } from '../../output/text.js';
+import { withUsage } from '../../output/usage-text.js';
 import { followCommand, shellQuote } from '../../output/shell-quote.js';
 import { terminalLine } from '../../output/terminal-text.js';
 import { startTurn, watchTurn } from '../../turns/turn-runner.js';
@@ -44,8 +45,11 @@ export interface ProtocolReport {
   save?: string;
   /** An error's causes too (`--verbose`). */
   verbose?: boolean;
-  /** Reads a task as the agent has it (GetTask), for the terminal object of a streamed turn without `--stream`. */
-  reread?: (taskId: string) => Promise<Task>;
+  /**
+   * Reads a task as the agent has it (GetTask), for the terminal object of a streamed turn without
+   * `--stream`; with `historyLength`, its last messages too (those the stream told of, when they carried metadata).
+   */
+  reread?: (taskId: string, historyLength?: number) => Promise<Task>;
   /** The wait at AUTH_REQUIRED: its notices, and the error of a `--timeout` or Ctrl-C during it. */
   authWait?: AuthWait;
   /** The thread the message went on (`--thread`, `--handle`): a cancel's note names the command that looks for it. */
@@ -77,9 +81,11 @@ export async function reportProtocolTurn(
   let settled = false;
   // Without --stream: the last snapshot, and whether stream updates came after it (then it is read again).
   let updated = false;
+  const messages = new HeardMessages();
   const heard = (event: AgentEvent): void => {
     if (settled) return;
     if (mode.stream) printEvent(io, mode, event);
+    messages.see(event);
     if (event.kind === 'task' || event.kind === 'message') {
       last = event;
       updated = false;
@@ -112,7 +118,7 @@ export async function reportProtocolTurn(
     if (expired !== undefined) return reportFailure(io, mode, expired, context);
     if ('outcome' in result && end !== undefined) {
       if (report.save !== undefined && end.attachments?.length) await saveAll(io, report.save, end.attachments);
-      if (!mode.stream && updated && last?.kind === 'task') last = await reread(report, last);
+      if (!mode.stream && updated && last?.kind === 'task') last = await reread(report, last, messages.historyLength());
       return ended(io, report, end, last);
     }
     if (watch.outClosed()) return 0;
@@ -135,12 +141,12 @@ export async function reportProtocolTurn(
 /**
  * The task as the agent has it once the stream that told it ended (one GetTask): the terminal object of a
  * send without `--stream`, the agent's own rather than one put together from its updates, which stand in
- * when the read fails.
+ * when the read fails. `historyLength`: the messages of history it asks for (see {@link HeardMessages}).
  */
-async function reread(report: ProtocolReport, folded: Extract<SendResult, { kind: 'task' }>): Promise<SendResult> {
+async function reread(report: ProtocolReport, folded: Extract<SendResult, { kind: 'task' }>, historyLength?: number): Promise<SendResult> {
   if (report.reread === undefined) return folded;
   try {
-    return { kind: 'task', task: await report.reread(folded.task.id) };
+    return { kind: 'task', task: await report.reread(folded.task.id, historyLength) };
   } catch {
     return folded;
   }
@@ -156,9 +162,11 @@ async function saveAll(io: Io, dir: string, attachments: Attachment[]): Promise<
 function ended(io: Io, report: ProtocolReport, end: EndEvent, last: SendResult | undefined): number {
   const { mode } = report;
   const state = STATE_OF[end.outcome];
-  if (!mode.stream && last !== undefined) printResult(io, mode, protocolSendResponse(last), sendRecord(last));
+  // The text record's last field is the turn's usage, when the agent reported any (-o json: the agent's objects as sent).
+  if (!mode.stream && last !== undefined) printResult(io, mode, protocolSendResponse(last), withUsage(sendRecord(last), end.usage));
   else if (mode.format === 'text' && end.taskId !== undefined && state !== undefined) {
-    writeRecord(io, finalRecord({ id: end.taskId, ...(end.contextId === undefined ? {} : { contextId: end.contextId }), state }));
+    const ids = { id: end.taskId, ...(end.contextId === undefined ? {} : { contextId: end.contextId }), state };
+    writeRecord(io, withUsage(finalRecord(ids), end.usage));
   }
   if (state === undefined) return 0;
   warnOutcome(io, state, last?.kind === 'task' ? last.task.status : undefined);

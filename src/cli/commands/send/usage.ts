@@ -15,8 +15,9 @@ The message's parts, in the order given: the words after the agent (one text par
 stdin for -); --media-type sets the type of the part flag just before it (else it is inferred).
 
 Output (stdout; notices and errors on stderr):
-  text (default)  one "Label: value" line per field (Task ID, Context ID, State, Message ID), then blocks
-                  (Status Message:, Artifact: NAME, Message:) each closed by a blank line.
+  text (default)  one "Label: value" line per field (Task ID, Context ID, State, Message ID; Usage when the
+                  agent reported usage), then blocks (Status Message:, Artifact: NAME, Message:) each closed by
+                  a blank line.
   -o json         one JSON document: the agent's SendMessageResponse ({"task"} or {"message"}), as A2A
                   v1.0 writes it. With --stream: JSON Lines, one StreamResponse per event as it arrives.
   --stream        follow the agent's events live (text: one record per event, the last restating the ids
