@@ -13,7 +13,6 @@ import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cors } from '../../demo/cors.js';
 import { startUsageAgent, type UsageAgents } from '../../fixtures/agent-usage.js';
-import type { StartOptions } from '../../fixtures/types.js';
 import { USAGE_CONVENTIONS, type ExpectedUsage } from '../../fixtures/usage-conventions.js';
 import { buildReactChat } from '../../examples/react-chat/build.mjs';
 import { startReactChatServer, type ReactChatServer } from '../../examples/react-chat/server.mjs';
@@ -63,7 +62,7 @@ describe('react chat example: a reply’s usage, against agents that report it, 
     if (!existsSync(join(ROOT, 'dist', 'index.js'))) throw new Error('dist/index.js is missing: run `npm run build` first');
     // The page talks to the agent from another origin: the demo agent's CORS before the fixture's routes
     // (startUsageAgent hands its options to the host, whose `before` takes it; its own type does not say so).
-    agents = await startUsageAgent({ before: [cors] } as StartOptions);
+    agents = await startUsageAgent({ before: [cors] });
     await buildReactChat();
     streaming = await startReactChatServer({ port: 0, agent: agents.v1.url('/'), secret: SECRET });
     blocking = await startReactChatServer({ port: 0, agent: agents.v1.url('/blocking/'), secret: SECRET });
