@@ -10,7 +10,8 @@ import { publicErrorText } from './error-text.js';
 import { filePartOf } from './files.js';
 import { interruptData } from './interrupt.js';
 import { refusedChunk, TurnSurfaces } from './surfaces.js';
-import type { A2AData, A2APartMetadata, A2ATaskData, A2AUIMessageChunk } from './types.js';
+import type { A2AUIMessageChunk } from './chunk-types.js';
+import type { A2AData, A2APartMetadata, A2ATaskData } from './types.js';
 import { StreamedUsage } from './usage.js';
 
 /** The `providerMetadata` of a text part the reply no longer shows (a correction replaced it). */

@@ -23,10 +23,10 @@ export type { UIMessageStreamOptions } from './stream.js';
 export { historyToUIMessages, isReplacedText, replyMessageId, replyTextOf } from './messages.js';
 export type { A2AActionData, A2ASurfaceData, A2ASurfaceRefusedData } from './a2ui-types.js';
 export type { A2AMessageMetadata, A2AUsage, A2AUsageCost } from './usage.js';
+export type { A2ADataChunk, A2AUIMessageChunk } from './chunk-types.js';
 export type {
   A2AActivityData,
   A2AData,
-  A2ADataChunk,
   A2ADataPart,
   A2ADataTypes,
   A2AElicitationData,
@@ -39,6 +39,5 @@ export type {
   A2ATaskData,
   A2ATextPart,
   A2AUIMessage,
-  A2AUIMessageChunk,
   A2AUIPart,
 } from './types.js';

@@ -8,7 +8,7 @@ import { isA2AError } from '../errors.js';
 import type { TurnEvent } from '../port/events.js';
 import { TurnChunks } from './chunks.js';
 import { publicErrorText } from './error-text.js';
-import type { A2AUIMessageChunk } from './types.js';
+import type { A2AUIMessageChunk } from './chunk-types.js';
 
 /** Options of {@link toUIMessageStream}. */
 export interface UIMessageStreamOptions {

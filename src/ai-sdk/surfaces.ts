@@ -6,7 +6,8 @@
 import type { A2UIMessage, SurfaceView } from '../port/a2ui.js';
 import type { SurfaceEvent, SurfaceRefusedEvent } from '../port/events.js';
 import type { A2ASurfaceData } from './a2ui-types.js';
-import type { A2ADataPart, A2AUIMessageChunk } from './types.js';
+import type { A2AUIMessageChunk } from './chunk-types.js';
+import type { A2ADataPart } from './types.js';
 
 /** `kept` after `messages`: a creation or a deletion starts the list again, anything else is appended. */
 function folded(kept: readonly A2UIMessage[], messages: readonly A2UIMessage[]): A2UIMessage[] {

@@ -10,7 +10,8 @@ import { answerTo } from '../client/answer.js';
 import { sentActionOf } from './action.js';
 import { historyToUIMessages, lastUserMessage, questionOf, replyMessageId, sentMessageOf } from './messages.js';
 import { resumedStream, toUIMessageStream } from './stream.js';
-import type { A2AMessageLike, A2AUIMessage, A2AUIMessageChunk } from './types.js';
+import type { A2AUIMessageChunk } from './chunk-types.js';
+import type { A2AMessageLike, A2AUIMessage } from './types.js';
 
 /** Options of {@link a2aChatTransport}: one agent, each chat one thread. */
 export interface A2AChatTransportOptions {
