@@ -134,6 +134,7 @@ export type {
   UsageScope,
   UserMessage,
 } from './port/events.js';
+export { sumUsage } from './render/usage.js';
 export { backoffDelay, DEFAULT_POLICY, resolvePolicy } from './turn/policy.js';
 export type { Backoff, TurnPolicy, TurnPolicyInput } from './turn/policy.js';
 export { catchTurnError, initialTurnView, reduceTurn, turnState } from './render/view.js';

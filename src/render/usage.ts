@@ -134,7 +134,7 @@ export class UsageLedger {
   private current(): Usage | undefined {
     if (this.taskTotal !== undefined) return copy(this.taskTotal.usage);
     if (this.reports.size === 0) return this.taskCall === undefined ? undefined : copy(this.taskCall.usage);
-    return sum([...this.reports.values()].map((kept) => kept.usage));
+    return sumUsage([...this.reports.values()].map((kept) => kept.usage));
   }
 }
 
@@ -152,10 +152,11 @@ function copy(usage: Usage): Usage {
 }
 
 /**
- * The sum of reports: each token field the sum of the reports that gave it (absent when none did); the
- * cost summed when every cost is in one currency (or none names one), else absent. One report is itself.
+ * The sum of usage reports, as a turn totals its own (a thread's turns summed the same way): each token
+ * field the sum of the reports that gave it (absent when none did); the cost summed when every cost is in
+ * one currency (or none names one), else absent. One report is itself (a copy); none is `{}`.
  */
-function sum(reports: readonly Usage[]): Usage {
+export function sumUsage(reports: readonly Usage[]): Usage {
   if (reports.length === 1) return copy(reports[0]!);
   const total: Usage = {};
   for (const field of ['inputTokens', 'outputTokens', 'totalTokens'] as const) {
