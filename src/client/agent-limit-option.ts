@@ -1,5 +1,6 @@
 import { A2AError } from '../errors.js';
 import { bounded, Invalid, isObject, object, optional, whole, type Path } from '../validation.js';
+import { longestMatch, parseScope, type UrlScope } from '../port/url-scope.js';
 
 /**
  * Bounds on what one agent is sent by this client: each agent (its card URL) has its own count and
@@ -49,9 +50,7 @@ const readLimits = object(
 );
 
 /** An `agents` entry: where it applies (an origin, and a path prefix without its trailing slash) and its bounds. */
-interface ScopedLimits {
-  origin: string;
-  path: string;
+interface ScopedLimits extends UrlScope {
   limits: ResolvedLimits;
 }
 
@@ -83,15 +82,7 @@ export class AgentLimitsTable {
 
   /** The bounds of the agent at `cardUrl`: the entry with the longest prefix of it (same origin, whole segments), else the option's. */
   of(cardUrl: string): ResolvedLimits {
-    if (this.scoped.length === 0) return this.base;
-    const url = new URL(cardUrl);
-    let best: ScopedLimits | undefined;
-    for (const entry of this.scoped) {
-      if (entry.origin !== url.origin) continue;
-      const inside = entry.path === '' || url.pathname === entry.path || url.pathname.startsWith(`${entry.path}/`);
-      if (inside && (best === undefined || entry.path.length > best.path.length)) best = entry;
-    }
-    return best?.limits ?? this.base;
+    return longestMatch(this.scoped, cardUrl)?.limits ?? this.base;
   }
 }
 
@@ -106,15 +97,8 @@ function resolve(value: unknown, path: Path): ResolvedLimits {
 }
 
 /** Where an `agents` key applies, as `credentials` keys are read: an http(s) origin or URL prefix, nothing else in it. */
-function scopeOf(key: string): { origin: string; path: string } {
-  const refuse = (says: string) => new Invalid(['agents', key], says);
-  let url: URL;
-  try {
-    url = new URL(key);
-  } catch {
-    throw refuse('must be an http(s) origin or URL prefix');
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') throw refuse('must be an http(s) origin or URL prefix');
-  if (url.username || url.password || url.search || url.hash) throw refuse('must carry no user, password, query or fragment');
-  return { origin: url.origin, path: url.pathname.replace(/\/+$/, '') };
+function scopeOf(key: string): UrlScope {
+  const scope = parseScope(key);
+  if ('problem' in scope) throw new Invalid(['agents', key], scope.problem.replace(/^the key /, ''));
+  return scope;
 }

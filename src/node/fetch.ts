@@ -1,4 +1,4 @@
-import { longestMatch } from '../sdk/http/credentials/url-scope.js';
+import { longestMatch } from '../port/url-scope.js';
 import { certificateRedirects } from './cert-redirects.js';
 import { tlsDispatchers } from './tls-dispatch.js';
 import { tlsEntries, type ClientTlsOption } from './tls.js';

@@ -2,7 +2,7 @@ import { createPrivateKey } from 'node:crypto';
 import { loadGrpcWith, type GrpcChannelTls } from '../sdk/wire/bindings/grpc/node.js';
 import type { GrpcSupport } from '../sdk/wire/bindings/grpc/support.js';
 import type { GrpcWireWatch } from '../sdk/wire/bindings/grpc/wire.js';
-import { longestMatch } from '../sdk/http/credentials/url-scope.js';
+import { longestMatch } from '../port/url-scope.js';
 import { tlsEntries, type ClientTls, type ClientTlsOption, type Pem } from './tls.js';
 
 /** Options of {@link grpcSupport}. */

@@ -1,7 +1,7 @@
 import type { TLSSocket } from 'node:tls';
 import { Agent, buildConnector, Client, Pool, type Dispatcher } from 'undici';
 import { CLOSED_AFTER_CLIENT_CERTIFICATE } from '../network-cause.js';
-import { longestMatch } from '../sdk/http/credentials/url-scope.js';
+import { longestMatch } from '../port/url-scope.js';
 import { secureOptions, type TlsEntry } from './tls.js';
 
 /** What every undici `Agent` of the Node fetch shares: its timeouts and pooling. */

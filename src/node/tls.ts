@@ -1,6 +1,6 @@
 import { createSecureContext } from 'node:tls';
 import { A2AError } from '../errors.js';
-import { parseScope, type UrlScope } from '../sdk/http/credentials/url-scope.js';
+import { parseScope, type UrlScope } from '../port/url-scope.js';
 
 /** PEM text, as a string or the bytes of a file. */
 export type Pem = string | Buffer;

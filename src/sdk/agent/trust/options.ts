@@ -1,5 +1,5 @@
 import { A2AError } from '../../../errors.js';
-import { longestMatch, parseScope, type UrlScope } from '../../http/credentials/url-scope.js';
+import { longestMatch, parseScope, type UrlScope } from '../../../port/url-scope.js';
 import { readJwks, type Jwks, type TrustedKey } from './jwks.js';
 
 /**

@@ -1,6 +1,6 @@
 import { A2AError } from '../../../errors.js';
 import type { CardSummary } from '../../../port/card.js';
-import { parseScope, type UrlScope } from './url-scope.js';
+import { parseScope, type UrlScope } from '../../../port/url-scope.js';
 import { apiKeyNameProblem, TOKEN, type ApiKeyPlace } from './names.js';
 import { checkOAuth, type OAuthClientCredentials, type OAuthEntry } from './oauth/options.js';
 import type { Caller } from './callers.js';

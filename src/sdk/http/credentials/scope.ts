@@ -1,7 +1,7 @@
 import type { Logger } from '../../../logger.js';
 import { redactQuery } from '../../../port/card-url.js';
 import type { CardSummary } from '../../../port/card.js';
-import { longestMatch } from './url-scope.js';
+import { longestMatch } from '../../../port/url-scope.js';
 import { checkCredentials, type CredentialEntry, type CredentialsOption } from './options.js';
 import { planFor, type CredentialPlan } from './plan.js';
 import { TokenCache } from './oauth/token-cache.js';

@@ -1,6 +1,6 @@
 import { A2AError } from '../../../errors.js';
 import { checkExtensionUris, mergeExtensions, NO_EXTENSIONS, type ExtensionsOption } from '../../../port/extensions.js';
-import { longestMatch, parseScope, type UrlScope } from '../credentials/url-scope.js';
+import { longestMatch, parseScope, type UrlScope } from '../../../port/url-scope.js';
 
 export type { ExtensionsOption } from '../../../port/extensions.js';
 

@@ -1,5 +1,5 @@
 import { A2AError } from '../../../errors.js';
-import { longestMatch, parseScope, type UrlScope } from '../../http/credentials/url-scope.js';
+import { longestMatch, parseScope, type UrlScope } from '../../../port/url-scope.js';
 import type { BindingsOption, ProtocolBinding } from './options.js';
 import { BINDINGS } from './registry.js';
 
