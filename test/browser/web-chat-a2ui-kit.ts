@@ -3,6 +3,7 @@
  * the page on another port may call them), the example's server pointed at the v1.0 host's main agent,
  * and pages on it that record their errors and every dialog a script opened; what the tests do on a page's surfaces.
  */
+import type { RequestHandler } from 'express';
 import type { Browser, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 import { startA2UIAgent, type A2UIAgents } from '../../fixtures/agent-a2ui.js';
@@ -24,10 +25,13 @@ export interface A2UIPage {
   close(): Promise<void>;
 }
 
-/** Starts the fixture agents (v1.0 host: its main agent, `/`, draws) and the example's server on them. */
-export async function startA2UIAgents(browser: Browser): Promise<A2UIPage> {
+/**
+ * Starts the fixture agents (v1.0 host: its main agent, `/`, draws) and the example's server on them;
+ * `before`: more handlers in front of every route, after the demo's CORS (a fault a test arms).
+ */
+export async function startA2UIAgents(browser: Browser, before: readonly RequestHandler[] = []): Promise<A2UIPage> {
   // startA2UIAgent hands its options to each host: the demo's CORS goes in front of every route.
-  const hostOptions: HostOptions = { before: [cors] };
+  const hostOptions: HostOptions = { before: [cors, ...before] };
   const agents = await startA2UIAgent(hostOptions);
   const server = await startWebChatServer({ port: 0, agent: agents.v1.url('/'), secret: SECRET });
   const errors: PageErrors = { page: [], console: [] };

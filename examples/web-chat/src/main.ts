@@ -105,11 +105,13 @@ function render(chat: Chat): void {
       ...chat.exchanges().map((exchange) => ({ key: `page:${exchange.id}`, exchange })),
     ];
     const keys = new Set(items.map((item) => item.key));
+    // A row that left (a task of the past this page's exchange shows now) takes its surfaces along: drawn anew there.
     for (const [key, row] of rows) {
       if (keys.has(key)) continue;
       row.user.remove();
       row.agent.remove();
       rows.delete(key);
+      board.forget(key);
     }
     if (items.length > 0) list.querySelector('.empty')?.remove();
     let at = ui.history.nextSibling;

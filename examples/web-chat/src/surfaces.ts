@@ -6,7 +6,8 @@
  * the bubble of the turn that created it, and a later turn's messages about it (the answer to an
  * action) update it there, in place. A later turn that sees the creation again (a turn on the task
  * that drew it reads that task's earlier parts) does not draw it twice. A button's action goes to `onAction` with the surface as its
- * turn left it and the data model the renderer holds: the page sends it with `surfaceAction`.
+ * turn left it and the data model the renderer holds: the page sends it with `surfaceAction`. An
+ * exchange whose row left the page is forgotten (`forget`): the exchange that shows its task now draws its surfaces anew.
  */
 import { A2uiSurface, basicCatalog } from '@a2ui/lit/v0_9';
 import type { LitComponentApi } from '@a2ui/lit/v0_9';
@@ -96,6 +97,22 @@ export class SurfaceBoard {
       fed.set(view.surfaceId, view.messages);
     }
     return this.#problems.get(key) ?? [];
+  }
+
+  /**
+   * Forgets exchange `key` (its row left the page: a task of the past that an exchange of this page
+   * now shows): the surfaces it drew are deleted from the processor (their elements go with them), and
+   * what it fed and could not draw is dropped, so the exchange that shows its task now draws them anew.
+   * A surface it only updated stays, drawn where its creation is.
+   */
+  forget(key: string): void {
+    for (const surfaceId of this.#fed.get(key)?.keys() ?? []) {
+      if (this.#drawn.get(surfaceId)?.by !== key) continue;
+      this.#processor.model.deleteSurface(surfaceId);
+      this.#created.delete(surfaceId);
+    }
+    this.#fed.delete(key);
+    this.#problems.delete(key);
   }
 
   /**
