@@ -6,8 +6,12 @@ export interface FollowOptions {
   thread: string;
   /** A bearer token (its `sub` is the user): sent as `Authorization: Bearer …`. */
   token?: string;
-  /** The message to send; without it, the thread's reply in progress is followed. */
+  /** The message to send; without it (and without `action`), the thread's reply in progress is followed. */
   text?: string;
+  /** Instead of `text`: a person's A2UI action, with `surface` ({@link actionFields} makes both). */
+  action?: GatewayAction;
+  /** With `action`: the creation message of the surface acted on, as its `surface` frame gave it. */
+  surface?: GatewaySurfaceMessage;
   /**
    * The message's id; a fresh UUID by default. Given, the message is first asked for (it may have been
    * sent before) and sent only if the agent never got it: given again with the same text, a message is not doubled.
@@ -97,6 +101,30 @@ export interface GatewaySurfaceView {
   messages: GatewaySurfaceMessage[];
 }
 
+/** A person's action on a surface, as a message body carries it (the gateway builds the A2UI message from it). */
+export interface GatewayAction {
+  surfaceId: string;
+  /** The action's name, as the component's action names it. */
+  name: string;
+  /** The component the person used. */
+  sourceComponentId: string;
+  /** The action's context, resolved against the data model. */
+  context?: Record<string, unknown>;
+  /** The surface's data model as the renderer holds it: sent to the agent only when the surface asked for it (`sendDataModel`). */
+  dataModel?: unknown;
+  /** ISO 8601. */
+  timestamp?: string;
+}
+
+/** What {@link actionFields} takes: the action, without its surface. */
+export type ActionInput = Omit<GatewayAction, 'surfaceId'>;
+
+/** The fields of a message carrying an action ({@link actionFields}), spread into {@link followTurn}'s options. */
+export interface ActionFields {
+  action: GatewayAction;
+  surface: GatewaySurfaceMessage;
+}
+
 /** What an answer's message names besides its text ({@link answerFields}). */
 export interface AnswerFields {
   taskId: string;
@@ -154,6 +182,8 @@ export declare class GatewayRefused extends GatewayUnreachable {
 
 /** The fields of a message answering `interrupt`: its task, its generation, the requests for input still open. */
 export declare function answerFields(interrupt: GatewayInterrupt): AnswerFields;
+/** The fields of a message carrying a person's action on `surface`; a `TypeError` when its messages hold no creation. */
+export declare function actionFields(surface: GatewaySurfaceView, input: ActionInput): ActionFields;
 export declare function followTurn(options: FollowOptions): Promise<Followed>;
 /** The pause before reconnect number `attempt` (from 0). */
 export declare function backoff(attempt: number, random?: () => number): number;

@@ -21,6 +21,10 @@
  *   stream resumed at another replica gives a surface's messages again (that replica did not see them):
  *   what the caller was given already is dropped (client-surfaces.mjs; `replayed` counts it), so a
  *   renderer is handed each `createSurface` once. The `end`'s `surfaces` are each surface as it stands.
+ * - **An A2UI action.** {@link actionFields} makes the fields of a message that carries a person's action
+ *   on a surface instead of a text (`action`, and `surface`: the surface's creation message, which the
+ *   stateless replica needs to build the action in the surface's version). It goes as a text message
+ *   goes: once, by its id, its turn (the agent's answer, as `surface` frames on that surface) followed.
  * - **Outages.** Reconnects back off exponentially with jitter, for `budgetMs` without progress
  *   (default 3 minutes); past it a {@link GatewayUnreachable} error carries the position and the
  *   message id to resume from later. A stream silent for two heartbeats (`X-Heartbeat-Ms`) is dead.
@@ -89,6 +93,31 @@ export function answerFields(interrupt) {
 }
 
 /**
+ * The fields of a message that carries a person's A2UI action on `surface` (a surface of an earlier turn's
+ * `end.surfaces`, or the `surface` frames' messages so far), for {@link followTurn}: spread them instead of a
+ * text. The timestamp is fixed now, so a message sent again is the same message.
+ * @param {import('./client.d.mts').GatewaySurfaceView} surface
+ * @param {import('./client.d.mts').ActionInput} input
+ * @returns {import('./client.d.mts').ActionFields}
+ */
+export function actionFields(surface, input) {
+  const creation = surface.messages.find((message) => message.kind === 'createSurface' || message.kind === 'beginRendering');
+  if (creation === undefined) throw new TypeError('the surface was never created in the messages given: an action needs its creation');
+  const { name, sourceComponentId, context, dataModel, timestamp } = input;
+  return {
+    action: {
+      surfaceId: surface.surfaceId,
+      name,
+      sourceComponentId,
+      ...(context === undefined ? {} : { context }),
+      ...(dataModel === undefined ? {} : { dataModel }),
+      timestamp: timestamp ?? new Date().toISOString(),
+    },
+    surface: creation,
+  };
+}
+
+/**
  * Follows one turn to its end through the gateway (or the balancer) at `options.gateway`.
  * @param {import('./client.d.mts').FollowOptions} options
  * @returns {Promise<import('./client.d.mts').Followed>}
@@ -98,7 +127,8 @@ export async function followTurn(options) {
   const random = options.random ?? Math.random;
   const budgetMs = options.budgetMs ?? DEFAULT_BUDGET_MS;
   const base = new URL(`threads/${encodeURIComponent(options.thread)}/`, options.gateway);
-  const sending = options.text !== undefined;
+  if (options.text !== undefined && options.action !== undefined) throw new TypeError('a message carries a text or an action, not both');
+  const sending = options.text !== undefined || options.action !== undefined;
   /** What the message answers: the question's task, its generation, the requests for input (all with a task only). */
   const answering = options.taskId
     ? {
@@ -141,7 +171,8 @@ export async function followTurn(options) {
       headers['last-event-id'] = result.lastEventId;
     } else if (sending && !maySent) {
       posting = { sentAt };
-      const body = { text: options.text, messageId, ...answering };
+      const said = options.action === undefined ? { text: options.text } : { action: options.action, surface: options.surface };
+      const body = { ...said, messageId, ...answering };
       request = { url: new URL('messages', base), method: 'POST', body: JSON.stringify(body) };
       headers['content-type'] = 'application/json';
       maySent = true;

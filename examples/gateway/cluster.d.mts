@@ -34,6 +34,8 @@ export interface ReplicaSettings {
   push?: GatewayPush;
   /** `--messages-per-minute`, `--turns-per-person` (each replica's own: behind the balancer a user gets up to N times them). */
   fairUse?: Omit<FairUseOptions, 'maxPeople'>;
+  /** `--a2ui-catalogs`: the A2UI catalogs told to agents; empty, `none`. Default the replica's (A2UI v1.0's basic catalog). */
+  a2uiCatalogs?: readonly string[];
 }
 
 export interface ClusterOptions extends Omit<ReplicaSettings, 'push'> {

@@ -27,7 +27,7 @@ export function freePort() {
 
 /** The command-line flags of a replica's settings. @param {import('./cluster.d.mts').ReplicaSettings} settings */
 function flagsOf(settings) {
-  const { auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup, push, fairUse } = settings;
+  const { auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup, push, fairUse, a2uiCatalogs } = settings;
   const when = push?.when;
   return [
     ...(auth ? ['--jwks', auth.jwks, '--issuer', auth.issuer, '--audience', auth.audience] : []),
@@ -40,6 +40,7 @@ function flagsOf(settings) {
     ...(push?.checkEveryMs ? ['--push-check-ms', String(push.checkEveryMs)] : []),
     ...(fairUse?.messagesPerMinute === undefined ? [] : ['--messages-per-minute', String(fairUse.messagesPerMinute)]),
     ...(fairUse?.turns === undefined ? [] : ['--turns-per-person', String(fairUse.turns)]),
+    ...(a2uiCatalogs === undefined ? [] : ['--a2ui-catalogs', a2uiCatalogs.length === 0 ? 'none' : a2uiCatalogs.join(',')]),
   ];
 }
 
@@ -112,7 +113,7 @@ export async function startCluster(options) {
   const count = options.replicas ?? 3;
   const names = Array.from({ length: count }, (_, i) => String.fromCharCode(65 + i));
   const ports = await Promise.all(names.map(() => freePort()));
-  const { agent, secret, log, auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup, fairUse } = options;
+  const { agent, secret, log, auth, heartbeatMs, maxBufferedBytes, maxStreams, lookup, fairUse, a2uiCatalogs } = options;
   // haproxy's port, named up front: with push, each replica gives the agent its receiver under it.
   const balancerPort = options.port || (await freePort()); // 0: a free one
   const push = options.push ? { via: `http://127.0.0.1:${balancerPort}/`, ...(options.push === true ? {} : options.push) } : undefined;
@@ -123,6 +124,7 @@ export async function startCluster(options) {
     ...(maxStreams ? { maxStreams } : {}),
     ...(push ? { push } : {}),
     ...(fairUse ? { fairUse } : {}),
+    ...(a2uiCatalogs ? { a2uiCatalogs } : {}),
   };
   const start = (name, port) => startReplica({ agent, port, name, secret, log, ...settings, ...(lookup ? { lookup } : {}) });
   /** @type {Map<string, import('./cluster.d.mts').Replica>} */

@@ -3,6 +3,7 @@ import type { A2AClient } from '../../dist/index.js';
 import type { AuthOptions } from './auth.mjs';
 import type { GatewayPush } from './push.mjs';
 import type { FairUseOptions } from './fair-use.mjs';
+import type { DEFAULT_A2UI_CATALOGS } from './a2ui.mjs';
 
 export declare const HEARTBEAT_MS: number;
 export declare const MAX_BUFFERED_BYTES: number;
@@ -56,6 +57,11 @@ export interface GatewayOptions {
    * `Retry-After`, before anything goes to the agent. Default 30 a minute and 4 at once; 0 turns a limit off.
    */
   fairUse?: FairUseOptions;
+  /**
+   * The A2UI catalogs the replica's browsers draw, told to an agent whose card offers A2UI (the client's `a2ui`
+   * option; `--a2ui-catalogs`); empty: none, nothing of A2UI said. Default {@link DEFAULT_A2UI_CATALOGS}. Not with `client`.
+   */
+  a2uiCatalogs?: readonly string[];
   /** The client to use (default: the Node entry's `createA2A`). */
   client?: A2AClient;
   /** One line per request (keys and ids quoted). */

@@ -7,7 +7,7 @@
  *
  *     A4H_IDENTITY_SECRET=… node examples/gateway/gateway.mjs --agent URL [--port N] [--name NAME]
  *       [--jwks FILE|URL --issuer ISS --audience AUD] [--heartbeat-ms N] [--max-buffered-bytes N] [--max-streams N]
- *       [--messages-per-minute N] [--turns-per-person N]
+ *       [--messages-per-minute N] [--turns-per-person N] [--a2ui-catalogs ID,ID|none]
  *       [--push http://BALANCER/ [--push-when offered|always|MS] [--push-check-ms N]]
  *
  * Every /threads request carries `Authorization: Bearer <JWT>` (auth.mjs); its `sub` is the user, and
@@ -16,7 +16,9 @@
  *
  *   POST /threads/KEY/messages  {"text", "messageId"?, "taskId"?, "ifGenerationMatch"?, "elicitationIds"?}
  *                               → text/event-stream: the turn; with taskId, an answer to that task's question
- *                               (the `end` frame's `interrupt`); 409 when it was answered already: this answer is not taken
+ *                               (the `end` frame's `interrupt`); 409 when it was answered already: this answer is not taken.
+ *                               Or {"action", "surface", "messageId"?, …} instead of a text: an A2UI action on a surface
+ *                               the thread's agent drew, checked (a2ui.mjs), sent as the library's `surfaceAction`
  *   GET  /threads/KEY/events    Last-Event-ID: <position> (or ?from=) → the rest of that reply;
  *                               ?message=ID → the turn of that message, or `end` outcome not-received;
  *                               neither → the thread's reply in progress (or its pending question)
@@ -36,6 +38,10 @@
  * A client that leaves mid-reply leaves the task running (`onLeave: 'detach'`). On SIGTERM (a
  * deploy) the replica stops taking requests, fails its health check, hands over the turns whose task
  * the agent named (`close({ detach: true })`) and ends its streams; their clients reconnect elsewhere.
+ *
+ * A2UI: the replica's client tells an agent whose card offers A2UI the catalogs its browsers draw
+ * (`--a2ui-catalogs`; default A2UI v1.0's basic catalog, the demo's and the example pages'), and an
+ * action on one of the agent's surfaces comes back as a message body (a2ui.mjs).
  *
  * With `--push`, a turn's task is followed by the agent's pushes (the library's `push` option) rather
  * than a stream held to the agent: the message asks the agent to post each event to this replica's
@@ -65,6 +71,7 @@ import { streamEvents } from './stream.mjs';
 import { fairUse, fairUseOf, MESSAGES_PER_MINUTE, TURNS_PER_PERSON } from './fair-use.mjs';
 import { isPushPath, pushWhenOf, replicaPush } from './push.mjs';
 import { devIssuer } from './token.mjs';
+import { a2uiCatalogsOf, a2uiOptionOf, actionTurnOf, carriesAction, DEFAULT_A2UI_CATALOGS } from './a2ui.mjs';
 import { exampleArgs, usageError } from '../args.mjs';
 
 /** A comment on an idle stream this often; a client that hears nothing for two of them reconnects. */
@@ -119,7 +126,13 @@ export async function startGateway(options) {
     : undefined;
   const a2a =
     options.client ??
-    createA2A({ ...(options.secret ? { identitySecret: options.secret } : {}), policy, http, ...(push ? { push: push.delivery } : {}) });
+    createA2A({
+      ...(options.secret ? { identitySecret: options.secret } : {}),
+      policy,
+      http,
+      ...(push ? { push: push.delivery } : {}),
+      ...a2uiOptionOf(options.a2uiCatalogs ?? DEFAULT_A2UI_CATALOGS),
+    });
   const fair = fairUse({ ...options.fairUse, log });
   let draining = false;
   /** The streams open now, each ended when its turn is handed over. */
@@ -196,7 +209,12 @@ export async function startGateway(options) {
     if (req.method !== 'POST') throw new Refusal(405, 'only POST');
     const body = await readJson(req);
     if (action === 'messages') {
-      if (typeof body.text !== 'string' || body.text.trim() === '') throw new Refusal(400, 'the body must be {"text": "<a message>"}');
+      // A text, or an A2UI action on one of the agent's surfaces (a2ui.mjs): never both, nothing unread.
+      const acted = carriesAction(body) ? actionTurnOf(body) : undefined;
+      if (acted === undefined) {
+        if (typeof body.text !== 'string' || body.text.trim() === '') throw new Refusal(400, NOT_A_MESSAGE);
+        if (Object.keys(body).some((key) => !TEXT_BODY.has(key))) throw new Refusal(400, 'a message has a field the gateway does not read');
+      }
       const messageId = optionalId(body.messageId, 'messageId');
       const answer = answerOf(body);
       // Checked here, with nothing awaited before the stream starts: no other request slips past the bounds.
@@ -205,8 +223,9 @@ export async function startGateway(options) {
       const answering = answer.taskId
         ? ` answering ${quote(answer.taskId)}${answer.ifGenerationMatch ? ` at generation ${answer.ifGenerationMatch}` : ''}`
         : '';
-      log(`${who}: message ${quote(messageId ?? '(no id)')}${answering}`);
-      const turn = { ...base, text: body.text, ...(messageId ? { messageId } : {}), ...answer };
+      const acting = acted ? ` acting ${quote(acted.name)} on surface ${quote(acted.surfaceId)}` : '';
+      log(`${who}: message ${quote(messageId ?? '(no id)')}${acting}${answering}`);
+      const turn = { ...base, ...(acted ? acted.fields : { text: body.text }), ...(messageId ? { messageId } : {}), ...answer };
       return stream(res, a2a.turn(turn), undefined, who, admitted);
     }
     const taskId = optionalId(body.taskId, 'taskId');
@@ -283,6 +302,11 @@ export async function startGateway(options) {
   };
 }
 
+/** The refusal of a message body that is neither a text nor an action. */
+const NOT_A_MESSAGE = 'the body must be {"text": "<a message>"} or an A2UI action {"action": {…}, "surface": {…}}';
+/** The fields a text message's body may have. */
+const TEXT_BODY = new Set(['text', 'messageId', 'taskId', 'ifGenerationMatch', 'elicitationIds']);
+
 /** What a refusal before a message was read says: the replica did not take it, and when to try again. */
 const NOT_TAKEN = { 'Retry-After': '1', 'X-Message-Taken': 'no' };
 
@@ -321,6 +345,9 @@ async function main() {
     `                              ${TURNS_PER_PERSON}, or $A4H_GATEWAY_TURNS_PER_PERSON; 0: no limit)\n` +
     '  --lookup every-message      look for a pending question before every message (for clients that do not carry\n' +
     '                              its task id; a message then waits a round trip before it goes)\n' +
+    '  --a2ui-catalogs IDS         the A2UI catalogs its browsers draw, told to agents whose card offers A2UI: ids\n' +
+    `                              separated by commas, or none (default ${DEFAULT_A2UI_CATALOGS.join(',')},\n` +
+    '                              or $A4H_GATEWAY_A2UI_CATALOGS)\n' +
     "  --push URL                  follow tasks by the agent's pushes, posted to URL/a2a/push/NAME: URL is the load\n" +
     "                              balancer's origin as the agent reaches it, which routes that path to this replica\n" +
     '  --push-when WHEN            offered (agents whose card offers push; default), always, or MS (a turn that ran\n' +
@@ -344,6 +371,7 @@ async function main() {
       push: { type: 'string' },
       'push-when': { type: 'string' },
       'push-check-ms': { type: 'string' },
+      'a2ui-catalogs': { type: 'string' },
     },
   });
   if (!values.agent) usageError(usage.trimEnd(), 'gateway.mjs needs --agent URL');
@@ -376,6 +404,7 @@ async function main() {
     ...(values.lookup ? { lookup: /** @type {'every-message'} */ (values.lookup) } : {}),
     ...(push ? { push } : {}),
     fairUse: fairUseOf(values, process.env),
+    a2uiCatalogs: a2uiCatalogsOf(values['a2ui-catalogs'], process.env),
     log: (line) => process.stderr.write(`gateway ${name}: ${line}\n`),
   });
   process.stdout.write(`gateway ${name} on ${gateway.url}\n`);

@@ -1,10 +1,10 @@
 /**
  * A2UI through the gateway example: the A2UI fixture agent (fixtures/agent-a2ui.ts, v1.0 on @a2a-js/sdk
  * 1.3) behind three replicas and Debian's haproxy, followed by the example's client. A form arrives as a
- * `surface` frame with its messages; an action cannot go through `POST /threads/KEY/messages` (its body is
- * text); a `javascript:` surface is a `surface-refused` frame and nothing of it is sent; a replica killed
- * mid-turn resumes elsewhere, and the client is given each message of a surface once although the resumed
- * stream gives them again.
+ * `surface` frame with its messages; `surfaceAction`'s own fields are not a message body (the gateway's
+ * action body is a2ui-action.test.ts's); a `javascript:` surface is a `surface-refused` frame and nothing
+ * of it is sent; a replica killed mid-turn resumes elsewhere, and the client is given each message of a
+ * surface once although the resumed stream gives them again.
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
@@ -94,7 +94,7 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
     expect(followed.replayed).toBe(0);
   });
 
-  it("an action cannot go through POST …/messages: its body is text; surfaceAction's fields beside a text are dropped, the agent gets the text alone", async () => {
+  it("surfaceAction's own fields posted as they are: 400 alone and beside a text, nothing reaches the agent (an action goes as {action, surface}: a2ui-action.test.ts)", async () => {
     const { followed } = await follow('action', 'form');
     const surface = followed.end!.surfaces![0]! as unknown as SurfaceView;
     const action = surfaceAction({
@@ -112,25 +112,18 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
         body: JSON.stringify(body),
       });
-    // surfaceAction's own fields: its text is empty, and the body must carry one.
+    const before = agents.record('v1', '/').length;
+    // surfaceAction's own fields: its text is empty, and the body carries neither a text nor the gateway's action.
     const alone = await post(action);
     expect(alone.status).toBe(400);
-    expect(await alone.json()).toEqual({ error: 'the body must be {"text": "<a message>"}' });
-    // With a text beside them: the turn goes, as that text.
-    const before = agents.record('v1', '/').length;
-    const answered = await post({ ...action, text: 'submit coffee' });
-    expect(answered.status).toBe(200);
-    const frames = await answered.text();
-    expect(frames).toContain('event: end');
-    expect(frames).not.toContain('event: surface');
-    const received = agents.record('v1', '/').slice(before);
-    expect(received).toHaveLength(1);
-    const parts = received[0]!.message['parts'] as Array<Record<string, unknown>>;
-    expect(parts).toEqual([expect.objectContaining({ text: 'submit coffee' })]);
-    expect(received[0]!.dataModel).toBeUndefined();
-    // Nor does the gateway say A2UI to the agent: its client has no `a2ui` option.
-    expect(received[0]!.capabilities).toBeUndefined();
-    expect(received[0]!.extensions).toEqual([]);
+    expect(await alone.json()).toEqual({
+      error: 'the body must be {"text": "<a message>"} or an A2UI action {"action": {…}, "surface": {…}}',
+    });
+    // With a text beside them: refused whole, nothing dropped silently.
+    const beside = await post({ ...action, text: 'submit coffee' });
+    expect(beside.status).toBe(400);
+    expect(await beside.json()).toEqual({ error: 'a message has a field the gateway does not read' });
+    expect(agents.record('v1', '/').slice(before)).toEqual([]);
   });
 
   it('evil-url: a surface-refused frame (reason, the gateway sentence) and no frame of the stream holds javascript:', async () => {
