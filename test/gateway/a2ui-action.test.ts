@@ -20,7 +20,7 @@ import { A2UI_EXTENSION, CATALOG_IDS, choseText } from '../../fixtures/a2ui-prot
 import { actionFields, answerFields, followTurn, type GatewaySurface, type GatewaySurfaceView } from '../../examples/gateway/client.mjs';
 import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
 import { a2uiCatalogsOf, A2UI_CATALOGS_ENV, DEFAULT_A2UI_CATALOGS, MAX_CONTEXT_CHARS } from '../../examples/gateway/a2ui.mjs';
-import { startGateway } from '../../examples/gateway/gateway.mjs';
+import { startGateway } from '../../examples/gateway/replica.mjs';
 import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';
 import { surfaceAction, type SurfaceView } from '../../src/index.js';

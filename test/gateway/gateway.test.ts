@@ -11,7 +11,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoAgent } from '../../demo/agent.js';
 import { followTurn } from '../../examples/gateway/client.mjs';
-import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { startGateway, type Gateway } from '../../examples/gateway/replica.mjs';
 import { haproxyConfig } from '../../examples/gateway/haproxy.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId, parsePosition } from '../../src/index.js';

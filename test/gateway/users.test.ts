@@ -20,7 +20,7 @@ import { type DemoAgent } from '../../demo/agent.js';
 import { tokenVerifier } from '../../examples/gateway/auth.mjs';
 import { parsePosition } from '../../src/render/position.js';
 import { followTurn } from '../../examples/gateway/client.mjs';
-import { type Gateway } from '../../examples/gateway/gateway.mjs';
+import { type Gateway } from '../../examples/gateway/replica.mjs';
 import { devIssuer, devIssuerDir, type DevIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
