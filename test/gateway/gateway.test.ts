@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoAgent } from '../../demo/agent.js';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { startGateway, type Gateway } from '../../examples/gateway/replica.mjs';
 import { haproxyConfig } from '../../examples/gateway/haproxy.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';

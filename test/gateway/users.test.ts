@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type DemoAgent } from '../../demo/agent.js';
 import { tokenVerifier } from '../../examples/gateway/auth.mjs';
 import { parsePosition } from '../../src/render/position.js';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { type Gateway } from '../../examples/gateway/replica.mjs';
 import { devIssuer, devIssuerDir, type DevIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';
