@@ -8,7 +8,7 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterEach, describe, expect, it } from 'vitest';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { SurfaceReplays, surfaceNotice } from '../../examples/gateway/client-surfaces.mjs';
 import { eventFrame } from '../../examples/gateway/sse.mjs';
 import type { SurfaceEvent, SurfaceRefusedEvent } from '../../src/port/a2ui.js';

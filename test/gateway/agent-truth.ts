@@ -5,7 +5,7 @@
  */
 import { Role, TaskState, type ListTasksRequest, type Task } from '@a2a-js/sdk';
 import { expect } from 'vitest';
-import type { Followed } from '../../examples/gateway/client.mjs';
+import type { Followed } from '../../examples/gateway/client-follow.mjs';
 import { connectUrl } from '../../fixtures/sdk-client.js';
 
 /** One task of the conversation, as the agent has it. */

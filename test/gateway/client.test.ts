@@ -8,7 +8,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { backoff, followTurn, GatewayUnreachable } from '../../examples/gateway/client.mjs';
+import { GatewayUnreachable } from '../../examples/gateway/client-errors.mjs';
+import { backoff, followTurn } from '../../examples/gateway/client-follow.mjs';
 import { freePort } from '../../examples/gateway/cluster.mjs';
 
 type Handler = (req: IncomingMessage, res: ServerResponse, body: string) => void;

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemoAgent, type DemoAgent } from '../../demo/agent.js';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { freePort, startReplica, type Replica } from '../../examples/gateway/cluster.mjs';
 import { FAIR_USE_OFF, MESSAGES_PER_MINUTE, TURNS_PER_PERSON } from '../../examples/gateway/fair-use.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';

@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../fixtures/http-host.js';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn, type Followed } from '../../examples/gateway/client-follow.mjs';
 import { freePort, startReplica } from '../../examples/gateway/cluster.mjs';
 import { FAIR_USE_OFF } from '../../examples/gateway/fair-use.mjs';
 import { deriveContextId } from '../../src/index.js';

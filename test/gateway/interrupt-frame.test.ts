@@ -5,7 +5,7 @@
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { describe, expect, it } from 'vitest';
-import { answerFields } from '../../examples/gateway/client.mjs';
+import { answerFields } from '../../examples/gateway/client-bodies.mjs';
 import { eventFrame } from '../../examples/gateway/sse.mjs';
 import type { EndEvent } from '../../src/port/events.js';
 

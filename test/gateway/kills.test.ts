@@ -9,7 +9,7 @@
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
 import { describe, expect, it } from 'vitest';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn, type Followed } from '../../examples/gateway/client-follow.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import { useGatewayRig } from './rig.js';

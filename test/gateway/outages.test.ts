@@ -8,7 +8,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn, type Followed } from '../../examples/gateway/client-follow.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, ledger } from './agent-truth.js';

@@ -9,7 +9,7 @@ import { join } from 'node:path';
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { Cluster } from '../../examples/gateway/cluster.mjs';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn, type Followed } from '../../examples/gateway/client-follow.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks, ledger } from './agent-truth.js';
 import type { StartedRig } from './rig.js';

@@ -7,9 +7,9 @@
  * Needs the built library.
  */
 import { describe, expect, it } from 'vitest';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { freePort } from '../../examples/gateway/cluster.mjs';
-import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { startGateway, type Gateway } from '../../examples/gateway/replica.mjs';
 import { deriveContextId } from '../../src/index.js';
 import { agentTasks } from './agent-truth.js';
 import { rigOf } from './rig.js';

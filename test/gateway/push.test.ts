@@ -9,7 +9,7 @@
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
 import { describe, expect, it } from 'vitest';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { deriveContextId, pushCredentials } from '../../src/index.js';
 import { statusPush } from '../push/receiver-kit.js';
 import { agentTasks, expectDeliveredOnce } from './agent-truth.js';

@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { describe, expect, it } from 'vitest';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { deriveContextId, parsePosition } from '../../src/index.js';
 import { eventually } from '../eventually.js';
 import { agentTasks, expectDeliveredOnce } from './agent-truth.js';

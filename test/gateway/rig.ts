@@ -11,7 +11,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { startDemoAgent, type DemoAgent, type DemoAgentOptions } from '../../demo/agent.js';
 import { startCluster, type Cluster, type ClusterOptions } from '../../examples/gateway/cluster.mjs';
 import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { startGateway, type Gateway } from '../../examples/gateway/replica.mjs';
 import { FAIR_USE_OFF, type FairUseOptions } from '../../examples/gateway/fair-use.mjs';
 import { devIssuer, type DevIssuer } from '../../examples/gateway/token.mjs';
 import { startFarAgent, type FarAgent } from './far-agent.js';

@@ -14,7 +14,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { createParser } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Host } from '../../fixtures/http-host.js';
-import { followTurn } from '../../examples/gateway/client.mjs';
+import { followTurn } from '../../examples/gateway/client-follow.mjs';
 import { freePort, startReplica, type Replica } from '../../examples/gateway/cluster.mjs';
 import { devIssuer } from '../../examples/gateway/token.mjs';
 import { deriveContextId } from '../../src/index.js';

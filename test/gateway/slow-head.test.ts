@@ -7,7 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkingIntervalMs, HEADERS_TIMEOUT_MS, startGateway, type Gateway } from '../../examples/gateway/gateway.mjs';
+import { checkingIntervalMs, HEADERS_TIMEOUT_MS, startGateway, type Gateway } from '../../examples/gateway/replica.mjs';
 
 const gateways: Gateway[] = [];
 afterEach(async () => {

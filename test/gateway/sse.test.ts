@@ -10,7 +10,7 @@ import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { Subject } from 'rxjs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { comment, eventFrame, field, isFieldValue } from '../../examples/gateway/sse.mjs';
-import { startGateway } from '../../examples/gateway/gateway.mjs';
+import { startGateway } from '../../examples/gateway/replica.mjs';
 import { streamEvents } from '../../examples/gateway/stream.mjs';
 import type { TurnErrorEvent, TurnEvent } from '../../src/port/events.js';
 import { sendJson, sseFrame, startRawAgent, rawCard } from '../sdk/raw-agent.js';

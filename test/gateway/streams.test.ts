@@ -11,7 +11,7 @@
  */
 import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { followTurn, type Followed } from '../../examples/gateway/client.mjs';
+import { followTurn, type Followed } from '../../examples/gateway/client-follow.mjs';
 import { freePort, startReplica, type Replica } from '../../examples/gateway/cluster.mjs';
 import { FAIR_USE_OFF } from '../../examples/gateway/fair-use.mjs';
 import { deriveContextId } from '../../src/index.js';

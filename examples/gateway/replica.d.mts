@@ -1,4 +1,4 @@
-/** Types of gateway.mjs, for the TypeScript tests. */
+/** Types of replica.mjs, for the TypeScript tests. */
 import type { A2AClient } from '../../dist/index.js';
 import type { AuthOptions } from './auth.mjs';
 import type { GatewayPush } from './push.mjs';
