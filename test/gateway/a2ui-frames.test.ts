@@ -1,5 +1,5 @@
 /**
- * A2UI in the gateway's frames (examples/gateway/sse.mjs) and at its client (client-surfaces.mjs, client.mjs),
+ * A2UI in the gateway's frames (examples/gateway/sse.mjs) and at its client (client-surfaces.mjs, client-follow.mjs),
  * without an agent: what a `surface`, a `surface-refused` and the `end`'s `surfaces` carry to a browser, named
  * field by field; refusals the library gives for hostile messages, framed without what was refused; and the
  * client giving each message once across streams that give them again, in any grouping and order.

@@ -1,5 +1,5 @@
 /**
- * The gateway client (examples/gateway/client.mjs) against scripted gateways on 127.0.0.1: a stream
+ * The gateway client (examples/gateway/client-follow.mjs) against scripted gateways on 127.0.0.1: a stream
  * silent for two heartbeats is dead (it reconnects from its position), a message whose POST broke is
  * asked for before it is sent again (with the same id, and only when the agent never got it), and a
  * gateway out of reach is tried with a growing, jittered backoff until the budget, whose error

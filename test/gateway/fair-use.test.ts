@@ -5,7 +5,7 @@
  * `Retry-After` and nothing refused reaches the agent (counted where the agent hears requests, and
  * in its own record of tasks), each message taken reaches it once, and the other person's reply
  * times under the flood stay near their times alone (p99 of each, printed). A person's fifth turn at
- * once is refused, and the gateway's client (client.mjs) waits its Retry-After and sends it once.
+ * once is refused, and the gateway's client (client-follow.mjs) waits its Retry-After and sends it once.
  *
  * To see the flood starve the other person, run the same with the limits off:
  * `A4H_FAIR_USE_TEST_LIMITS_OFF=1 npx vitest run test/gateway/fair-use.test.ts` (the p99 bound fails).

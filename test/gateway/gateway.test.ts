@@ -1,5 +1,5 @@
 /**
- * One gateway replica (examples/gateway/gateway.mjs) in front of the demo agent, without a load
+ * One gateway replica (examples/gateway/replica.mjs) in front of the demo agent, without a load
  * balancer: its SSE format and resumable ids, a client that drops its stream and comes back (the
  * task is left running, not cancelled), a message asked for by its id after its stream broke before
  * the task was named (delivered once), and the requests it refuses: their status, a short reason that

@@ -1,6 +1,6 @@
 /**
  * An interrupted end as the gateway writes it (examples/gateway/sse.mjs) and as its client answers it
- * (client.mjs's answerFields): the question's kind, task, text, requests for input by id and state, and
+ * (client-bodies.mjs's answerFields): the question's kind, task, text, requests for input by id and state, and
  * generation; not the thread's contextId, the agent's whole message, or the requests' metadata.
  */
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
