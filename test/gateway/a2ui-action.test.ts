@@ -9,22 +9,15 @@
  *
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { RequestHandler } from 'express';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startA2UIAgent, type A2UIAgents } from '../../fixtures/agent-a2ui.js';
+import { describe, expect, it } from 'vitest';
 import { A2UI_EXTENSION, CATALOG_IDS, choseText } from '../../fixtures/a2ui-protocol.js';
 import { actionFields, answerFields } from '../../examples/gateway/client-bodies.mjs';
 import { followTurn } from '../../examples/gateway/client-follow.mjs';
-import type { GatewaySurface, GatewaySurfaceView } from '../../examples/gateway/client-surfaces.mjs';
-import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
+import type { GatewaySurfaceView } from '../../examples/gateway/client-surfaces.mjs';
 import { a2uiCatalogsOf, A2UI_CATALOGS_ENV, DEFAULT_A2UI_CATALOGS, MAX_CONTEXT_CHARS } from '../../examples/gateway/a2ui.mjs';
 import { startGateway } from '../../examples/gateway/replica.mjs';
-import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
+import { surfacesOf, useA2UIRig, type GivenEvent } from './a2ui-rig.js';
 import { surfaceAction, type SurfaceView } from '../../src/index.js';
 
 const SECRET = 'a2ui-action-gateway-test-secret-not-for-production';
@@ -32,10 +25,6 @@ const USER = 'ada';
 /** The fixture's pause between a turn's steps: a killed replica's client is back before the task ends. */
 const STEP_MS = 300;
 
-let agents: A2UIAgents;
-let cluster: Cluster;
-let token: string;
-let dir: string;
 /** Set by a test: the next message send the agent gets is held this long before the agent reads it. */
 let holdNextMs = 0;
 /** Calls held so far. */
@@ -51,41 +40,13 @@ const holder: RequestHandler = (req, _res, next) => {
   } else next();
 };
 
-beforeAll(async () => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
-  dir = await mkdtemp(join(tmpdir(), 'a4h-a2ui-action-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
-  agents = await startA2UIAgent({ timing: { stepMs: STEP_MS }, before: [holder] });
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: agents.v1.url('/'), secret: SECRET, auth });
-}, 30_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await agents?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
+const rig = useA2UIRig({
+  prefix: 'a4h-a2ui-action-',
+  secret: SECRET,
+  user: USER,
+  agent: { timing: { stepMs: STEP_MS }, before: [holder] },
 });
-
-type Event = { type: string; [key: string]: unknown };
-
-/** A turn through haproxy, every event the client gave kept. */
-async function follow(thread: string, more: Partial<Parameters<typeof followTurn>[0]>) {
-  const events: Event[] = [];
-  const followed = await followTurn({
-    gateway: cluster.url,
-    token,
-    thread,
-    ...more,
-    onEvent: (event, id) => {
-      events.push(event);
-      more.onEvent?.(event, id);
-    },
-  });
-  return { followed, events };
-}
-
-const surfacesOf = (events: Array<{ type: string }>) => events.filter((e): e is GatewaySurface => e.type === 'surface');
+const follow = rig.follow;
 
 /** A behaviour's surface, drawn on `thread`. */
 async function drawn(thread: string, behaviour: string): Promise<GatewaySurfaceView> {
@@ -98,7 +59,7 @@ async function drawn(thread: string, behaviour: string): Promise<GatewaySurfaceV
 
 /** The messages the agent received that carry an action on `surfaceId`. */
 const actionsAt = (surfaceId: string) =>
-  agents
+  rig.agents
     .record('v1', '/')
     .filter(
       (r) =>
@@ -108,17 +69,17 @@ const actionsAt = (surfaceId: string) =>
 
 /** A raw POST of `body` to the thread's messages. */
 const post = (thread: string, body: unknown) =>
-  fetch(new URL(`threads/${thread}/messages`, cluster.url), {
+  fetch(new URL(`threads/${thread}/messages`, rig.cluster.url), {
     method: 'POST',
-    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+    headers: { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
     body: typeof body === 'string' ? body : JSON.stringify(body),
   });
 
 describe('A2UI actions through the gateway (three replicas behind haproxy)', { timeout: 60_000 }, () => {
   it("tells the agent whose card offers A2UI the catalogs (v1.0's basic by default) and activates the extension", async () => {
-    const before = agents.record('v1', '/').length;
+    const before = rig.agents.record('v1', '/').length;
     await drawn('catalogs', 'form');
-    const [received, ...more] = agents.record('v1', '/').slice(before);
+    const [received, ...more] = rig.agents.record('v1', '/').slice(before);
     expect(more).toEqual([]);
     expect(DEFAULT_A2UI_CATALOGS).toEqual([CATALOG_IDS['v1.0']]);
     expect(received!.capabilities).toEqual({ 'v1.0': { supportedCatalogIds: [CATALOG_IDS['v1.0']] } });
@@ -127,7 +88,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
 
   it('a form, then its action as the message body: the agent gets the action with the data model, and answers on the same surface', async () => {
     const surface = await drawn('act', 'form');
-    const before = agents.record('v1', '/').length;
+    const before = rig.agents.record('v1', '/').length;
     const fields = actionFields(surface, {
       name: 'submit',
       sourceComponentId: 'submit',
@@ -136,7 +97,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
     });
     const { followed, events } = await follow('act', fields);
     expect(followed.end?.outcome).toBe('completed');
-    const [received, ...more] = agents.record('v1', '/').slice(before);
+    const [received, ...more] = rig.agents.record('v1', '/').slice(before);
     expect(more).toEqual([]);
     const parts = received!.message['parts'] as Array<Record<string, unknown>>;
     expect(parts).toHaveLength(1);
@@ -178,7 +139,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
   it('the data model goes only when the surface asked for it: a v0.8 form (beginRendering) gets a userAction and no data model', async () => {
     const surface = await drawn('v08', 'v08-form');
     expect(surface.messages[0]!.kind).toBe('beginRendering');
-    const before = agents.record('v1', '/').length;
+    const before = rig.agents.record('v1', '/').length;
     const fields = actionFields(surface, {
       name: 'submit',
       sourceComponentId: 'submit',
@@ -187,7 +148,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
     });
     const { followed, events } = await follow('v08', fields);
     expect(followed.end?.outcome).toBe('completed');
-    const [received, ...more] = agents.record('v1', '/').slice(before);
+    const [received, ...more] = rig.agents.record('v1', '/').slice(before);
     expect(more).toEqual([]);
     expect(received!.dataModel).toBeUndefined();
     expect(JSON.stringify(received!.message['parts'])).toContain('"userAction"');
@@ -258,7 +219,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
       ['garbage', '{"action": {"surfaceId": '],
       ['a JSON list', '[1, 2, 3]'],
     ];
-    const before = agents.record('v1', '/').length;
+    const before = rig.agents.record('v1', '/').length;
     const statuses: string[] = [];
     for (const [what, body, status = 400] of cases) {
       const response = await post('hostile', body);
@@ -272,7 +233,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
       expect(error).not.toContain(surface.surfaceId);
       expect(error).not.toContain('xxxx');
     }
-    expect(agents.record('v1', '/').slice(before)).toEqual([]);
+    expect(rig.agents.record('v1', '/').slice(before)).toEqual([]);
     // The good one goes after them all.
     const { followed } = await follow('hostile', good);
     expect(followed.end?.outcome).toBe('completed');
@@ -296,11 +257,11 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
       const killNow = () => {
         if (killing !== undefined) return;
         killed = serving;
-        killing = cluster.kill(serving);
+        killing = rig.cluster.kill(serving);
       };
       holdNextMs = holdMs;
       let followed;
-      let events: Event[];
+      let events: GivenEvent[];
       try {
         ({ followed, events } = await follow(thread, {
           ...actionFields(surface, {
@@ -320,7 +281,7 @@ describe('A2UI actions through the gateway (three replicas behind haproxy)', { t
       } finally {
         holdNextMs = 0;
         await killing;
-        if (killed !== undefined) await cluster.restart(killed);
+        if (killed !== undefined) await rig.cluster.restart(killed);
       }
       expect(killed).toBeDefined();
       expect(followed.replicas.length).toBeGreaterThanOrEqual(2);
@@ -353,16 +314,16 @@ describe('the catalogs a replica says (--a2ui-catalogs, A4H_GATEWAY_A2UI_CATALOG
     { catalogs: [] as string[], said: undefined },
     { catalogs: ['urn:example:catalog'], said: { 'v1.0': { supportedCatalogIds: ['urn:example:catalog'] } } },
   ])('a replica given $catalogs says $said to the agent', async ({ catalogs, said }) => {
-    const gateway = await startGateway({ agent: agents.v1.url('/'), verify: async () => USER, a2uiCatalogs: catalogs });
+    const gateway = await startGateway({ agent: rig.agents.v1.url('/'), verify: async () => USER, a2uiCatalogs: catalogs });
     try {
-      const before = agents.record('v1', '/').length;
+      const before = rig.agents.record('v1', '/').length;
       const response = await fetch(new URL('threads/said/messages', gateway.url), {
         method: 'POST',
         headers: { 'content-type': 'application/json' },
         body: JSON.stringify({ text: 'echo hi' }),
       });
       expect(await response.text()).toContain('event: end');
-      const [received, ...more] = agents.record('v1', '/').slice(before);
+      const [received, ...more] = rig.agents.record('v1', '/').slice(before);
       expect(more).toEqual([]);
       expect(received!.capabilities).toEqual(said);
       if (said === undefined) expect(received!.extensions).toEqual([]);

@@ -9,21 +9,13 @@
  * Needs /usr/sbin/haproxy (npm test installs it: scripts/ensure-debian.sh) and the built library.
  */
 import { execFile } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startA2UIAgent, type A2UIAgents } from '../../fixtures/agent-a2ui.js';
+import { describe, expect, it } from 'vitest';
 import { EVIL_URL } from '../../fixtures/a2ui-hostile.js';
 import { formMessages } from '../../fixtures/a2ui-protocol.js';
 import { followTurn, type Followed } from '../../examples/gateway/client-follow.mjs';
-import type { GatewaySurface } from '../../examples/gateway/client-surfaces.mjs';
-import { startCluster, type Cluster } from '../../examples/gateway/cluster.mjs';
-import { HAPROXY } from '../../examples/gateway/haproxy.mjs';
-import { devIssuer } from '../../examples/gateway/token.mjs';
+import { surfacesOf, useA2UIRig } from './a2ui-rig.js';
 import { surfaceAction, type SurfaceView } from '../../src/index.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -33,45 +25,11 @@ const USER = 'ada';
 /** The fixture's pause between a turn's steps: a killed replica's client is back before the task ends. */
 const STEP_MS = 300;
 
-let agents: A2UIAgents;
-let cluster: Cluster;
-let token: string;
-let dir: string;
-
-beforeAll(async () => {
-  if (!existsSync(HAPROXY)) throw new Error(`${HAPROXY} is missing: run sh scripts/ensure-debian.sh (npm test does)`);
-  dir = await mkdtemp(join(tmpdir(), 'a4h-a2ui-gateway-'));
-  const issuer = await devIssuer(join(dir, 'issuer'));
-  token = await issuer.sign(USER);
-  agents = await startA2UIAgent({ timing: { stepMs: STEP_MS } });
-  const auth = { jwks: issuer.jwksFile, issuer: issuer.issuer, audience: issuer.audience };
-  cluster = await startCluster({ agent: agents.v1.url('/'), secret: SECRET, auth });
-}, 30_000);
-
-afterAll(async () => {
-  await cluster?.stop();
-  await agents?.close();
-  if (dir) await rm(dir, { recursive: true, force: true });
-});
+const rig = useA2UIRig({ prefix: 'a4h-a2ui-gateway-', secret: SECRET, user: USER, agent: { timing: { stepMs: STEP_MS } } });
 
 /** A turn through haproxy, every event the client gave kept. */
-async function follow(thread: string, text: string, more: Partial<Parameters<typeof followTurn>[0]> = {}) {
-  const events: Array<{ type: string; [key: string]: unknown }> = [];
-  const followed = await followTurn({
-    gateway: cluster.url,
-    token,
-    thread,
-    text,
-    ...more,
-    onEvent: (event, id) => {
-      events.push(event);
-      more.onEvent?.(event, id);
-    },
-  });
-  return { followed, events };
-}
-
-const surfacesOf = (events: Array<{ type: string }>) => events.filter((e): e is GatewaySurface => e.type === 'surface');
+const follow = (thread: string, text: string, more: Partial<Parameters<typeof followTurn>[0]> = {}) =>
+  rig.follow(thread, { text, ...more });
 
 /** Each agent message given to the client, as JSON, per surface. */
 const givenMessages = (events: Array<{ type: string }>) =>
@@ -85,7 +43,7 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
     expect(surface).toBeDefined();
     const surfaceId = surface!.surfaceId;
     expect(surfaceId).toMatch(/^form-[0-9a-f]{8}$/);
-    expect(agents.surfaces('v1', '/')).toContain(surfaceId);
+    expect(rig.agents.surfaces('v1', '/')).toContain(surfaceId);
     const sent = formMessages('v1.0', surfaceId);
     expect(Object.keys(surface!).sort()).toEqual(['messages', 'surfaceId', 'type']);
     expect(surface!.messages).toEqual(
@@ -108,12 +66,12 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
     expect(action.data).toHaveLength(1);
     expect(action.metadata).toHaveProperty('a2uiClientDataModel');
     const post = (body: unknown) =>
-      fetch(new URL('threads/action/messages', cluster.url), {
+      fetch(new URL('threads/action/messages', rig.cluster.url), {
         method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+        headers: { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
         body: JSON.stringify(body),
       });
-    const before = agents.record('v1', '/').length;
+    const before = rig.agents.record('v1', '/').length;
     // surfaceAction's own fields: its text is empty, and the body carries neither a text nor the gateway's action.
     const alone = await post(action);
     expect(alone.status).toBe(400);
@@ -124,13 +82,13 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
     const beside = await post({ ...action, text: 'submit coffee' });
     expect(beside.status).toBe(400);
     expect(await beside.json()).toEqual({ error: 'a message has a field the gateway does not read' });
-    expect(agents.record('v1', '/').slice(before)).toEqual([]);
+    expect(rig.agents.record('v1', '/').slice(before)).toEqual([]);
   });
 
   it('evil-url: a surface-refused frame (reason, the gateway sentence) and no frame of the stream holds javascript:', async () => {
-    const response = await fetch(new URL('threads/evil/messages', cluster.url), {
+    const response = await fetch(new URL('threads/evil/messages', rig.cluster.url), {
       method: 'POST',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
+      headers: { authorization: `Bearer ${rig.token}`, 'content-type': 'application/json', accept: 'text/event-stream' },
       body: JSON.stringify({ text: 'evil-url' }),
     });
     const text = await response.text();
@@ -138,7 +96,7 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
     expect(text.toLowerCase()).not.toContain('javascript');
     expect(text).not.toContain(EVIL_URL.slice('javascript:'.length));
     const refused = [...text.matchAll(/^event: surface-refused\n(?:id: .*\n)?data: (.*)$/gm)].map((m) => JSON.parse(m[1]!) as unknown);
-    const surfaceId = agents.surfaces('v1', '/').at(-1)!;
+    const surfaceId = rig.agents.surfaces('v1', '/').at(-1)!;
     expect(surfaceId).toMatch(/^evil-url-/);
     expect(refused).toEqual([
       { type: 'surface-refused', reason: 'unsafe-url', message: 'a part of the interface carried a link a browser would run', surfaceId },
@@ -172,13 +130,13 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
             frames += 1;
             if (frames === killAt && killing === undefined) {
               killed = serving;
-              killing = cluster.kill(serving);
+              killing = rig.cluster.kill(serving);
             }
           },
         }));
       } finally {
         await killing;
-        if (killed !== undefined) await cluster.restart(killed);
+        if (killed !== undefined) await rig.cluster.restart(killed);
       }
       expect(killed).toBeDefined();
       expect(followed.replicas.length).toBeGreaterThanOrEqual(2);
@@ -202,13 +160,13 @@ describe('A2UI through the gateway (three replicas behind haproxy)', { timeout: 
   );
 
   it('the command says once per surface that one came and that a terminal cannot draw it, and says a refusal', async () => {
-    const env = { ...process.env, A4H_GATEWAY_TOKEN: token };
+    const env = { ...process.env, A4H_GATEWAY_TOKEN: rig.token };
     const client = (...words: string[]) =>
-      run(process.execPath, ['examples/gateway/client.mjs', cluster.url, 'command', ...words], { cwd: ROOT, env });
+      run(process.execPath, ['examples/gateway/client.mjs', rig.cluster.url, 'command', ...words], { cwd: ROOT, env });
     // form-chunks: three surface frames for one surface, one line.
     const drawn = await client('form-chunks');
     const lines = drawn.stderr.split('\n').filter((line) => line.includes('A2UI surface'));
-    const surfaceId = agents.surfaces('v1', '/').at(-1)!;
+    const surfaceId = rig.agents.surfaces('v1', '/').at(-1)!;
     expect(lines).toEqual([
       `[the agent sent an interface (A2UI surface "${surfaceId}"); a terminal cannot draw it: open the thread in a page that renders A2UI]`,
     ]);
